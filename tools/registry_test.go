@@ -1,0 +1,161 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/args"
+)
+
+func echoTool() Tool {
+	return Tool{
+		Name:        "echo",
+		Description: "Says the text back.",
+		Schema: Schema{
+			Properties: []Property{Str("text", "What to say."), Int("times", "How often, 1 to 3.")},
+			Required:   []string{"text"},
+		},
+		ReadOnly: true,
+		Handler: func(_ context.Context, tc *ToolContext, a *args.Args) ExecResult {
+			text := a.NeededLine("text")
+			n := a.Number("times", 1, 1, 3)
+			if err := a.Err(); err != nil {
+				return Invalid(err)
+			}
+			InsertResult(tc, Changed{Items: []string{text}})
+			return Success(strings.Repeat(text, n))
+		},
+	}
+}
+
+func newTestRegistry() *Registry {
+	r := NewRegistry()
+	r.Add(echoTool())
+	r.Add(Tool{Name: "boom", Description: "Panics.", Handler: func(context.Context, *ToolContext, *args.Args) ExecResult {
+		panic("kaboom")
+	}})
+	r.Add(Tool{Name: "sloppy", Description: "Reads a bad argument and ignores the error.",
+		Schema: Schema{Properties: []Property{Int("n", "A number.")}},
+		Handler: func(_ context.Context, _ *ToolContext, a *args.Args) ExecResult {
+			a.Number("n", 1, 1, 5)
+			return Success("fine")
+		}})
+	return r
+}
+
+func TestRegistryCall(t *testing.T) {
+	r := newTestRegistry()
+	cases := []struct {
+		name, tool, raw string
+		code            int
+		contains        string
+	}{
+		{"ok", "echo", `{"text":"hi","times":"2"}`, CodeOK, "hihi"},
+		{"null args", "echo", `null`, CodeInvalid, "“text” is required"},
+		{"empty args", "echo", ``, CodeInvalid, "“text” is required"},
+		{"not an object", "echo", `["hi"]`, CodeInvalid, "object"},
+		{"broken json", "echo", `{"text":`, CodeInvalid, ""},
+		{"unknown argument", "echo", `{"text":"hi","colour":"red"}`, CodeInvalid, "“colour”"},
+		{"bad number", "echo", `{"text":"hi","times":9}`, CodeInvalid, "“times”"},
+		{"unknown tool close", "ecko", `{}`, CodeInvalid, "did you mean “echo”"},
+		{"unknown tool far", "make_coffee", `{}`, CodeInvalid, "boom, echo, sloppy"},
+		{"panic", "boom", `{}`, CodeInternal, InternalSentence},
+		{"unchecked error", "sloppy", `{"n":"many"}`, CodeInvalid, "“n”"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, call := r.Call(context.Background(), &ToolContext{}, c.tool, []byte(c.raw))
+			if res.Code != c.code || !strings.Contains(res.TextOut(), c.contains) {
+				t.Fatalf("got %d %q; want %d containing %q", res.Code, res.TextOut(), c.code, c.contains)
+			}
+			if call == nil {
+				t.Fatal("no call context returned")
+			}
+			if strings.Contains(res.TextOut(), "kaboom") {
+				t.Fatal("panic value leaked to the model")
+			}
+		})
+	}
+	res, call := r.Call(context.Background(), nil, "echo", []byte(`{"text":"yo"}`))
+	if ch, ok := Result[Changed](call); !res.OK() || !ok || ch.Items[0] != "yo" {
+		t.Fatalf("result metadata not returned: %+v %v", res, ok)
+	}
+}
+
+func TestToolCheck(t *testing.T) {
+	h := echoTool().Handler
+	good := echoTool()
+	if err := good.Check(); err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		name string
+		mod  func(*Tool)
+	}{
+		{"camel name", func(t *Tool) { t.Name = "addTask" }},
+		{"no description", func(t *Tool) { t.Description = "" }},
+		{"no handler", func(t *Tool) { t.Handler = nil }},
+		{"property without description", func(t *Tool) { t.Schema.Properties = []Property{{Name: "x", Type: "string"}} }},
+		{"union type", func(t *Tool) { t.Schema.Properties = []Property{{Name: "x", Type: "string|integer", Description: "x"}} }},
+		{"object property", func(t *Tool) { t.Schema.Properties = []Property{{Name: "x", Type: "object", Description: "x"}} }},
+		{"array of objects", func(t *Tool) {
+			t.Schema.Properties = []Property{{Name: "x", Type: "array", Items: "object", Description: "x"}}
+		}},
+		{"required not a property", func(t *Tool) { t.Schema.Required = []string{"nope"} }},
+		{"duplicate property", func(t *Tool) { t.Schema.Properties = append(t.Schema.Properties, Str("text", "again")) }},
+	}
+	for _, c := range bad {
+		t.Run(c.name, func(t *testing.T) {
+			tool := echoTool()
+			tool.Handler = h
+			c.mod(&tool)
+			if tool.Check() == nil {
+				t.Fatal("Check accepted a bad tool")
+			}
+			defer func() {
+				if recover() == nil {
+					t.Fatal("Add did not panic")
+				}
+			}()
+			NewRegistry().Add(tool)
+		})
+	}
+}
+
+func TestSchemaJSONIsFlat(t *testing.T) {
+	s := echoTool().Schema
+	var m map[string]any
+	if err := json.Unmarshal(s.JSON(), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["type"] != "object" {
+		t.Fatalf("type = %v", m["type"])
+	}
+	if err := CheckFlat(s.JSON()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(s.JSON()), `{"properties":{"text":`) {
+		t.Fatalf("properties not in declared order: %s", s.JSON())
+	}
+	for _, bad := range []string{
+		`{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"description":"x"}}}`,
+		`{"type":"object","properties":{"a":{"type":["string","null"],"description":"x"}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}}}`,
+		`{"type":"object","properties":{"a":{"$ref":"#/x","description":"x"}}}`,
+		`{"type":"array"}`,
+	} {
+		if CheckFlat([]byte(bad)) == nil {
+			t.Errorf("CheckFlat accepted %s", bad)
+		}
+	}
+}
+
+func TestSubset(t *testing.T) {
+	r := newTestRegistry()
+	ro := r.Subset(func(t Tool) bool { return t.ReadOnly })
+	if got := strings.Join(ro.Names(), ","); got != "echo" {
+		t.Fatalf("Subset = %s", got)
+	}
+}

@@ -1,0 +1,280 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Result codes (design §2). 2 stays free: the shell uses it for usage errors.
+const (
+	CodeOK       = 0 // success
+	CodeInvalid  = 1 // an invalid argument; Err names it
+	CodeSpill    = 3 // output cut to the front's limit; OriginalCode keeps the real code
+	CodeNotFound = 4 // no such item for this person
+	CodeConflict = 5 // a changed row, or a reused idempotency key with other arguments
+	CodeInternal = 6 // something failed inside; logged, the model is told only that
+)
+
+// ModelLimit is the spill limit for a model turn, in bytes of Out (or Err).
+const ModelLimit = 16 << 10
+
+// ExecResult is what every tool call answers with (design §2).
+//
+// Out is what a model reads: short, plain, with ids it can quote back. Err
+// is the one sentence of a failure. Data is structured JSON for programs
+// (MCP structuredContent, `assistant call --json`). Output holds rows for
+// rendering whose text is made on demand by TextOut.
+type ExecResult struct {
+	Code         int             `json:"code"`
+	Out          string          `json:"out"`
+	Err          string          `json:"err,omitempty"`
+	Data         json.RawMessage `json:"data,omitempty"`
+	Output       *Output         `json:"-"`
+	DidSpill     bool            `json:"did_spill,omitempty"`
+	OriginalCode int             `json:"original_code,omitempty"`
+
+	internal error // the cause of a CodeInternal result, for the log only
+}
+
+// Cause returns the internal error behind a CodeInternal result, for the
+// log; nil for any other result. It is never shown to a model.
+func (r ExecResult) Cause() error { return r.internal }
+
+// MarshalJSON writes the result with Out materialised from Output.
+func (r ExecResult) MarshalJSON() ([]byte, error) {
+	type plain ExecResult
+	p := plain(r)
+	if p.Out == "" && p.Output != nil {
+		p.Out = p.Output.Text()
+	}
+	return json.Marshal(p)
+}
+
+// Output is structured text for rendering: a heading line and rows, each a
+// line of its own. TextOut joins them when Out is empty.
+type Output struct {
+	Heading string
+	Rows    []string
+	Footer  string
+}
+
+// Text renders o as lines: the heading, each row, then the footer, with
+// empty parts left out.
+func (o *Output) Text() string {
+	if o == nil {
+		return ""
+	}
+	var b strings.Builder
+	add := func(s string) {
+		if s == "" {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	add(o.Heading)
+	for _, r := range o.Rows {
+		add(r)
+	}
+	add(o.Footer)
+	return b.String()
+}
+
+// Success is an ok result whose Out is out. Data is sniffed from out when
+// out is one whole JSON value (see Sniff).
+func Success(out string) ExecResult {
+	return ExecResult{Code: CodeOK, Out: out, Data: Sniff(CodeOK, out)}
+}
+
+// WithOutput is an ok result rendered from o; Out is materialised by TextOut.
+func WithOutput(o *Output) ExecResult {
+	return ExecResult{Code: CodeOK, Output: o}
+}
+
+// WithOutputAndText is an ok result with rows o and the text out.
+func WithOutputAndText(o *Output, out string) ExecResult {
+	return ExecResult{Code: CodeOK, Output: o, Out: out}
+}
+
+// SuccessData is an ok result whose Data is v and whose Out is v's compact
+// JSON. A v that cannot be marshalled gives an internal-error result.
+func SuccessData(v any) ExecResult {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Internal(err)
+	}
+	return ExecResult{Code: CodeOK, Out: string(data), Data: data}
+}
+
+// SuccessWithData is an ok result with the text out for the model and v as
+// Data for programs.
+func SuccessWithData(out string, v any) ExecResult {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return Internal(err)
+	}
+	return ExecResult{Code: CodeOK, Out: out, Data: data}
+}
+
+// Failure is a failed result with code and the sentence err. A code of 0 is
+// moved to CodeInternal: a failure is never ok.
+func Failure(code int, err string) ExecResult {
+	if code == CodeOK {
+		code = CodeInternal
+	}
+	return ExecResult{Code: code, Err: err}
+}
+
+// FromOutput is a result with the given code, Out and Err as a program gave
+// them; Data is sniffed from out on success only.
+func FromOutput(code int, out, err string) ExecResult {
+	return ExecResult{Code: code, Out: out, Err: err, Data: Sniff(code, out)}
+}
+
+// Invalid is the CodeInvalid result for an argument error (usually an
+// *args.Error whose sentence names the argument).
+func Invalid(err error) ExecResult { return Failure(CodeInvalid, err.Error()) }
+
+// NotFound is the CodeNotFound result with the sentence msg.
+func NotFound(msg string) ExecResult { return Failure(CodeNotFound, msg) }
+
+// Conflict is the CodeConflict result with the sentence msg.
+func Conflict(msg string) ExecResult { return Failure(CodeConflict, msg) }
+
+// InternalSentence is all a model is told of an internal error; the cause
+// goes to the log.
+const InternalSentence = "Something went wrong inside the assistant; nothing was changed. Try again, or tell the person."
+
+// Internal is the CodeInternal result for err. The model sees only
+// InternalSentence; err is kept for the log in the Registry's report.
+func Internal(err error) ExecResult {
+	r := Failure(CodeInternal, InternalSentence)
+	r.internal = err
+	return r
+}
+
+// OK reports whether the call succeeded: Code 0, or a spilled result whose
+// OriginalCode is 0.
+func (r ExecResult) OK() bool {
+	if r.DidSpill {
+		return r.OriginalCode == CodeOK
+	}
+	return r.Code == CodeOK
+}
+
+// TextOut is the text a reader sees: Out, or the text of Output when Out is
+// empty; for a failure, Err.
+func (r ExecResult) TextOut() string {
+	if !r.OK() && r.Err != "" {
+		return r.Err
+	}
+	if r.Out != "" {
+		return r.Out
+	}
+	return r.Output.Text()
+}
+
+// Field returns one field by its JSON name: "code", "ok", "out", "err" or
+// "data" (Data decoded), and false for any other name.
+func (r ExecResult) Field(name string) (any, bool) {
+	switch name {
+	case "code":
+		return r.Code, true
+	case "ok":
+		return r.OK(), true
+	case "out":
+		return r.TextOut(), true
+	case "err":
+		return r.Err, true
+	case "data":
+		if len(r.Data) == 0 {
+			return nil, true
+		}
+		var v any
+		if err := json.Unmarshal(r.Data, &v); err != nil {
+			return nil, false
+		}
+		return v, true
+	}
+	return nil, false
+}
+
+// Sniff returns text as JSON when the code is ok and the whole trimmed text
+// is exactly one JSON value (an object, array, string, number, true, false
+// or null); otherwise nil. It is the only place where Out becomes Data.
+func Sniff(code int, text string) json.RawMessage {
+	if code != CodeOK {
+		return nil
+	}
+	t := strings.TrimSpace(text)
+	if t == "" || !json.Valid([]byte(t)) {
+		return nil
+	}
+	return json.RawMessage(t)
+}
+
+// Spill cuts a result larger than limit bytes to fit: it keeps a head and a
+// tail of the text cut on UTF-8 boundaries, says between them how many bytes
+// there were and how to ask for less, sets DidSpill, moves Code to
+// OriginalCode and sets Code to CodeSpill. A result that fits is returned
+// unchanged. Data is kept whole: only the text for the reader is cut.
+func (r ExecResult) Spill(limit int) ExecResult {
+	text := r.TextOut()
+	if r.DidSpill || len(text) <= limit {
+		return r
+	}
+	note := fmt.Sprintf("\n… [%d bytes cut of %d; ask for less: a smaller from/to range, a lower limit, or the cursor of the next page] …\n", 0, len(text))
+	keep := limit - len(note) - 8
+	if keep < 32 {
+		keep = 32
+	}
+	head := cutHead(text, keep*3/4)
+	tail := cutTail(text, keep-len(head))
+	cut := len(text) - len(head) - len(tail)
+	note = fmt.Sprintf("\n… [%d bytes cut of %d; ask for less: a smaller from/to range, a lower limit, or the cursor of the next page] …\n", cut, len(text))
+	out := head + note + tail
+	r.OriginalCode = r.Code
+	r.Code = CodeSpill
+	r.DidSpill = true
+	if r.OriginalCode == CodeOK {
+		r.Out = out
+	} else {
+		r.Err = out
+	}
+	return r
+}
+
+// cutHead returns the longest prefix of s of at most n bytes that ends on a
+// rune boundary.
+func cutHead(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	if n < 0 {
+		n = 0
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// cutTail returns the longest suffix of s of at most n bytes that starts on
+// a rune boundary.
+func cutTail(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	if n <= 0 {
+		return ""
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}

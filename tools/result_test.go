@@ -1,0 +1,161 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestSniff(t *testing.T) {
+	cases := []struct {
+		code int
+		text string
+		want string // "" = no data
+	}{
+		{CodeOK, `{"a":1}`, `{"a":1}`},
+		{CodeOK, "  [1,2] \n", `[1,2]`},
+		{CodeOK, `"x"`, `"x"`},
+		{CodeOK, `42`, `42`},
+		{CodeOK, `true`, `true`},
+		{CodeOK, `null`, `null`},
+		{CodeOK, `{"a":1} trailing`, ``},
+		{CodeOK, `Added t12 "Milk".`, ``},
+		{CodeOK, ``, ``},
+		{CodeOK, `{"a":1}{"b":2}`, ``},
+		{CodeInvalid, `{"a":1}`, ``},
+	}
+	for _, c := range cases {
+		got := string(Sniff(c.code, c.text))
+		if got != c.want {
+			t.Errorf("Sniff(%d, %q) = %q, want %q", c.code, c.text, got, c.want)
+		}
+	}
+}
+
+func TestConstructors(t *testing.T) {
+	type row struct {
+		ID string `json:"id"`
+	}
+	cases := []struct {
+		name     string
+		r        ExecResult
+		code     int
+		ok       bool
+		text     string
+		data     string
+		hasCause bool
+	}{
+		{"success", Success("Added t1."), 0, true, "Added t1.", "", false},
+		{"success json", Success(`{"id":"t1"}`), 0, true, `{"id":"t1"}`, `{"id":"t1"}`, false},
+		{"success data", SuccessData(row{"t2"}), 0, true, `{"id":"t2"}`, `{"id":"t2"}`, false},
+		{"with data", SuccessWithData("Added t3.", row{"t3"}), 0, true, "Added t3.", `{"id":"t3"}`, false},
+		{"failure", Failure(CodeNotFound, "There is no task t9."), 4, false, "There is no task t9.", "", false},
+		{"failure zero code", Failure(0, "bad"), CodeInternal, false, "bad", "", false},
+		{"from output ok", FromOutput(0, "[1]", ""), 0, true, "[1]", "[1]", false},
+		{"from output fail", FromOutput(5, "{}", "changed"), 5, false, "changed", "", false},
+		{"invalid", Invalid(errors.New("“x” is required.")), 1, false, "“x” is required.", "", false},
+		{"internal", Internal(errors.New("disk full")), 6, false, InternalSentence, "", true},
+		{"output", WithOutput(&Output{Heading: "2 tasks", Rows: []string{"t1 a", "t2 b"}}), 0, true, "2 tasks\nt1 a\nt2 b", "", false},
+		{"output and text", WithOutputAndText(&Output{Rows: []string{"x"}}, "short"), 0, true, "short", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.r.Code != c.code || c.r.OK() != c.ok || c.r.TextOut() != c.text || string(c.r.Data) != c.data {
+				t.Errorf("got code %d ok %v text %q data %q; want %d %v %q %q", c.r.Code, c.r.OK(), c.r.TextOut(), c.r.Data, c.code, c.ok, c.text, c.data)
+			}
+			if (c.r.Cause() != nil) != c.hasCause {
+				t.Errorf("Cause() = %v", c.r.Cause())
+			}
+			if strings.Contains(c.r.TextOut(), "disk full") {
+				t.Error("an internal cause leaked into the text")
+			}
+		})
+	}
+}
+
+func TestJSONRoundTrip(t *testing.T) {
+	r := SuccessWithData("Added t3.", map[string]any{"id": "t3"})
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back ExecResult
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Code != r.Code || back.Out != r.Out || string(back.Data) != string(r.Data) {
+		t.Fatalf("round trip: %s → %+v", b, back)
+	}
+	// Output is materialised into out.
+	b, _ = json.Marshal(WithOutput(&Output{Rows: []string{"a", "b"}}))
+	if !strings.Contains(string(b), `"out":"a\nb"`) {
+		t.Fatalf("output not materialised: %s", b)
+	}
+}
+
+func TestField(t *testing.T) {
+	r := SuccessWithData("hi", map[string]int{"n": 2})
+	for name, want := range map[string]any{"code": 0, "ok": true, "out": "hi", "err": ""} {
+		got, ok := r.Field(name)
+		if !ok || got != want {
+			t.Errorf("Field(%q) = %v, %v; want %v", name, got, ok, want)
+		}
+	}
+	d, ok := r.Field("data")
+	if m, _ := d.(map[string]any); !ok || m["n"] != float64(2) {
+		t.Errorf("Field(data) = %v", d)
+	}
+	if _, ok := r.Field("nope"); ok {
+		t.Error("Field(nope) should not exist")
+	}
+}
+
+func TestSpill(t *testing.T) {
+	small := Success("short")
+	if s := small.Spill(100); s.DidSpill || s.Code != 0 || s.Out != "short" {
+		t.Fatalf("small result changed: %+v", s)
+	}
+	// Multi-byte text so that naive cuts would split runes.
+	big := strings.Repeat("é€😀", 2000) // 9 bytes a round
+	cases := []struct {
+		name  string
+		r     ExecResult
+		limit int
+		orig  int
+		ok    bool
+	}{
+		{"success", Success(big), 1024, 0, true},
+		{"failure", Failure(CodeNotFound, big), 1024, 4, false},
+		{"model limit", Success(strings.Repeat("x", ModelLimit*3)), ModelLimit, 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			total := len(c.r.TextOut())
+			s := c.r.Spill(c.limit)
+			text := s.TextOut()
+			if !s.DidSpill || s.Code != CodeSpill || s.OriginalCode != c.orig || s.OK() != c.ok {
+				t.Fatalf("spill flags: %+v", s)
+			}
+			if len(text) > c.limit {
+				t.Errorf("spilled text is %d bytes, limit %d", len(text), c.limit)
+			}
+			if !utf8.ValidString(text) {
+				t.Error("spilled text is not valid UTF-8")
+			}
+			if !strings.Contains(text, "bytes cut of "+itoa(total)) {
+				t.Errorf("no size note in %q", text[len(text)/2-100:len(text)/2+100])
+			}
+			if !strings.HasPrefix(c.r.TextOut(), text[:50]) {
+				t.Error("head not kept")
+			}
+			again := s.Spill(c.limit)
+			if again.TextOut() != text || again.OriginalCode != c.orig {
+				t.Error("spilling twice changed the result")
+			}
+		})
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }

@@ -1,0 +1,62 @@
+// Package tools is the core that every front shares: the definition of a
+// tool (name, description, JSON Schema of its arguments, handler), the
+// Registry that calls tools by name from raw JSON arguments, the ExecResult
+// every tool answers with, and the ToolContext that carries the person, the
+// clock and the store into a call (design §1–§2).
+//
+// The package knows nothing of OpenAI or MCP; each front derives its own
+// form of a tool from the one definition here.
+package tools
+
+import (
+	"context"
+
+	"github.com/assistant-dev/assistant/args"
+)
+
+// Handler runs one tool call. It reads its arguments from a (already checked
+// against the schema's property names and required list), takes the person,
+// clock and store from tc, and returns an ExecResult. A handler never
+// panics on bad input; a panic is caught by the Registry and answered as an
+// internal error.
+type Handler func(ctx context.Context, tc *ToolContext, a *args.Args) ExecResult
+
+// Tool is one tool, defined once.
+type Tool struct {
+	// Name is the model-facing name, snake_case ("add_task").
+	Name string
+	// Title is a short human title ("Add a task"), for MCP clients.
+	Title string
+	// Description tells the model when and how to use the tool.
+	Description string
+	// Schema describes the arguments; it is always a flat object.
+	Schema Schema
+	// ReadOnly: the tool changes nothing. Destructive: it may delete or
+	// overwrite. Idempotent: repeating a call with the same arguments has no
+	// further effect. These become MCP tool annotations.
+	ReadOnly, Destructive, Idempotent bool
+	// Handler runs a call.
+	Handler Handler
+}
+
+// Schema is the JSON Schema of a tool's arguments: always one flat
+// {"type":"object"} with properties, required and a description on every
+// property, and none of anyOf, oneOf, allOf or $ref, so that every major
+// model API takes it.
+type Schema struct {
+	Properties []Property
+	Required   []string
+}
+
+// Property is one argument. Type is a JSON Schema type: "string",
+// "integer", "number", "boolean" or "array" (Items then names the item
+// type, "string" or "integer").
+type Property struct {
+	Name        string
+	Type        string
+	Items       string
+	Description string
+	Enum        []string
+	Minimum     *float64
+	Maximum     *float64
+}

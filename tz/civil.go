@@ -77,7 +77,10 @@ func (d Date) AddDays(n int) Date { return DateOf(d.utc().AddDate(0, 0, n)) }
 
 // DaysUntil returns the number of calendar days from d to e (negative when
 // e is before d).
-func (d Date) DaysUntil(e Date) int { return int(e.utc().Sub(d.utc()).Hours() / 24) }
+//
+// Computed on Unix seconds, not time.Duration, which saturates past 292
+// years and would make 0001-01-01 → 9999-12-31 wrong.
+func (d Date) DaysUntil(e Date) int { return int((e.utc().Unix() - d.utc().Unix()) / 86400) }
 
 // Weekday returns the day of the week of d.
 func (d Date) Weekday() time.Weekday { return d.utc().Weekday() }

@@ -1,9 +1,238 @@
 package tz
 
-import "fmt"
+import (
+	_ "embed" // zonenames.txt
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+)
 
-// unknownZoneError is the sentence for a zone name that is not in the IANA
-// database. TODO: suggest the closest real name.
+//go:generate go run gen_zonenames.go
+
+// zoneNamesText is every zone name in the Go toolchain's copy of the IANA
+// database, one a line, written by gen_zonenames.go.
+//
+//go:embed zonenames.txt
+var zoneNamesText string
+
+type nameIndex struct {
+	names  []string          // sorted, as IANA spells them
+	folded map[string]string // strings.ToLower(name) → name
+}
+
+var zoneIndex = sync.OnceValue(func() nameIndex {
+	ix := nameIndex{folded: map[string]string{}}
+	for line := range strings.Lines(zoneNamesText) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ix.names = append(ix.names, line)
+		ix.folded[strings.ToLower(line)] = line
+	}
+	return ix
+})
+
+// ZoneNames returns the IANA zone names this build knows, sorted
+// ("Africa/Abidjan" … "Zulu"), legacy aliases such as "US/Eastern" and
+// "EST5EDT" included. The slice is a fresh copy.
+func ZoneNames() []string { return slices.Clone(zoneIndex().names) }
+
+// ZoneError is the error of LoadZone and LoadZoneLoose for a name that is
+// not an IANA zone. Suggestion is the closest real name ("" when nothing is
+// close), so a caller that knows the argument's name can build its own
+// sentence.
+type ZoneError struct {
+	Name       string // as written
+	Suggestion string // an IANA name, or ""
+}
+
+// Error is one sentence naming the rejected value and what to write.
+func (e *ZoneError) Error() string {
+	switch {
+	case e.Name == "" || e.Name == "Local":
+		return fmt.Sprintf("a time zone must be an IANA name such as Europe/Paris, not %q", e.Name)
+	case strings.HasPrefix(e.Suggestion, "Etc/GMT"):
+		return fmt.Sprintf("%q is not an IANA time zone; write a city zone such as Europe/Paris, "+
+			"or %s for that fixed offset (POSIX inverts the sign)", e.Name, e.Suggestion)
+	case e.Suggestion != "":
+		return fmt.Sprintf("%q is not an IANA time zone; write %s, the closest real name", e.Name, e.Suggestion)
+	}
+	return fmt.Sprintf("%q is not an IANA time zone; write an Area/City name such as Europe/Paris or America/New_York", e.Name)
+}
+
 func unknownZoneError(name string) error {
-	return fmt.Errorf("%q is not an IANA time zone; write one such as Europe/Paris or America/New_York", name)
+	s, _ := SuggestZone(name)
+	return &ZoneError{Name: name, Suggestion: s}
+}
+
+// SuggestZone returns the real IANA name closest to name and whether one is
+// close enough to offer. It tries, in order: the same name up to case and
+// the separators " ", "_" and "-" ("america/new york" → "America/New_York");
+// the city part alone ("Paris" → "Europe/Paris", "Asia/Paris" too); a fixed
+// offset ("UTC+2" → "Etc/GMT-2"); then the smallest edit distance (optimal
+// string alignment) over whole names and city parts, within about a third
+// of the name's length ("Europe/Pari" → "Europe/Paris"). Among equals,
+// names under the continental areas (Europe/…, America/…) win over legacy
+// aliases.
+func SuggestZone(name string) (string, bool) {
+	ix := zoneIndex()
+	key := foldKey(name)
+	if key == "" {
+		return "", false
+	}
+	if strings.EqualFold(strings.TrimSpace(name), "Z") {
+		return "UTC", true // ISO 8601's designator, not a zone name
+	}
+	if s, ok := ix.folded[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return s, true
+	}
+	city := foldKey(lastPart(name))
+	var byName, byCity []string
+	for _, n := range ix.names {
+		if foldKey(n) == key {
+			byName = append(byName, n)
+		}
+		if city != "" && foldKey(lastPart(n)) == city {
+			byCity = append(byCity, n)
+		}
+	}
+	if s, ok := preferred(byName); ok {
+		return s, true
+	}
+	if s, ok := preferred(byCity); ok {
+		return s, true
+	}
+	if s, ok := fixedOffsetZone(name); ok {
+		return s, true
+	}
+	best, bestD := "", -1
+	for _, n := range ix.names {
+		d := min(distance(key, foldKey(n)), distance(city, foldKey(lastPart(n))))
+		if bestD < 0 || d < bestD || d == bestD && continental(n) && !continental(best) {
+			best, bestD = n, d
+		}
+	}
+	// Short names are too close to too much ("Z" is one edit from "NZ").
+	if bestD >= 0 && len(city) >= 4 && bestD <= max(1, min(3, len(city)/3)) {
+		return best, true
+	}
+	return "", false
+}
+
+// preferred picks one of several equally good names: a continental one
+// if any, else the first.
+func preferred(names []string) (string, bool) {
+	if len(names) == 0 {
+		return "", false
+	}
+	for _, n := range names {
+		if continental(n) {
+			return n, true
+		}
+	}
+	return names[0], true
+}
+
+// continental reports whether n is under one of the geographic areas of
+// the IANA database rather than a legacy alias ("US/Eastern", "Japan").
+func continental(n string) bool {
+	area, _, ok := strings.Cut(n, "/")
+	if !ok {
+		return false
+	}
+	switch area {
+	case "Africa", "America", "Antarctica", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific":
+		return true
+	}
+	return false
+}
+
+func lastPart(name string) string {
+	name = strings.TrimSpace(name)
+	return name[strings.LastIndexByte(name, '/')+1:]
+}
+
+// foldKey is name lowercased without the separators people vary on, so
+// "New York", "new_york" and "NewYork" meet.
+func foldKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r == ' ' || r == '_' || r == '-' || unicode.IsControl(r) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fixedOffsetZone maps "UTC+2", "GMT-05", "UTC+02:00" to the IANA
+// fixed-offset zone, whose POSIX-style name has the sign inverted
+// ("Etc/GMT-2" is two hours ahead of UTC). Only whole hours exist there.
+func fixedOffsetZone(name string) (string, bool) {
+	s := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(name), " ", ""))
+	s, ok := strings.CutPrefix(s, "UTC")
+	if !ok {
+		if s, ok = strings.CutPrefix(s, "GMT"); !ok {
+			return "", false
+		}
+	}
+	if len(s) < 2 || s[0] != '+' && s[0] != '-' {
+		return "", false
+	}
+	sign, rest := s[0], s[1:]
+	hh, mm, colon := strings.Cut(rest, ":")
+	if !colon && len(rest) == 4 {
+		hh, mm = rest[:2], rest[2:]
+	}
+	if mm != "" && mm != "00" || len(hh) == 0 || len(hh) > 2 {
+		return "", false
+	}
+	if strings.Trim(hh, "0123456789") != "" {
+		return "", false
+	}
+	h, err := strconv.Atoi(hh)
+	if err != nil || h > 14 {
+		return "", false
+	}
+	if h == 0 {
+		return "Etc/UTC", true
+	}
+	inverted := map[byte]string{'+': "-", '-': "+"}[sign]
+	n := "Etc/GMT" + inverted + strconv.Itoa(h)
+	_, ok = zoneIndex().folded[strings.ToLower(n)]
+	return n, ok
+}
+
+// distance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of neighbours each cost 1.
+func distance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	if len(x) == 0 || len(y) == 0 {
+		return max(len(x), len(y))
+	}
+	prev2 := make([]int, len(y)+1)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(y)]
 }

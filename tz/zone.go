@@ -1,7 +1,7 @@
 package tz
 
 import (
-	"fmt"
+	"strings"
 	"sync"
 	"time"
 	_ "time/tzdata" // zones work on machines without a zoneinfo database
@@ -19,16 +19,29 @@ var UTC = Zone{name: "UTC", loc: time.UTC}
 
 var zoneCache sync.Map // name → Zone
 
-// LoadZone returns the IANA zone called name. Loaded zones are cached, so a
-// repeated load costs a map lookup. An unknown name is an error whose
-// sentence suggests the closest real name ("Europe/Pari" → "Europe/Paris").
-// "Local" and "" are refused: a zone must be named.
+// LoadZone returns the IANA zone called name, spelled exactly as the IANA
+// database does ("Europe/Paris"; legacy names Go loads, such as
+// "US/Eastern" and "EST5EDT", are accepted too). Loaded zones are cached,
+// so a repeated load costs a map lookup. An unknown or miscased name is a
+// *ZoneError whose sentence suggests the closest real name ("Europe/Pari"
+// → "Europe/Paris"). "Local", "" and tzdata's placeholder "Factory" are
+// refused: a zone must be named.
+// For text a person typed, use LoadZoneLoose.
 func LoadZone(name string) (Zone, error) {
 	if z, ok := zoneCache.Load(name); ok {
 		return z.(Zone), nil
 	}
 	if name == "" || name == "Local" {
-		return Zone{}, fmt.Errorf("a time zone must be an IANA name such as Europe/Paris, not %q", name)
+		return Zone{}, &ZoneError{Name: name}
+	}
+	if name == "Factory" {
+		// tzdata's "zone not yet set" placeholder (abbreviation "-00").
+		return Zone{}, &ZoneError{Name: name}
+	}
+	// On a case-insensitive file system (macOS) time.LoadLocation would
+	// take "europe/paris" and keep that spelling as the zone's name.
+	if real, ok := zoneIndex().folded[strings.ToLower(name)]; ok && real != name {
+		return Zone{}, &ZoneError{Name: name, Suggestion: real}
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
@@ -37,6 +50,23 @@ func LoadZone(name string) (Zone, error) {
 	z := Zone{name: name, loc: loc}
 	zoneCache.Store(name, z)
 	return z, nil
+}
+
+// LoadZoneLoose is LoadZone for names a person typed: surrounding spaces
+// are ignored, case is ignored ("europe/paris" is Europe/Paris), and "UTC",
+// "Z" and "GMT" in any case are the zone UTC. Anything else is LoadZone's
+// *ZoneError, with its suggestion; near misses ("Paris") are suggested, not
+// guessed.
+func LoadZoneLoose(name string) (Zone, error) {
+	s := strings.TrimSpace(name)
+	switch strings.ToUpper(s) {
+	case "UTC", "Z", "GMT":
+		return UTC, nil
+	}
+	if real, ok := zoneIndex().folded[strings.ToLower(s)]; ok {
+		s = real
+	}
+	return LoadZone(s)
 }
 
 // MustZone is LoadZone for names known to exist (tests, constants); it
@@ -74,49 +104,82 @@ func (z Zone) In(t time.Time) DateTime { return DateTimeOf(t.In(z.Location())) }
 // Today returns the civil day that instant t falls on in z.
 func (z Zone) Today(t time.Time) Date { return DateOf(t.In(z.Location())) }
 
-func (z Zone) offsetAt(t time.Time) int {
-	_, off := t.In(z.Location()).Zone()
-	return off
-}
+// offsetReach bounds every UTC offset in the IANA database, past and
+// present (the widest are local mean times near ±15:57), so any instant
+// whose wall clock reads a given civil time lies within this distance of
+// that civil time read as UTC.
+const offsetReach = 17 * time.Hour
 
 // Instant returns the instant at which the wall clock of z reads dt, with
-// the rules of RFC 5545 §3.3.5 (the "compatible" disambiguation of RFC 9557):
+// the rules of RFC 5545 §3.3.5 (the "compatible" disambiguation of
+// RFC 9557 §5):
 //   - a time that does not exist (a DST gap, 02:30 on a spring-forward day)
-//     is moved forward by the length of the gap (02:30 → 03:30) and moved
-//     is true;
+//     is moved forward by the length of the gap (02:30 → 03:30 for a one-hour
+//     gap, 02:15 → 02:45 for Australia/Lord_Howe's half hour) and moved is
+//     true;
 //   - a time that exists twice (the fall-back overlap) is the earlier of
-//     the two instants.
+//     the two instants, and moved is false.
 //
-// Go's time.Date guarantees neither, so this is computed from offsets.
+// The result is in z's location. Fields of dt out of range are normalised
+// as time.Date does (minute 60 is the next hour); callers validate first.
+//
+// Go's time.Date guarantees neither rule (it gives 01:30 EST for New York
+// 02:30 on 2026-03-08, and the later 02:30 on Paris's 2026-10-25), so this
+// walks the zone's periods itself with time.Time.ZoneBounds.
 func (z Zone) Instant(dt DateTime) (t time.Time, moved bool) {
+	loc := z.Location()
 	u := dt.asUTC()
-	var best time.Time
-	found := false
-	for _, probe := range [...]time.Duration{-36 * time.Hour, 0, 36 * time.Hour} {
-		off := z.offsetAt(u.Add(probe))
+	at := u.Add(-offsetReach)
+	limit := u.Add(offsetReach)
+	prevOff := 0
+	for i := 0; i < 64 && !at.After(limit); i++ {
+		lt := at.In(loc)
+		_, off := lt.Zone()
+		start, end := lt.ZoneBounds()
 		cand := u.Add(-time.Duration(off) * time.Second)
-		if z.offsetAt(cand) != off {
-			continue
+		if i > 0 && cand.Before(start) {
+			// The previous period ended before its clock reached dt and this
+			// one starts after it: dt is in the gap between them. Reading dt
+			// with the earlier offset lands forward by the gap length.
+			return u.Add(-time.Duration(prevOff) * time.Second).In(loc), true
 		}
-		if !found || cand.Before(best) {
-			best, found = cand, true
+		if end.IsZero() || cand.Before(end) {
+			// Periods are visited in time order, so the first match is the
+			// earlier instant of a fold.
+			return cand.In(loc), false
 		}
+		prevOff, at = off, end
 	}
-	if found {
-		return best.In(z.Location()), false
-	}
-	// In a gap: read dt with the offset in force before the transition; the
-	// instant lands after it, forward by the gap length.
-	before := z.offsetAt(u.Add(-36 * time.Hour))
-	t = u.Add(-time.Duration(before) * time.Second)
-	return t.In(z.Location()), true
+	// Unreachable with real zone data; fall back to Go's own choice rather
+	// than fail.
+	return time.Date(dt.Year, dt.Month, dt.Day, dt.Hour, dt.Minute, 0, 0, loc), false
 }
 
-// StartOfDay returns the first instant of day d in z: 00:00, or the first
-// minute that exists when midnight falls in a gap (America/Santiago).
+// StartOfDay returns the first instant of day d in z: 00:00, or, when
+// midnight falls in a gap (America/Santiago springs from 00:00 to 01:00),
+// the instant the gap ends, which is the first minute of d that exists. For
+// a day the zone skipped entirely (Pacific/Apia, 2011-12-30) it is the
+// start of the next day, so [StartOfDay(d), StartOfDay(d+1)) is empty.
 func (z Zone) StartOfDay(d Date) time.Time {
-	t, _ := z.Instant(d.At(0, 0))
-	return t
+	t, moved := z.Instant(d.At(0, 0))
+	if !moved {
+		return t
+	}
+	// t lies in the period after the gap; that period starts at the
+	// transition. Instant's "forward by the gap" is not enough here: a gap
+	// from 23:30 to 00:30 would put the day's start at 01:00.
+	start, _ := t.ZoneBounds()
+	if start.IsZero() {
+		return t
+	}
+	return start.In(z.Location())
+}
+
+// DayBounds returns the half-open interval [start, end) of instants whose
+// civil day in z is d: StartOfDay(d) and StartOfDay(d+1). It lasts 24 h
+// except on transition days (23 h, 25 h, 23.5 h on Australia/Lord_Howe).
+func (z Zone) DayBounds(d Date) (start, end time.Time) {
+	return z.StartOfDay(d), z.StartOfDay(d.AddDays(1))
 }
 
 // MomentInstant returns the instant of m in z: a timed moment by Instant, an

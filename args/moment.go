@@ -1,0 +1,473 @@
+package args
+
+import (
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// The grammar Moment reads, hand-parsed in one pass (ISO 8601 basic and
+// extended forms, RFC 3339, and the RFC 9557 bracketed annotation):
+//
+//	moment  = date [ sep time [ offset ] ] [ "[" ["!"] annot "]" ]
+//	date    = year "-" MM "-" DD | year MM DD
+//	year    = 4DIGIT | ("+" | "-") 6DIGIT
+//	sep     = "T" | "t" | " "
+//	time    = HH [ ":" MM [ ":" SS [ frac ] ] ] | HH [ MM [ SS [ frac ] ] ]
+//	frac    = ("." | ",") 1*9DIGIT
+//	offset  = "Z" | "z" | ("+" | "-") HH [ [":"] MM ]
+//	annot   = IANA zone name | ("+" | "-") HH [ [":"] MM ]
+//
+// HH is 00–23, MM 00–59, SS 00–60 (a leap second reads as :59). Seconds and
+// fractions are cut, never rounded. The year must end up in 0001–9999.
+
+// parsed is one moment as written.
+type parsed struct {
+	date    tz.Date
+	hasTime bool
+	hour    int
+	minute  int
+	// offset (Z or ±HH:MM), written after the time, in seconds east of UTC
+	hasOffset bool
+	offset    int
+	// the bracketed annotation: an IANA zone, or an offset
+	zone          string
+	hasZoneOffset bool
+	zoneOffset    int
+}
+
+// problem is why a moment was refused; each has its own sentence.
+type problem uint8
+
+const (
+	fine      problem = iota
+	badForm           // not the grammar
+	noSuchDay         // 2026-02-30, 2026-13-01
+	badClock          // 24:00, 09:60
+	badYear           // outside 0001–9999, before or after moving
+	badZone           // an unknown IANA name in brackets
+)
+
+// momentReader walks one moment's text.
+type momentReader struct {
+	s string
+	i int
+}
+
+func (r *momentReader) more() bool { return r.i < len(r.s) }
+
+func (r *momentReader) is(c byte) bool { return r.i < len(r.s) && r.s[r.i] == c }
+
+func (r *momentReader) digit() bool { return r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' }
+
+// num reads exactly n digits.
+func (r *momentReader) num(n int) (int, bool) {
+	if r.i+n > len(r.s) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range []byte(r.s[r.i : r.i+n]) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	r.i += n
+	return v, true
+}
+
+// parseMoment reads s (already trimmed) by the grammar above. zoneErr is
+// tz's error when the problem is badZone.
+func parseMoment(s string) (p parsed, why problem, zoneErr error) {
+	r := momentReader{s: s}
+	// date
+	var year, month, day int
+	var ok bool
+	if r.is('+') || r.is('-') {
+		neg := r.s[0] == '-'
+		r.i++
+		if year, ok = r.num(6); !ok {
+			return p, badForm, nil
+		}
+		if neg {
+			if year == 0 {
+				return p, badForm, nil // -000000 is not a year (ISO 8601)
+			}
+			year = -year
+		}
+	} else if year, ok = r.num(4); !ok {
+		return p, badForm, nil
+	}
+	if r.is('-') {
+		r.i++
+		month, ok = r.num(2)
+		if ok && r.is('-') {
+			r.i++
+			day, ok = r.num(2)
+		} else {
+			ok = false
+		}
+	} else {
+		month, ok = r.num(2)
+		if ok {
+			day, ok = r.num(2)
+		}
+	}
+	if !ok || r.digit() {
+		return p, badForm, nil
+	}
+	// time
+	if r.is('T') || r.is('t') || r.is(' ') {
+		r.i++
+		p.hasTime = true
+		if p.hour, ok = r.num(2); !ok {
+			return p, badForm, nil
+		}
+		sec := 0
+		if r.is(':') {
+			r.i++
+			if p.minute, ok = r.num(2); !ok {
+				return p, badForm, nil
+			}
+			if r.is(':') {
+				r.i++
+				if sec, ok = r.num(2); !ok {
+					return p, badForm, nil
+				}
+				if !r.fraction() {
+					return p, badForm, nil
+				}
+			}
+		} else if r.digit() {
+			if p.minute, ok = r.num(2); !ok {
+				return p, badForm, nil
+			}
+			if r.digit() {
+				if sec, ok = r.num(2); !ok {
+					return p, badForm, nil
+				}
+				if !r.fraction() {
+					return p, badForm, nil
+				}
+			}
+		}
+		if r.digit() {
+			return p, badForm, nil
+		}
+		if r.is('Z') || r.is('z') {
+			r.i++
+			p.hasOffset = true
+		} else if r.is('+') || r.is('-') {
+			if p.offset, ok = r.offset(); !ok {
+				return p, badForm, nil
+			}
+			p.hasOffset = true
+		}
+		if p.hour > 23 || p.minute > 59 || sec > 60 {
+			return p, badClock, nil
+		}
+	}
+	// annotation
+	if r.is('[') {
+		r.i++
+		if r.is('!') {
+			r.i++
+		}
+		end := strings.IndexByte(r.s[r.i:], ']')
+		if end < 0 || r.i+end+1 != len(r.s) {
+			return p, badForm, nil
+		}
+		inner := r.s[r.i : r.i+end]
+		if inner == "" {
+			return p, badForm, nil
+		}
+		if inner[0] == '+' || inner[0] == '-' {
+			ar := momentReader{s: inner}
+			if p.zoneOffset, ok = ar.offset(); !ok || ar.more() {
+				return p, badForm, nil
+			}
+			p.hasZoneOffset = true
+		} else {
+			if !zoneName(inner) {
+				return p, badForm, nil
+			}
+			p.zone = inner
+		}
+		r.i = len(r.s)
+	}
+	if r.more() {
+		return p, badForm, nil
+	}
+	if year < 1 || year > 9999 {
+		return p, badYear, nil
+	}
+	d, ok := tz.NewDate(year, time.Month(month), day)
+	if !ok {
+		return p, noSuchDay, nil
+	}
+	p.date = d
+	if p.zone != "" {
+		if _, err := tz.LoadZone(p.zone); err != nil {
+			return p, badZone, err
+		}
+	}
+	return p, fine, nil
+}
+
+// fraction reads an optional fraction of a second, which is then cut.
+func (r *momentReader) fraction() bool {
+	if !r.is('.') && !r.is(',') {
+		return true
+	}
+	r.i++
+	n := 0
+	for r.digit() {
+		r.i++
+		n++
+	}
+	return n >= 1 && n <= 9
+}
+
+// offset reads ±HH[[:]MM] and returns seconds east of UTC; -00:00 is UTC
+// (RFC 3339 §4.3: the offset is unknown, so the instant is the UTC one).
+func (r *momentReader) offset() (int, bool) {
+	sign := 1
+	if r.s[r.i] == '-' {
+		sign = -1
+	}
+	r.i++
+	h, ok := r.num(2)
+	if !ok {
+		return 0, false
+	}
+	m := 0
+	if r.is(':') {
+		r.i++
+		if m, ok = r.num(2); !ok {
+			return 0, false
+		}
+	} else if r.digit() {
+		if m, ok = r.num(2); !ok {
+			return 0, false
+		}
+	}
+	if h > 23 || m > 59 {
+		return 0, false
+	}
+	return sign * (h*3600 + m*60), true
+}
+
+// zoneName reports the characters an IANA zone name is made of, so that
+// nothing else reaches the zone loader.
+func zoneName(s string) bool {
+	if len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '_' || c == '-' || c == '+') {
+			return false
+		}
+	}
+	return !strings.Contains(s, "..")
+}
+
+// resolve turns a parsed moment into the civil moment in zone: an offset
+// names an instant (and wins over a bracketed zone); a bracketed zone alone
+// reads the civil time there (RFC 5545 gap and fold rules, via tz.Instant);
+// a plain civil time, or a day, is kept as written.
+func (p parsed) resolve(zone tz.Zone) (tz.Moment, problem) {
+	if !p.hasTime {
+		return tz.DayMoment(p.date), fine
+	}
+	dt := p.date.At(p.hour, p.minute)
+	var t time.Time
+	switch {
+	case p.hasOffset:
+		t = dt.AsUTC().Add(-time.Duration(p.offset) * time.Second)
+	case p.hasZoneOffset:
+		t = dt.AsUTC().Add(-time.Duration(p.zoneOffset) * time.Second)
+	case p.zone != "":
+		z, _ := tz.LoadZone(p.zone)
+		t, _ = z.Instant(dt)
+	default:
+		return tz.TimeMoment(dt), fine
+	}
+	moved := zone.In(t)
+	if moved.Year < 1 || moved.Year > 9999 {
+		return tz.Moment{}, badYear
+	}
+	return tz.TimeMoment(moved), fine
+}
+
+const (
+	dayExample    = "a day (2026-10-05)"
+	momentExample = "a day (2026-10-05) or a day with a time (2026-10-05T09:00)"
+)
+
+// momentSentence is the sentence for a refused moment; what describes the
+// expected form.
+func momentSentence(name, what string, why problem, zoneErr error, v value) string {
+	switch why {
+	case noSuchDay:
+		return "“" + name + "” must be a day that exists on the calendar, not " + shown(v) + "."
+	case badClock:
+		return "“" + name + "” must have a time of day from 00:00 to 23:59, not " + shown(v) + "."
+	case badYear:
+		return "“" + name + "” must fall in the years 0001 to 9999, not " + shown(v) + "."
+	case badZone:
+		return "“" + name + "” has an unknown time zone in brackets: " + sentence(zoneErr.Error())
+	}
+	return "“" + name + "” must be " + what + ", not " + shown(v) + "."
+}
+
+// sentence ends tz's error text as a sentence.
+func sentence(s string) string {
+	if s == "" {
+		return "."
+	}
+	switch s[len(s)-1] {
+	case '.', '?', '!':
+		return s
+	}
+	return s + "."
+}
+
+// moment reads and resolves one moment value.
+func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
+	if v.kind != kindString {
+		a.fail(name, momentSentence(name, momentExample, badForm, nil, v))
+		return tz.Moment{}, false
+	}
+	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	if why == fine {
+		var m tz.Moment
+		if m, why = p.resolve(zone); why == fine {
+			return m, true
+		}
+	}
+	a.fail(name, momentSentence(name, momentExample, why, zerr, v))
+	return tz.Moment{}, false
+}
+
+// Moment returns a day or a day with a time, in zone (the person's, or the
+// zone a tool names such as an event's time_zone; never the process's TZ),
+// and whether it was given. The text follows the grammar above; a time with
+// an offset or Z names an instant and is moved into zone (an offset wins
+// over a bracketed zone); a time with only a bracketed zone
+// ("2026-10-05T09:00[America/New_York]") is read in that zone, by RFC 5545
+// §3.3.5's gap and fold rules, then moved; a plain civil time is kept as
+// written, even inside a DST gap. A day stays a day whatever is attached.
+// Absent gives (zero, false) without an error.
+func (a *Args) Moment(name string, zone tz.Zone) (tz.Moment, bool) {
+	v, ok := a.get(name)
+	if !ok {
+		return tz.Moment{}, false
+	}
+	return a.moment(name, v, zone)
+}
+
+// MomentZone returns the IANA zone written in brackets on the moment
+// argument name ("2026-10-05T09:00[America/New_York]" gives
+// America/New_York), and whether there was one. A bracketed offset
+// ("[+03:00]") is not a zone. A value Moment would refuse is an error here
+// too, with the same sentence.
+func (a *Args) MomentZone(name string) (tz.Zone, bool) {
+	v, ok := a.get(name)
+	if !ok {
+		return tz.Zone{}, false
+	}
+	if v.kind != kindString {
+		a.fail(name, momentSentence(name, momentExample, badForm, nil, v))
+		return tz.Zone{}, false
+	}
+	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	if why != fine {
+		a.fail(name, momentSentence(name, momentExample, why, zerr, v))
+		return tz.Zone{}, false
+	}
+	if p.zone == "" {
+		return tz.Zone{}, false
+	}
+	z, _ := tz.LoadZone(p.zone)
+	return z, true
+}
+
+// Date returns a civil day and whether it was given: "2026-10-05" or
+// "20261005"; a civil date-time gives its day (a bracketed IANA zone may
+// follow), but an instant (an offset, Z or a bracketed offset on a time) is
+// refused, since its day depends on a zone. Impossible days are refused,
+// never rolled into the next month. Absent gives (zero, false).
+func (a *Args) Date(name string) (tz.Date, bool) {
+	v, ok := a.get(name)
+	if !ok {
+		return tz.Date{}, false
+	}
+	if v.kind != kindString {
+		a.fail(name, momentSentence(name, dayExample, badForm, nil, v))
+		return tz.Date{}, false
+	}
+	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	if why == fine && p.hasTime && (p.hasOffset || p.hasZoneOffset) {
+		a.fail(name, "“"+name+"” must be a calendar day (2026-10-05), not an instant with an offset or Z such as "+shown(v)+".")
+		return tz.Date{}, false
+	}
+	if why != fine {
+		a.fail(name, momentSentence(name, dayExample, why, zerr, v))
+		return tz.Date{}, false
+	}
+	return p.date, true
+}
+
+// Zone returns an IANA time zone argument ("Europe/Paris") and whether it
+// was given; absent or blank gives (zero, false). An unknown name is an
+// error carrying tz's sentence, which suggests the closest real name.
+func (a *Args) Zone(name string) (tz.Zone, bool) {
+	v, ok := a.get(name)
+	if !ok {
+		return tz.Zone{}, false
+	}
+	if v.kind != kindString {
+		a.fail(name, "“"+name+"” must be an IANA time zone name (Europe/Paris), not "+shown(v)+".")
+		return tz.Zone{}, false
+	}
+	s := strings.TrimSpace(v.str())
+	if s == "" {
+		return tz.Zone{}, false
+	}
+	z, err := tz.LoadZone(s)
+	if err != nil {
+		a.fail(name, "“"+name+"” must be an IANA time zone name: "+sentence(err.Error()))
+		return tz.Zone{}, false
+	}
+	return z, true
+}
+
+// MomentList returns a list of moments, each read as Moment reads one in
+// zone: empty when absent; a JSON array of texts, or one text alone as a
+// list of one. The first refused item fails with Moment's sentence.
+func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
+	v, ok := a.get(name)
+	if !ok {
+		return nil
+	}
+	if v.kind != kindArray {
+		if m, ok := a.moment(name, v, zone); ok {
+			return []tz.Moment{m}
+		}
+		return nil
+	}
+	var list []tz.Moment
+	items(v.text, func(it value) bool {
+		m, ok := a.moment(name, it, zone)
+		if ok {
+			list = append(list, m)
+		}
+		return ok
+	})
+	if a.err != nil {
+		return nil
+	}
+	return list
+}

@@ -1,0 +1,264 @@
+package args
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text returns the string argument name, trimmed of white space; "" when
+// absent or blank. Any other JSON type is an error.
+func (a *Args) Text(name string) string {
+	v, ok := a.get(name)
+	if !ok {
+		return ""
+	}
+	if v.kind != kindString {
+		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
+		return ""
+	}
+	return strings.TrimSpace(v.str())
+}
+
+// Needed is Text for an argument that must be present and not blank.
+func (a *Args) Needed(name string) string {
+	return a.needed(name, a.Text(name))
+}
+
+func (a *Args) needed(name, s string) string {
+	if s == "" && a.err == nil {
+		if _, ok := a.lookup(name); ok {
+			a.fail(name, "“"+name+"” must not be empty or only white space.")
+		} else {
+			a.fail(name, missing(name).Sentence)
+		}
+	}
+	return s
+}
+
+// Line returns a one-line text (a title, a place, a subject): every line or
+// paragraph separator (LF, CR, CRLF, TAB, VT, FF, NEL, U+2028, U+2029)
+// becomes one space, other control characters (Unicode Cc) and bidi
+// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, the
+// "Trojan Source" set) are dropped, then the result is trimmed. "" when
+// absent or nothing is left. Any other JSON type is an error.
+func (a *Args) Line(name string) string {
+	v, ok := a.get(name)
+	if !ok {
+		return ""
+	}
+	if v.kind != kindString {
+		a.fail(name, "“"+name+"” must be one line of text (a JSON string), not "+shown(v)+".")
+		return ""
+	}
+	return strings.TrimSpace(cleanLine(v.str()))
+}
+
+// NeededLine is Line for an argument that must be present and not blank.
+func (a *Args) NeededLine(name string) string {
+	return a.needed(name, a.Line(name))
+}
+
+// isSeparator reports the runes Line turns into a space.
+func isSeparator(r rune) bool {
+	switch r {
+	case '\n', '\r', '\t', '\v', '\f', '\u0085', '\u2028', '\u2029':
+		return true
+	}
+	return false
+}
+
+// isBidiControl reports the bidi embeddings, overrides and isolates, which
+// can make displayed text read differently from its logical order.
+func isBidiControl(r rune) bool {
+	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+}
+
+// cleanLine applies Line's rules except the trim. Text without anything to
+// change is returned as is, without copying.
+func cleanLine(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				break
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsControl(r) || isSeparator(r) || isBidiControl(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '\r' && i < len(s) && s[i] == '\n':
+			// CRLF is one line break, so one space
+		case isSeparator(r):
+			b.WriteByte(' ')
+		case unicode.IsControl(r) || isBidiControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Body returns text kept as written (notes, descriptions): CRLF and lone CR
+// become LF, NEL becomes LF, tabs and line feeds are kept, other control
+// characters (Unicode Cc) are dropped, trailing white space is trimmed and
+// leading indentation kept. "" when absent. Any other JSON type is an error.
+func (a *Args) Body(name string) string {
+	v, ok := a.get(name)
+	if !ok {
+		return ""
+	}
+	if v.kind != kindString {
+		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
+		return ""
+	}
+	s := v.str()
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {
+			clean = false // 0xc2 leads the C1 controls; checked rune by rune below
+			break
+		}
+	}
+	if !clean {
+		var b strings.Builder
+		b.Grow(len(s))
+		for i := 0; i < len(s); {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			switch {
+			case r == '\r':
+				if i < len(s) && s[i] == '\n' {
+					i++
+				}
+				b.WriteByte('\n')
+			case r == '\u0085':
+				b.WriteByte('\n')
+			case r == '\n' || r == '\t':
+				b.WriteRune(r)
+			case unicode.IsControl(r):
+			default:
+				b.WriteRune(r)
+			}
+		}
+		s = b.String()
+	}
+	return strings.TrimRightFunc(s, unicode.IsSpace)
+}
+
+// Flag returns a yes/no argument: false when absent; a JSON boolean, or the
+// text "true" or "false" (trimmed, lower case) as models often write them.
+// Anything else is an error.
+func (a *Args) Flag(name string) bool {
+	v, ok := a.get(name)
+	if !ok {
+		return false
+	}
+	switch {
+	case v.kind == kindBool:
+		return v.text == "true"
+	case v.kind == kindString:
+		switch strings.TrimSpace(v.str()) {
+		case "true":
+			return true
+		case "false":
+			return false
+		}
+	}
+	a.fail(name, "“"+name+"” must be true or false, not "+shown(v)+".")
+	return false
+}
+
+// List returns a list of texts: empty when absent; a JSON array of strings,
+// or one string alone as a list of one. Items are trimmed and blank items
+// dropped; an item of any other JSON type (null too) is an error.
+func (a *Args) List(name string) []string {
+	v, ok := a.get(name)
+	if !ok {
+		return nil
+	}
+	switch v.kind {
+	case kindString:
+		if s := strings.TrimSpace(v.str()); s != "" {
+			return []string{s}
+		}
+		return nil
+	case kindArray:
+		var list []string
+		bad := false
+		items(v.text, func(it value) bool {
+			if it.kind != kindString {
+				bad = true
+				return false
+			}
+			if s := strings.TrimSpace(it.str()); s != "" {
+				if list == nil {
+					list = make([]string, 0, 4)
+				}
+				list = append(list, s)
+			}
+			return true
+		})
+		if !bad {
+			return list
+		}
+	}
+	a.fail(name, "“"+name+`” must be a list of texts (["home", "errands"]) or one text, not `+shown(v)+".")
+	return nil
+}
+
+// OneOf returns an argument that must be one of choices: def when absent or
+// blank; otherwise the trimmed text, matched exactly or else ignoring ASCII
+// case, and returned as spelled in choices. Anything else is an error whose
+// sentence lists the choices.
+func (a *Args) OneOf(name, def string, choices ...string) string {
+	v, ok := a.get(name)
+	if !ok {
+		return def
+	}
+	if v.kind == kindString {
+		s := strings.TrimSpace(v.str())
+		if s == "" {
+			return def
+		}
+		for _, c := range choices {
+			if s == c {
+				return c
+			}
+		}
+		for _, c := range choices {
+			if strings.EqualFold(s, c) {
+				return c
+			}
+		}
+	}
+	a.fail(name, "“"+name+"” must be one of "+orList(choices)+", not "+shown(v)+".")
+	return ""
+}
+
+// orList joins choices as "a, b or c".
+func orList(choices []string) string {
+	switch len(choices) {
+	case 0:
+		return "nothing"
+	case 1:
+		return choices[0]
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}

@@ -31,6 +31,8 @@ func dt(y int, m time.Month, d, hh, mm int) DateTime {
 //   - Australia/Lord_Howe shifts by half an hour: 02:00 (+10:30) → 02:30
 //     (+11:00) on 2026-10-04 (15:30 UTC the day before) and 02:00 (+11:00)
 //     → 01:30 (+10:30) on 2026-04-05 (15:00 UTC the day before).
+//   - America/Toronto sprang from 23:30 EST (-05:00) on 1919-03-30 to
+//     00:30 EDT (-04:00) on 1919-03-31 (04:30 UTC).
 //   - Pacific/Apia skipped 2011-12-30 entirely, going from 23:59:59 on
 //     2011-12-29 (-10:00) to 00:00 on 2011-12-31 (+14:00).
 func TestInstantGapsAndFolds(t *testing.T) {
@@ -161,6 +163,10 @@ func TestStartOfDayAndDayBounds(t *testing.T) {
 		{"America/Santiago", Date{2026, 4, 5}, "2026-04-05T00:00:00-04:00", 24},
 		{"Australia/Lord_Howe", Date{2026, 10, 4}, "2026-10-04T00:00:00+10:30", 23.5},
 		{"Australia/Lord_Howe", Date{2026, 4, 5}, "2026-04-05T00:00:00+11:00", 24.5},
+		// Toronto sprang from 23:30 EST on 1919-03-30 to 00:30 EDT: the
+		// gap straddles midnight, so the day starts at 00:30, not at
+		// 00:00 moved forward by the gap (01:00).
+		{"America/Toronto", Date{1919, 3, 31}, "1919-03-31T00:30:00-04:00", 23.5},
 		// A skipped day is empty and begins where the next one does.
 		{"Pacific/Apia", Date{2011, 12, 30}, "2011-12-31T00:00:00+14:00", 0},
 		{"Pacific/Apia", Date{2011, 12, 29}, "2011-12-29T00:00:00-10:00", 24},

@@ -1,0 +1,151 @@
+package args
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// TestNewSentences pins the sentences of the checks made before any getter.
+func TestNewSentences(t *testing.T) {
+	accepted := []string{"a", "b", "c"}
+	cases := []struct {
+		raw      string
+		accepted []string
+		required []string
+		name     string
+		want     string
+	}{
+		{`[1, 2]`, accepted, nil, "",
+			`The arguments must be one JSON object of names and values ({"title": "Call mom"}), not “[1, 2]”.`},
+		{`{"a": 1,}`, accepted, nil, "",
+			`The arguments must be one JSON object of names and values ({"title": "Call mom"}), not “{"a": 1,}”.`},
+		{`{"a": "` + strings.Repeat("x", 60) + `"`, accepted, nil, "",
+			`The arguments must be one JSON object of names and values ({"title": "Call mom"}), not “{"a": "` + strings.Repeat("x", 33) + `…”.`},
+		{`{"colour": "red"}`, accepted, nil, "colour",
+			`“colour” is not one of this tool's arguments, which are: a, b, c.`},
+		{`{"colour": "red"}`, nil, nil, "colour",
+			`“colour” is not one of this tool's arguments; it takes none.`},
+		{`{"a": null}`, accepted, []string{"a"}, "a",
+			`“a” is required and was not given.`},
+	}
+	for _, c := range cases {
+		_, err := New([]byte(c.raw), c.accepted, c.required)
+		e, ok := err.(*Error)
+		if !ok {
+			t.Errorf("New(%s) error = %v, want an *Error", c.raw, err)
+			continue
+		}
+		if e.Sentence != c.want || e.Name != c.name {
+			t.Errorf("New(%s):\n got %q %s\nwant %q %s", c.raw, e.Name, e.Sentence, c.name, c.want)
+		}
+	}
+}
+
+// TestGetterSentences pins the sentence of every kind of getter failure.
+func TestGetterSentences(t *testing.T) {
+	paris := tz.MustZone("Europe/Paris")
+	_, zoneErr := tz.LoadZone("Europe/Pari")
+	if zoneErr == nil {
+		t.Fatal("tz accepts Europe/Pari")
+	}
+	cases := []struct {
+		kind  string
+		value string // JSON
+		read  func(a *Args)
+		want  string
+	}{
+		{"text type", `42`, func(a *Args) { a.Text("x") },
+			`“x” must be text (a JSON string), not “42”.`},
+		{"needed blank", `"  "`, func(a *Args) { a.Needed("x") },
+			`“x” must not be empty or only white space.`},
+		{"needed absent", `null`, func(a *Args) { a.Needed("x") },
+			`“x” is required and was not given.`},
+		{"line type", `["a"]`, func(a *Args) { a.Line("x") },
+			`“x” must be one line of text (a JSON string), not “["a"]”.`},
+		{"body type", `{"a": 1}`, func(a *Args) { a.Body("x") },
+			`“x” must be text (a JSON string), not “{"a": 1}”.`},
+		{"flag", `"yes"`, func(a *Args) { a.Flag("x") },
+			`“x” must be true or false, not “yes”.`},
+		{"number", `0`, func(a *Args) { a.Number("x", 10, 1, 200) },
+			`“x” must be a whole number from 1 to 200, not “0”.`},
+		{"number unbounded above", `"1.5"`, func(a *Args) { a.Number("x", 0, 0, math.MaxInt) },
+			`“x” must be a whole number of at least 0, not “1.5”.`},
+		{"number unbounded below", `true`, func(a *Args) { a.Number("x", 0, math.MinInt, 5) },
+			`“x” must be a whole number no more than 5, not “true”.`},
+		{"number unbounded", `""`, func(a *Args) { a.Number("x", 0, math.MinInt, math.MaxInt) },
+			`“x” must be a whole number, not “”.`},
+		{"list", `["a", 3]`, func(a *Args) { a.List("x") },
+			`“x” must be a list of texts (["home", "errands"]) or one text, not “["a", 3]”.`},
+		{"decimal", `"0,9"`, func(a *Args) { a.Decimal("x", 0, 1) },
+			`“x” must be a number from 0 to 1, written with a point for any fraction, not “0,9”.`},
+		{"decimal unbounded", `"NaN"`, func(a *Args) { a.Decimal("x", math.Inf(-1), math.Inf(1)) },
+			`“x” must be a number, written with a point for any fraction, not “NaN”.`},
+		{"date form", `"05/10/2026"`, func(a *Args) { a.Date("x") },
+			`“x” must be a day (2026-10-05), not “05/10/2026”.`},
+		{"date instant", `"2026-10-05T09:00Z"`, func(a *Args) { a.Date("x") },
+			`“x” must be a calendar day (2026-10-05), not an instant with an offset or Z such as “2026-10-05T09:00Z”.`},
+		{"moment form", `"next friday"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next friday”.`},
+		{"moment no such day", `"2026-02-30"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” must be a day that exists on the calendar, not “2026-02-30”.`},
+		{"moment clock", `"2026-10-05T24:00"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” must have a time of day from 00:00 to 23:59, not “2026-10-05T24:00”.`},
+		{"moment year", `"9999-12-31T23:30-01:00"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” must fall in the years 0001 to 9999, not “9999-12-31T23:30-01:00”.`},
+		{"moment zone", `"2026-10-05T09:00[Europe/Pari]"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” has an unknown time zone in brackets: ` + sentence(zoneErr.Error())},
+		{"moment long", `"` + strings.Repeat("é", 50) + `"`, func(a *Args) { a.Moment("x", paris) },
+			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “` + strings.Repeat("é", 40) + `…”.`},
+		{"moment zone of", `"2026-10-05T9:00"`, func(a *Args) { a.MomentZone("x") },
+			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “2026-10-05T9:00”.`},
+		{"zone name", `"Europe/Pari"`, func(a *Args) { a.Zone("x") },
+			`“x” must be an IANA time zone name: ` + sentence(zoneErr.Error())},
+		{"zone type", `1`, func(a *Args) { a.Zone("x") },
+			`“x” must be an IANA time zone name (Europe/Paris), not “1”.`},
+		{"one of", `"urgent"`, func(a *Args) { a.OneOf("x", "normal", "low", "normal", "high") },
+			`“x” must be one of low, normal or high, not “urgent”.`},
+		{"number list", `[10, "x"]`, func(a *Args) { a.NumberList("x", 0, 10080) },
+			`“x” must be a list of whole numbers from 0 to 10080 ([0, 1]), not “x”.`},
+		{"moment list", `["2026-10-05", "tomorrow"]`, func(a *Args) { a.MomentList("x", paris) },
+			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “tomorrow”.`},
+		{"value on one line", `"a\nb\u202ec"`, func(a *Args) { a.Flag("x") },
+			`“x” must be true or false, not “a bc”.`},
+	}
+	for _, c := range cases {
+		a, err := New([]byte(`{"x": `+c.value+`}`), []string{"x"}, nil)
+		if err != nil {
+			t.Fatalf("%s: New: %v", c.kind, err)
+		}
+		c.read(a)
+		e, ok := a.Err().(*Error)
+		if !ok {
+			t.Errorf("%s: Err() = %v, want an *Error", c.kind, a.Err())
+			continue
+		}
+		if e.Name != "x" || e.Sentence != c.want {
+			t.Errorf("%s:\n got %q %s\nwant %s", c.kind, e.Name, e.Sentence, c.want)
+		}
+	}
+}
+
+// TestSticky checks that the first failure is kept and later getters give
+// zero values.
+func TestSticky(t *testing.T) {
+	a, err := New([]byte(`{"n": "many", "f": "x", "t": "kept"}`), []string{"n", "f", "t"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := a.Number("n", 5, 1, 10); n != 0 {
+		t.Errorf("Number after failure = %d, want 0", n)
+	}
+	a.Flag("f")
+	if s := a.Text("t"); s != "" {
+		t.Errorf("Text after failure = %q, want \"\"", s)
+	}
+	if e := a.Err().(*Error); e.Name != "n" {
+		t.Errorf("kept failure names %q, want the first, n", e.Name)
+	}
+}

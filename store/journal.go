@@ -1,0 +1,412 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Write runs fn in one write transaction (BEGIN IMMEDIATE) for owner. Every
+// row changed through tx.Insert, Update and Delete is journaled as ONE
+// change, whose id ("c31", numbered per database) is returned; "" when fn
+// changed no journaled row. When fn returns an error (or panics) nothing is
+// kept and the error is returned as is. tool names what did it
+// ("add_task"), for list_changes and undo's sentences. ErrNotFound when
+// owner is no person.
+func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error) (string, error) {
+	return s.write(ctx, owner, tool, fn, nil)
+}
+
+// Read runs fn in one read transaction (a consistent snapshot; it does not
+// block writers). Insert, Update, Delete, SaveKey and Exec are refused in it.
+func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
+	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("cannot read the database: %w", err)
+	}
+	defer sqlTx.Rollback()
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, readOnly: true, now: s.now()}
+	return fn(tx)
+}
+
+// write is Write with a hook that runs after the change row exists (undo
+// uses it to link the two changes); the hook gets the new change's number.
+func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error,
+	then func(tx *Tx, change int64) error) (string, error) {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", fmt.Errorf("cannot start writing to the database: %w", err)
+	}
+	defer sqlTx.Rollback() // no-op after Commit; covers errors and panics
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
+	var one int
+	if err := sqlTx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, owner).Scan(&one); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", fmt.Errorf("there is no person with id %d: %w", owner, ErrNotFound)
+		}
+		return "", err
+	}
+	if err := fn(tx); err != nil {
+		return "", err
+	}
+	if len(tx.touched) == 0 {
+		return "", sqlTx.Commit()
+	}
+	summary := tx.summary
+	if summary == "" {
+		summary = tx.autoSummary()
+	}
+	var change int64
+	if err := sqlTx.QueryRowContext(ctx,
+		`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
+		owner, tool, summary, tx.now.Unix()).Scan(&change); err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	for i, t := range tx.touched {
+		if _, err := sqlTx.ExecContext(ctx,
+			`INSERT INTO change_rows (change_id, seq, tbl, row_id, before, after) VALUES (?, ?, ?, ?, ?, ?)`,
+			change, i, t.table, t.id, nullText(t.before), nullText(t.after)); err != nil {
+			return "", fmt.Errorf("cannot journal the change: %w", err)
+		}
+	}
+	if then != nil {
+		if err := then(tx, change); err != nil {
+			return "", err
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return "", fmt.Errorf("cannot save the change: %w", err)
+	}
+	return changeID(change), nil
+}
+
+func nullText(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return string(b)
+}
+
+func changeID(n int64) string { return "c" + strconv.FormatInt(n, 10) }
+
+// parseChange reads "c31" (or "C31", or "31") into 31.
+func parseChange(s string) (int64, error) {
+	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "c"), "C")
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("“change” must be a change id such as “c31” (list_changes shows them), not “%s”", s)
+	}
+	return n, nil
+}
+
+// action says what a change did to one row, from its images.
+func action(before, after []byte) string {
+	switch {
+	case before == nil:
+		return "added"
+	case !deleted(before) && deleted(after):
+		return "deleted"
+	case deleted(before) && !deleted(after):
+		return "restored"
+	}
+	return "changed"
+}
+
+func deleted(img []byte) bool {
+	var r struct {
+		DeletedAt *string `json:"deleted_at"`
+	}
+	return json.Unmarshal(img, &r) == nil && r.DeletedAt != nil
+}
+
+func (tx *Tx) autoSummary() string {
+	var parts []string
+	for i, t := range tx.touched {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(tx.touched)-5))
+			break
+		}
+		parts = append(parts, action(t.before, t.after)+" "+label(t.table, t.id))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Change is one journaled Write, as list_changes shows it.
+type Change struct {
+	ID       string    // "c31"
+	Tool     string    // what made it, "add_task"
+	Summary  string    // one line
+	Created  time.Time // UTC, whole seconds
+	Undoes   string    // the change this one undid, "" if none
+	UndoneBy string    // the change that undid this one, "" if none
+	Rows     []ChangeRow
+}
+
+// ChangeRow is one row a change touched.
+type ChangeRow struct {
+	Table  string // "tasks"
+	ID     int64  // row id
+	Label  string // "t12"
+	Action string // added, changed, deleted, restored
+}
+
+// Changes lists owner's most recent changes, newest first; limit is
+// clamped to 1…200 (0 means 20).
+func (s *Store) Changes(ctx context.Context, owner int64, limit int) ([]Change, error) {
+	if limit <= 0 {
+		limit = 20
+	}
+	limit = min(limit, 200)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
+		FROM changes WHERE owner_id = ? ORDER BY id DESC LIMIT ?`, owner, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Change
+	idx := map[int64]int{}
+	for rows.Next() {
+		var c Change
+		var id, created int64
+		var undoes, undoneBy sql.NullInt64
+		if err := rows.Scan(&id, &c.Tool, &c.Summary, &created, &undoes, &undoneBy); err != nil {
+			return nil, err
+		}
+		c.ID, c.Created = changeID(id), time.Unix(created, 0).UTC()
+		if undoes.Valid {
+			c.Undoes = changeID(undoes.Int64)
+		}
+		if undoneBy.Valid {
+			c.UndoneBy = changeID(undoneBy.Int64)
+		}
+		idx[id] = len(out)
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	if len(out) == 0 {
+		return out, nil
+	}
+	last, _ := parseChange(out[len(out)-1].ID)
+	first, _ := parseChange(out[0].ID)
+	rr, err := s.db.QueryContext(ctx, `SELECT r.change_id, r.tbl, r.row_id, r.before, r.after
+		FROM change_rows r JOIN changes c ON c.id = r.change_id
+		WHERE c.owner_id = ? AND r.change_id BETWEEN ? AND ? ORDER BY r.change_id, r.seq`, owner, last, first)
+	if err != nil {
+		return nil, err
+	}
+	defer rr.Close()
+	for rr.Next() {
+		var id, rowID int64
+		var tbl string
+		var before, after []byte
+		if err := rr.Scan(&id, &tbl, &rowID, &before, &after); err != nil {
+			return nil, err
+		}
+		i, ok := idx[id]
+		if !ok {
+			continue
+		}
+		out[i].Rows = append(out[i].Rows, ChangeRow{Table: tbl, ID: rowID, Label: label(tbl, rowID), Action: action(before, after)})
+	}
+	return out, rr.Err()
+}
+
+// Undo puts back the rows of one of owner's changes as they were before it,
+// in one transaction, journaled as a new change (returned) so that undoing
+// the undo redoes. change "" means owner's latest change that is neither
+// undone nor an undo itself, so repeated undos walk back in time.
+//
+// Rows the change updated or deleted get every column of their before-image
+// back (updated_at too: the row is as it was). Rows it inserted are
+// soft-deleted, so even an undone add can be brought back.
+//
+// It refuses (ErrConflict) when a row is no longer as the change left it:
+// the sentence names the later change to undo first ("t12 was changed
+// since by c35 (update_task); undo c35 first."). A change already undone is
+// refused with the change that undid it. ErrNotFound for an id that is not
+// one of owner's changes.
+func (s *Store) Undo(ctx context.Context, owner int64, change string) (string, error) {
+	var target int64
+	if strings.TrimSpace(change) != "" {
+		n, err := parseChange(change)
+		if err != nil {
+			return "", err
+		}
+		target = n
+	}
+	var undoes sql.NullInt64
+	return s.write(ctx, owner, "undo", func(tx *Tx) error {
+		if target == 0 {
+			err := tx.QueryRow(`SELECT id FROM changes WHERE owner_id = ? AND undone_by IS NULL AND undoes IS NULL
+				ORDER BY id DESC LIMIT 1`, owner).Scan(&target)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("there is no change left to undo: %w", ErrNotFound)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		var tool string
+		var undoneBy sql.NullInt64
+		err := tx.QueryRow(`SELECT tool, undoes, undone_by FROM changes WHERE id = ? AND owner_id = ?`,
+			target, owner).Scan(&tool, &undoes, &undoneBy)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(target), ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if undoneBy.Valid {
+			return fmt.Errorf("%s was already undone by %s; undo %s to redo it: %w",
+				changeID(target), changeID(undoneBy.Int64), changeID(undoneBy.Int64), ErrConflict)
+		}
+		rows, err := tx.loadRows(target)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := tx.revert(target, r); err != nil {
+				return err
+			}
+		}
+		tx.Summarize("undid " + changeID(target) + " (" + tool + ")")
+		return nil
+	}, func(tx *Tx, change int64) error {
+		if _, err := tx.tx.ExecContext(ctx, `UPDATE changes SET undoes = ? WHERE id = ?`, target, change); err != nil {
+			return err
+		}
+		if _, err := tx.tx.ExecContext(ctx, `UPDATE changes SET undone_by = ? WHERE id = ? AND owner_id = ?`, change, target, owner); err != nil {
+			return err
+		}
+		// Undoing an undo is a redo: the change it had undone is live again,
+		// so it becomes undoable (and the default target) once more.
+		if undoes.Valid {
+			_, err := tx.tx.ExecContext(ctx, `UPDATE changes SET undone_by = NULL WHERE id = ? AND owner_id = ?`, undoes.Int64, owner)
+			return err
+		}
+		return nil
+	})
+}
+
+type journalRow struct {
+	table         string
+	id            int64
+	before, after []byte
+}
+
+func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
+	rows, err := tx.Query(`SELECT tbl, row_id, before, after FROM change_rows WHERE change_id = ? ORDER BY seq`, change)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []journalRow
+	for rows.Next() {
+		var r journalRow
+		if err := rows.Scan(&r.table, &r.id, &r.before, &r.after); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// revert puts one row back to its before-image, after checking that it is
+// still exactly as change left it.
+func (tx *Tx) revert(change int64, r journalRow) error {
+	cols, err := tx.s.columns(tx.ctx, tx.tx, r.table)
+	if err != nil {
+		return err
+	}
+	lbl := label(r.table, r.id)
+	current, err := tx.image(r.table, r.id, false)
+	if errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("%s no longer exists (it was purged or its owner removed), so %s cannot be undone: %w",
+			lbl, changeID(change), ErrConflict)
+	}
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(current, r.after) {
+		var later int64
+		var tool string
+		err := tx.QueryRow(`SELECT c.id, c.tool FROM change_rows r JOIN changes c ON c.id = r.change_id
+			WHERE r.tbl = ? AND r.row_id = ? AND r.change_id > ? AND c.owner_id = ?
+			ORDER BY r.change_id DESC LIMIT 1`, r.table, r.id, change, tx.owner).Scan(&later, &tool)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s was changed since %s outside the change journal, so undoing %s would lose that change: %w",
+				lbl, changeID(change), changeID(change), ErrConflict)
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("%s was changed since by %s (%s); undo %s first: %w",
+			lbl, changeID(later), tool, changeID(later), ErrConflict)
+	}
+	var after []byte
+	if r.before == nil {
+		now := stamp(tx.now)
+		_, after, err = tx.returning(`UPDATE `+r.table+` SET deleted_at = ?, updated_at = ?
+			WHERE id = ? AND owner_id = ? RETURNING *`, now, now, r.id, tx.owner)
+	} else {
+		var img Row
+		img, err = decodeRow(r.before)
+		if err != nil {
+			return fmt.Errorf("the journal entry of %s for %s is damaged: %v", changeID(change), lbl, err)
+		}
+		var assign []string
+		var args []any
+		// Columns added since the change keep their value; columns dropped
+		// since are skipped.
+		for _, k := range sortedKeys(img) {
+			if k == "id" || k == "owner_id" || !contains(cols, k) {
+				continue
+			}
+			assign = append(assign, k+" = ?")
+			args = append(args, img[k])
+		}
+		args = append(args, r.id, tx.owner)
+		_, after, err = tx.returning(`UPDATE `+r.table+` SET `+strings.Join(assign, ", ")+
+			` WHERE id = ? AND owner_id = ? RETURNING *`, args...)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot put %s back: %w", lbl, err)
+	}
+	tx.record(r.table, r.id, current, after, false)
+	return nil
+}
+
+// LookupKey finds an idempotency key of tx.Owner() for tool: the
+// fingerprint of the arguments first used with it and the ref (an item id)
+// it produced. A caller compares fingerprints: same means answer ref
+// again, different means ErrConflict (design §6).
+func (tx *Tx) LookupKey(tool, key string) (fingerprint, ref string, found bool, err error) {
+	err = tx.QueryRow(`SELECT fingerprint, ref FROM idempotency_keys WHERE owner_id = ? AND tool = ? AND key = ?`,
+		tx.owner, tool, key).Scan(&fingerprint, &ref)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", false, nil
+	}
+	return fingerprint, ref, err == nil, err
+}
+
+// SaveKey records an idempotency key of tx.Owner() for tool; it is kept at
+// least 24 hours (Purge removes older ones). Saving a key again replaces it.
+func (tx *Tx) SaveKey(tool, key, fingerprint, ref string) error {
+	if err := tx.writable("SaveKey"); err != nil {
+		return err
+	}
+	_, err := tx.tx.ExecContext(tx.ctx, `INSERT INTO idempotency_keys (owner_id, tool, key, fingerprint, ref, created)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (owner_id, tool, key)
+		DO UPDATE SET fingerprint = excluded.fingerprint, ref = excluded.ref, created = excluded.created`,
+		tx.owner, tool, key, fingerprint, ref, tx.now.Unix())
+	return err
+}

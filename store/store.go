@@ -1,0 +1,164 @@
+// Package store is the one place where data lives: a SQLite file reached
+// through modernc.org/sqlite (pure Go), its schema brought up to date at
+// open by pressly/goose from the files in package migrations, and a change
+// journal that makes every write through a tool undoable (design §6).
+//
+// Every method takes the owner (the person's id from the ToolContext) and
+// every query filters by it, so no call can read or change another
+// person's rows whatever ids it is given.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is wrapped by every error about a row that does not exist,
+// is deleted, or belongs to someone else (the three are not told apart, so
+// nothing leaks about other people's ids).
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is wrapped by errors about a write that would lose someone
+// else's work: an undo over a later change, a reused idempotency key with
+// other arguments, a taken name.
+var ErrConflict = errors.New("conflict")
+
+// Options tunes Open. The zero value (or nil) is the normal setting.
+type Options struct {
+	// NoMigrate opens without applying pending migrations, for
+	// `assistant migrate status`. A database newer than this binary is
+	// still refused.
+	NoMigrate bool
+	// Now replaces the clock (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open database. It is safe for concurrent use by many
+// goroutines, and several processes may open the same file at once.
+type Store struct {
+	db   *sql.DB
+	path string
+	// Now is the clock for created/updated stamps and purge cut-offs; tests
+	// set it. It must be set before the Store is shared.
+	Now func() time.Time
+
+	colMu sync.Mutex
+	cols  map[string][]string // registered table → its columns, read once
+}
+
+// DefaultPath is where the database lives when no flag or environment
+// names it: $XDG_DATA_HOME/assistant/assistant.db, or
+// ~/.local/share/assistant/assistant.db when XDG_DATA_HOME is unset or not
+// absolute (XDG Base Directory Specification).
+func DefaultPath() (string, error) {
+	base := os.Getenv("XDG_DATA_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("cannot find the home folder for the database (%v); set XDG_DATA_HOME or name the file with --db", err)
+		}
+		base = filepath.Join(home, ".local", "share")
+	}
+	return filepath.Join(base, "assistant", "assistant.db"), nil
+}
+
+// dsn builds the connection string. Pragmas ride in the DSN so that every
+// connection the pool opens gets them; busy_timeout comes first because
+// the others may need to wait for a lock (modernc's default wait is 0).
+// _txlock=immediate makes a write transaction take the write lock at BEGIN,
+// so two writers queue on busy_timeout instead of failing mid-transaction
+// when one upgrades a read lock.
+func dsn(path string) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Set("_txlock", "immediate")
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database at path: the folder is made
+// 0700 and the file 0600, since it holds a person's tasks and calendar.
+// Unless opts.NoMigrate, pending migrations are applied, after a copy of a
+// non-empty database is written next to it (see Migrate). A database whose
+// schema is newer than this binary is refused with a sentence.
+func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	if path == "" {
+		p, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		path = p
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot use “%s” as the database file: %v", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the folder for the database “%s”: %v", abs, err)
+	}
+	// Create the file ourselves so it is 0600 from the first byte; SQLite
+	// would otherwise make it with the umask's mode.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+	}
+	f.Close()
+	db, err := sql.Open("sqlite", dsn(abs))
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+	}
+	s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}}
+	if s.Now == nil {
+		s.Now = time.Now
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+	}
+	if err := s.checkVersion(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if !opts.NoMigrate {
+		if _, err := s.Migrate(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close closes the database; a WAL checkpoint runs as the last connection
+// closes.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB is the underlying pool, for code that needs SQL the Store does not
+// offer (migrations status, benchmarks). Queries through it must filter by
+// owner_id themselves.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Path is the absolute path of the database file.
+func (s *Store) Path() string { return s.path }
+
+// now is the store's clock in UTC, cut to whole seconds: stamps are Unix
+// seconds or RFC 3339 seconds, and equal instants must compare equal.
+func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
+
+// stamp is the canonical TEXT form of an instant in journaled tables'
+// updated_at and deleted_at: RFC 3339 in UTC with seconds, which sorts as
+// text in time order.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }

@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// tokenPrefix marks our bearer tokens so a leaked one is recognisable
+// (secret scanners key on such prefixes).
+const tokenPrefix = "ast_"
+
+// shownLen is how much of a token is kept in clear to tell tokens apart
+// in listings: the marker and 8 characters (40 bits, not enough to guess
+// the remaining 200).
+const shownLen = len(tokenPrefix) + 8
+
+// Token is an access token for MCP over streamable HTTP, mapped to one
+// person. Only the SHA-256 of the token is stored; the token itself is
+// shown once, by CreateToken.
+type Token struct {
+	ID       int64
+	PersonID int64
+	Prefix   string    // the first characters of the token, "ast_k3j9x2qa"
+	Label    string    // what it is for, "laptop"
+	Created  time.Time // UTC
+	LastUsed time.Time // UTC; zero if never used
+	Revoked  time.Time // UTC; zero while valid
+}
+
+func hashToken(plain string) []byte {
+	h := sha256.Sum256([]byte(plain))
+	return h[:]
+}
+
+// CreateToken makes a new token for personID: 32 random bytes, base32,
+// behind "ast_". The plain token is returned once and never stored.
+func (s *Store) CreateToken(ctx context.Context, personID int64, label string) (string, Token, error) {
+	if _, err := s.PersonByID(ctx, personID); err != nil {
+		return "", Token{}, err
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", Token{}, err
+	}
+	plain := tokenPrefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(raw[:]))
+	t := Token{PersonID: personID, Prefix: plain[:shownLen], Label: strings.TrimSpace(label), Created: s.now()}
+	err := s.db.QueryRowContext(ctx, `INSERT INTO access_tokens (person_id, hash, prefix, label, created)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`, personID, hashToken(plain), t.Prefix, t.Label, t.Created.Unix()).Scan(&t.ID)
+	if err != nil {
+		return "", Token{}, fmt.Errorf("cannot save the new token: %v", err)
+	}
+	return plain, t, nil
+}
+
+func unixOrZero(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return time.Unix(v.Int64, 0).UTC()
+}
+
+// Tokens lists every token (valid and revoked) of every person, oldest first.
+func (s *Store) Tokens(ctx context.Context) ([]Token, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, person_id, prefix, label, created, last_used, revoked
+		FROM access_tokens ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Token
+	for rows.Next() {
+		var t Token
+		var created int64
+		var used, revoked sql.NullInt64
+		if err := rows.Scan(&t.ID, &t.PersonID, &t.Prefix, &t.Label, &created, &used, &revoked); err != nil {
+			return nil, err
+		}
+		t.Created, t.LastUsed, t.Revoked = time.Unix(created, 0).UTC(), unixOrZero(used), unixOrZero(revoked)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeToken revokes a token named by its id ("3") or its shown prefix
+// ("ast_k3j9x2qa", or a longer start of the token). ErrNotFound when none
+// matches, ErrConflict when a prefix matches several. Revoking a revoked
+// token is not an error.
+func (s *Store) RevokeToken(ctx context.Context, idOrPrefix string) error {
+	key := strings.TrimSpace(idOrPrefix)
+	var res sql.Result
+	var err error
+	if id, perr := strconv.ParseInt(key, 10, 64); perr == nil {
+		res, err = s.db.ExecContext(ctx, `UPDATE access_tokens SET revoked = coalesce(revoked, ?) WHERE id = ?`, s.now().Unix(), id)
+	} else {
+		if len(key) > shownLen {
+			key = key[:shownLen]
+		}
+		if len(key) < len(tokenPrefix)+4 {
+			return fmt.Errorf("“token” must be a token id or its shown prefix such as “ast_k3j9x2qa”, not “%s”", idOrPrefix)
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM access_tokens WHERE substr(prefix, 1, ?) = ?`, len(key), key).Scan(&n); err != nil {
+			return err
+		}
+		if n > 1 {
+			return fmt.Errorf("“%s” matches %d tokens; give the token id instead: %w", idOrPrefix, n, ErrConflict)
+		}
+		res, err = s.db.ExecContext(ctx, `UPDATE access_tokens SET revoked = coalesce(revoked, ?) WHERE substr(prefix, 1, ?) = ?`,
+			s.now().Unix(), len(key), key)
+	}
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("no token matches “%s”; `assistant token list` shows them: %w", idOrPrefix, ErrNotFound)
+	}
+	return nil
+}
+
+// PersonByToken finds the person a valid (not revoked) token belongs to.
+// The token is looked up by its SHA-256, so the lookup's timing tells
+// nothing about the token, and the stored hash is compared in constant
+// time. ErrNotFound for an unknown or revoked token.
+func (s *Store) PersonByToken(ctx context.Context, plain string) (Person, error) {
+	h := hashToken(strings.TrimSpace(plain))
+	var id, person int64
+	var stored []byte
+	var used sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT id, person_id, hash, last_used FROM access_tokens
+		WHERE hash = ? AND revoked IS NULL`, h).Scan(&id, &person, &stored, &used)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(stored, h) != 1) {
+		return Person{}, fmt.Errorf("the access token is unknown or revoked: %w", ErrNotFound)
+	}
+	if err != nil {
+		return Person{}, err
+	}
+	// Stamp last use at most once a minute, so a busy client does not turn
+	// every request into a write.
+	now := s.now().Unix()
+	if !used.Valid || now-used.Int64 >= 60 {
+		_, _ = s.db.ExecContext(ctx, `UPDATE access_tokens SET last_used = ? WHERE id = ?`, now, id)
+	}
+	return s.PersonByID(ctx, person)
+}

@@ -1,0 +1,382 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Row is one row of a table by column name. Values read back are what the
+// driver gives for the stored type: int64, float64, string, []byte or nil.
+type Row map[string]any
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Tx is one transaction for one owner, handed to the function given to
+// Write or Read. It must not be used after that function returns.
+type Tx struct {
+	s        *Store
+	ctx      context.Context
+	tx       *sql.Tx
+	owner    int64
+	readOnly bool
+	now      time.Time
+	summary  string
+	touched  []*touch
+	byRow    map[rowKey]*touch
+}
+
+type rowKey struct {
+	table string
+	id    int64
+}
+
+// touch is the net effect of one Write on one row: the image before the
+// first change and after the last, so a row changed twice in one Write
+// undoes in one step.
+type touch struct {
+	table         string
+	id            int64
+	before, after []byte // whole-row JSON; before nil for an inserted row
+}
+
+// Owner is the person whose rows this transaction may read and change.
+// Raw queries must filter by it (`WHERE owner_id = ?`, tx.Owner()).
+func (tx *Tx) Owner() int64 { return tx.owner }
+
+// Now is the instant the transaction started (whole seconds, UTC), the one
+// stamped into updated_at and deleted_at.
+func (tx *Tx) Now() time.Time { return tx.now }
+
+// Summarize sets the one-line summary list_changes shows for this change
+// ("added t12 “Buy milk”"); without it the summary lists the rows touched.
+func (tx *Tx) Summarize(summary string) { tx.summary = summary }
+
+// Exec runs raw SQL in the transaction. It is not journaled: use Insert,
+// Update and Delete for rows of journaled tables. The statement must
+// filter by owner_id = tx.Owner().
+func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+	if tx.readOnly {
+		return nil, errors.New("store: Exec inside Read; writes go through Write")
+	}
+	return tx.tx.ExecContext(tx.ctx, query, args...)
+}
+
+// Query runs a raw query in the transaction; it must filter by
+// owner_id = tx.Owner().
+func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
+	return tx.tx.QueryContext(tx.ctx, query, args...)
+}
+
+// QueryRow runs a raw one-row query in the transaction; it must filter by
+// owner_id = tx.Owner().
+func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+	return tx.tx.QueryRowContext(tx.ctx, query, args...)
+}
+
+func (tx *Tx) writable(op string) error {
+	if tx.readOnly {
+		return fmt.Errorf("store: %s inside Read; writes go through Write", op)
+	}
+	return nil
+}
+
+// checkSet refuses column names that are not the table's, and the ones the
+// store itself manages.
+func checkSet(table string, cols []string, set Row, managed ...string) error {
+	for c := range set {
+		if contains(managed, c) {
+			return fmt.Errorf("store: column %q of %s is set by the store, not by callers", c, table)
+		}
+		if !contains(cols, c) {
+			return fmt.Errorf("store: table %s has no column %q", table, c)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(r Row) []string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Insert adds a row owned by tx.Owner() and journals it; owner_id and
+// updated_at (unless given) are set by the store, id by SQLite. It returns
+// the new id.
+func (tx *Tx) Insert(table string, row Row) (int64, error) {
+	if err := tx.writable("Insert"); err != nil {
+		return 0, err
+	}
+	cols, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkSet(table, cols, row, "id", "owner_id", "deleted_at"); err != nil {
+		return 0, err
+	}
+	names := []string{"owner_id"}
+	args := []any{tx.owner}
+	if _, ok := row["updated_at"]; !ok {
+		names = append(names, "updated_at")
+		args = append(args, stamp(tx.now))
+	}
+	for _, k := range sortedKeys(row) {
+		names = append(names, k)
+		args = append(args, row[k])
+	}
+	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES (?` +
+		strings.Repeat(", ?", len(names)-1) + `) RETURNING *`
+	id, after, err := tx.returning(q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("cannot add to %s: %w", table, err)
+	}
+	tx.record(table, id, nil, after, true)
+	return id, nil
+}
+
+// Update changes the given columns of one live row of tx.Owner() and
+// journals the whole row before and after; updated_at is stamped unless
+// given. ErrNotFound when the row is not the owner's, is deleted, or does
+// not exist. An empty set changes nothing.
+func (tx *Tx) Update(table string, id int64, set Row) error {
+	if err := tx.writable("Update"); err != nil {
+		return err
+	}
+	cols, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
+		return err
+	}
+	if err := checkSet(table, cols, set, "id", "owner_id"); err != nil {
+		return err
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	before, err := tx.image(table, id, true)
+	if err != nil {
+		return err
+	}
+	var assign []string
+	var args []any
+	if _, ok := set["updated_at"]; !ok {
+		assign = append(assign, "updated_at = ?")
+		args = append(args, stamp(tx.now))
+	}
+	for _, k := range sortedKeys(set) {
+		assign = append(assign, k+" = ?")
+		args = append(args, set[k])
+	}
+	args = append(args, id, tx.owner)
+	q := `UPDATE ` + table + ` SET ` + strings.Join(assign, ", ") +
+		` WHERE id = ? AND owner_id = ? RETURNING *`
+	_, after, err := tx.returning(q, args...)
+	if err != nil {
+		return fmt.Errorf("cannot change %s: %w", label(table, id), err)
+	}
+	tx.record(table, id, before, after, false)
+	return nil
+}
+
+// Delete soft-deletes one live row of tx.Owner(): deleted_at and updated_at
+// are stamped, the row stays until Purge, and the change can be undone.
+// ErrNotFound as for Update.
+func (tx *Tx) Delete(table string, id int64) error {
+	if err := tx.writable("Delete"); err != nil {
+		return err
+	}
+	if _, err := tx.s.columns(tx.ctx, tx.tx, table); err != nil {
+		return err
+	}
+	before, err := tx.image(table, id, true)
+	if err != nil {
+		return err
+	}
+	now := stamp(tx.now)
+	_, after, err := tx.returning(`UPDATE `+table+` SET deleted_at = ?, updated_at = ?
+		WHERE id = ? AND owner_id = ? RETURNING *`, now, now, id, tx.owner)
+	if err != nil {
+		return fmt.Errorf("cannot delete %s: %w", label(table, id), err)
+	}
+	tx.record(table, id, before, after, false)
+	return nil
+}
+
+// Get reads one live row of tx.Owner(); ErrNotFound when it is not the
+// owner's, is deleted, or does not exist.
+func (tx *Tx) Get(table string, id int64) (Row, error) {
+	if _, err := tx.s.columns(tx.ctx, tx.tx, table); err != nil {
+		return nil, err
+	}
+	rows, err := tx.tx.QueryContext(tx.ctx, `SELECT * FROM `+table+
+		` WHERE id = ? AND owner_id = ? AND deleted_at IS NULL`, id, tx.owner)
+	if err != nil {
+		return nil, err
+	}
+	cols, vals, err := scanOne(rows)
+	if err != nil {
+		return nil, err
+	}
+	if cols == nil {
+		return nil, notFound(table, id)
+	}
+	r := make(Row, len(cols))
+	for i, c := range cols {
+		r[c] = vals[i]
+	}
+	return r, nil
+}
+
+func notFound(table string, id int64) error {
+	return fmt.Errorf("%s does not exist or was deleted: %w", label(table, id), ErrNotFound)
+}
+
+// image reads a row of tx.Owner() as journal JSON; live restricts it to
+// rows not deleted. ErrNotFound when there is none.
+func (tx *Tx) image(table string, id int64, live bool) ([]byte, error) {
+	q := `SELECT * FROM ` + table + ` WHERE id = ? AND owner_id = ?`
+	if live {
+		q += ` AND deleted_at IS NULL`
+	}
+	rows, err := tx.tx.QueryContext(tx.ctx, q, id, tx.owner)
+	if err != nil {
+		return nil, err
+	}
+	cols, vals, err := scanOne(rows)
+	if err != nil {
+		return nil, err
+	}
+	if cols == nil {
+		return nil, notFound(table, id)
+	}
+	return encodeRow(cols, vals)
+}
+
+// returning runs a statement ending in RETURNING * and gives the row's id
+// and JSON image.
+func (tx *Tx) returning(q string, args ...any) (int64, []byte, error) {
+	rows, err := tx.tx.QueryContext(tx.ctx, q, args...)
+	if err != nil {
+		return 0, nil, err
+	}
+	cols, vals, err := scanOne(rows)
+	if err != nil {
+		return 0, nil, err
+	}
+	if cols == nil {
+		return 0, nil, ErrNotFound
+	}
+	var id int64
+	for i, c := range cols {
+		if c == "id" {
+			id, _ = vals[i].(int64)
+		}
+	}
+	img, err := encodeRow(cols, vals)
+	return id, img, err
+}
+
+// scanOne reads the first row of rows and closes them; cols is nil when
+// there was no row.
+func scanOne(rows *sql.Rows) ([]string, []any, error) {
+	defer rows.Close()
+	if !rows.Next() {
+		return nil, nil, rows.Err()
+	}
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, nil, err
+	}
+	return cols, vals, rows.Close()
+}
+
+func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool) {
+	k := rowKey{table, id}
+	if t, ok := tx.byRow[k]; ok {
+		t.after = after
+		return
+	}
+	t := &touch{table: table, id: id, before: before, after: after}
+	if tx.byRow == nil {
+		tx.byRow = map[rowKey]*touch{}
+	}
+	tx.byRow[k] = t
+	tx.touched = append(tx.touched, t)
+}
+
+// blob marks a BLOB value in a JSON image, so it is restored as bytes and
+// not as the base64 text JSON would otherwise turn it into.
+type blob struct {
+	B64 string `json:"$blob"`
+}
+
+// encodeRow is the journal's image of a row: one JSON object of every
+// column, keys sorted (encoding/json sorts map keys), so two images of the
+// same row compare equal byte for byte.
+func encodeRow(cols []string, vals []any) ([]byte, error) {
+	m := make(map[string]any, len(cols))
+	for i, c := range cols {
+		switch v := vals[i].(type) {
+		case []byte:
+			m[c] = blob{base64.StdEncoding.EncodeToString(v)}
+		case time.Time:
+			// Only from a column declared DATE/DATETIME, which the
+			// convention rules out; keep it as canonical text.
+			m[c] = v.UTC().Format(time.RFC3339Nano)
+		default:
+			m[c] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+// decodeRow turns an image back into values to bind: JSON integers become
+// int64, other numbers float64, blobs []byte.
+func decodeRow(img []byte) (Row, error) {
+	d := json.NewDecoder(bytes.NewReader(img))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		return nil, err
+	}
+	for k, v := range m {
+		switch x := v.(type) {
+		case json.Number:
+			if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				m[k] = i
+			} else if f, err := x.Float64(); err == nil {
+				m[k] = f
+			}
+		case map[string]any:
+			if s, ok := x["$blob"].(string); ok {
+				b, err := base64.StdEncoding.DecodeString(s)
+				if err != nil {
+					return nil, err
+				}
+				m[k] = b
+			}
+		}
+	}
+	return m, nil
+}

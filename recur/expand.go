@@ -1,0 +1,281 @@
+package recur
+
+import (
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
+	"github.com/teambition/rrule-go"
+)
+
+const day = 24 * time.Hour
+
+// civilPad widens a civil window on both sides: a civil time and its
+// instant differ by the zone's offset, and a gap can move a time forward,
+// both well under two days.
+const civilPad = 2 * day
+
+// civil expands a DAILY or coarser rule (and any rule of an all-day series)
+// on wall-clock times and hands each occurrence to add; add keeps those in
+// [lo, hi). rrule-go sees only civil times read as UTC, so its own DST
+// handling never comes into play.
+func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
+	r := s.Rule
+	start := civilOf(s.Start)
+	cLo := s.Zone.In(lo).AsUTC().Add(-civilPad)
+	cHi := s.Zone.In(hi).AsUTC().Add(civilPad)
+	if r.count > 0 {
+		list := s.countTimes()
+		i := sort.Search(len(list), func(i int) bool { return !list[i].Before(cLo) })
+		for ; i < len(list) && list[i].Before(cHi); i++ {
+			add(s.place(list[i]))
+		}
+		return
+	}
+	switch r.until {
+	case untilLocal:
+		cHi = minTime(cHi, r.untilCivil.AsUTC())
+	case untilDate:
+		cHi = minTime(cHi, r.untilCivil.AsUTC().Add(day))
+	case untilUTC:
+		cHi = minTime(cHi, s.Zone.In(r.untilTime).AsUTC().Add(civilPad))
+	}
+	if cHi.Before(start) {
+		return
+	}
+	opt := r.options(start)
+	opt.Dtstart = r.jump(start, cLo)
+	opt.Until = cHi
+	rr, err := rrule.NewRRule(opt)
+	if err != nil {
+		return // ParseRule has already refused what the library refuses
+	}
+	next := rr.Iterator()
+	for c, ok := next(); ok; c, ok = next() {
+		if c.Before(start) || c.Before(cLo) {
+			continue
+		}
+		if o := s.place(c); s.untilAllows(o) {
+			add(o)
+		}
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// jump returns where expansion may start so that it still gives every
+// occurrence from target on: the first day of the latest whole period
+// (INTERVAL × FREQ, aligned as rrule-go aligns them: by day, by WKST week,
+// by month, by year) that begins at or before target, or start itself when
+// that period is start's own. It is only used without COUNT, and with the
+// implicit BYxxx values made explicit (Rule.options), so the periods after
+// the jump produce what they would have produced from DTSTART.
+func (r *Rule) jump(start, target time.Time) time.Time {
+	if !target.After(start) {
+		return start
+	}
+	sd, td := tz.DateOf(start), tz.DateOf(target)
+	var k int
+	var first tz.Date
+	switch r.freq {
+	case Daily:
+		k = sd.DaysUntil(td) / r.interval
+		first = sd.AddDays(k * r.interval)
+	case Weekly:
+		ws := sd.AddDays(-((int(sd.Weekday()) - int(r.wkst) + 7) % 7))
+		k = ws.DaysUntil(td) / (7 * r.interval)
+		first = ws.AddDays(7 * k * r.interval)
+	case Monthly:
+		months := (td.Year-sd.Year)*12 + int(td.Month) - int(sd.Month)
+		k = months / r.interval
+		first = tz.DateOf(time.Date(sd.Year, sd.Month+time.Month(k*r.interval), 1, 0, 0, 0, 0, time.UTC))
+	case Yearly:
+		k = (td.Year - sd.Year) / r.interval
+		first = tz.Date{Year: sd.Year + k*r.interval, Month: time.January, Day: 1}
+	default:
+		return start
+	}
+	if k <= 0 {
+		return start
+	}
+	return first.At(0, 0).AsUTC()
+}
+
+// subDaily expands an HOURLY or MINUTELY rule on the instant timeline from
+// t0 (DTSTART's instant): every INTERVAL hours or minutes really pass, so
+// none is lost or doubled at a DST change (rrule-go issue #63). The BYxxx
+// parts are read on the wall clock of the series' zone: BYMINUTE expands an
+// HOURLY rule within each local hour, the others limit (RFC 5545 §3.3.10).
+func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
+	r := s.Rule
+	if r.count > 0 {
+		list := s.countTimes()
+		i := sort.Search(len(list), func(i int) bool { return !list[i].Before(lo) })
+		for ; i < len(list) && list[i].Before(hi); i++ {
+			add(s.placeInstant(list[i]))
+		}
+		return
+	}
+	if r.until == untilUTC {
+		hi = minTime(hi, r.untilTime.Add(time.Nanosecond))
+	}
+	step := r.step()
+	n := 0
+	if lo.After(t0) {
+		n = max(0, int(lo.Sub(t0)/step)-1)
+	}
+	end := hi.Add(time.Hour)
+	for steps := 0; steps < maxSteps; steps++ {
+		t := t0.Add(time.Duration(n) * step)
+		if !t.Before(end) {
+			return
+		}
+		n++
+		for _, c := range s.candidates(t) {
+			if c.Before(t0) || c.Before(lo) || !s.matches(c) {
+				continue
+			}
+			o := s.placeInstant(c)
+			if !s.untilAllows(o) {
+				return
+			}
+			add(o)
+		}
+	}
+}
+
+// maxSteps bounds one sub-daily scan, so a rule whose BYxxx parts never
+// match cannot run for long.
+const maxSteps = 2_000_000
+
+func (r *Rule) step() time.Duration {
+	if r.freq == Hourly {
+		return time.Duration(r.interval) * time.Hour
+	}
+	return time.Duration(r.interval) * time.Minute
+}
+
+// candidates are the instants one sub-daily step yields before the limits:
+// the step itself, or for HOURLY with BYMINUTE each listed minute of the
+// step's local hour (zones with half-hour offsets included).
+func (s Series) candidates(t time.Time) []time.Time {
+	r := s.Rule
+	if r.freq != Hourly || len(r.byMinute) == 0 {
+		return []time.Time{t}
+	}
+	base := t.Add(-time.Duration(t.In(s.Zone.Location()).Minute()) * time.Minute)
+	out := make([]time.Time, len(r.byMinute))
+	for i, m := range r.byMinute {
+		out[i] = base.Add(time.Duration(m) * time.Minute)
+	}
+	return out
+}
+
+// matches applies the limiting BYxxx parts of a sub-daily rule to the wall
+// clock of c in the series' zone.
+func (s Series) matches(c time.Time) bool {
+	r := s.Rule
+	l := c.In(s.Zone.Location())
+	if len(r.byMonth) > 0 && !slices.Contains(r.byMonth, int(l.Month())) {
+		return false
+	}
+	if len(r.byMonthDay) > 0 {
+		dim := time.Date(l.Year(), l.Month()+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		if !slices.Contains(r.byMonthDay, l.Day()) && !slices.Contains(r.byMonthDay, l.Day()-dim-1) {
+			return false
+		}
+	}
+	if len(r.byYearDay) > 0 {
+		yl := time.Date(l.Year(), 12, 31, 0, 0, 0, 0, time.UTC).YearDay()
+		if !slices.Contains(r.byYearDay, l.YearDay()) && !slices.Contains(r.byYearDay, l.YearDay()-yl-1) {
+			return false
+		}
+	}
+	if len(r.byDay) > 0 && !slices.ContainsFunc(r.byDay, func(d ByDay) bool { return d.Day == l.Weekday() }) {
+		return false
+	}
+	if len(r.byHour) > 0 && !slices.Contains(r.byHour, l.Hour()) {
+		return false
+	}
+	if r.freq == Minutely && len(r.byMinute) > 0 && !slices.Contains(r.byMinute, l.Minute()) {
+		return false
+	}
+	return true
+}
+
+// countKey identifies one COUNT expansion; the zone matters only for
+// sub-daily rules, which step on instants.
+type countKey struct {
+	rule  *Rule
+	start tz.Moment
+	zone  string
+}
+
+var (
+	countCache   sync.Map // countKey → []time.Time
+	countCacheMu sync.Mutex
+	countCacheN  int
+)
+
+const countCacheMax = 20000
+
+// countTimes returns every time a rule with COUNT produces, DTSTART first
+// (it counts as the first occurrence, RFC 5545 §3.3.10): civil times read
+// as UTC for DAILY and coarser rules, instants for sub-daily ones. COUNT
+// must be counted from DTSTART, so the list is computed once and cached.
+func (s Series) countTimes() []time.Time {
+	r := s.Rule
+	key := countKey{rule: r, start: s.Start}
+	sub := r.freq > Daily && s.Start.HasTime
+	if sub {
+		key.zone = s.Zone.Name()
+	}
+	if v, ok := countCache.Load(key); ok {
+		return v.([]time.Time)
+	}
+	var list []time.Time
+	if sub {
+		t0, _ := s.Zone.Instant(s.Start.DateTime)
+		list = append(list, t0)
+		step := r.step()
+	scan:
+		for n := 0; n < maxSteps && len(list) < r.count; n++ {
+			for _, c := range s.candidates(t0.Add(time.Duration(n) * step)) {
+				if c.After(t0) && s.matches(c) {
+					list = append(list, c)
+					if len(list) == r.count {
+						break scan
+					}
+				}
+			}
+		}
+	} else {
+		start := civilOf(s.Start)
+		opt := r.options(start)
+		opt.Dtstart = start
+		opt.Count = r.count
+		if rr, err := rrule.NewRRule(opt); err == nil {
+			list = rr.All()
+		}
+		if len(list) == 0 || !list[0].Equal(start) {
+			list = append([]time.Time{start}, list...)
+			list = list[:min(len(list), r.count)]
+		}
+	}
+	countCacheMu.Lock()
+	if countCacheN >= countCacheMax {
+		countCache.Clear()
+		countCacheN = 0
+	}
+	countCacheN++
+	countCacheMu.Unlock()
+	countCache.Store(key, list)
+	return list
+}

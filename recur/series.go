@@ -1,0 +1,343 @@
+package recur
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Series is one recurring item (an event, a repeating task): its DTSTART,
+// the zone it lives in, an optional rule, EXDATEs, RDATEs and the length of
+// each occurrence (RFC 5545 §3.8.5).
+//
+// DTSTART is always the first occurrence (RFC 5545 §3.8.5.3) and counts
+// toward COUNT, even when the rule itself would not produce it.
+//
+// A Series is a plain value; build it from stored fields and call Check
+// before keeping it. Its methods never read the process clock or TZ.
+type Series struct {
+	// Start is DTSTART: a date for an all-day series, or a civil date-time
+	// read in Zone.
+	Start tz.Moment
+	// Zone is the IANA zone the series repeats in (its TZID). DAILY and
+	// coarser rules keep the wall-clock time of Start in this zone across
+	// DST changes. All-day occurrences begin at 00:00 of their day here.
+	// The zero Zone is UTC.
+	Zone tz.Zone
+	// Rule is the RRULE, or nil for a single item with optional RDATEs.
+	Rule *Rule
+	// ExDates are EXDATEs as moments in Zone. A timed one removes the
+	// occurrence at that instant; a date removes every occurrence whose
+	// original start falls on that day (RFC 5545 §3.8.5.1). An instant
+	// written in UTC is converted with Zone.In first.
+	ExDates []tz.Moment
+	// RDates are RDATEs as moments in Zone (RFC 5545 §3.8.5.2). In a timed
+	// series a date-only RDATE takes the clock time of Start. RDATEs are
+	// not counted by COUNT and not cut by UNTIL.
+	RDates []tz.Moment
+	// Duration is the length of each occurrence (DTEND − DTSTART). For an
+	// all-day series it is rounded to whole days, at least one, and each
+	// occurrence ends at 00:00 of the day after its last day.
+	Duration time.Duration
+}
+
+// Occurrence is one instance of a Series.
+type Occurrence struct {
+	// Original is the start as the rule (or RDATE) produced it, before any
+	// DST adjustment: the RECURRENCE-ID of this occurrence (RFC 5545
+	// §3.8.4.4), a date for all-day series. For HOURLY and MINUTELY rules
+	// it is the wall-clock reading of Start.
+	Original tz.Moment
+	// Start and End are instants in the series' zone. End is Start plus
+	// the duration (all-day: 00:00 of the day after the last day).
+	Start, End time.Time
+	// Moved is true when Original does not exist in the zone (a DST gap)
+	// and Start was moved forward by the gap's length (RFC 5545 §3.3.5).
+	Moved bool
+	// AllDay is true for occurrences of an all-day series.
+	AllDay bool
+}
+
+// Key returns the occurrence's RECURRENCE-ID as used in occurrence ids
+// (design §4): the start instant in RFC 5545 UTC form, "20261005T070000Z",
+// or the date, "20261005", for an all-day series.
+func (o Occurrence) Key() string {
+	if o.AllDay {
+		return o.Original.Date.Basic()
+	}
+	return tz.FromUTCClock(o.Start).Basic() + "Z"
+}
+
+// Check reports the first problem that would make the series meaningless,
+// as one sentence naming the argument: no start (“start”), a sub-daily rule
+// on an all-day series (“rrule”), a timed RDATE on an all-day series
+// (“rdates”), a negative duration (“duration”).
+func (s Series) Check() error {
+	if s.Start.Date.IsZero() {
+		return fmt.Errorf("“start” is required: write a day (2026-10-05) or a day and a time (2026-10-05T09:00).")
+	}
+	if _, ok := tz.NewDate(s.Start.Year, s.Start.Month, s.Start.Day); !ok {
+		return fmt.Errorf("“start” is not a real day: %s.", s.Start)
+	}
+	if s.Duration < 0 {
+		return fmt.Errorf("“duration” cannot be negative; give the length in minutes, such as 60.")
+	}
+	if s.Rule != nil && !s.Start.HasTime && s.Rule.freq > Daily {
+		return fmt.Errorf("“rrule” repeats %s, but an all-day item can repeat at most DAILY; give “start” a time or use FREQ=DAILY.", s.Rule.freq)
+	}
+	if !s.Start.HasTime {
+		for _, m := range s.RDates {
+			if m.HasTime {
+				return fmt.Errorf("“rdates” has the time %s, but this item is all-day; write the day alone (%s).", m, m.Date)
+			}
+		}
+	}
+	return nil
+}
+
+// allDayDays is the number of days each all-day occurrence covers.
+func (s Series) allDayDays() int {
+	return max(1, int((s.Duration+12*time.Hour)/(24*time.Hour)))
+}
+
+// span is the longest an occurrence can last, to widen a window's lower
+// edge when looking for occurrences that overlap it.
+func (s Series) span() time.Duration {
+	if !s.Start.HasTime {
+		return time.Duration(s.allDayDays())*24*time.Hour + 2*time.Hour
+	}
+	return s.Duration
+}
+
+// civil is a civil time read as UTC (tz.DateTime.AsUTC); the all-day form
+// is the date at 00:00.
+func civilOf(m tz.Moment) time.Time { return m.DateTime.AsUTC() }
+
+// place turns a civil time of the series into an occurrence.
+func (s Series) place(c time.Time) Occurrence {
+	if !s.Start.HasTime {
+		d := tz.DateOf(c)
+		return Occurrence{
+			Original: tz.DayMoment(d),
+			Start:    s.Zone.StartOfDay(d),
+			End:      s.Zone.StartOfDay(d.AddDays(s.allDayDays())),
+			AllDay:   true,
+		}
+	}
+	dt := tz.FromUTCClock(c)
+	t, moved := s.Zone.Instant(dt)
+	return Occurrence{Original: tz.TimeMoment(dt), Start: t, End: t.Add(s.Duration), Moved: moved}
+}
+
+// placeInstant is place for sub-daily rules, which produce instants.
+func (s Series) placeInstant(t time.Time) Occurrence {
+	t = t.In(s.Zone.Location())
+	return Occurrence{Original: tz.TimeMoment(s.Zone.In(t)), Start: t, End: t.Add(s.Duration)}
+}
+
+// rdate gives the civil time of an RDATE in this series.
+func (s Series) rdate(m tz.Moment) time.Time {
+	if s.Start.HasTime && !m.HasTime {
+		m = tz.TimeMoment(m.Date.At(s.Start.Hour, s.Start.Minute))
+	}
+	return civilOf(m)
+}
+
+// excluded reports whether an EXDATE removes o.
+func (s Series) excluded(o Occurrence) bool {
+	for _, x := range s.ExDates {
+		switch {
+		case !x.HasTime || o.AllDay:
+			if x.Date == o.Original.Date {
+				return true
+			}
+		default:
+			if t, _ := s.Zone.Instant(x.DateTime); t.Equal(o.Start) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// starts returns the occurrences whose start lies in [lo, hi), EXDATEs
+// applied, sorted by start, one per instant.
+func (s Series) starts(lo, hi time.Time) []Occurrence {
+	if !lo.Before(hi) {
+		return nil
+	}
+	var out []Occurrence
+	add := func(o Occurrence) {
+		if !o.Start.Before(lo) && o.Start.Before(hi) && !s.excluded(o) {
+			out = append(out, o)
+		}
+	}
+	first := s.place(civilOf(s.Start))
+	add(first)
+	if s.Rule != nil {
+		if s.Rule.freq > Daily && s.Start.HasTime {
+			s.subDaily(lo, hi, first.Start, add)
+		} else {
+			s.civil(lo, hi, add)
+		}
+	}
+	for _, m := range s.RDates {
+		add(s.place(s.rdate(m)))
+	}
+	if len(out) < 2 {
+		return out
+	}
+	slices.SortStableFunc(out, func(a, b Occurrence) int { return a.Start.Compare(b.Start) })
+	return slices.CompactFunc(out, func(a, b Occurrence) bool { return a.Start.Equal(b.Start) })
+}
+
+// Between returns the occurrences that overlap the half-open window
+// [from, to): Start < to and End > from; an occurrence with no duration
+// matches when from ≤ Start < to (design §3, windows). Sorted by Start.
+func (s Series) Between(from, to time.Time) []Occurrence {
+	occ := s.starts(from.Add(-s.span()), to)
+	return slices.DeleteFunc(occ, func(o Occurrence) bool {
+		return o.Start.Before(from) && !o.End.After(from)
+	})
+}
+
+// StartsBetween returns the occurrences whose start lies in [from, to),
+// sorted by Start.
+func (s Series) StartsBetween(from, to time.Time) []Occurrence { return s.starts(from, to) }
+
+// endOfTime is where searches give up: the library does not go past 9999.
+var endOfTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+
+// After returns the first occurrence that starts strictly after t, and
+// false when there is none (the series ended, or nothing occurs before the
+// year 9999).
+func (s Series) After(t time.Time) (Occurrence, bool) {
+	_, last, bounded := s.Bounds()
+	lo := t.Add(time.Nanosecond)
+	span := 8 * 24 * time.Hour
+	for lo.Before(endOfTime) && (!bounded || !lo.After(last)) {
+		hi := lo.Add(span)
+		if occ := s.starts(lo, hi); len(occ) > 0 {
+			return occ[0], true
+		}
+		lo = hi
+		span = min(span*4, 100*365*24*time.Hour)
+	}
+	return Occurrence{}, false
+}
+
+// All returns the first limit occurrences (all of them when the series has
+// fewer). limit must be positive: a never-ending series has no end.
+func (s Series) All(limit int) []Occurrence {
+	if limit <= 0 {
+		return nil
+	}
+	first, last, bounded := s.Bounds()
+	var out []Occurrence
+	lo := first
+	span := 32 * 24 * time.Hour
+	for len(out) < limit && lo.Before(endOfTime) && (!bounded || !lo.After(last)) {
+		hi := lo.Add(span)
+		out = append(out, s.starts(lo, hi)...)
+		lo = hi
+		span = min(span*2, 100*365*24*time.Hour)
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
+}
+
+// Bounds returns the start of the first possible occurrence and the end of
+// the last possible one, for a store to skip series that cannot touch a
+// window: the series can overlap [from, to) only if first < to and, when
+// bounded, last > from (last ≥ from for zero-length occurrences).
+// A never-ending series is not bounded and last is the zero time. The
+// bounds ignore EXDATEs and use UNTIL itself rather than the last
+// occurrence before it, so they may be wider than the occurrences, never
+// narrower. With COUNT the rule is expanded once (and cached).
+func (s Series) Bounds() (first, last time.Time, bounded bool) {
+	f := s.place(civilOf(s.Start))
+	first, last = f.Start, f.End
+	for _, m := range s.RDates {
+		o := s.place(s.rdate(m))
+		if o.Start.Before(first) {
+			first = o.Start
+		}
+		if o.End.After(last) {
+			last = o.End
+		}
+	}
+	if s.Rule == nil {
+		return first, last, true
+	}
+	r := s.Rule
+	var ruleLast time.Time
+	switch {
+	case r.count > 0:
+		list := s.countTimes()
+		// A gap can reorder the last two civil times by the gap's length.
+		for _, c := range list[max(0, len(list)-2):] {
+			o := s.place(c)
+			if r.freq > Daily && s.Start.HasTime {
+				o = s.placeInstant(c)
+			}
+			if o.End.After(ruleLast) {
+				ruleLast = o.End
+			}
+		}
+	case r.until != untilNone:
+		ruleLast = s.untilEnd()
+	default:
+		return first, time.Time{}, false
+	}
+	if ruleLast.After(last) {
+		last = ruleLast
+	}
+	return first, last, true
+}
+
+// untilEnd is the latest end an occurrence allowed by UNTIL can have.
+func (s Series) untilEnd() time.Time {
+	r := s.Rule
+	var t time.Time
+	switch {
+	case !s.Start.HasTime:
+		d := r.untilCivil.Date
+		if r.until == untilUTC {
+			d = s.Zone.Today(r.untilTime)
+		}
+		return s.Zone.StartOfDay(d.AddDays(s.allDayDays()))
+	case r.until == untilUTC:
+		t = r.untilTime
+	case r.until == untilLocal:
+		// A gap can move the last occurrence forward by the gap's length.
+		t, _ = s.Zone.Instant(r.untilCivil)
+		t = t.Add(3 * time.Hour)
+	default:
+		t = s.Zone.StartOfDay(r.untilCivil.Date.AddDays(1))
+	}
+	return t.Add(s.Duration)
+}
+
+// untilAllows applies UNTIL to an occurrence of the rule.
+func (s Series) untilAllows(o Occurrence) bool {
+	r := s.Rule
+	switch r.until {
+	case untilUTC:
+		if o.AllDay {
+			return !o.Original.Date.After(s.Zone.Today(r.untilTime))
+		}
+		return !o.Start.After(r.untilTime)
+	case untilLocal:
+		if o.AllDay {
+			return !o.Original.Date.After(r.untilCivil.Date)
+		}
+		return o.Original.DateTime.Compare(r.untilCivil) <= 0
+	case untilDate:
+		return !o.Original.Date.After(r.untilCivil.Date)
+	}
+	return true
+}

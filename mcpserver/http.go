@@ -1,0 +1,214 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// DefaultAddr is where ServeHTTP listens when given no address: loopback
+// only, so nothing outside the machine can reach the tools by default.
+const DefaultAddr = "127.0.0.1:8765"
+
+// DefaultMaxBodyBytes caps an HTTP request body: a tool call's arguments
+// are a few kilobytes, so 1 MiB is far above any honest request.
+const DefaultMaxBodyBytes = 1 << 20
+
+// DrainTimeout is how long ServeHTTP waits, once asked to stop, for open
+// requests to finish before it closes their connections.
+const DrainTimeout = 30 * time.Second
+
+// Realm is the realm of the WWW-Authenticate challenge (RFC 6750 §3).
+const Realm = "assistant"
+
+// Authenticator maps a bearer token to the ToolContext its calls run with:
+// the token's person (id, name, IANA zone), the clock and the store. A nil
+// context with a nil error means the token is unknown or revoked (401); an
+// error means the check itself failed (500, logged). It is called for every
+// HTTP request, before any of the request is read.
+type Authenticator func(ctx context.Context, bearerToken string) (*tools.ToolContext, error)
+
+// toolContextKey is where the ToolContext rides in auth.TokenInfo.Extra,
+// the SDK's channel from HTTP middleware to a tool handler
+// (mcp.RequestExtra.TokenInfo).
+const toolContextKey = "assistant/tool-context"
+
+// authedKey carries the checked ToolContext from our middleware to the
+// SDK's bearer middleware inside the same request.
+type authedKey struct{}
+
+// HTTPHandler returns the MCP streamable HTTP endpoint for reg. Every
+// request must carry "Authorization: Bearer TOKEN" (RFC 6750 §2.1); a
+// missing or unknown token gets 401 with `WWW-Authenticate: Bearer
+// realm="assistant"` and runs nothing. Each call runs with the ToolContext
+// authn gives for that request's token, so two tokens for two people see
+// only their own data. opts.Context is ignored.
+//
+// The endpoint is stateless (no Mcp-Session-Id): every request is checked
+// on its own and no session can be taken over by another token. The SDK's
+// DNS-rebinding protection stays on (a request that reached a loopback
+// address with a non-loopback Host gets 403), and bodies above
+// opts.MaxBodyBytes get 413.
+func HTTPHandler(reg *tools.Registry, authn Authenticator, opts *Options) (http.Handler, error) {
+	if authn == nil {
+		return nil, errors.New("mcpserver: HTTPHandler needs an Authenticator")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.Context = fromToken
+	srv, err := New(reg, &o)
+	if err != nil {
+		return nil, err
+	}
+	maxBody := o.MaxBodyBytes
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBodyBytes
+	}
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{
+			Stateless:                    true,
+			Logger:                       o.Logger,
+			MaxRequestBodyBytes:          maxBody,
+			PropagateRequestCancellation: true,
+		})
+	// The SDK's bearer middleware is the only way to put a TokenInfo where
+	// the SDK hands it to tool handlers; its verifier only picks up what our
+	// middleware already checked, so authn runs once per request.
+	sdkBearer := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		tc, _ := ctx.Value(authedKey{}).(*tools.ToolContext)
+		if tc == nil {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: userID(tc), Extra: map[string]any{toolContextKey: tc}}, nil
+	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return bearer(authn, logger, sdkBearer(streamable)), nil
+}
+
+// bearer checks the Authorization header with authn before next sees the
+// request.
+func bearer(authn Authenticator, logger *slog.Logger, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearerToken(r.Header.Get("Authorization"))
+		if !ok {
+			challenge(w, "", "Send the header Authorization: Bearer TOKEN; make a token with: assistant token create --person NAME.")
+			return
+		}
+		tc, err := authn(r.Context(), token)
+		if err != nil {
+			logger.Error("checking a bearer token failed", "err", err)
+			http.Error(w, "The token could not be checked; try again later.", http.StatusInternalServerError)
+			return
+		}
+		if tc == nil {
+			challenge(w, "invalid_token", "The bearer token is unknown or revoked; make a new one with: assistant token create --person NAME.")
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authedKey{}, tc)))
+	})
+}
+
+// challenge writes 401 with a Bearer challenge (RFC 6750 §3); code is the
+// error code ("invalid_token") or "" when no credentials came at all
+// (RFC 6750 §3.1 says to send no error code then).
+func challenge(w http.ResponseWriter, code, msg string) {
+	c := `Bearer realm="` + Realm + `"`
+	if code != "" {
+		c += `, error="` + code + `"`
+	}
+	w.Header().Set("WWW-Authenticate", c)
+	http.Error(w, msg, http.StatusUnauthorized)
+}
+
+// bearerToken returns the token of an "Authorization: Bearer TOKEN" header;
+// the scheme name is case-insensitive (RFC 9110 §11.1).
+func bearerToken(h string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != "" && !strings.ContainsAny(token, " \t")
+}
+
+// userID names the person of tc for the SDK, which refuses a session
+// reused by another user; stateless serving has no sessions, but the name
+// costs nothing and keeps that guard if sessions are turned on.
+func userID(tc *tools.ToolContext) string {
+	if p, ok := tools.Get[tools.Person](tc); ok {
+		return "person:" + strconv.FormatInt(p.ID, 10)
+	}
+	return ""
+}
+
+// fromToken is the ContextFunc of HTTP: the ToolContext the bearer
+// middleware checked for this very request.
+func fromToken(_ context.Context, req *mcp.CallToolRequest) (*tools.ToolContext, error) {
+	if req.Extra == nil || req.Extra.TokenInfo == nil {
+		return nil, errNoContext
+	}
+	tc, _ := req.Extra.TokenInfo.Extra[toolContextKey].(*tools.ToolContext)
+	if tc == nil {
+		return nil, errNoContext
+	}
+	return tc, nil
+}
+
+// ServeHTTP listens on addr (DefaultAddr when empty) and serves h until ctx
+// is cancelled (SIGTERM in the binary), then drains: it stops accepting,
+// lets open requests finish for up to DrainTimeout, closes what is left
+// and returns nil. A failure to listen or serve is returned.
+func ServeHTTP(ctx context.Context, addr string, h http.Handler) error {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	return Serve(ctx, ln, h)
+}
+
+// Serve is ServeHTTP on a listener already bound; it closes ln.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+	hs := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		// A shutdown must not wait on a client that never sends its
+		// next request on a kept-alive connection.
+		IdleTimeout: 2 * time.Minute,
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	drain, cancel := context.WithTimeout(context.Background(), DrainTimeout)
+	defer cancel()
+	err := hs.Shutdown(drain)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = hs.Close()
+	}
+	if serveErr := <-done; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
+		err = serveErr
+	}
+	return err
+}

@@ -1,0 +1,231 @@
+// Package mcpserver serves the tools of a tools.Registry to MCP clients
+// (design §7, "mcp") with the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk): over stdio for desktop clients
+// and over streamable HTTP with bearer tokens mapped to people.
+//
+// Every tool is registered raw (mcp.Server.AddTool with the registry's own
+// JSON Schema), so the arguments reach args.Args exactly as the client sent
+// them: "15" for an integer and "true" for a flag are read there, as in
+// chat, instead of being refused by the SDK's validator. A tool's
+// ExecResult becomes a CallToolResult: a failure is a result with isError
+// and the sentence as text, never a JSON-RPC error; Data becomes
+// structuredContent.
+//
+// The package does not know the store: the host hands in the ToolContext
+// (the person, the clock, the store) for stdio, or an Authenticator that
+// turns a bearer token into one for HTTP.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// Name is the server name sent in the MCP initialize result (serverInfo).
+const Name = "assistant"
+
+// Instructions is the server's "instructions" text: how a model should use
+// the tools, sent once at initialization.
+const Instructions = `These tools keep one person's tasks and calendar.
+Call current_time first: it gives today's date, the time and the person's time zone, so you can turn "tomorrow" or "next Friday" into dates yourself.
+Write moments in ISO 8601 form: a day as 2026-10-05, a day and a time as 2026-10-05T09:00 (read in the person's zone unless you add an offset or Z).
+Quote ids exactly as earlier answers wrote them (t12, e7, e7@20261005T070000Z, c31); never make them up.
+A result marked as an error holds one sentence naming the argument to fix; fix it and call again. A change can be reversed with undo and its change id.`
+
+// ContextFunc gives the ToolContext one call runs with: the person, the
+// clock and the store. An error, or a nil context, refuses the call with a
+// JSON-RPC error and runs nothing.
+type ContextFunc func(ctx context.Context, req *mcp.CallToolRequest) (*tools.ToolContext, error)
+
+// Options configures a server. The zero value serves every tool.
+type Options struct {
+	// ReadOnly serves only the tools whose Tool.ReadOnly is set
+	// (`assistant mcp --read-only`).
+	ReadOnly bool
+	// Tools, when not empty, serves only the tools named, in the registry's
+	// order (`assistant mcp --tools a,b`). A name the registry lacks, or a
+	// writing tool together with ReadOnly, is an error.
+	Tools []string
+	// Context gives each call its ToolContext. ServeStdio and HTTPHandler
+	// set it themselves; New without it refuses every call.
+	Context ContextFunc
+	// Version is the serverInfo version; empty uses the binary's module
+	// version, or "dev".
+	Version string
+	// Limit is the spill limit in bytes of text per result; zero means
+	// tools.ModelLimit (16 KiB).
+	Limit int
+	// Logger receives the SDK's and the HTTP front's log; nil discards it.
+	// Tool failures are logged by the Registry (Registry.Log).
+	Logger *slog.Logger
+	// MaxBodyBytes caps an HTTP request body (413 above it); zero means
+	// DefaultMaxBodyBytes. Not used over stdio.
+	MaxBodyBytes int64
+}
+
+// errNoContext refuses a call when the host gave no ToolContext.
+var errNoContext = errors.New("mcpserver: no tool context for this call (the host must set Options.Context)")
+
+// New returns an MCP server named "assistant" that serves the tools of reg
+// chosen by opts (all of them by default), each registered raw with its
+// Schema.JSON as inputSchema, its Title, and annotations from
+// Tool.ReadOnly, Destructive and Idempotent (openWorldHint false: the tools
+// touch only the person's own store). No outputSchema is declared: Data
+// has no fixed shape per tool, and a declared schema would make clients
+// check every result against it.
+//
+// The error names a tool in opts.Tools that reg lacks, or a writing tool
+// asked for with opts.ReadOnly.
+func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	served, err := Select(reg, o.ReadOnly, o.Tools)
+	if err != nil {
+		return nil, err
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Tasks and calendar", Version: version(o.Version)},
+		&mcp.ServerOptions{
+			Instructions: Instructions,
+			Logger:       o.Logger,
+			// No logging capability and no list-changed notices: the tool
+			// set is fixed for the life of the server, and a client that
+			// subscribes to changes would hold a stream open for nothing.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		})
+	limit := o.Limit
+	if limit <= 0 {
+		limit = tools.ModelLimit
+	}
+	getContext := o.Context
+	if getContext == nil {
+		getContext = func(context.Context, *mcp.CallToolRequest) (*tools.ToolContext, error) { return nil, errNoContext }
+	}
+	for _, t := range served.Tools() {
+		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit))
+	}
+	return srv, nil
+}
+
+// Tool returns the MCP form of t: name, title, description, inputSchema
+// (exactly t.Schema.JSON()) and annotations. Every hint is written out, so
+// a client never falls back to the MCP defaults (destructive, open world).
+func Tool(t tools.Tool) *mcp.Tool {
+	destructive, openWorld := t.Destructive, false
+	return &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: t.Schema.JSON(),
+		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
+			ReadOnlyHint:    t.ReadOnly,
+			DestructiveHint: &destructive,
+			IdempotentHint:  t.Idempotent,
+			OpenWorldHint:   &openWorld,
+		},
+	}
+}
+
+func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		tc, err := getContext(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		if tc == nil {
+			return nil, errNoContext
+		}
+		var raw []byte
+		if req.Params != nil {
+			raw = req.Params.Arguments
+		}
+		res, _ := reg.Call(ctx, tc, name, raw)
+		return Result(res, limit), nil
+	}
+}
+
+// Result renders r as a CallToolResult, cut to limit bytes of text
+// (tools.ModelLimit when limit ≤ 0) by ExecResult.Spill:
+//   - a failure is isError with the sentence as its one text content;
+//   - a success (a spilled one too: isError follows OriginalCode, design §2)
+//     has its text as content and Data as structuredContent, kept whole. The
+//     MCP schema (2025-06-18, "structuredContent") wants an object there, so
+//     any other JSON value is wrapped as {"result": value}.
+func Result(r tools.ExecResult, limit int) *mcp.CallToolResult {
+	if limit <= 0 {
+		limit = tools.ModelLimit
+	}
+	r = r.Spill(limit)
+	out := &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: r.TextOut()}},
+		IsError: !r.OK(),
+	}
+	if r.OK() {
+		out.StructuredContent = structured(r.Data)
+	}
+	return out
+}
+
+// structured returns data as structuredContent: an object as it is, any
+// other JSON value wrapped as {"result": value}, nothing for no data.
+func structured(data json.RawMessage) any {
+	d := strings.TrimSpace(string(data))
+	if d == "" || !json.Valid([]byte(d)) {
+		return nil
+	}
+	if d[0] == '{' {
+		return json.RawMessage(d)
+	}
+	return map[string]json.RawMessage{"result": json.RawMessage(d)}
+}
+
+// Select returns the tools of reg to serve: all of them, or those named in
+// names, keeping only read-only ones when readOnly is set. The error is one
+// sentence naming the first unknown tool (with the list of tools) or the
+// first writing tool asked for with readOnly.
+func Select(reg *tools.Registry, readOnly bool, names []string) (*tools.Registry, error) {
+	var want []string
+	for _, n := range names {
+		if n = strings.TrimSpace(n); n != "" {
+			want = append(want, n)
+		}
+	}
+	for _, n := range want {
+		t, ok := reg.Get(n)
+		if !ok {
+			return nil, fmt.Errorf("there is no tool “%s” to serve; the tools are: %s", n, strings.Join(reg.Names(), ", "))
+		}
+		if readOnly && !t.ReadOnly {
+			return nil, fmt.Errorf("the tool “%s” changes data, so it cannot be served read-only; leave it out of the tool list or drop the read-only option", n)
+		}
+	}
+	return reg.Subset(func(t tools.Tool) bool {
+		if readOnly && !t.ReadOnly {
+			return false
+		}
+		return len(want) == 0 || slices.Contains(want, t.Name)
+	}), nil
+}
+
+// version is v, else the main module's version from the build, else "dev".
+func version(v string) string {
+	if v != "" {
+		return v
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

@@ -162,9 +162,30 @@ func (s *Store) Changes(ctx context.Context, owner int64, limit int) ([]Change, 
 	if limit <= 0 {
 		limit = 20
 	}
-	limit = min(limit, 200)
+	return s.changes(ctx, owner, 0, min(limit, 200))
+}
+
+// ChangeByID is one of owner's changes ("c31"); ErrNotFound when the id is
+// not one of owner's.
+func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Change, error) {
+	n, err := parseChange(change)
+	if err != nil {
+		return Change{}, err
+	}
+	out, err := s.changes(ctx, owner, n, 1)
+	if err != nil {
+		return Change{}, err
+	}
+	if len(out) == 0 {
+		return Change{}, fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(n), ErrNotFound)
+	}
+	return out[0], nil
+}
+
+// changes reads owner's changes newest first; only change id when only > 0.
+func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Change, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
-		FROM changes WHERE owner_id = ? ORDER BY id DESC LIMIT ?`, owner, limit)
+		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limit)
 	if err != nil {
 		return nil, err
 	}

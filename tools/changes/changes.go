@@ -1,0 +1,202 @@
+// Package changes holds the tools that work on the change journal for
+// every kind of item: undo (put a change's rows back as they were) and
+// list_changes (find a change id again). Together they make a wrong call
+// by a model harmless (design §6).
+package changes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// Register adds undo and list_changes to r.
+func Register(r *tools.Registry) {
+	r.Add(Undo())
+	r.Add(ListChanges())
+}
+
+var changeID = regexp.MustCompile(`^[cC][0-9]{1,18}$`)
+
+// Undo is the undo tool: `change` (a change id such as c31; default the
+// person's latest change not yet undone). Data:
+// {"change": "c36", "undid": "c31", "tool": "update_task",
+// "rows": [{"id": "t12", "action": "changed"}]}, where action is what the
+// undo did to the row (changed, deleted, restored).
+func Undo() tools.Tool {
+	return tools.Tool{
+		Name:  "undo",
+		Title: "Undo a change",
+		Description: "Puts back the tasks and events one earlier change touched, as they were before it. " +
+			"Without “change”, undoes the person's latest change that is not undone yet; calling it again goes further back. " +
+			"Undoing an undo redoes the change. Refused when a row was changed again since; the answer names the change to undo first. " +
+			"Use list_changes to find an older change id.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			tools.Str("change", "The change id to undo, as answers and list_changes show it, e.g. “c31”. Leave out for the latest change."),
+		}},
+		Destructive: true,
+		Handler:     undo,
+	}
+}
+
+// ListChanges is the list_changes tool: `limit` (1–200, default 20). Data:
+// {"changes": [{"id": "c31", "tool": "add_task", "summary": "added t12",
+// "at": "2026-10-05T09:00:00+02:00", "undone_by": "", "undoes": "",
+// "rows": [{"id": "t12", "action": "added"}]}]}, newest first, times in the
+// person's zone.
+func ListChanges() tools.Tool {
+	return tools.Tool{
+		Name:  "list_changes",
+		Title: "List recent changes",
+		Description: "Lists the person's recent changes, newest first, with their ids (c31), the tool that made them, " +
+			"when, and the items touched, so an earlier change can be undone with undo.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			tools.Int("limit", "How many changes to show, 1 to 200; default 20.").Range(1, 200),
+		}},
+		ReadOnly:   true,
+		Idempotent: true,
+		Handler:    listChanges,
+	}
+}
+
+// host takes the person and the store the host put in.
+func host(tc *tools.ToolContext) (tools.Person, *store.Store, error) {
+	p, err := tools.PersonOf(tc)
+	if err != nil {
+		return p, nil, err
+	}
+	s, err := tools.Require[*store.Store](tc)
+	return p, s, err
+}
+
+type rowData struct {
+	ID     string `json:"id"`
+	Action string `json:"action"`
+}
+
+func rowsOf(c store.Change) []rowData {
+	out := make([]rowData, 0, len(c.Rows))
+	for _, r := range c.Rows {
+		out = append(out, rowData{ID: r.Label, Action: r.Action})
+	}
+	return out
+}
+
+func undo(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	change := a.Line("change")
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	if change != "" && !changeID.MatchString(change) {
+		return tools.Invalid(&args.Error{Name: "change",
+			Sentence: fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not “%s”.", change)})
+	}
+	p, s, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	newID, err := s.Undo(ctx, p.ID, change)
+	if err != nil {
+		return fail(err)
+	}
+	c, err := s.ChangeByID(ctx, p.ID, newID)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	undone, err := s.ChangeByID(ctx, p.ID, c.Undoes)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	items := make([]string, 0, len(c.Rows))
+	var parts []string
+	for _, r := range c.Rows {
+		items = append(items, r.Label)
+		parts = append(parts, r.Action+" "+r.Label)
+	}
+	tools.InsertResult(tc, tools.Changed{Change: newID, Items: items})
+	out := fmt.Sprintf("Undid %s (%s): %s. This undo is %s; undo %s to redo it.",
+		undone.ID, undone.Tool, strings.Join(parts, ", "), newID, newID)
+	return tools.SuccessWithData(out, map[string]any{
+		"change": newID, "undid": undone.ID, "tool": undone.Tool, "rows": rowsOf(c),
+	})
+}
+
+// fail maps the store's errors to result codes; its sentences are written
+// for the model, so they pass through.
+func fail(err error) tools.ExecResult {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return tools.NotFound(sentence(err))
+	case errors.Is(err, store.ErrConflict):
+		return tools.Conflict(sentence(err))
+	}
+	return tools.Internal(err)
+}
+
+// sentence drops the sentinel's text the store appends with %w and ends
+// the sentence. The first letter is left as it is: sentences often start
+// with an id ("t12 was changed since…"), which stays lower case.
+func sentence(err error) string {
+	s := err.Error()
+	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
+		s = strings.TrimSuffix(s, ": "+sentinel.Error())
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+type changeData struct {
+	ID       string    `json:"id"`
+	Tool     string    `json:"tool"`
+	Summary  string    `json:"summary"`
+	At       string    `json:"at"`
+	Undoes   string    `json:"undoes,omitempty"`
+	UndoneBy string    `json:"undone_by,omitempty"`
+	Rows     []rowData `json:"rows"`
+}
+
+func listChanges(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	limit := a.Number("limit", 20, 1, 200)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	p, s, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	list, err := s.Changes(ctx, p.ID, limit)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	loc := time.UTC
+	if l := p.Zone.Location(); l != nil {
+		loc = l
+	}
+	data := make([]changeData, 0, len(list))
+	var b strings.Builder
+	if len(list) == 0 {
+		b.WriteString("No changes yet.")
+	}
+	for i, c := range list {
+		at := c.Created.In(loc)
+		data = append(data, changeData{ID: c.ID, Tool: c.Tool, Summary: c.Summary,
+			At: at.Format(time.RFC3339), Undoes: c.Undoes, UndoneBy: c.UndoneBy, Rows: rowsOf(c)})
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s  %s  %s: %s", c.ID, at.Format("Mon 2006-01-02 15:04"), c.Tool, c.Summary)
+		if c.UndoneBy != "" {
+			fmt.Fprintf(&b, " (undone by %s)", c.UndoneBy)
+		}
+	}
+	return tools.SuccessWithData(b.String(), map[string]any{"changes": data})
+}

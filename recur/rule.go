@@ -75,9 +75,9 @@ type Rule struct {
 	interval int
 	count    int
 
-	until     untilKind
+	until      untilKind
 	untilCivil tz.DateTime // date or local form (date: 00:00)
-	untilTime time.Time   // UTC form
+	untilTime  time.Time   // UTC form
 
 	bySetPos, byMonth, byMonthDay, byYearDay, byWeekNo, byHour, byMinute []int
 	byDay                                                                []ByDay

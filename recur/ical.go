@@ -1,7 +1,6 @@
 package recur
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/assistant-dev/assistant/tz"
@@ -36,7 +35,7 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 		if err != nil {
 			return Series{}, err
 		}
-		props = append(props, prop{p.name, p.params, p.value})
+		props = append(props, prop(p))
 	}
 	var s Series
 	seenStart := false
@@ -45,7 +44,7 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 			continue
 		}
 		if seenStart {
-			return Series{}, fmt.Errorf("“DTSTART” is given twice; give it once.")
+			return Series{}, fail("“DTSTART” is given twice; give it once.")
 		}
 		seenStart = true
 		vals, z, err := readMoments("DTSTART", p.params, p.value, zone)
@@ -53,7 +52,7 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 			return Series{}, err
 		}
 		if len(vals) != 1 {
-			return Series{}, fmt.Errorf("“DTSTART” must hold one value, not %d.", len(vals))
+			return Series{}, fail("“DTSTART” must hold one value, not %d.", len(vals))
 		}
 		s.Start, s.Zone = vals[0].m, z
 		if vals[0].utc {
@@ -61,14 +60,14 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 		}
 	}
 	if !seenStart {
-		return Series{}, fmt.Errorf("“DTSTART” is missing; start with a line such as DTSTART;TZID=Europe/Paris:20261005T090000.")
+		return Series{}, fail("“DTSTART” is missing; start with a line such as DTSTART;TZID=Europe/Paris:20261005T090000.")
 	}
 	for _, p := range props {
 		switch p.name {
 		case "DTSTART":
 		case "RRULE":
 			if s.Rule != nil {
-				return Series{}, fmt.Errorf("“RRULE” is given twice; join the rules or keep one.")
+				return Series{}, fail("“RRULE” is given twice; join the rules or keep one.")
 			}
 			r, err := ParseRule(p.value)
 			if err != nil {
@@ -77,7 +76,7 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 			s.Rule = r
 		case "EXDATE", "RDATE":
 			if strings.EqualFold(p.params["VALUE"], "PERIOD") {
-				return Series{}, fmt.Errorf("“RDATE” periods (VALUE=PERIOD) are not supported; give start times instead.")
+				return Series{}, fail("“RDATE” periods (VALUE=PERIOD) are not supported; give start times instead.")
 			}
 			vals, z, err := readMoments(p.name, p.params, p.value, s.Zone)
 			if err != nil {
@@ -99,7 +98,7 @@ func ParseSeries(text string, zone tz.Zone) (Series, error) {
 				}
 			}
 		default:
-			return Series{}, fmt.Errorf("“%s” is not a recurrence property; give DTSTART, RRULE, EXDATE and RDATE lines only.", clip(p.name))
+			return Series{}, fail("“%s” is not a recurrence property; give DTSTART, RRULE, EXDATE and RDATE lines only.", clip(p.name))
 		}
 	}
 	return s, s.Check()
@@ -116,7 +115,7 @@ func splitProperty(line string) (property, error) {
 	p := property{params: map[string]string{}}
 	i := strings.IndexAny(line, ";:")
 	if i <= 0 {
-		return p, fmt.Errorf("“%s” is not an iCalendar property line; write NAME:VALUE, as in RRULE:FREQ=DAILY.", clip(line))
+		return p, fail("“%s” is not an iCalendar property line; write NAME:VALUE, as in RRULE:FREQ=DAILY.", clip(line))
 	}
 	p.name = strings.ToUpper(line[:i])
 	rest := line[i:]
@@ -124,7 +123,7 @@ func splitProperty(line string) (property, error) {
 		rest = rest[1:]
 		eq := strings.IndexByte(rest, '=')
 		if eq <= 0 {
-			return p, fmt.Errorf("“%s” has a parameter without a value; write NAME;PARAM=VALUE:….", p.name)
+			return p, fail("“%s” has a parameter without a value; write NAME;PARAM=VALUE:….", p.name)
 		}
 		key := strings.ToUpper(rest[:eq])
 		rest = rest[eq+1:]
@@ -132,20 +131,20 @@ func splitProperty(line string) (property, error) {
 		if strings.HasPrefix(rest, `"`) {
 			end := strings.IndexByte(rest[1:], '"')
 			if end < 0 {
-				return p, fmt.Errorf("“%s” has an unclosed quote in %s.", p.name, key)
+				return p, fail("“%s” has an unclosed quote in %s.", p.name, key)
 			}
 			val, rest = rest[1:end+1], rest[end+2:]
 		} else {
 			end := strings.IndexAny(rest, ";:")
 			if end < 0 {
-				return p, fmt.Errorf("“%s” has no value; write NAME:VALUE.", p.name)
+				return p, fail("“%s” has no value; write NAME:VALUE.", p.name)
 			}
 			val, rest = rest[:end], rest[end:]
 		}
 		p.params[key] = val
 	}
 	if !strings.HasPrefix(rest, ":") {
-		return p, fmt.Errorf("“%s” has no value; write NAME:VALUE.", p.name)
+		return p, fail("“%s” has no value; write NAME:VALUE.", p.name)
 	}
 	p.value = strings.TrimSpace(rest[1:])
 	return p, nil
@@ -163,14 +162,14 @@ func readMoments(name string, params map[string]string, value string, def tz.Zon
 	if id, ok := params["TZID"]; ok {
 		var err error
 		if z, err = tz.LoadZone(strings.TrimPrefix(id, "/")); err != nil {
-			return nil, z, fmt.Errorf("“%s” has TZID=%s, which is not an IANA time zone such as Europe/Paris.", name, clip(id))
+			return nil, z, fail("“%s” has TZID=%s, which is not an IANA time zone such as Europe/Paris.", name, clip(id))
 		}
 	}
 	dateOnly := strings.EqualFold(params["VALUE"], "DATE")
 	var out []moment
 	for v := range strings.SplitSeq(value, ",") {
 		v = strings.ToUpper(strings.TrimSpace(v))
-		bad := fmt.Errorf("“%s” has the value “%s”; write a date (20261005) or a date and time (20261005T090000, or …Z for UTC).", name, clip(v))
+		bad := fail("“%s” has the value “%s”; write a date (20261005) or a date and time (20261005T090000, or …Z for UTC).", name, clip(v))
 		switch {
 		case len(v) == 8:
 			d, ok := basicDate(v)
@@ -179,7 +178,7 @@ func readMoments(name string, params map[string]string, value string, def tz.Zon
 			}
 			out = append(out, moment{m: tz.DayMoment(d)})
 		case dateOnly:
-			return nil, z, fmt.Errorf("“%s” says VALUE=DATE but holds “%s”; write a date such as 20261005.", name, clip(v))
+			return nil, z, fail("“%s” says VALUE=DATE but holds “%s”; write a date such as 20261005.", name, clip(v))
 		case len(v) == 15 || len(v) == 16 && v[15] == 'Z':
 			dt, ok := basicDateTime(v[:15])
 			if !ok {

@@ -1,6 +1,7 @@
 package recur
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -108,6 +109,10 @@ func TestParseRuleErrors(t *testing.T) {
 		if err == nil {
 			t.Errorf("ParseRule(%q) accepted a bad rule", c.in)
 			continue
+		}
+		var e *Error
+		if !errors.As(err, &e) || e.Name != "rrule" {
+			t.Errorf("ParseRule(%q) error %#v: want an *Error named rrule", c.in, err)
 		}
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "“rrule” ") || !strings.Contains(msg, c.mention) || !strings.HasSuffix(msg, ".") || strings.Count(msg, ". ") > 0 {

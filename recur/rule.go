@@ -178,7 +178,7 @@ func MustRule(s string) *Rule {
 const ruleExample = "FREQ=WEEKLY;BYDAY=MO,WE"
 
 func ruleErr(format string, a ...any) error {
-	return fmt.Errorf("“rrule” "+format, a...)
+	return fail("“rrule” "+format, a...)
 }
 
 // unfold joins folded lines (RFC 5545 §3.1) and drops line ends.

@@ -1,7 +1,6 @@
 package recur
 
 import (
-	"fmt"
 	"slices"
 	"time"
 
@@ -76,21 +75,21 @@ func (o Occurrence) Key() string {
 // (“rdates”), a negative duration (“duration”).
 func (s Series) Check() error {
 	if s.Start.Date.IsZero() {
-		return fmt.Errorf("“start” is required: write a day (2026-10-05) or a day and a time (2026-10-05T09:00).")
+		return fail("“start” is required: write a day (2026-10-05) or a day and a time (2026-10-05T09:00).")
 	}
 	if _, ok := tz.NewDate(s.Start.Year, s.Start.Month, s.Start.Day); !ok {
-		return fmt.Errorf("“start” is not a real day: %s.", s.Start)
+		return fail("“start” is not a real day: %s.", s.Start)
 	}
 	if s.Duration < 0 {
-		return fmt.Errorf("“duration” cannot be negative; give the length in minutes, such as 60.")
+		return fail("“duration” cannot be negative; give the length in minutes, such as 60.")
 	}
 	if s.Rule != nil && !s.Start.HasTime && s.Rule.freq > Daily {
-		return fmt.Errorf("“rrule” repeats %s, but an all-day item can repeat at most DAILY; give “start” a time or use FREQ=DAILY.", s.Rule.freq)
+		return fail("“rrule” repeats %s, but an all-day item can repeat at most DAILY; give “start” a time or use FREQ=DAILY.", s.Rule.freq)
 	}
 	if !s.Start.HasTime {
 		for _, m := range s.RDates {
 			if m.HasTime {
-				return fmt.Errorf("“rdates” has the time %s, but this item is all-day; write the day alone (%s).", m, m.Date)
+				return fail("“rdates” has the time %s, but this item is all-day; write the day alone (%s).", m, m.Date)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,8 +42,12 @@ type MigrateResult struct {
 	Backup   string   // path of the copy made before migrating; "" when none was needed
 }
 
+// migrationFiles is the schema source; tests swap in a longer list to
+// exercise upgrades.
+var migrationFiles fs.FS = migrations.FS
+
 func (s *Store) provider() (*goose.Provider, error) {
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.db, migrations.FS,
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.db, migrationFiles,
 		goose.WithDisableGlobalRegistry(true))
 	if err != nil {
 		return nil, fmt.Errorf("the embedded migrations cannot be read (%v); this binary is broken, rebuild it", err)
@@ -195,15 +200,31 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		}
 		res.Backup = b
 	}
-	results, upErr := p.Up(ctx)
-	for _, r := range results {
-		if r.Error == nil && r.Source != nil {
-			res.Applied = append(res.Applied, filepath.Base(r.Source.Path))
+	// Another process opening the same new file may be migrating it too:
+	// our attempt then fails on a table it just made. Trying again a few
+	// times, goose sees its versions recorded and does nothing.
+	var upErr error
+	var to int64
+	for attempt := 1; ; attempt++ {
+		var results []*goose.MigrationResult
+		results, upErr = p.Up(ctx)
+		for _, r := range results {
+			if r.Error == nil && r.Source != nil {
+				res.Applied = append(res.Applied, filepath.Base(r.Source.Path))
+			}
 		}
-	}
-	to, err := s.dbVersion(ctx)
-	if err != nil {
-		return res, fmt.Errorf("cannot read the schema version of “%s” after migrating: %v", s.path, err)
+		to, err = s.dbVersion(ctx)
+		if err != nil {
+			return res, fmt.Errorf("cannot read the schema version of “%s” after migrating: %v", s.path, err)
+		}
+		if upErr == nil || to >= latest || attempt == 5 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(time.Duration(attempt) * 50 * time.Millisecond):
+		}
 	}
 	res.To = to
 	if upErr != nil && to < latest {

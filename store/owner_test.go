@@ -93,7 +93,9 @@ func TestOwnership(t *testing.T) {
 	}{
 		{"Get bob's note", func() error { return read(func(tx *Tx) error { _, err := tx.Get("notes", bobNote); return err }) }, ErrNotFound},
 		{"Get bob's deleted note", func() error { return read(func(tx *Tx) error { _, err := tx.Get("notes", bobGone); return err }) }, ErrNotFound},
-		{"Update bob's note", func() error { return write(func(tx *Tx) error { return tx.Update("notes", bobNote, Row{"title": "pwned"}) }) }, ErrNotFound},
+		{"Update bob's note", func() error {
+			return write(func(tx *Tx) error { return tx.Update("notes", bobNote, Row{"title": "pwned"}) })
+		}, ErrNotFound},
 		{"Update bob's deleted note", func() error {
 			return write(func(tx *Tx) error { return tx.Update("notes", bobGone, Row{"title": "pwned"}) })
 		}, ErrNotFound},

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/toml/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Environment variables the binary reads. Flags win over them, and they win
+// over the config file.
+const (
+	envDB      = "ASSISTANT_DB"     // the database file (--db)
+	envPerson  = "ASSISTANT_PERSON" // who commands act as (--person)
+	envTZ      = "ASSISTANT_TZ"     // the zone for this run only (--tz)
+	envNow     = "ASSISTANT_NOW"    // a fixed clock, RFC 3339, for tests and demos
+	envConfig  = "ASSISTANT_CONFIG" // the config file (--config)
+	envLog     = "ASSISTANT_LOG"    // the log level (--log-level)
+	envModel   = "ASSISTANT_MODEL"  // chat: the model name (--model)
+	envBaseURL = "OPENAI_BASE_URL"  // chat: an OpenAI-compatible endpoint (--base-url)
+	envAPIKey  = "OPENAI_API_KEY"   // chat: the endpoint's key
+	envUser    = "USER"             // the local person's name when the config names none
+	envSysTZ   = "TZ"               // the local person's zone on first run when the config names none
+)
+
+// configKeys are the keys the config file may hold; any other is reported
+// once as a warning (a typo should not pass silently, and a newer file
+// should still work with an older binary).
+var configKeys = []string{
+	"db", "person", "zone", "log_level",
+	"chat.model", "chat.base_url", "chat.api_key",
+}
+
+// globalFlags are the raw values of the root command's persistent flags.
+type globalFlags struct {
+	db, person, tz, logLevel, config string
+}
+
+// app is what every command shares: the resolved settings, the logger, the
+// clock and the standard streams. It is built once per run by
+// PersistentPreRunE; the store is opened only by commands that need it.
+type app struct {
+	flags globalFlags
+	root  *cobra.Command
+
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	// Settings after precedence (flag, environment, config file, default).
+	dbPath     string
+	personName string // who commands act as
+	personSet  bool   // chosen by --person or ASSISTANT_PERSON, not the local person
+	localName  string // the local person, created on first run
+	localZone  string // the local person's zone on first run
+	tzOverride string // --tz / ASSISTANT_TZ: the zone for this run only, never stored
+	logLevel   slog.Level
+	configPath string
+	conf       *koanf.Koanf // the config file's values; empty when there is none
+
+	now      func() time.Time // ASSISTANT_NOW or the wall clock
+	fixedNow bool
+	log      *slog.Logger
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, now: time.Now, conf: koanf.New(".")}
+	a.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return a
+}
+
+// setting returns the first of: the flag's value when it was given on the
+// command line, the environment variable, the config file's key, def.
+func (a *app) setting(cmd *cobra.Command, flag, env, key, def string) string {
+	if flag != "" && cmd != nil {
+		if f := cmd.Flags().Lookup(flag); f != nil && f.Changed {
+			return f.Value.String()
+		}
+	}
+	if env != "" {
+		if v, ok := os.LookupEnv(env); ok && v != "" {
+			return v
+		}
+	}
+	if key != "" && a.conf.Exists(key) {
+		return a.conf.String(key)
+	}
+	return def
+}
+
+// configFile is where the config file is looked for: --config,
+// ASSISTANT_CONFIG, then $XDG_CONFIG_HOME/assistant/config.toml
+// (~/.config/assistant/config.toml when XDG_CONFIG_HOME is unset or not
+// absolute, per the XDG Base Directory Specification). named reports
+// whether the person named it, so a missing file is an error only then.
+func (a *app) configFile(cmd *cobra.Command) (path string, named bool) {
+	if p := a.setting(cmd, "config", envConfig, "", ""); p != "" {
+		return p, true
+	}
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if base == "" || !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false
+		}
+		base = filepath.Join(home, ".config")
+	}
+	return filepath.Join(base, "assistant", "config.toml"), false
+}
+
+// configure resolves every setting. It runs before each command; it reads
+// the config file but opens nothing else, so `--help`, `tools` and
+// `completion` work without a database.
+func (a *app) configure(cmd *cobra.Command) error {
+	path, named := a.configFile(cmd)
+	a.configPath = path
+	if path != "" {
+		if _, err := os.Stat(path); err == nil || named {
+			if err := a.conf.Load(file.Provider(path), toml.Parser()); err != nil {
+				return failf(exitConfig, "cannot read the config file “%s”: %v; fix it or name another with --config", path, cleanErr(err))
+			}
+		}
+	}
+
+	level := a.setting(cmd, "log-level", envLog, "log_level", "info")
+	if err := a.logLevel.UnmarshalText([]byte(level)); err != nil {
+		return failf(exitConfig, "“--log-level” must be debug, info, warn or error, not “%s”", level)
+	}
+	a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: a.logLevel}))
+	slog.SetDefault(a.log)
+	for _, k := range a.conf.Keys() {
+		if !slices.Contains(configKeys, k) {
+			a.log.Warn("unknown key in the config file, ignored", "key", k, "file", path, "known", strings.Join(configKeys, ", "))
+		}
+	}
+
+	if v, ok := os.LookupEnv(envNow); ok && v != "" {
+		t, err := time.Parse(time.RFC3339, v)
+		if err != nil {
+			return failf(exitConfig, "“%s” must be an RFC 3339 instant such as 2026-10-05T09:00:00+02:00, not “%s”", envNow, v)
+		}
+		a.now, a.fixedNow = func() time.Time { return t }, true
+	}
+
+	def, err := store.DefaultPath()
+	if err != nil {
+		def = ""
+	}
+	a.dbPath = a.setting(cmd, "db", envDB, "db", def)
+	if a.dbPath == "" {
+		return fail(exitConfig, err)
+	}
+
+	a.localName = a.setting(nil, "", "", "person", "")
+	if a.localName == "" {
+		a.localName = strings.TrimSpace(os.Getenv(envUser))
+	}
+	if a.localName == "" {
+		a.localName = "me"
+	}
+	a.personName = a.setting(cmd, "person", envPerson, "", "")
+	a.personSet = a.personName != "" && a.personName != a.localName
+	if a.personName == "" {
+		a.personName = a.localName
+	}
+
+	a.localZone, err = a.firstRunZone()
+	if err != nil {
+		return err
+	}
+	a.tzOverride = a.setting(cmd, "tz", envTZ, "", "")
+	if a.tzOverride != "" {
+		z, err := tz.LoadZoneLoose(a.tzOverride)
+		if err != nil {
+			return failf(exitConfig, "“--tz” is wrong: %v", err)
+		}
+		a.tzOverride = z.Name()
+	}
+	return nil
+}
+
+// cleanErr drops the wrapping a library adds in front of a parse error.
+func cleanErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// firstRunZone is the zone the local person gets when their row is made:
+// the config's zone, then TZ, then the system's zone, then UTC (design §3).
+func (a *app) firstRunZone() (string, error) {
+	if z := a.setting(nil, "", "", "zone", ""); z != "" {
+		zone, err := tz.LoadZoneLoose(z)
+		if err != nil {
+			return "", failf(exitConfig, "“zone” in the config file “%s” is wrong: %v", a.configPath, err)
+		}
+		return zone.Name(), nil
+	}
+	if z := strings.TrimPrefix(os.Getenv(envSysTZ), ":"); z != "" {
+		if zone, err := tz.LoadZone(z); err == nil {
+			return zone.Name(), nil
+		}
+		a.log.Warn("TZ is not an IANA zone name; using the system zone instead", "TZ", z)
+	}
+	if z := systemZone(); z != "" {
+		return z, nil
+	}
+	return "UTC", nil
+}
+
+// systemZone reads the machine's IANA zone name: the target of the
+// /etc/localtime link (…/zoneinfo/Europe/Paris), Debian's /etc/timezone,
+// or the name Go gave time.Local; "" when none is a loadable IANA name.
+func systemZone() string {
+	var candidates []string
+	if target, err := os.Readlink("/etc/localtime"); err == nil {
+		if i := strings.Index(target, "zoneinfo/"); i >= 0 {
+			candidates = append(candidates, target[i+len("zoneinfo/"):])
+		}
+	}
+	if b, err := os.ReadFile("/etc/timezone"); err == nil {
+		candidates = append(candidates, strings.TrimSpace(string(b)))
+	}
+	candidates = append(candidates, time.Local.String())
+	for _, c := range candidates {
+		if z, err := tz.LoadZone(c); err == nil {
+			return z.Name()
+		}
+	}
+	return ""
+}
+
+// useJSONLogs switches the logger to JSON lines on stderr, for the
+// long-running modes (`mcp --http`, the `remind` loop) whose logs are read
+// by journald or a collector rather than a person.
+func (a *app) useJSONLogs() {
+	a.log = slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: a.logLevel}))
+	slog.SetDefault(a.log)
+}
+
+// openStore opens the database at the resolved path with the run's clock.
+// Every failure is exitDatabase with the store's sentence.
+func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
+	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, Now: a.now})
+	if err != nil {
+		return nil, fail(exitDatabase, err)
+	}
+	return st, nil
+}
+
+// person returns who this run acts as: the person --person or
+// ASSISTANT_PERSON names (who must exist), or the local person, made on
+// first run with the first-run zone. --tz / ASSISTANT_TZ replaces the zone
+// for this run; the stored zone is left as it is.
+func (a *app) person(ctx context.Context, st *store.Store) (tools.Person, error) {
+	fresh := false
+	if !a.personSet {
+		_, err := st.PersonByName(ctx, a.localName)
+		fresh = errors.Is(err, store.ErrNotFound)
+	}
+	p, err := a.storePerson(ctx, st)
+	if err != nil {
+		return tools.Person{}, storeFail(err)
+	}
+	if fresh {
+		a.log.Info("made the local person on first run; change the zone with `assistant person set-zone`", "person", p.Name, "zone", p.Zone)
+	}
+	zoneName := p.Zone
+	if a.tzOverride != "" {
+		zoneName = a.tzOverride
+	}
+	zone, err := tz.LoadZone(zoneName)
+	if err != nil {
+		return tools.Person{}, failf(exitInternal, "the stored zone of “%s” is not usable (%v); fix it with `assistant person set-zone %s Area/City`", p.Name, err, p.Name)
+	}
+	return tools.Person{ID: p.ID, Name: p.Name, Zone: zone}, nil
+}
+
+// session opens the store and resolves the person: what every command that
+// runs tools as someone needs. The caller closes the store.
+func (a *app) session(ctx context.Context) (*store.Store, tools.Person, error) {
+	st, err := a.openStore(ctx, false)
+	if err != nil {
+		return nil, tools.Person{}, err
+	}
+	p, err := a.person(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, tools.Person{}, err
+	}
+	return st, p, nil
+}
+
+// toolContext is the context for one person's calls: the person, the
+// clock and the store (design §2). Fronts that serve several people (MCP
+// over HTTP) build one per request with the token's person instead.
+func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, p)
+	tools.Insert(tc, tools.Clock(a.now))
+	tools.Insert(tc, st)
+	return tc
+}
+
+// chatSettings are the model endpoint settings of `chat`, after
+// precedence: flags, ASSISTANT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY,
+// the config file's [chat] table. Empty means "let the agent choose" (a
+// local Ollama with no key).
+type chatSettings struct {
+	Model, BaseURL, APIKey string
+}
+
+func (a *app) chatSettings(cmd *cobra.Command) chatSettings {
+	return chatSettings{
+		Model:   a.setting(cmd, "model", envModel, "chat.model", ""),
+		BaseURL: a.setting(cmd, "base-url", envBaseURL, "chat.base_url", ""),
+		APIKey:  a.setting(nil, "", envAPIKey, "chat.api_key", ""),
+	}
+}

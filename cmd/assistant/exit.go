@@ -1,0 +1,98 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// Exit codes of the binary. For `assistant call` the code is the tool
+// result's own (tools.CodeOK … tools.CodeInternal: 0, 1, 3, 4, 5, 6); every
+// other command uses the same numbers for the same kinds of failure, and
+// the codes from 7 up for failures only the binary has. 2 is never a tool's
+// code (design §2), so a script can tell a usage mistake from a tool's answer.
+const (
+	exitOK        = tools.CodeOK       // 0
+	exitInvalid   = tools.CodeInvalid  // 1: a value is wrong (a zone, a duration, a tool argument)
+	exitUsage     = 2                  // a wrong flag, an unknown subcommand, a missing argument
+	exitNotFound  = tools.CodeNotFound // 4: no such person, token or tool item
+	exitConflict  = tools.CodeConflict // 5: a name already taken
+	exitInternal  = tools.CodeInternal // 6: anything else that went wrong inside
+	exitNoModel   = 7                  // chat: no model endpoint answered
+	exitDatabase  = 8                  // the database could not be opened or migrated
+	exitDelivery  = 9                  // remind: at least one delivery failed
+	exitConfig    = 10                 // the configuration file could not be read
+	exitNotReady  = 11                 // the command is not part of this build yet
+	exitCancelled = 130                // interrupted (SIGINT), as shells report it
+)
+
+// exitError carries the exit code of a failed command. Every RunE returns
+// one (or nil); an error of any other type comes from cobra itself (flag
+// parsing, argument counts, unknown commands) and exits with exitUsage.
+type exitError struct {
+	code int
+	err  error // nil: exit quietly, the command already printed what it had to
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// fail wraps err with code; a nil err stays nil.
+func fail(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitError{code: code, err: err}
+}
+
+// failf is fail with a formatted sentence.
+func failf(code int, format string, a ...any) error {
+	return &exitError{code: code, err: fmt.Errorf(format, a...)}
+}
+
+// quietExit ends the command with code and prints nothing more.
+func quietExit(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// storeFail gives a store error its exit code: not found and conflict keep
+// the tool codes for the same kinds; anything else is internal, since the
+// commands check every value (names, zones) before they reach the store.
+func storeFail(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, store.ErrNotFound):
+		return fail(exitNotFound, sentence(err, store.ErrNotFound))
+	case errors.Is(err, store.ErrConflict):
+		return fail(exitConflict, sentence(err, store.ErrConflict))
+	}
+	return fail(exitInternal, err)
+}
+
+// sentence drops the ": not found" that wrapping a sentinel with %w leaves
+// at the end of a store sentence; the exit code already says it.
+func sentence(err, sentinel error) error {
+	msg := strings.TrimSuffix(err.Error(), ": "+sentinel.Error())
+	return &wrapped{msg: msg, err: err}
+}
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+func newPersonCmd(a *app) *cobra.Command {
+	cmd := group(&cobra.Command{
+		Use:   "person",
+		Short: "Add, list, re-zone and delete the people whose data this database keeps",
+		Long: `Each person has a name and an IANA time zone, and sees only their own tasks,
+events and history. The first command that needs one makes the local person
+(named by the config's person, else $USER) in the config's zone, else $TZ,
+else the system's zone. --person (or ASSISTANT_PERSON) picks who a command
+acts as; --tz (or ASSISTANT_TZ) changes the zone for one run only.`,
+		Example: `  assistant person add alice --zone Europe/Paris
+  assistant person list
+  assistant person set-zone Asia/Tokyo
+  assistant person delete bob --yes`,
+	})
+
+	var zone string
+	add := &cobra.Command{
+		Use:   "add NAME [--zone AREA/CITY]",
+		Short: "Add a person (zone: --zone, else the local default)",
+		Example: `  assistant person add alice --zone Europe/Paris
+  assistant token create --person alice`,
+		Args: exactArgs(1, "one name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			z := a.localZone
+			if zone != "" {
+				zz, err := tz.LoadZoneLoose(zone)
+				if err != nil {
+					return failf(exitInvalid, "“--zone” is wrong: %v", err)
+				}
+				z = zz.Name()
+			}
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				p, err := st.AddPerson(cmd.Context(), args[0], z)
+				if err != nil {
+					return storeFail(err)
+				}
+				a.printf("Added %s (person %d) in %s.\n", p.Name, p.ID, p.Zone)
+				return nil
+			})
+		},
+	}
+	add.Flags().StringVar(&zone, "zone", "", "the person's IANA time zone, such as Europe/Paris")
+	_ = add.RegisterFlagCompletionFunc("zone", completeZones)
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the people",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				people, err := st.People(cmd.Context())
+				if err != nil {
+					return storeFail(err)
+				}
+				w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(w, "ID\tNAME\tZONE\tADDED")
+				for _, p := range people {
+					mark := ""
+					if p.Name == a.localName {
+						mark = " (local)"
+					}
+					fmt.Fprintf(w, "%d\t%s%s\t%s\t%s\n", p.ID, p.Name, mark, p.Zone, p.Created.Format(time.RFC3339))
+				}
+				return w.Flush()
+			})
+		},
+	}
+
+	setZone := &cobra.Command{
+		Use:   "set-zone [NAME] AREA/CITY",
+		Short: "Change a person's stored zone (default: the person --person picks)",
+		Long: `Change the IANA zone a person's plain times are read and shown in, for good.
+For one run only, use --tz or ASSISTANT_TZ instead.`,
+		Example: `  assistant person set-zone Asia/Tokyo
+  assistant person set-zone alice America/New_York`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) < 1 || len(args) > 2 {
+				return usageError(cmd, "“%s” takes a zone, or a name and a zone", cmd.CommandPath())
+			}
+			return nil
+		},
+		ValidArgsFunction: completeZones,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			zoneArg := args[len(args)-1]
+			z, err := tz.LoadZoneLoose(zoneArg)
+			if err != nil {
+				return failf(exitInvalid, "the zone is wrong: %v", err)
+			}
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				var p store.Person
+				if len(args) == 2 {
+					p, err = st.PersonByName(cmd.Context(), args[0])
+				} else {
+					p, err = a.storePerson(cmd.Context(), st)
+				}
+				if err != nil {
+					return storeFail(err)
+				}
+				if err := st.SetZone(cmd.Context(), p.ID, z.Name()); err != nil {
+					return storeFail(err)
+				}
+				a.printf("%s is now in %s (was %s).\n", p.Name, z.Name(), p.Zone)
+				return nil
+			})
+		},
+	}
+
+	var yes bool
+	del := &cobra.Command{
+		Use:   "delete NAME --yes",
+		Short: "Delete a person and everything of theirs, for good",
+		Long: `Delete a person with all their tasks, events, history, chat conversations
+and tokens, for good: this cannot be undone. Back up the database file first
+if in doubt. --yes confirms.`,
+		Example: `  assistant person delete bob --yes`,
+		Args:    exactArgs(1, "one name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !yes {
+				return usageError(cmd, "deleting “%s” removes all their data for good; add --yes to confirm", args[0])
+			}
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				p, err := st.PersonByName(cmd.Context(), args[0])
+				if err != nil {
+					return storeFail(err)
+				}
+				if err := st.DeletePerson(cmd.Context(), p.ID); err != nil {
+					return storeFail(err)
+				}
+				a.printf("Deleted %s (person %d) and all their data.\n", p.Name, p.ID)
+				return nil
+			})
+		},
+	}
+	del.Flags().BoolVar(&yes, "yes", false, "confirm the deletion")
+
+	cmd.AddCommand(add, list, setZone, del)
+	return cmd
+}
+
+// withStore opens the store (migrating it), runs fn and closes it.
+func (a *app) withStore(ctx context.Context, fn func(*store.Store) error) error {
+	st, err := a.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(st)
+}
+
+// storePerson is the stored row of who this run acts as (see app.person),
+// without the --tz override.
+func (a *app) storePerson(ctx context.Context, st *store.Store) (store.Person, error) {
+	if a.personSet {
+		p, err := st.PersonByName(ctx, a.personName)
+		if errors.Is(err, store.ErrNotFound) {
+			return p, fmt.Errorf("there is no person named “%s”; add them with `assistant person add %s --zone Area/City`: %w", a.personName, a.personName, store.ErrNotFound)
+		}
+		return p, err
+	}
+	return st.EnsurePerson(ctx, a.localName, a.localZone)
+}

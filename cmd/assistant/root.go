@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// newRootCmd builds the command tree around a.
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "assistant",
+		Short: "Keep your tasks and calendar, and let a language model work on them",
+		Long: `assistant keeps a person's tasks and calendar in one SQLite file and lets a
+language model work on them through one set of tools, from a chat in the
+terminal, an MCP client, a reminders job, or the shell.
+
+Settings come from flags, then environment variables, then the config file
+($XDG_CONFIG_HOME/assistant/config.toml), then defaults.`,
+		Example: `  assistant chat
+  assistant call add_task title="Buy milk" due=2026-12-01
+  assistant call list_tasks --json
+  assistant tools`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.configure(cmd)
+		},
+	}
+	group(root)
+	a.root = root
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.flags.db, "db", "", "the database file (env ASSISTANT_DB; default $XDG_DATA_HOME/assistant/assistant.db)")
+	pf.StringVar(&a.flags.person, "person", "", "act as this person (env ASSISTANT_PERSON; default the local person)")
+	pf.StringVar(&a.flags.tz, "tz", "", "use this IANA zone for this run without storing it (env ASSISTANT_TZ)")
+	pf.StringVar(&a.flags.logLevel, "log-level", "", "debug, info, warn or error (env ASSISTANT_LOG; default info)")
+	pf.StringVar(&a.flags.config, "config", "", "the config file (env ASSISTANT_CONFIG; default $XDG_CONFIG_HOME/assistant/config.toml)")
+	_ = root.RegisterFlagCompletionFunc("tz", completeZones)
+
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError(cmd, "%v", err)
+	})
+
+	root.AddCommand(
+		newChatCmd(a),
+		newMCPCmd(a),
+		newRemindCmd(a),
+		newCallCmd(a),
+		newToolsCmd(a),
+		newImportCmd(a),
+		newExportCmd(a),
+		newPersonCmd(a),
+		newTokenCmd(a),
+		newMigrateCmd(a),
+		newPurgeCmd(a),
+		newVersionCmd(a),
+	)
+	root.CompletionOptions.HiddenDefaultCmd = false
+	return root
+}
+
+// group makes a command whose work is in its subcommands: alone it prints
+// its help, and an unknown subcommand is a usage error (cobra would
+// otherwise print the help and exit 0).
+func group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return c.Help()
+		}
+		var names []string
+		for _, s := range c.Commands() {
+			if s.IsAvailableCommand() {
+				names = append(names, s.Name())
+			}
+		}
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2
+		}
+		if sug := c.SuggestionsFor(args[0]); len(sug) > 0 {
+			return usageError(c, "unknown command “%s” for “%s”; did you mean “%s”?", args[0], c.CommandPath(), sug[0])
+		}
+		return usageError(c, "unknown command “%s” for “%s”; use one of %s", args[0], c.CommandPath(), strings.Join(names, ", "))
+	}
+	return cmd
+}
+
+// notReady is what a front's entry point returns until its package lands.
+func notReady(what string) error {
+	return failf(exitNotReady, "%s is not available yet in this build", what)
+}
+
+// exactArgs is cobra.ExactArgs with a sentence naming what is missing.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError(cmd, "“%s” takes %s", cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+// minArgs is cobra.MinimumNArgs with a sentence naming what is missing.
+func minArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < n {
+			return usageError(cmd, "“%s” needs %s", cmd.CommandPath(), what)
+		}
+		return nil
+	}
+}
+
+// completeZones offers IANA zone names for --tz and --zone.
+func completeZones(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	var out []cobra.Completion
+	for _, n := range tz.ZoneNames() {
+		if strings.HasPrefix(strings.ToLower(n), strings.ToLower(toComplete)) {
+			out = append(out, n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// printf writes to the command's standard output.
+func (a *app) printf(format string, args ...any) {
+	fmt.Fprintf(a.stdout, format, args...)
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/store"
+)
+
+func newTokenCmd(a *app) *cobra.Command {
+	cmd := group(&cobra.Command{
+		Use:   "token",
+		Short: "Make, list and revoke bearer tokens for the MCP server over HTTP",
+		Long: `A token lets an HTTP MCP client act as one person: "assistant mcp --http"
+answers only requests that carry "Authorization: Bearer TOKEN", and each
+token sees only its person's data. Only a hash is stored, so a token is
+shown once, when it is made.`,
+		Example: `  assistant token create --person alice --label laptop
+  assistant token list
+  assistant token revoke 3`,
+	})
+
+	var label string
+	create := &cobra.Command{
+		Use:   "create [--person NAME] [--label TEXT]",
+		Short: "Make a token for a person and print it once",
+		Long: `Make a token for the person --person names (default the local person) and
+print it on standard output, alone on its line, once: it cannot be shown
+again. Keep it like a password.`,
+		Example: `  assistant token create --person alice --label "phone"
+  TOKEN=$(assistant token create --person alice)`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				p, err := a.storePerson(cmd.Context(), st)
+				if err != nil {
+					return storeFail(err)
+				}
+				plain, t, err := st.CreateToken(cmd.Context(), p.ID, label)
+				if err != nil {
+					return storeFail(err)
+				}
+				a.printf("%s\n", plain)
+				fmt.Fprintf(a.stderr, "Token %d for %s; it is shown only this once. Revoke it with `assistant token revoke %d`.\n", t.ID, p.Name, t.ID)
+				return nil
+			})
+		},
+	}
+	create.Flags().StringVar(&label, "label", "", "what the token is for, such as laptop")
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the tokens (never the tokens themselves: only their first characters)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				toks, err := st.Tokens(cmd.Context())
+				if err != nil {
+					return storeFail(err)
+				}
+				people, err := st.People(cmd.Context())
+				if err != nil {
+					return storeFail(err)
+				}
+				names := map[int64]string{}
+				for _, p := range people {
+					names[p.ID] = p.Name
+				}
+				w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(w, "ID\tPERSON\tSTARTS\tLABEL\tMADE\tLAST USED\tSTATE")
+				for _, t := range toks {
+					state := "valid"
+					if !t.Revoked.IsZero() {
+						state = "revoked " + t.Revoked.Format(time.RFC3339)
+					}
+					fmt.Fprintf(w, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Prefix, dash(t.Label),
+						t.Created.Format(time.RFC3339), stampOrDash(t.LastUsed), state)
+				}
+				return w.Flush()
+			})
+		},
+	}
+
+	revoke := &cobra.Command{
+		Use:     "revoke ID|PREFIX",
+		Short:   "Revoke a token by its id or the first characters shown by list",
+		Example: `  assistant token revoke 3`,
+		Args:    exactArgs(1, "one token id or prefix"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				if err := st.RevokeToken(cmd.Context(), args[0]); err != nil {
+					return storeFail(err)
+				}
+				a.printf("Revoked token %s.\n", args[0])
+				return nil
+			})
+		},
+	}
+	cmd.AddCommand(create, list, revoke)
+	return cmd
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func stampOrDash(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Format(time.RFC3339)
+}

@@ -188,17 +188,20 @@ func shouldRetry(err error, status int) bool {
 	}
 	switch {
 	case status == http.StatusTooManyRequests:
-		var api *openai.APIError
-		if errors.As(err, &api) && (api.Code == "insufficient_quota" || api.Type == "insufficient_quota") {
-			return false
-		}
-		return true
+		return !isQuota(err)
 	case status == http.StatusRequestTimeout, status == http.StatusConflict, status >= 500:
 		return true
 	case status != 0:
 		return false
 	}
 	return isConnError(err)
+}
+
+// isQuota reports OpenAI's 429 for an account out of credit, which no
+// wait fixes.
+func isQuota(err error) bool {
+	var api *openai.APIError
+	return errors.As(err, &api) && (api.Code == "insufficient_quota" || api.Type == "insufficient_quota")
 }
 
 // isConnError reports a transport failure: refused, reset, timed out, a
@@ -260,6 +263,9 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return &Error{Kind: KindAuth, Status: status, Err: err,
 			Sentence: fmt.Sprintf("The model server at %s refused the API key (HTTP %d)%s: set OPENAI_API_KEY to a valid key for that server.", a.baseURL, status, said)}
+	case status == http.StatusTooManyRequests && isQuota(err):
+		return &Error{Kind: KindRefused, Status: status, Err: err,
+			Sentence: fmt.Sprintf("The model server at %s says the account has no quota left (HTTP 429)%s: add credit, or use another key or a local model.", a.baseURL, said)}
 	case status == http.StatusNotFound:
 		return &Error{Kind: KindNotFound, Status: status, Err: err,
 			Sentence: fmt.Sprintf("The model server at %s does not know the model “%s” or is not an OpenAI-compatible endpoint (HTTP 404)%s: %s", a.baseURL, a.cfg.Model, said, a.notFoundFix())}

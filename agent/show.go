@@ -154,4 +154,3 @@ func (l *lineWriter) end() {
 		l.midLine = false
 	}
 }
-

@@ -140,7 +140,9 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 		return
 	}
 	slices.Sort(took)
-	at := func(p float64) float64 { return float64(took[min(len(took)-1, int(p*float64(len(took))))].Nanoseconds()) }
+	at := func(p float64) float64 {
+		return float64(took[min(len(took)-1, int(p*float64(len(took))))].Nanoseconds())
+	}
 	b.ReportMetric(at(0.50), "p50-ns")
 	b.ReportMetric(at(0.99), "p99-ns")
 }

@@ -47,11 +47,11 @@ func (s *Store) AppendMessages(ctx context.Context, owner, conv int64, msgs []js
 		}
 		roles[i] = h.Role
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer end()
 	now := s.now().Unix()
 	r, err := tx.ExecContext(ctx, `UPDATE conversations SET updated = ? WHERE id = ? AND owner_id = ?`, now, conv, owner)
 	if err != nil {

@@ -39,11 +39,11 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 // uses it to link the two changes); the hook gets the new change's number.
 func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error,
 	then func(tx *Tx, change int64) error) (string, error) {
-	sqlTx, err := s.db.BeginTx(ctx, nil)
+	sqlTx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return "", fmt.Errorf("cannot start writing to the database: %w", err)
 	}
-	defer sqlTx.Rollback() // no-op after Commit; covers errors and panics
+	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
 	var one int
 	if err := sqlTx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, owner).Scan(&one); err != nil {

@@ -30,11 +30,11 @@ func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (PurgeCounts
 	now := s.now()
 	cut := now.Add(-olderThan)
 	keyCut := now.Add(-max(olderThan, keyLife))
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, end, err := s.beginWrite(ctx)
 	if err != nil {
 		return c, err
 	}
-	defer tx.Rollback()
+	defer end()
 	exec := func(q string, args ...any) (int64, error) {
 		r, err := tx.ExecContext(ctx, q, args...)
 		if err != nil {

@@ -51,6 +51,11 @@ type Store struct {
 	// set it. It must be set before the Store is shared.
 	Now func() time.Time
 
+	// writing lets one write transaction of this process at a time reach
+	// SQLite. Waiters queue here instead of in SQLite's busy handler, which
+	// sleeps in growing steps and lets a tight writer win over and over.
+	writing chan struct{}
+
 	colMu sync.Mutex
 	cols  map[string][]string // registered table → its columns, read once
 }
@@ -121,7 +126,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 	}
-	s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}}
+	s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1)}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -162,3 +167,21 @@ func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
 // updated_at and deleted_at: RFC 3339 in UTC with seconds, which sorts as
 // text in time order.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+
+// beginWrite starts a write transaction (BEGIN IMMEDIATE, from the DSN)
+// once this process has no other one running; end must be called when the
+// transaction is over.
+func (s *Store) beginWrite(ctx context.Context) (tx *sql.Tx, end func(), err error) {
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	release := func() { <-s.writing }
+	tx, err = s.db.BeginTx(ctx, nil)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return tx, func() { tx.Rollback(); release() }, nil
+}

@@ -55,7 +55,10 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 	r := reader{s: string(raw)}
 	r.space()
 	if r.i == len(r.s) {
-		return a, a.requireAll(required)
+		if err := a.requireAll(required); err != nil {
+			return nil, err
+		}
+		return a, nil
 	}
 	unknown, sawUnknown := "", false
 	ok := false
@@ -88,7 +91,10 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 	if sawUnknown {
 		return nil, unknownName(unknown, accepted)
 	}
-	return a, a.requireAll(required)
+	if err := a.requireAll(required); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 func unknownName(name string, accepted []string) *Error {

@@ -436,6 +436,12 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 	if s == "" {
 		return tz.Zone{}, false
 	}
+	if !zoneName(s) {
+		// not even made of a zone name's characters: no need for tz's
+		// suggestion, and the value is quoted shortened
+		a.fail(name, "“"+name+"” must be an IANA time zone name (Europe/Paris), not "+shown(v)+".")
+		return tz.Zone{}, false
+	}
 	z, err := tz.LoadZone(s)
 	if err != nil {
 		a.fail(name, "“"+name+"” must be an IANA time zone name: "+sentence(err.Error()))

@@ -103,6 +103,8 @@ func TestGetterSentences(t *testing.T) {
 			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “2026-10-05T9:00”.`},
 		{"zone name", `"Europe/Pari"`, func(a *Args) { a.Zone("x") },
 			`“x” must be an IANA time zone name: ` + sentence(zoneErr.Error())},
+		{"zone characters", `"Europe Paris"`, func(a *Args) { a.Zone("x") },
+			`“x” must be an IANA time zone name (Europe/Paris), not “Europe Paris”.`},
 		{"zone type", `1`, func(a *Args) { a.Zone("x") },
 			`“x” must be an IANA time zone name (Europe/Paris), not “1”.`},
 		{"one of", `"urgent"`, func(a *Args) { a.OneOf("x", "normal", "low", "normal", "high") },

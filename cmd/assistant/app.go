@@ -253,6 +253,20 @@ func (a *app) useJSONLogs() {
 	slog.SetDefault(a.log)
 }
 
+// libraryLog is the logger handed to libraries (the MCP SDK): they report
+// every connection at Info, which is noise on a terminal, so they get Warn
+// and up unless the person asked for debug.
+func (a *app) libraryLog() *slog.Logger {
+	if a.logLevel <= slog.LevelDebug {
+		return a.log
+	}
+	level := max(a.logLevel, slog.LevelWarn)
+	if _, ok := a.log.Handler().(*slog.JSONHandler); ok {
+		return slog.New(slog.NewJSONHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+}
+
 // openStore opens the database at the resolved path with the run's clock.
 // Every failure is exitDatabase with the store's sentence.
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/changes"
 )
 
 // newRegistry builds the registry every front serves. Until the task and
@@ -9,5 +10,6 @@ import (
 // that exist; switching to the catalog is this one function.
 func newRegistry() *tools.Registry {
 	r := tools.NewRegistry()
+	changes.Register(r)
 	return r
 }

@@ -117,7 +117,7 @@ func toolsMarkdown(reg *tools.Registry) string {
 	}
 	b.WriteString("| tool | what it does | changes data |\n|---|---|---|\n")
 	for _, t := range list {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, cell(firstSentence(t.Description)), changes(t))
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, cell(firstSentence(t.Description)), changesData(t))
 	}
 	for _, t := range list {
 		fmt.Fprintf(&b, "\n### %s\n\n%s\n", t.Name, strings.TrimSpace(t.Description))
@@ -139,7 +139,7 @@ func toolsMarkdown(reg *tools.Registry) string {
 	return b.String()
 }
 
-func changes(t tools.Tool) string {
+func changesData(t tools.Tool) string {
 	switch {
 	case t.ReadOnly:
 		return "no"

@@ -20,6 +20,8 @@ var zoneNamesText string
 
 type nameIndex struct {
 	names  []string          // sorted, as IANA spells them
+	keys   []string          // foldKey of each name
+	cities []string          // foldKey of each name's last part
 	folded map[string]string // strings.ToLower(name) → name
 }
 
@@ -31,6 +33,8 @@ var zoneIndex = sync.OnceValue(func() nameIndex {
 			continue
 		}
 		ix.names = append(ix.names, line)
+		ix.keys = append(ix.keys, foldKey(line))
+		ix.cities = append(ix.cities, foldKey(lastPart(line)))
 		ix.folded[strings.ToLower(line)] = line
 	}
 	return ix
@@ -92,11 +96,11 @@ func SuggestZone(name string) (string, bool) {
 	}
 	city := foldKey(lastPart(name))
 	var byName, byCity []string
-	for _, n := range ix.names {
-		if foldKey(n) == key {
+	for i, n := range ix.names {
+		if ix.keys[i] == key {
 			byName = append(byName, n)
 		}
-		if city != "" && foldKey(lastPart(n)) == city {
+		if city != "" && ix.cities[i] == city {
 			byCity = append(byCity, n)
 		}
 	}
@@ -110,8 +114,8 @@ func SuggestZone(name string) (string, bool) {
 		return s, true
 	}
 	best, bestD := "", -1
-	for _, n := range ix.names {
-		d := min(distance(key, foldKey(n)), distance(city, foldKey(lastPart(n))))
+	for i, n := range ix.names {
+		d := min(distance(key, ix.keys[i]), distance(city, ix.cities[i]))
 		if bestD < 0 || d < bestD || d == bestD && continental(n) && !continental(best) {
 			best, bestD = n, d
 		}

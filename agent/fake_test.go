@@ -187,7 +187,9 @@ func checkWellFormed(t testing.TB, raw map[string]any) {
 
 const chunkHead = `{"id":"chatcmpl-9f2","object":"chat.completion.chunk","created":1783958400,"model":"test-model","system_fingerprint":"fp_test","choices":[{"index":0,"delta":`
 
-func chunk(delta string) string { return chunkHead + delta + `,"logprobs":null,"finish_reason":null}]}` }
+func chunk(delta string) string {
+	return chunkHead + delta + `,"logprobs":null,"finish_reason":null}]}`
+}
 
 func finish(reason string) string {
 	return chunkHead + `{},"logprobs":null,"finish_reason":"` + reason + `"}]}`

@@ -1,6 +1,7 @@
 package args
 
 import (
+	"errors"
 	"strings"
 	"time"
 
@@ -258,19 +259,41 @@ func (r *momentReader) offset() (int, bool) {
 	return sign * (h*3600 + m*60), true
 }
 
-// zoneName reports the characters an IANA zone name is made of, so that
-// nothing else reaches the zone loader.
+// zoneName reports text that may be a zone name, worth asking tz about
+// (which suggests the closest real name): short, one line, no path tricks.
 func zoneName(s string) bool {
-	if len(s) > 64 {
+	if s == "" || len(s) > 64 || strings.Contains(s, "..") {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '_' || c == '-' || c == '+') {
+		if c := s[i]; c < 0x20 || c == 0x7f || c == '[' || c == ']' {
 			return false
 		}
 	}
-	return !strings.Contains(s, "..")
+	return true
+}
+
+// zoneSentence is the sentence for an unknown zone name written as the
+// argument name (bracketed on a moment when inBrackets), built from tz's
+// suggestion so that the rejected name is quoted like every other value.
+func zoneSentence(name, written string, inBrackets bool, err error) string {
+	lead := "“" + name + "” must be an IANA time zone name"
+	if inBrackets {
+		lead = "“" + name + "” must name an IANA time zone in its brackets"
+	}
+	var ze *tz.ZoneError
+	if !errors.As(err, &ze) {
+		return lead + ": " + sentence(err.Error())
+	}
+	got := quote(written)
+	switch {
+	case strings.HasPrefix(ze.Suggestion, "Etc/GMT"):
+		return lead + " such as Europe/Paris, not " + got + "; for that fixed offset write " +
+			ze.Suggestion + " (POSIX inverts the sign)."
+	case ze.Suggestion != "":
+		return lead + ", not " + got + "; the closest real name is " + ze.Suggestion + "."
+	}
+	return lead + " such as Europe/Paris or America/New_York, not " + got + "."
 }
 
 // resolve turns a parsed moment into the civil moment in zone: an offset
@@ -317,9 +340,19 @@ func momentSentence(name, what string, why problem, zoneErr error, v value) stri
 	case badYear:
 		return "“" + name + "” must fall in the years 0001 to 9999, not " + shown(v) + "."
 	case badZone:
-		return "“" + name + "” has an unknown time zone in brackets: " + sentence(zoneErr.Error())
+		v.text, v.esc = zoneWritten(v.str()), false
+		return zoneSentence(name, v.text, true, zoneErr)
 	}
 	return "“" + name + "” must be " + what + ", not " + shown(v) + "."
+}
+
+// zoneWritten is the zone name inside a moment's brackets.
+func zoneWritten(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '['); i >= 0 {
+		s = strings.TrimPrefix(strings.TrimSuffix(s[i+1:], "]"), "!")
+	}
+	return s
 }
 
 // sentence ends tz's error text as a sentence.
@@ -437,14 +470,13 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 		return tz.Zone{}, false
 	}
 	if !zoneName(s) {
-		// not even made of a zone name's characters: no need for tz's
-		// suggestion, and the value is quoted shortened
+		// no zone looks like this: no need for tz's suggestion
 		a.fail(name, "“"+name+"” must be an IANA time zone name (Europe/Paris), not "+shown(v)+".")
 		return tz.Zone{}, false
 	}
 	z, err := tz.LoadZone(s)
 	if err != nil {
-		a.fail(name, "“"+name+"” must be an IANA time zone name: "+sentence(err.Error()))
+		a.fail(name, zoneSentence(name, s, false, err))
 		return tz.Zone{}, false
 	}
 	return z, true

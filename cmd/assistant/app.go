@@ -302,6 +302,7 @@ func (a *app) person(ctx context.Context, st *store.Store) (tools.Person, error)
 	if err != nil {
 		return tools.Person{}, failf(exitInternal, "the stored zone of “%s” is not usable (%v); fix it with `assistant person set-zone %s Area/City`", p.Name, err, p.Name)
 	}
+	a.log.Debug("acting as", "person", p.Name, "id", p.ID, "zone", zone.Name(), "stored_zone", p.Zone)
 	return tools.Person{ID: p.ID, Name: p.Name, Zone: zone}, nil
 }
 

@@ -1,0 +1,564 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/tools"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/readme/tools.md from `assistant tools --markdown`")
+
+// commandPaths lists every command of the tree, as argument lists.
+func commandPaths() [][]string {
+	root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard))
+	var out [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		out = append(out, path)
+		for _, s := range c.Commands() {
+			walk(s, append(append([]string(nil), path...), s.Name()))
+		}
+	}
+	walk(root, nil)
+	// cobra adds these when it executes.
+	return append(out, []string{"completion"}, []string{"completion", "bash"}, []string{"completion", "zsh"})
+}
+
+func TestEveryHelpExitsZero(t *testing.T) {
+	h := newHome(t)
+	paths := commandPaths()
+	if len(paths) < 20 {
+		t.Fatalf("only %d commands found; the tree is not built", len(paths))
+	}
+	for _, p := range paths {
+		t.Run(strings.Join(append([]string{"assistant"}, p...), " "), func(t *testing.T) {
+			r := h.run(append(p, "--help")...)
+			if r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
+				t.Fatalf("want exit 0 with a usage text, got %s", r)
+			}
+		})
+	}
+	if _, err := os.Stat(h.dbPath()); err == nil {
+		t.Errorf("--help created the database %s", h.dbPath())
+	}
+}
+
+func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
+	h := newHome(t)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nope"}, "unknown flag: --nope"},
+		{[]string{"call", "list_changes", "--nope"}, "unknown flag: --nope"},
+		{[]string{"person", "list", "--zone"}, "unknown flag: --zone"},
+		{[]string{"token", "create", "--label"}, "flag needs an argument"},
+		{[]string{"mcp", "--read-only=maybe"}, "invalid argument"},
+		{[]string{"bogus"}, "unknown command “bogus”"},
+		{[]string{"chta"}, "did you mean “chat”"},
+		{[]string{"person", "bogus"}, "unknown command “bogus” for “assistant person”"},
+		{[]string{"call"}, "needs a tool name"},
+		{[]string{"person", "add"}, "takes one name"},
+		{[]string{"person", "delete", "someone"}, "add --yes to confirm"},
+		{[]string{"purge"}, "“--older-than” is required"},
+		{[]string{"tools", "a", "b"}, "at most one tool name"},
+		{[]string{"call", "list_changes", "limit"}, "is not name=value"},
+		{[]string{"call", "undo", "change=c1", "change=c2"}, "“change” is given twice"},
+		{[]string{"call", "list_changes", "--args", "[1]"}, "must be one JSON object"},
+		{[]string{"mcp", "--tools", "no_such_tool"}, "no tool “no_such_tool”"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := h.run(c.args...)
+			if r.code != 2 {
+				t.Fatalf("want exit 2, got %s", r)
+			}
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "assistant: ") || !strings.Contains(lines[0], c.want) {
+				t.Fatalf("want one line “assistant: …%s…” on stderr, got %q", c.want, r.stderr)
+			}
+			if r.stdout != "" {
+				t.Errorf("a usage error printed on stdout: %q", r.stdout)
+			}
+		})
+	}
+}
+
+func TestCallUnknownToolListsTools(t *testing.T) {
+	h := newHome(t)
+	names := newRegistry().Names()
+	r := h.run("call", "list_chnages")
+	if r.code != 1 {
+		t.Fatalf("want exit 1, got %s", r)
+	}
+	if !strings.Contains(r.stderr, "There is no tool “list_chnages”") {
+		t.Errorf("stderr does not say the tool is unknown: %q", r.stderr)
+	}
+	for _, n := range names {
+		if !strings.Contains(r.stderr, n) {
+			t.Errorf("stderr does not list the tool %s: %q", n, r.stderr)
+		}
+	}
+	if _, err := os.Stat(h.dbPath()); err == nil {
+		t.Errorf("an unknown tool opened (and created) the database")
+	}
+	// --json gives the same answer as a result object.
+	r = h.run("call", "nope", "--json")
+	var res struct {
+		Code int    `json:"code"`
+		Err  string `json:"err"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || r.code != 1 || res.Code != 1 || res.Err == "" {
+		t.Fatalf("want a JSON result with code 1 and a sentence, got %v: %s", err, r)
+	}
+}
+
+func TestCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
+	if _, ok := newRegistry().Get("list_changes"); !ok {
+		t.Skip("list_changes is not registered in this build")
+	}
+	h := newHome(t)
+	r := h.must("call", "list_changes", "limit=5")
+	if strings.TrimSpace(r.stdout) == "" {
+		t.Errorf("list_changes printed nothing")
+	}
+
+	// A number that does not read as one reaches Args as text, which
+	// answers with its own sentence naming the argument; exit 1.
+	r = h.run("call", "list_changes", "limit=abc")
+	if r.code != 1 || !strings.Contains(r.stderr, "“limit”") || r.stdout != "" {
+		t.Fatalf("want exit 1 with a sentence naming “limit” on stderr, got %s", r)
+	}
+	// "5" from standard input and from --args, and a JSON number alike.
+	for _, args := range [][]string{
+		{"call", "list_changes", "-"},
+		{"call", "list_changes", "--args", "-"},
+	} {
+		r = h.runIn(`{"limit": 5}`, args...)
+		if r.code != 0 {
+			t.Errorf("%v: %s", args, r)
+		}
+	}
+	r = h.must("call", "list_changes", "--args", `{"limit":"5"}`)
+
+	r = h.must("call", "list_changes", "limit=5", "--json")
+	var res map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("--json printed no JSON: %v\n%s", err, r.stdout)
+	}
+	if res["code"] != float64(0) || res["data"] == nil {
+		t.Errorf("--json: want code 0 and data, got %v", res)
+	}
+
+	// Undo with nothing to undo is the tool's failure, with its code.
+	r = h.run("call", "undo", "change=c999")
+	if r.code == 0 || r.code == 2 || r.stderr == "" {
+		t.Errorf("undo of a change that does not exist: want the tool's failure code, got %s", r)
+	}
+}
+
+func TestCallTyping(t *testing.T) {
+	// The typing rules of `call`, end to end through callArgs with a tool
+	// of every property type.
+	tool := typingTool()
+	cases := []struct {
+		name  string
+		json  string
+		pairs []string
+		want  string
+	}{
+		{"text stays text", "", []string{"title=42"}, `{"title":"42"}`},
+		{"text true stays text", "", []string{"title=true"}, `{"title":"true"}`},
+		{"integer", "", []string{"priority=2"}, `{"priority":2}`},
+		{"integer as text when not a number", "", []string{"priority=high"}, `{"priority":"high"}`},
+		{"number with fraction", "", []string{"ratio=0.5"}, `{"ratio":0.5}`},
+		{"number +1 left to Args", "", []string{"ratio=+1"}, `{"ratio":"+1"}`},
+		{"boolean", "", []string{"done=true", "flag=false"}, `{"done":true,"flag":false}`},
+		{"boolean other text", "", []string{"done=yes"}, `{"done":"yes"}`},
+		{"one item", "", []string{"tags=a"}, `{"tags":["a"]}`},
+		{"json array", "", []string{`tags=["a","b"]`}, `{"tags":["a","b"]}`},
+		{"repeated", "", []string{"tags=a", "tags=b"}, `{"tags":["a","b"]}`},
+		{"integer items", "", []string{"minutes=10", "minutes=x"}, `{"minutes":[10,"x"]}`},
+		{"unknown name stays text", "", []string{"colour=7"}, `{"colour":"7"}`},
+		{"empty value", "", []string{"title="}, `{"title":""}`},
+		{"value with =", "", []string{"title=a=b"}, `{"title":"a=b"}`},
+		{"--args object", `{"title":"x","priority":"3"}`, nil, `{"priority":"3","title":"x"}`},
+		{"pairs replace --args", `{"title":"x","tags":["z"]}`, []string{"title=y", "tags=a"}, `{"tags":["a"],"title":"y"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := callArgs(tool, []byte(c.json), c.pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+	bad := []struct {
+		json  string
+		pairs []string
+		want  string
+	}{
+		{"", []string{"title=a", "title=b"}, "“title” is given twice"},
+		{"", []string{"=a"}, "is not name=value"},
+		{"", []string{`tags=["a"`}, "“tags” starts like a JSON array"},
+		{`[1]`, nil, "must be one JSON object"},
+		{`{"a":1} {}`, nil, "nothing after it"},
+		{`{`, nil, "must be one JSON object"},
+	}
+	for _, c := range bad {
+		if _, err := callArgs(tool, []byte(c.json), c.pairs); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q %v: want an error with %q, got %v", c.json, c.pairs, c.want, err)
+		}
+	}
+}
+
+func TestPersonFlow(t *testing.T) {
+	h := newHome(t)
+	r := h.must("person", "list")
+	if strings.Contains(r.stdout, "tester") {
+		t.Fatalf("person list made the local person: %s", r.stdout)
+	}
+	// The first command that acts as someone makes the local person in the
+	// first-run zone (TZ=Europe/Paris here).
+	h.must("token", "create")
+	r = h.must("person", "list")
+	if !regexp.MustCompile(`tester \(local\)\s+Europe/Paris`).MatchString(r.stdout) {
+		t.Fatalf("want the local person tester in Europe/Paris, got:\n%s", r.stdout)
+	}
+
+	h.must("person", "add", "alice", "--zone", "america/new_york")
+	r = h.run("person", "add", "alice")
+	if r.code != 5 || !strings.Contains(r.stderr, "already exists") {
+		t.Fatalf("adding a taken name: want exit 5, got %s", r)
+	}
+	r = h.run("person", "add", "bob", "--zone", "Europe/Pari")
+	if r.code != 1 || !strings.Contains(r.stderr, "Europe/Paris") {
+		t.Fatalf("a misspelt zone: want exit 1 with a suggestion, got %s", r)
+	}
+	h.must("person", "set-zone", "alice", "Asia/Tokyo")
+	h.must("--person", "tester", "person", "set-zone", "UTC")
+	r = h.must("person", "list")
+	for _, want := range []string{`alice\s+Asia/Tokyo`, `tester \(local\)\s+UTC`} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("person list: want %s, got:\n%s", want, r.stdout)
+		}
+	}
+	r = h.run("person", "set-zone", "nobody", "UTC")
+	if r.code != 4 {
+		t.Errorf("set-zone of an unknown person: want exit 4, got %s", r)
+	}
+	r = h.run("person", "delete", "alice")
+	if r.code != 2 {
+		t.Fatalf("delete without --yes: want exit 2, got %s", r)
+	}
+	h.must("person", "delete", "alice", "--yes")
+	if r = h.must("person", "list"); strings.Contains(r.stdout, "alice") {
+		t.Errorf("alice is still listed:\n%s", r.stdout)
+	}
+	if r = h.run("person", "delete", "alice", "--yes"); r.code != 4 {
+		t.Errorf("deleting a deleted person: want exit 4, got %s", r)
+	}
+	// A --person that does not exist is not made on the fly.
+	if _, ok := newRegistry().Get("list_changes"); ok {
+		r = h.run("--person", "carol", "call", "list_changes")
+		if r.code != 4 || !strings.Contains(r.stderr, "person add carol") {
+			t.Errorf("acting as an unknown person: want exit 4 saying how to add them, got %s", r)
+		}
+	}
+}
+
+func TestTokenFlow(t *testing.T) {
+	h := newHome(t)
+	h.must("person", "add", "alice", "--zone", "Europe/Paris")
+	r := h.must("token", "create", "--person", "alice", "--label", "laptop")
+	tok := strings.TrimSpace(r.stdout)
+	if !regexp.MustCompile(`^ast_[a-z2-7]{40,}$`).MatchString(tok) {
+		t.Fatalf("token create: want the token alone on stdout, got %q", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "only this once") {
+		t.Errorf("token create does not say the token is shown once: %q", r.stderr)
+	}
+	r = h.must("token", "list")
+	if strings.Contains(r.stdout, tok) {
+		t.Fatalf("token list shows the whole token")
+	}
+	if !strings.Contains(r.stdout, tok[:12]) || !strings.Contains(r.stdout, "laptop") || !strings.Contains(r.stdout, "alice") {
+		t.Fatalf("token list: want the prefix, label and person, got:\n%s", r.stdout)
+	}
+	if r = h.run("token", "create", "--person", "nobody"); r.code != 4 {
+		t.Errorf("a token for an unknown person: want exit 4, got %s", r)
+	}
+	h.must("token", "revoke", "1")
+	if r = h.must("token", "list"); !strings.Contains(r.stdout, "revoked") {
+		t.Errorf("the revoked token is not shown as revoked:\n%s", r.stdout)
+	}
+	if r = h.run("token", "revoke", "99"); r.code != 4 {
+		t.Errorf("revoking an unknown token: want exit 4, got %s", r)
+	}
+}
+
+func TestMigrateAndVersion(t *testing.T) {
+	h := newHome(t)
+	r := h.must("version")
+	for _, want := range []string{"assistant ", "not created yet", h.dbPath(), "config.toml (none)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("version: want %q in:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(h.dbPath()); err == nil {
+		t.Fatalf("version created the database")
+	}
+	r = h.must("migrate", "status")
+	if !strings.Contains(r.stdout, "schema version: 0") || !strings.Contains(r.stdout, "pending") {
+		t.Fatalf("migrate status on a new file: want version 0 and pending migrations, got:\n%s", r.stdout)
+	}
+	r = h.must("migrate", "up")
+	if !strings.Contains(r.stdout, "Migrated from schema version 0") {
+		t.Fatalf("migrate up: got:\n%s", r.stdout)
+	}
+	r = h.must("migrate", "up")
+	if !strings.Contains(r.stdout, "Up to date") {
+		t.Errorf("a second migrate up: got:\n%s", r.stdout)
+	}
+	r = h.must("migrate", "status")
+	if strings.Contains(r.stdout, "pending") || strings.Contains(r.stdout, "schema version: 0") {
+		t.Errorf("migrate status after up:\n%s", r.stdout)
+	}
+	r = h.must("version")
+	if strings.Contains(r.stdout, "not created yet") || !regexp.MustCompile(`schema:\s+[1-9]`).MatchString(r.stdout) {
+		t.Errorf("version after migrating:\n%s", r.stdout)
+	}
+
+	// A database that cannot be opened: exit 8.
+	blocker := filepath.Join(h.dir, "file")
+	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = h.run("--db", filepath.Join(blocker, "db.sqlite"), "person", "list"); r.code != 8 {
+		t.Errorf("an unusable database path: want exit 8, got %s", r)
+	}
+	if r = h.run("purge", "--older-than", "3 months"); r.code != 1 {
+		t.Errorf("purge with a bad age: want exit 1, got %s", r)
+	}
+	if r = h.must("purge", "--older-than", "90d"); !strings.Contains(r.stdout, "Purged") {
+		t.Errorf("purge: got %s", r)
+	}
+}
+
+func TestSettingsPrecedence(t *testing.T) {
+	h := newHome(t)
+	conf := filepath.Join(h.dir, "config", "assistant", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(conf), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fromFile := filepath.Join(h.dir, "file.db")
+	fromEnv := filepath.Join(h.dir, "env.db")
+	fromFlag := filepath.Join(h.dir, "flag.db")
+	err := os.WriteFile(conf, []byte("db = \""+fromFile+"\"\nperson = \"zed\"\nzone = \"America/New_York\"\n"), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbLine := func(r result) string {
+		for _, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(l, "database:") {
+				return strings.TrimSpace(strings.TrimPrefix(l, "database:"))
+			}
+		}
+		return ""
+	}
+	if got := dbLine(h.must("version")); got != fromFile {
+		t.Errorf("config file: database %q, want %q", got, fromFile)
+	}
+	h.env["ASSISTANT_DB"] = fromEnv
+	if got := dbLine(h.must("version")); got != fromEnv {
+		t.Errorf("environment over config: database %q, want %q", got, fromEnv)
+	}
+	if got := dbLine(h.must("--db", fromFlag, "version")); got != fromFlag {
+		t.Errorf("flag over environment: database %q, want %q", got, fromFlag)
+	}
+
+	// The config names the local person and their first-run zone, over
+	// $USER and TZ.
+	h.must("token", "create")
+	r := h.must("person", "list")
+	if !regexp.MustCompile(`zed \(local\)\s+America/New_York`).MatchString(r.stdout) {
+		t.Errorf("want the local person zed in America/New_York from the config, got:\n%s", r.stdout)
+	}
+
+	// An unknown key warns; a broken file is exit 10 with its path.
+	if err := os.WriteFile(conf, []byte("colour = \"blue\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = h.must("version"); !strings.Contains(r.stderr, "colour") {
+		t.Errorf("an unknown config key gave no warning: %q", r.stderr)
+	}
+	if err := os.WriteFile(conf, []byte("db = \n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = h.run("version"); r.code != 10 || !strings.Contains(r.stderr, conf) {
+		t.Errorf("a broken config file: want exit 10 naming it, got %s", r)
+	}
+	if r = h.run("--config", filepath.Join(h.dir, "missing.toml"), "version"); r.code != 10 {
+		t.Errorf("a named config file that is missing: want exit 10, got %s", r)
+	}
+	os.Remove(conf)
+
+	// Bad settings from the environment are exit 10 too.
+	for k, v := range map[string]string{"ASSISTANT_NOW": "tomorrow", "ASSISTANT_TZ": "Mars/Olympus", "ASSISTANT_LOG": "loud"} {
+		old := h.env[k]
+		h.env[k] = v
+		if r = h.run("version"); r.code != 10 || !strings.Contains(r.stderr, v) {
+			t.Errorf("%s=%s: want exit 10 naming the value, got %s", k, v, r)
+		}
+		h.env[k] = old
+		if old == "" {
+			delete(h.env, k)
+		}
+	}
+}
+
+func TestTZOverridesWithoutStoring(t *testing.T) {
+	if _, ok := newRegistry().Get("list_changes"); !ok {
+		t.Skip("no tool that acts as the person is registered in this build")
+	}
+	h := newHome(t)
+	r := h.must("--tz", "Asia/Tokyo", "--log-level", "debug", "call", "list_changes")
+	if !strings.Contains(r.stderr, "zone=Asia/Tokyo") {
+		t.Errorf("--tz did not set the zone of the run; stderr:\n%s", r.stderr)
+	}
+	h.env["ASSISTANT_TZ"] = "America/Sao_Paulo"
+	r = h.must("--log-level", "debug", "call", "list_changes")
+	if !strings.Contains(r.stderr, "zone=America/Sao_Paulo") {
+		t.Errorf("ASSISTANT_TZ did not set the zone of the run; stderr:\n%s", r.stderr)
+	}
+	delete(h.env, "ASSISTANT_TZ")
+	r = h.must("person", "list")
+	if !regexp.MustCompile(`tester \(local\)\s+Europe/Paris`).MatchString(r.stdout) {
+		t.Errorf("the override was stored; want Europe/Paris, got:\n%s", r.stdout)
+	}
+}
+
+func TestToolsCommand(t *testing.T) {
+	h := newHome(t)
+	reg := newRegistry()
+	r := h.must("tools")
+	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+	if len(reg.Names()) > 0 && len(lines) != len(reg.Names()) {
+		t.Errorf("tools: want one line per tool (%d), got %d:\n%s", len(reg.Names()), len(lines), r.stdout)
+	}
+	for i, n := range reg.Names() {
+		if i < len(lines) && !strings.HasPrefix(lines[i], n+" ") {
+			t.Errorf("line %d: want it to start with %s, got %q", i+1, n, lines[i])
+		}
+	}
+	for _, n := range reg.Names() {
+		r = h.must("tools", n)
+		var v struct {
+			Name        string         `json:"name"`
+			InputSchema map[string]any `json:"inputSchema"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil || v.Name != n || v.InputSchema["type"] != "object" {
+			t.Errorf("tools %s: want its JSON with an object inputSchema, got %v:\n%s", n, err, r.stdout)
+		}
+	}
+	if r = h.run("tools", "no_such_tool"); r.code != 1 {
+		t.Errorf("tools with an unknown name: want exit 1, got %s", r)
+	}
+}
+
+func TestToolsMarkdownMatchesReadme(t *testing.T) {
+	h := newHome(t)
+	got := h.must("tools", "--markdown").stdout
+	path := filepath.Join("..", "..", "docs", "readme", "tools.md")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v; write it with: go test ./cmd/assistant -run TestToolsMarkdownMatchesReadme -update", err)
+	}
+	if string(want) != got {
+		t.Fatalf("%s is not what `assistant tools --markdown` writes; regenerate it with:\n"+
+			"  go test ./cmd/assistant -run TestToolsMarkdownMatchesReadme -update", path)
+	}
+}
+
+func TestCLIReadmeQuickstart(t *testing.T) {
+	runQuickstart(t, filepath.Join("..", "..", "docs", "readme", "cli.md"))
+}
+
+func TestQuickstartBlocks(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "x.md")
+	text := "intro\n```sh\nnot this\n```\n<!-- quickstart -->\ntext\n```sh\na 1\nb 2\n```\n```go\nnot go\n```\n```bash\nc\n```\n<!-- /quickstart -->\n```sh\nnor this\n```\n"
+	if err := os.WriteFile(md, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := quickstartBlocks(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a 1\nb 2\n", "c\n"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if err := os.WriteFile(md, []byte("<!-- quickstart -->\n```sh\nx\n```\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quickstartBlocks(md); err == nil {
+		t.Errorf("an unclosed quickstart marker was accepted")
+	}
+}
+
+func TestParseAge(t *testing.T) {
+	cases := []struct {
+		in    string
+		hours int
+		ok    bool
+	}{
+		{"90d", 90 * 24, true}, {"12w", 12 * 7 * 24, true}, {"36h", 36, true}, {" 1d ", 24, true},
+		{"0d", 0, true}, {"3m", 0, false}, {"-1d", 0, false}, {"d", 0, false}, {"1.5d", 0, false}, {"", 0, false},
+	}
+	for _, c := range cases {
+		d, err := parseAge(c.in)
+		if (err == nil) != c.ok || (c.ok && int(d.Hours()) != c.hours) {
+			t.Errorf("parseAge(%q) = %v, %v; want %dh ok=%v", c.in, d, err, c.hours, c.ok)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	got := oneLine("unknown command \"chta\" for \"assistant\"\n\nDid you mean this?\n\tchat\n")
+	if got != `unknown command "chta" for "assistant"; did you mean chat` {
+		t.Errorf("got %q", got)
+	}
+}
+
+// typingTool has one property of every type, for the typing rules of call.
+func typingTool() tools.Tool {
+	return tools.Tool{
+		Name: "typing", Description: "Echoes its arguments.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			tools.Str("title", "Text."), tools.Int("priority", "A whole number."), tools.Num("ratio", "A number."),
+			tools.Bool("done", "A flag."), tools.Bool("flag", "Another flag."),
+			tools.Strs("tags", "Texts."), tools.Ints("minutes", "Whole numbers."),
+		}},
+		Handler: func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult { return tools.Success("") },
+	}
+}

@@ -284,6 +284,9 @@ func (t *turn) run(ctx context.Context) (string, error) {
 				return t.cancelled(ctx)
 			}
 			t.out.end()
+			if serr := t.close(ctx, "(The model server failed before I finished; the tool calls above that ran are done.)"); serr != nil {
+				err = errors.Join(err, serr)
+			}
 			return t.said.String(), err
 		}
 		if len(msg.ToolCalls) == 0 {
@@ -331,22 +334,28 @@ func (t *turn) save(ctx context.Context) error {
 	return nil
 }
 
-// cancelled ends a turn stopped by ctx. When steps of it were stored, a
-// short assistant note closes it, so the history reads as a finished
-// exchange and the model knows it was interrupted.
+// cancelled ends a turn stopped by ctx, closing it with a note when steps
+// of it were stored.
 func (t *turn) cancelled(ctx context.Context) (string, error) {
 	t.out.end()
 	cause := context.Cause(ctx)
-	if t.stored {
-		t.pending = append(t.pending[:0], openai.ChatCompletionMessage{
-			Role:    openai.ChatMessageRoleAssistant,
-			Content: "(Interrupted by the person; the tool calls above that ran are done, the others were not made.)",
-		})
-		if err := t.save(ctx); err != nil {
-			return t.said.String(), errors.Join(err, cause)
-		}
+	if err := t.close(ctx, "(Interrupted by the person; the tool calls above that ran are done, the others were not made.)"); err != nil {
+		return t.said.String(), errors.Join(err, cause)
 	}
 	return t.said.String(), fmt.Errorf("agent: turn cancelled: %w", cause)
+}
+
+// close ends a turn cut short after some of its steps were stored with an
+// assistant note, so the stored history reads as a finished exchange
+// (templates that want user and assistant to alternate take it) and the
+// model later knows why the turn stopped. A turn that stored nothing
+// stores nothing.
+func (t *turn) close(ctx context.Context, note string) error {
+	if !t.stored {
+		return nil
+	}
+	t.pending = append(t.pending[:0], openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: note})
+	return t.save(ctx)
 }
 
 // runTools runs the calls in order, each through the registry, and

@@ -596,3 +596,35 @@ func TestEmptyMessage(t *testing.T) {
 		t.Errorf("a blank message was sent")
 	}
 }
+
+// A server failing after a step was stored: the step is kept, the turn is
+// closed with a note, and the error says what happened; an error sent
+// inside a stream is reported, not retried.
+func TestFailureAfterAStep(t *testing.T) {
+	e := newEnv(t, true,
+		reply{sse: []string{
+			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_f","type":"function","function":{"name":"add_note","arguments":"{\"text\":\"x\"}"}}]}`),
+			finish("tool_calls"),
+		}},
+		reply{sse: []string{
+			chunk(`{"role":"assistant","content":"Sorry"}`),
+			`{"error":{"message":"This model's maximum context length is 8192 tokens","type":"invalid_request_error","param":null,"code":null}}`,
+		}},
+	)
+	conv := NewMemory()
+	answer, err := e.agent.Turn(context.Background(), conv, "note x")
+	var ae *Error
+	if !errors.As(err, &ae) || !strings.Contains(ae.Sentence, "maximum context length") {
+		t.Fatalf("err = %v", err)
+	}
+	if answer != "Sorry" {
+		t.Errorf("answer so far = %q", answer)
+	}
+	if n := len(e.fake.requests()); n != 2 {
+		t.Errorf("%d requests, want 2 (no retry after text was shown)", n)
+	}
+	msgs := conv.Messages()
+	if r := rolesOf(msgs); r != "user assistant+1 tool assistant" || !strings.Contains(msgs[3].Content, "failed before I finished") {
+		t.Errorf("stored %s: %+v", r, msgs)
+	}
+}

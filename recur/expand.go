@@ -36,7 +36,7 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 	}
 	switch r.until {
 	case untilLocal:
-		cHi = minTime(cHi, r.untilCivil.AsUTC())
+		cHi = minTime(cHi, r.untilCivil.AsUTC().Add(time.Minute))
 	case untilDate:
 		cHi = minTime(cHi, r.untilCivil.AsUTC().Add(day))
 	case untilUTC:
@@ -45,22 +45,92 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 	if cHi.Before(start) {
 		return
 	}
-	opt := r.options(start)
-	opt.Dtstart = r.jump(start, cLo)
-	opt.Until = cHi
-	rr, err := rrule.NewRRule(opt)
-	if err != nil {
-		return // ParseRule has already refused what the library refuses
-	}
-	next := rr.Iterator()
-	for c, ok := next(); ok; c, ok = next() {
-		if c.Before(start) || c.Before(cLo) {
-			continue
+	if cHi.Sub(cLo) > 100*day {
+		// Long searches (After, All) expand straight through.
+		opt := r.options(start)
+		opt.Dtstart = r.jump(start, cLo)
+		opt.Until = cHi
+		if rr, err := rrule.NewRRule(opt); err == nil {
+			next := rr.Iterator()
+			for c, ok := next(); ok; c, ok = next() {
+				if c.Before(start) || c.Before(cLo) || !c.Before(cHi) {
+					continue
+				}
+				if o := s.place(c); s.untilAllows(o) {
+					add(o)
+				}
+			}
 		}
-		if o := s.place(c); s.untilAllows(o) {
-			add(o)
+		return
+	}
+	// Listing windows expand whole civil months, each once (cached), and
+	// keep what falls in [cLo, cHi); listing again costs a lookup and a
+	// binary search per series.
+	m := time.Date(cLo.Year(), cLo.Month(), 1, 0, 0, 0, 0, time.UTC)
+	for ; m.Before(cHi); m = m.AddDate(0, 1, 0) {
+		chunk := s.monthChunk(m)
+		i := sort.Search(len(chunk), func(i int) bool { return !chunk[i].Before(cLo) })
+		for ; i < len(chunk) && chunk[i].Before(cHi); i++ {
+			if o := s.place(chunk[i]); s.untilAllows(o) {
+				add(o)
+			}
 		}
 	}
+}
+
+// chunkKey identifies the civil times one rule gives from one DTSTART in
+// one civil month.
+type chunkKey struct {
+	rule  *Rule
+	start tz.Moment
+	month time.Time
+}
+
+var (
+	chunkCache   sync.Map // chunkKey → []time.Time
+	chunkCacheMu sync.Mutex
+	chunkCacheN  int
+)
+
+// chunkCacheMax bounds the month cache (a few hundred bytes each); when
+// full it is dropped and rebuilt on demand.
+const chunkCacheMax = 200000
+
+// monthChunk returns the civil times (read as UTC) the rule gives from
+// DTSTART during the civil month starting at m, ignoring UNTIL (applied by
+// the caller, as it may depend on the zone). Expansion starts at the
+// latest whole period before m (Rule.jump), not at DTSTART.
+func (s Series) monthChunk(m time.Time) []time.Time {
+	key := chunkKey{rule: s.Rule, start: s.Start, month: m}
+	if v, ok := chunkCache.Load(key); ok {
+		return v.([]time.Time)
+	}
+	r := s.Rule
+	start := civilOf(s.Start)
+	end := m.AddDate(0, 1, 0)
+	var list []time.Time
+	if end.After(start) {
+		opt := r.options(start)
+		opt.Dtstart = r.jump(start, m)
+		opt.Until = end.Add(-time.Second)
+		if rr, err := rrule.NewRRule(opt); err == nil {
+			next := rr.Iterator()
+			for c, ok := next(); ok; c, ok = next() {
+				if !c.Before(start) && !c.Before(m) {
+					list = append(list, c)
+				}
+			}
+		}
+	}
+	chunkCacheMu.Lock()
+	if chunkCacheN >= chunkCacheMax {
+		chunkCache.Clear()
+		chunkCacheN = 0
+	}
+	chunkCacheN++
+	chunkCacheMu.Unlock()
+	chunkCache.Store(key, list)
+	return list
 }
 
 func minTime(a, b time.Time) time.Time {

@@ -146,3 +146,18 @@ func reportPercentiles(b *testing.B, took []time.Duration) {
 	b.ReportMetric(at(0.50), "p50-ns")
 	b.ReportMetric(at(0.99), "p99-ns")
 }
+
+// BenchmarkResult is this package's own share of a call, with no
+// transport: the registry call, Args and the CallToolResult.
+func BenchmarkResult(b *testing.B) {
+	reg := benchRegistry()
+	tc := personContext(1, "Ada")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, _ := reg.Call(ctx, tc, "echo", benchArgs)
+		if r := Result(res, 0); r.IsError {
+			b.Fatal(text(b, r))
+		}
+	}
+}

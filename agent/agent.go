@@ -128,6 +128,7 @@ type Agent struct {
 	person  tools.Person
 	baseURL string
 	local   bool // the default local Ollama: errors say how to start it
+	undo    bool // the registry has the undo tool
 	log     *slog.Logger
 }
 
@@ -198,6 +199,7 @@ func New(cfg Config) (*Agent, error) {
 	oc.HTTPClient = recorder{next: doer}
 	a.client = openai.NewClientWithConfig(oc)
 
+	_, a.undo = cfg.Registry.Get("undo")
 	for _, t := range cfg.Registry.Tools() {
 		a.tools = append(a.tools, openai.Tool{
 			Type: openai.ToolTypeFunction,
@@ -220,7 +222,7 @@ func (a *Agent) BaseURL() string { return a.baseURL }
 // SystemPrompt returns the system prompt as the next request would send
 // it: the person's name, and now (from the Context's clock) in their zone.
 func (a *Agent) SystemPrompt() string {
-	return systemPrompt(a.person, tools.Now(a.cfg.Context))
+	return systemPrompt(a.person, tools.Now(a.cfg.Context), a.undo)
 }
 
 // Turn sends the person's message userText in conv and runs the loop to

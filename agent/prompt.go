@@ -20,15 +20,16 @@ var systemTemplate = template.Must(template.New("system").Option("missingkey=err
 // promptData is what system.md can use: the person's name, and now in the
 // person's zone as a date (2026-10-05), an English weekday (Monday), a
 // 24-hour time (14:03), the IANA zone name and its current UTC offset
-// (+02:00).
+// (+02:00); Undo says whether the registry has the undo tool.
 type promptData struct {
 	Name, Date, Weekday, Time, Zone, Offset string
+	Undo                                    bool
 }
 
 // systemPrompt renders the system prompt for now. It is called for every
 // request so that a chat resumed tomorrow, or one running past midnight,
 // knows the day.
-func systemPrompt(p tools.Person, now time.Time) string {
+func systemPrompt(p tools.Person, now time.Time, undo bool) string {
 	name := strings.TrimSpace(p.Name)
 	if name == "" {
 		name = "the person"
@@ -41,6 +42,7 @@ func systemPrompt(p tools.Person, now time.Time) string {
 		Time:    local.Format("15:04"),
 		Zone:    p.Zone.Name(),
 		Offset:  local.Format("-07:00"),
+		Undo:    undo,
 	}
 	var b strings.Builder
 	if err := systemTemplate.Execute(&b, d); err != nil {

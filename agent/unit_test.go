@@ -233,9 +233,12 @@ func TestSystemPromptZones(t *testing.T) {
 		{tools.Person{}, "the person"},
 	}
 	for _, c := range cases {
-		if got := systemPrompt(c.p, now); !strings.Contains(got, c.want) || strings.Contains(got, "{{") {
+		if got := systemPrompt(c.p, now, false); !strings.Contains(got, c.want) || strings.Contains(got, "{{") || strings.Contains(got, "undo") {
 			t.Errorf("prompt lacks %q:\n%s", c.want, got)
 		}
+	}
+	if got := systemPrompt(cases[0].p, now, true); !strings.Contains(got, "undone with the undo tool") {
+		t.Errorf("prompt with undo does not mention it:\n%s", got)
 	}
 }
 

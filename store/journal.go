@@ -45,11 +45,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
-	var one int
-	if err := sqlTx.QueryRowContext(ctx, `SELECT 1 FROM people WHERE id = ?`, owner).Scan(&one); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return "", fmt.Errorf("there is no person with id %d: %w", owner, ErrNotFound)
-		}
+	if err := tx.personExists(); err != nil {
 		return "", err
 	}
 	if err := fn(tx); err != nil {
@@ -62,14 +58,17 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if summary == "" {
 		summary = tx.autoSummary()
 	}
-	var change int64
-	if err := sqlTx.QueryRowContext(ctx,
-		`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
-		owner, tool, summary, tx.now.Unix()).Scan(&change); err != nil {
+	r, err := tx.exec(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?)`,
+		owner, tool, summary, tx.now.Unix())
+	if err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	change, err := r.LastInsertId()
+	if err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
 	for i, t := range tx.touched {
-		if _, err := sqlTx.ExecContext(ctx,
+		if _, err := tx.exec(
 			`INSERT INTO change_rows (change_id, seq, tbl, row_id, before, after) VALUES (?, ?, ?, ?, ?, ?)`,
 			change, i, t.table, t.id, nullText(t.before), nullText(t.after)); err != nil {
 			return "", fmt.Errorf("cannot journal the change: %w", err)
@@ -84,6 +83,21 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 		return "", fmt.Errorf("cannot save the change: %w", err)
 	}
 	return changeID(change), nil
+}
+
+func (tx *Tx) personExists() error {
+	rows, err := tx.query(`SELECT 1 FROM people WHERE id = ?`, tx.owner)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("there is no person with id %d: %w", tx.owner, ErrNotFound)
+	}
+	return nil
 }
 
 func nullText(b []byte) any {

@@ -32,7 +32,11 @@ func TestMain(m *testing.M) {
 	case "crash":
 		os.Exit(childCrash())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if big.dir != "" {
+		os.RemoveAll(big.dir)
+	}
+	os.Exit(code)
 }
 
 func childStore() (*Store, int64, error) {

@@ -84,6 +84,24 @@ func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
 	return tx.tx.QueryRowContext(tx.ctx, query, args...)
 }
 
+// query runs q in the transaction through the Store's statement cache.
+// database/sql reuses the statement already prepared on the transaction's
+// connection, so q is parsed once per connection, not once per call.
+func (tx *Tx) query(q string, args ...any) (*sql.Rows, error) {
+	if st := tx.s.stmt(tx.ctx, q); st != nil {
+		return tx.tx.StmtContext(tx.ctx, st).QueryContext(tx.ctx, args...)
+	}
+	return tx.tx.QueryContext(tx.ctx, q, args...)
+}
+
+// exec is query for statements without rows.
+func (tx *Tx) exec(q string, args ...any) (sql.Result, error) {
+	if st := tx.s.stmt(tx.ctx, q); st != nil {
+		return tx.tx.StmtContext(tx.ctx, st).ExecContext(tx.ctx, args...)
+	}
+	return tx.tx.ExecContext(tx.ctx, q, args...)
+}
+
 func (tx *Tx) writable(op string) error {
 	if tx.readOnly {
 		return fmt.Errorf("store: %s inside Read; writes go through Write", op)
@@ -221,7 +239,7 @@ func (tx *Tx) Get(table string, id int64) (Row, error) {
 	if _, err := tx.s.columns(tx.ctx, tx.tx, table); err != nil {
 		return nil, err
 	}
-	rows, err := tx.tx.QueryContext(tx.ctx, `SELECT * FROM `+table+
+	rows, err := tx.query(`SELECT * FROM `+table+
 		` WHERE id = ? AND owner_id = ? AND deleted_at IS NULL`, id, tx.owner)
 	if err != nil {
 		return nil, err
@@ -251,7 +269,7 @@ func (tx *Tx) image(table string, id int64, live bool) ([]byte, error) {
 	if live {
 		q += ` AND deleted_at IS NULL`
 	}
-	rows, err := tx.tx.QueryContext(tx.ctx, q, id, tx.owner)
+	rows, err := tx.query(q, id, tx.owner)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +286,7 @@ func (tx *Tx) image(table string, id int64, live bool) ([]byte, error) {
 // returning runs a statement ending in RETURNING * and gives the row's id
 // and JSON image.
 func (tx *Tx) returning(q string, args ...any) (int64, []byte, error) {
-	rows, err := tx.tx.QueryContext(tx.ctx, q, args...)
+	rows, err := tx.query(q, args...)
 	if err != nil {
 		return 0, nil, err
 	}

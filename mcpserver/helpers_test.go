@@ -13,13 +13,16 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tz"
 )
 
 // servedRegistries are the registries whose every tool the schema test
-// checks. When the real tools exist, add their registry here in one line.
+// checks: this package's test tools and the binary's catalog, which grows
+// as tool packages register there.
 var servedRegistries = map[string]func() *tools.Registry{
-	"test": func() *tools.Registry { return testRegistry(nil) },
+	"test":    func() *tools.Registry { return testRegistry(nil) },
+	"catalog": catalog.New,
 }
 
 // calls counts handler runs of the test registry's tools, to show that a

@@ -229,7 +229,8 @@ func TestSelect(t *testing.T) {
 func TestServedSchemas(t *testing.T) {
 	for regName, build := range servedRegistries {
 		t.Run(regName, func(t *testing.T) {
-			srv, err := New(build(), Fixed(&tools.ToolContext{}, nil))
+			reg := build()
+			srv, err := New(reg, Fixed(&tools.ToolContext{}, nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,13 +238,16 @@ func TestServedSchemas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Tools) == 0 {
-				t.Fatal("no tools served")
+			if len(res.Tools) != len(reg.Names()) {
+				t.Fatalf("%d tools served, want all %d", len(res.Tools), len(reg.Names()))
 			}
 			for _, tool := range res.Tools {
 				raw, err := json.Marshal(tool.InputSchema)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if want, _ := reg.Get(tool.Name); !sameJSON(t, raw, want.Schema.JSON()) {
+					t.Errorf("%s: inputSchema %s, want %s", tool.Name, raw, want.Schema.JSON())
 				}
 				if err := tools.CheckFlat(raw); err != nil {
 					t.Errorf("%s: %v", tool.Name, err)

@@ -238,7 +238,7 @@ func TestServedSchemas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Tools) != len(reg.Names()) {
+			if len(res.Tools) == 0 || len(res.Tools) != len(reg.Names()) {
 				t.Fatalf("%d tools served, want all %d", len(res.Tools), len(reg.Names()))
 			}
 			for _, tool := range res.Tools {

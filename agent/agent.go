@@ -237,7 +237,7 @@ func (a *Agent) SystemPrompt() string {
 // Errors: ErrEmptyMessage for a blank message; an *Error (with a sentence
 // for the person and an exit code) when the model server cannot be
 // reached, refuses the request or keeps failing; an error wrapping
-// context.Canceled (or the context's cause) when ctx is cancelled, with
+// ErrInterrupted and the context's cause when ctx is cancelled, with
 // the text written so far as answer — calls that ran keep their results,
 // calls not yet run are answered "cancelled", and conv never holds an
 // unanswered tool call; an error from conv's Load or Append.
@@ -344,7 +344,7 @@ func (t *turn) cancelled(ctx context.Context) (string, error) {
 	if err := t.close(ctx, "(Interrupted by the person; the tool calls above that ran are done, the others were not made.)"); err != nil {
 		return t.said.String(), errors.Join(err, cause)
 	}
-	return t.said.String(), fmt.Errorf("agent: turn cancelled: %w", cause)
+	return t.said.String(), fmt.Errorf("%w (%w)", ErrInterrupted, cause)
 }
 
 // close ends a turn cut short after some of its steps were stored with an

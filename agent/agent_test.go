@@ -484,7 +484,7 @@ func TestCancelledTurn(t *testing.T) {
 	e.nb.onCall = func(string) { cancel() } // interrupted while the first call runs
 	conv := NewMemory()
 	_, err := e.agent.Turn(ctx, conv, "add two notes")
-	if !errors.Is(err, context.Canceled) || ExitCode(err) != ExitInterrupted {
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrInterrupted) || ExitCode(err) != ExitInterrupted {
 		t.Fatalf("err = %v", err)
 	}
 	if len(e.fake.requests()) != 1 {
@@ -512,22 +512,23 @@ func TestCancelledTurn(t *testing.T) {
 func TestCancelledWhileWaiting(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		e := newEnv(t, stream, reply{wait: true})
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithCancelCause(context.Background())
+		sigint := errors.New("interrupt signal")
 		go func() {
 			for len(e.fake.requests()) == 0 {
 				time.Sleep(time.Millisecond)
 			}
-			cancel()
+			cancel(sigint)
 		}()
 		conv := NewMemory()
 		_, err := e.agent.Turn(ctx, conv, "hello")
-		if !errors.Is(err, context.Canceled) {
+		if !errors.Is(err, ErrInterrupted) || !errors.Is(err, sigint) || ExitCode(err) != ExitInterrupted {
 			t.Errorf("stream %v: err = %v", stream, err)
 		}
 		if n := len(conv.Messages()); n != 0 {
 			t.Errorf("stream %v: stored %d messages", stream, n)
 		}
-		cancel()
+		cancel(nil)
 	}
 }
 

@@ -82,7 +82,8 @@ func (e *Error) ExitCode() int {
 }
 
 // ExitCode maps an error from Turn to a process exit code: 0 for nil, 130
-// for a cancelled turn, the Kind's code for an *Error, 1 otherwise.
+// for an interrupted turn (ErrInterrupted or context.Canceled), the
+// Kind's code for an *Error, 1 otherwise.
 func ExitCode(err error) int {
 	if err == nil {
 		return ExitOK
@@ -91,11 +92,15 @@ func ExitCode(err error) int {
 	if errors.As(err, &e) {
 		return e.ExitCode()
 	}
-	if errors.Is(err, context.Canceled) {
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, context.Canceled) {
 		return ExitInterrupted
 	}
 	return ExitFailure
 }
+
+// ErrInterrupted is wrapped by the error of a turn whose context was
+// cancelled (Ctrl-C), together with the context's cause.
+var ErrInterrupted = errors.New("interrupted: the tool calls that ran are kept, the others were not made")
 
 // ErrEmptyMessage is returned by Turn for a message that is blank.
 var ErrEmptyMessage = errors.New("the message is empty: write something to send")

@@ -1,0 +1,200 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
+)
+
+// summary is a task in one sentence part for the answers of writes:
+// "t12 “Buy milk”, due tomorrow, Tue 2026-12-01; p2; #home; repeats every
+// week".
+func (v view) summary(t task) string {
+	parts := []string{fmt.Sprintf("%s “%s”", label(t.ID), t.Title)}
+	if t.HasDue {
+		parts[0] += ", due " + v.dueText(t.Due)
+	}
+	if t.Priority < 4 {
+		parts = append(parts, fmt.Sprintf("p%d", t.Priority))
+	}
+	if len(t.Tags) > 0 {
+		parts = append(parts, tagText(t.Tags))
+	}
+	if t.Rule != nil {
+		parts = append(parts, repeatText(t))
+	}
+	if d := t.Reminders.Describe(); d != "" {
+		parts = append(parts, "reminders "+d)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// addOutcome says what add_task's Write found or did.
+type addOutcome int
+
+const (
+	added addOutcome = iota
+	replayed
+	duplicate
+)
+
+func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	t := task{Status: "open", Priority: 4, CreatedAt: e.now}
+	t.Title, _ = readTitle(a, true)
+	t.Notes, _ = readNotes(a)
+	t.Due, t.HasDue = readDue(a, e.zone)
+	if p, ok := readPriority(a); ok {
+		t.Priority = p
+	}
+	t.Tags = readTags(a, "tags")
+	checkTagCount(a, "tags", t.Tags)
+	rule, hasRule := readRule(a)
+	rf, hasRF := readRepeatFrom(a)
+	remZone := e.zone
+	if t.HasDue && t.Due.HasTime {
+		remZone = t.Due.Zone
+	}
+	t.Reminders, _, _ = readReminders(a, remZone)
+	key := readKey(a)
+	allowDup := a.Flag("allow_duplicate")
+	if hasRF && !hasRule && a.Err() == nil {
+		a.Fail("repeat_from", "“repeat_from” says how a repeating task moves on, so it needs an “rrule” too; give one, or leave “repeat_from” out.")
+	}
+	if hasRule {
+		t.Rule, t.RepeatFrom = rule, "schedule"
+		if hasRF {
+			t.RepeatFrom = rf
+		}
+	}
+	checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.zone)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+
+	row := t.columns()
+	row["created_at"] = e.now.Unix()
+	// The fingerprint is of what would be stored, so spellings of the same
+	// call ("RRULE:" or not, spaces) count as the same arguments.
+	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
+	outcome := added
+	var conflictRef string
+	change, err := e.s.Write(ctx, e.person.ID, "add_task", func(tx *store.Tx) error {
+		if key != "" {
+			prev, ref, found, err := tx.LookupKey("add_task", key)
+			if err != nil {
+				return err
+			}
+			if found {
+				if prev != fp {
+					conflictRef = ref
+					return store.ErrConflict
+				}
+				outcome = replayed
+				t.ID, err = parseRef(ref)
+				return err
+			}
+		}
+		if !allowDup {
+			id, err := findDuplicate(tx, t, e)
+			if err != nil {
+				return err
+			}
+			if id != 0 {
+				outcome, t.ID = duplicate, id
+				if key != "" {
+					return tx.SaveKey("add_task", key, fp, label(id))
+				}
+				return nil
+			}
+		}
+		id, err := tx.Insert(tasksTable, row)
+		if err != nil {
+			return err
+		}
+		t.ID = id
+		tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
+		if key != "" {
+			return tx.SaveKey("add_task", key, fp, label(id))
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrConflict) {
+		return tools.Conflict(fmt.Sprintf("The “key” “%s” was already used for %s with other arguments; repeat that call exactly, or use a new key for a new task.", key, conflictRef))
+	}
+	if err != nil {
+		return tools.Internal(err)
+	}
+	if outcome == added {
+		attach(tc, change, t.ID)
+		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + changeNote(change)
+		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+	}
+	// An earlier task answers: show it as it is now.
+	var cur task
+	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
+		var err error
+		cur, err = loadTask(tx, t.ID)
+		return err
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return tools.NotFound(fmt.Sprintf("The “key” “%s” was used for %s, which has been deleted since; undo the delete to get it back, or use a new key.", key, label(t.ID)))
+	}
+	if err != nil {
+		return tools.Internal(err)
+	}
+	why := "this “key” was already used for it, so nothing new was added"
+	if outcome == duplicate {
+		why = fmt.Sprintf("a task with this title and due was added %s ago, so no copy was made; set “allow_duplicate” to add another",
+			ago(e.now.Sub(cur.CreatedAt)))
+	}
+	out := fmt.Sprintf("Already there: %s (%s).", e.v.summary(cur), why)
+	return tools.SuccessWithData(out, written{Task: e.v.data(cur), Existing: true})
+}
+
+func parseRef(ref string) (int64, error) {
+	m := taskID.FindStringSubmatch(ref)
+	if m == nil {
+		return 0, fmt.Errorf("idempotency ref %q is not a task id", ref)
+	}
+	var id int64
+	_, err := fmt.Sscan(m[1], &id)
+	return id, err
+}
+
+// findDuplicate looks for an open task of the owner added within
+// fields.DuplicateWindow with the same normalised title and the same due
+// (design §6); 0 when there is none.
+func findDuplicate(tx *store.Tx, t task, e env) (int64, error) {
+	cols := dueColumns(t.Due, t.HasDue)
+	rows, err := tx.Query(`SELECT id, title FROM tasks
+		WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open' AND created_at >= ?
+		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
+		ORDER BY id`, tx.Owner(), e.now.Add(-fields.DuplicateWindow).Unix(),
+		cols["due_date"], cols["due_time"], cols["due_zone"])
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	norm := fields.NormTitle(t.Title)
+	for rows.Next() {
+		var id int64
+		var title string
+		if err := rows.Scan(&id, &title); err != nil {
+			return 0, err
+		}
+		if fields.NormTitle(title) == norm {
+			return id, nil
+		}
+	}
+	return 0, rows.Err()
+}

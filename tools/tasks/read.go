@@ -1,0 +1,206 @@
+package tasks
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Bounds on what a task holds, in characters (Unicode code points). A value
+// over a bound is refused with a sentence, never cut.
+const (
+	MaxTitle = 200
+	MaxNotes = 10000
+	MaxTag   = 40
+	MaxTags  = 20
+	MaxKey   = 200
+)
+
+var taskID = regexp.MustCompile(`^[tT]?([0-9]{1,18})$`)
+
+// readID reads “id”, a task id as answers quote it ("t12"; "12" also).
+func readID(a *args.Args) int64 {
+	s := a.NeededLine("id")
+	if a.Err() != nil {
+		return 0
+	}
+	m := taskID.FindStringSubmatch(s)
+	var id int64
+	if m != nil {
+		id, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	if id <= 0 {
+		a.Fail("id", fmt.Sprintf("“id” must be a task id as answers show it, such as “t12”, not “%s”.", s))
+		return 0
+	}
+	return id
+}
+
+func tooLong(a *args.Args, name, what string, s string, most int) {
+	if n := utf8.RuneCountInString(s); n > most {
+		a.Fail(name, fmt.Sprintf("“%s” may be at most %d characters; this one has %d. Write a shorter %s.", name, most, n, what))
+	}
+}
+
+// readTitle reads “title” as one line; needed is true for add_task.
+func readTitle(a *args.Args, needed bool) (string, bool) {
+	var s string
+	if needed {
+		s = a.NeededLine("title")
+	} else {
+		s = a.Line("title")
+	}
+	tooLong(a, "title", "title (put details in “notes”)", s, MaxTitle)
+	return s, s != ""
+}
+
+func readNotes(a *args.Args) (string, bool) {
+	s := a.Body("notes")
+	tooLong(a, "notes", "note", s, MaxNotes)
+	return s, s != ""
+}
+
+// readDue reads a due: a day (floating), or a day and time pinned to the
+// zone written in brackets on it, else the person's zone (design §3).
+func readDue(a *args.Args, person tz.Zone) (due, bool) {
+	zone := person
+	if z, ok := a.MomentZone("due"); ok {
+		zone = z
+	}
+	m, ok := a.Moment("due", zone)
+	if !ok || a.Err() != nil {
+		return due{}, false
+	}
+	if !m.HasTime {
+		return due{Moment: m}, true
+	}
+	return timedDue(m.DateTime, zone), true
+}
+
+// readTags reads a list of tags named name: a leading "#" is dropped, a tag
+// is one word (no spaces or commas) of at most MaxTag characters, and
+// repeats (ignoring case) are kept once.
+func readTags(a *args.Args, name string) []string {
+	var out []string
+	for _, raw := range a.List(name) {
+		tag := strings.TrimSpace(strings.TrimLeft(raw, "#"))
+		switch {
+		case tag == "":
+			a.Fail(name, fmt.Sprintf("“%s” holds “%s”, which is no tag; write tags as words such as “home”.", name, raw))
+			return nil
+		case strings.IndexFunc(tag, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '#' }) >= 0:
+			a.Fail(name, fmt.Sprintf("Each tag in “%s” is one word without spaces, commas or “#” inside, such as “errands” or “deep-work”; not “%s”. Give several tags as a list.", name, raw))
+			return nil
+		case utf8.RuneCountInString(tag) > MaxTag:
+			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; “%s” has %d.", name, MaxTag, tag, utf8.RuneCountInString(tag)))
+			return nil
+		}
+		out = addTag(out, tag)
+	}
+	return out
+}
+
+func addTag(tags []string, tag string) []string {
+	for _, t := range tags {
+		if strings.EqualFold(t, tag) {
+			return tags
+		}
+	}
+	return append(tags, tag)
+}
+
+func removeTag(tags []string, tag string) []string {
+	out := tags[:0:0]
+	for _, t := range tags {
+		if !strings.EqualFold(t, tag) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func checkTagCount(a *args.Args, name string, tags []string) {
+	if len(tags) > MaxTags {
+		a.Fail(name, fmt.Sprintf("A task may have at most %d tags; “%s” would give it %d. Use fewer tags.", MaxTags, name, len(tags)))
+	}
+}
+
+// readRule reads “rrule”, an RFC 5545 RRULE value ("RRULE:" optional).
+func readRule(a *args.Args) (*recur.Rule, bool) {
+	s := a.Line("rrule")
+	if s == "" || a.Err() != nil {
+		return nil, false
+	}
+	r, err := recur.ParseRule(s)
+	if err != nil {
+		var re *recur.Error
+		if errors.As(err, &re) {
+			a.Fail("rrule", re.Sentence)
+		} else {
+			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not “%s”.", s))
+		}
+		return nil, false
+	}
+	return r, true
+}
+
+func readRepeatFrom(a *args.Args) (string, bool) {
+	s := a.OneOf("repeat_from", "", "schedule", "completion")
+	return s, s != ""
+}
+
+func readPriority(a *args.Args) (int, bool) {
+	if !a.Has("priority") {
+		return 0, false
+	}
+	p := a.Number("priority", 4, 1, 4)
+	return p, a.Err() == nil
+}
+
+func readKey(a *args.Args) string {
+	k := a.Line("key")
+	tooLong(a, "key", "key", k, MaxKey)
+	return k
+}
+
+// checkRepeat checks a rule against the due it repeats from and the way it
+// repeats, once both are known.
+func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDue bool, person tz.Zone) {
+	if a.Err() != nil || rule == nil {
+		return
+	}
+	if !hasDue {
+		a.Fail("rrule", "A repeating task needs a “due”, the first time it is due; give “due” with “rrule”, such as 2026-10-05 or 2026-10-05T09:00.")
+		return
+	}
+	s := recur.Series{Start: d.Moment, Zone: d.seriesZone(person), Rule: rule}
+	if err := s.Check(); err != nil {
+		var re *recur.Error
+		if errors.As(err, &re) {
+			a.Fail("rrule", re.Sentence)
+		} else {
+			a.Fail("rrule", err.Error())
+		}
+		return
+	}
+	if repeatFrom == "completion" && !plainRule(rule) {
+		a.Fail("rrule", fmt.Sprintf("A task repeated from completion takes a plain rule (FREQ with INTERVAL, COUNT or UNTIL), such as “FREQ=DAILY;INTERVAL=3”; “%s” names days to land on, which only a schedule can follow. Leave out “repeat_from” or the BY parts.", rule))
+	}
+}
+
+// readReminders reads remind_before and remind_at in zone, saying which of
+// the two were given.
+func readReminders(a *args.Args, zone tz.Zone) (r fields.Reminders, before, at bool) {
+	before, at = a.Has("remind_before"), a.Has("remind_at")
+	r = fields.ReadReminders(a, zone)
+	return r, before && len(r.Before) > 0, at && len(r.At) > 0
+}

@@ -1,0 +1,253 @@
+package tasks
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// view renders tasks for one person at one instant: "today" and "overdue"
+// are the person's days (design §3), never UTC's.
+type view struct {
+	zone  tz.Zone
+	now   time.Time
+	today tz.Date
+}
+
+func newView(zone tz.Zone, now time.Time) view {
+	return view{zone: zone, now: now, today: zone.Today(now)}
+}
+
+func days(n int) string {
+	if n == 1 {
+		return "1 day"
+	}
+	return strconv.Itoa(n) + " days"
+}
+
+// dayWord names day d against today: "today", "tomorrow", "yesterday", or
+// "Fri 2026-12-04".
+func (v view) dayWord(d tz.Date) string {
+	switch v.today.DaysUntil(d) {
+	case 0:
+		return "today"
+	case 1:
+		return "tomorrow"
+	case -1:
+		return "yesterday"
+	}
+	return tz.FormatDateModel(d)
+}
+
+// clock is a timed due's time as the person reads it, with the due's own
+// time and zone when that zone is not the person's: "17:00", or "15:00
+// (09:00 America/New_York)".
+func (v view) clock(d due) string {
+	s := d.At.In(v.zone.Location()).Format("15:04")
+	if d.Zone.Name() != v.zone.Name() {
+		s += fmt.Sprintf(" (%02d:%02d %s)", d.Hour, d.Minute, d.Zone.Name())
+	}
+	return s
+}
+
+// personDay is the person's civil day of a due.
+func (v view) personDay(d due) tz.Date {
+	if d.HasTime {
+		return v.zone.Today(d.At)
+	}
+	return d.Date
+}
+
+// overdue reports whether an open task's due has passed for the person: a
+// floating day before today, or a timed due before now.
+func (v view) overdue(t task) bool {
+	if !t.HasDue || t.Status != "open" {
+		return false
+	}
+	if t.Due.HasTime {
+		return t.Due.At.Before(v.now)
+	}
+	return t.Due.Date.Before(v.today)
+}
+
+// standing says how a task stands against the person's today: "overdue 2
+// days (Mon 2026-11-30)", "overdue since today 09:00", "today", "today
+// 17:00", "tomorrow 09:00", "Fri 2026-12-04", "no due"; for a done task
+// "done Mon 2026-11-30".
+func (v view) standing(t task) string {
+	if t.Status == "done" {
+		return "done " + tz.FormatDateModel(v.zone.Today(t.CompletedAt))
+	}
+	if !t.HasDue {
+		return "no due"
+	}
+	day := v.personDay(t.Due)
+	late := v.today.DaysUntil(day)
+	timeOf := ""
+	if t.Due.HasTime {
+		timeOf = " " + v.clock(t.Due)
+	}
+	switch {
+	case late < 0:
+		return fmt.Sprintf("overdue %s (%s%s)", days(-late), tz.FormatDateModel(day), timeOf)
+	case late == 0 && v.overdue(t):
+		return "overdue since today" + timeOf
+	}
+	return v.dayWord(day) + timeOf
+}
+
+// dueText is the due in full for one-task answers: "tomorrow, Tue
+// 2026-12-01 09:00 (+01:00)"; a floating day "today, Mon 2026-11-30".
+func (v view) dueText(d due) string {
+	if !d.HasTime {
+		return v.dayWord(d.Date) + ", " + tz.FormatDateModel(d.Date)
+	}
+	s := v.dayWord(v.zone.Today(d.At)) + ", " + tz.FormatModel(d.At, v.zone)
+	if d.Zone.Name() != v.zone.Name() {
+		s += fmt.Sprintf(" = %s %s", d.DateTime.String()[11:], d.Zone.Name())
+	}
+	return s
+}
+
+// movedNote says when a timed due fell in a DST gap and was moved
+// (RFC 5545 §3.3.5), or "".
+func (v view) movedNote(d due) string {
+	if !d.HasTime || !d.Moved {
+		return ""
+	}
+	return fmt.Sprintf(" (%02d:%02d does not exist on %s in %s, the clocks skip it; it falls at %s.)",
+		d.Hour, d.Minute, d.Date, d.Zone.Name(), d.At.In(d.Zone.Location()).Format("15:04"))
+}
+
+func tagText(tags []string) string {
+	parts := make([]string, len(tags))
+	for i, t := range tags {
+		parts[i] = "#" + t
+	}
+	return strings.Join(parts, " ")
+}
+
+// line is one task on one line, for lists and for the answers of writes:
+// "t12 · today 17:00 · Buy milk · p2 · #home · repeats every week".
+func (v view) line(t task) string {
+	parts := []string{label(t.ID), v.standing(t), t.Title}
+	if t.Priority < 4 {
+		parts = append(parts, "p"+strconv.Itoa(t.Priority))
+	}
+	if len(t.Tags) > 0 {
+		parts = append(parts, tagText(t.Tags))
+	}
+	if t.Rule != nil {
+		parts = append(parts, repeatText(t))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func repeatText(t task) string {
+	s := "repeats " + t.Rule.Describe()
+	if t.RepeatFrom == "completion" {
+		s += " after completion"
+	}
+	return s
+}
+
+// taskData is a task as Data gives it to programs: civil forms, zone names
+// and RFC 3339 instants (in the due's zone for the due, in the person's
+// zone for the stamps).
+type taskData struct {
+	ID           string           `json:"id"`
+	Title        string           `json:"title"`
+	Notes        string           `json:"notes"`
+	Status       string           `json:"status"`
+	Standing     string           `json:"standing"`
+	Overdue      bool             `json:"overdue"`
+	Due          string           `json:"due,omitempty"`
+	DueAllDay    bool             `json:"due_all_day,omitempty"`
+	DueZone      string           `json:"due_zone,omitempty"`
+	DueAt        string           `json:"due_at,omitempty"`
+	Priority     int              `json:"priority"`
+	Tags         []string         `json:"tags"`
+	RRule        string           `json:"rrule,omitempty"`
+	RepeatFrom   string           `json:"repeat_from,omitempty"`
+	Repeats      string           `json:"repeats,omitempty"`
+	RemindBefore []int            `json:"remind_before"`
+	RemindAt     []string         `json:"remind_at"`
+	CompletedAt  string           `json:"completed_at,omitempty"`
+	CreatedAt    string           `json:"created_at"`
+	UpdatedAt    string           `json:"updated_at,omitempty"`
+	Completions  []completionData `json:"completions,omitempty"`
+	Done         int              `json:"completions_total,omitempty"`
+}
+
+type completionData struct {
+	ID          string `json:"id"`
+	Due         string `json:"due,omitempty"`
+	DueZone     string `json:"due_zone,omitempty"`
+	DueAt       string `json:"due_at,omitempty"`
+	CompletedAt string `json:"completed_at"`
+}
+
+func (v view) data(t task) taskData {
+	d := taskData{
+		ID: label(t.ID), Title: t.Title, Notes: t.Notes, Status: t.Status,
+		Standing: v.standing(t), Overdue: v.overdue(t), Priority: t.Priority,
+		Tags: t.Tags, RemindBefore: t.Reminders.Before, RemindAt: []string{},
+		CreatedAt: tz.RFC3339(t.CreatedAt, v.zone),
+	}
+	if d.Tags == nil {
+		d.Tags = []string{}
+	}
+	if d.RemindBefore == nil {
+		d.RemindBefore = []int{}
+	}
+	for _, m := range t.Reminders.At {
+		d.RemindAt = append(d.RemindAt, m.String())
+	}
+	if t.HasDue {
+		d.Due = t.Due.String()
+		d.DueAllDay = !t.Due.HasTime
+		if t.Due.HasTime {
+			d.DueZone = t.Due.Zone.Name()
+			d.DueAt = tz.RFC3339(t.Due.At, t.Due.Zone)
+		}
+	}
+	if t.Rule != nil {
+		d.RRule = t.Rule.String()
+		d.RepeatFrom = t.RepeatFrom
+		d.Repeats = t.Rule.Describe()
+	}
+	if !t.CompletedAt.IsZero() {
+		d.CompletedAt = tz.RFC3339(t.CompletedAt, v.zone)
+	}
+	if !t.UpdatedAt.IsZero() {
+		d.UpdatedAt = tz.RFC3339(t.UpdatedAt, v.zone)
+	}
+	return d
+}
+
+func (v view) completionData(c completion) completionData {
+	d := completionData{ID: "tc" + strconv.FormatInt(c.ID, 10), CompletedAt: tz.RFC3339(c.At, v.zone)}
+	if c.HasDue {
+		d.Due = c.Due.String()
+		if c.Due.HasTime {
+			d.DueZone = c.Due.Zone.Name()
+			d.DueAt = tz.RFC3339(c.Due.At, c.Due.Zone)
+		}
+	}
+	return d
+}
+
+// ago says a short span in words: "under a minute", "1 minute", "7 minutes".
+func ago(d time.Duration) string {
+	m := int(d / time.Minute)
+	switch {
+	case m < 1:
+		return "under a minute"
+	case m == 1:
+		return "1 minute"
+	}
+	return strconv.Itoa(m) + " minutes"
+}

@@ -1,0 +1,277 @@
+package tasks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// MaxHistory is how many completions get_task gives in Data, newest first;
+// its text shows the latest historyLines.
+const (
+	MaxHistory   = 100
+	historyLines = 10
+)
+
+func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	id := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var t task
+	var done due
+	var hadDue, already bool
+	var adv advance
+	change, err := e.s.Write(ctx, e.person.ID, "complete_task", func(tx *store.Tx) error {
+		var err error
+		if t, err = loadTask(tx, id); err != nil {
+			return err
+		}
+		if t.Status == "done" {
+			already = true
+			return nil
+		}
+		done, hadDue = t.Due, t.HasDue
+		c := dueColumns(t.Due, t.HasDue)
+		c["task_id"] = id
+		c["completed_at"] = e.now.Unix()
+		if _, err := tx.Insert(completionsTable, c); err != nil {
+			return err
+		}
+		set := store.Row{}
+		adv = advance{Ended: true}
+		if t.Rule != nil {
+			if adv, err = nextOccurrence(t, e.zone, e.now); err != nil {
+				return err
+			}
+		}
+		if adv.Ended {
+			t.Status, t.CompletedAt = "done", e.now
+			set["status"], set["completed_at"] = "done", e.now.Unix()
+			tx.Summarize(fmt.Sprintf("completed %s “%s”", label(id), t.Title))
+		} else {
+			t.Due, t.Rule = adv.Next, adv.Rule
+			for k, v := range dueColumns(adv.Next, true) {
+				set[k] = v
+			}
+			set["rrule"] = adv.Rule.String()
+			tx.Summarize(fmt.Sprintf("completed %s “%s” due %s; next %s", label(id), t.Title, done, adv.Next))
+		}
+		return tx.Update(tasksTable, id, set)
+	})
+	if err != nil {
+		return failed(id, err)
+	}
+	if already {
+		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already done (%s); nothing changed. Use reopen_task to open it again.",
+			label(id), t.Title, e.v.standing(t)), written{Task: e.v.data(t)})
+	}
+	t.UpdatedAt = e.now
+	attach(tc, change, id)
+	var out strings.Builder
+	fmt.Fprintf(&out, "Done: %s “%s”", label(id), t.Title)
+	if t.Rule != nil && hadDue {
+		fmt.Fprintf(&out, " (the occurrence due %s)", occurrenceText(done))
+	}
+	next := ""
+	switch {
+	case !adv.Ended:
+		next = adv.Next.String()
+		fmt.Fprintf(&out, ". Next due %s.%s", e.v.dueText(adv.Next), e.v.movedNote(adv.Next))
+	case t.Rule != nil:
+		out.WriteString(". That was the last one: its rule has run out, so the task is done for good.")
+	default:
+		out.WriteString(".")
+	}
+	out.WriteString(changeNote(change))
+	return tools.SuccessWithData(out.String(), written{Task: e.v.data(t), Change: change, Next: next})
+}
+
+// occurrenceText names a done occurrence by its own due: "Mon 2026-10-05"
+// or "Mon 2026-10-05 09:00 (+02:00)" in the due's zone.
+func occurrenceText(d due) string {
+	if !d.HasTime {
+		return tz.FormatDateModel(d.Date)
+	}
+	return tz.FormatModel(d.At, d.Zone)
+}
+
+func reopen(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	id := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var t task
+	var already bool
+	change, err := e.s.Write(ctx, e.person.ID, "reopen_task", func(tx *store.Tx) error {
+		var err error
+		if t, err = loadTask(tx, id); err != nil {
+			return err
+		}
+		if t.Status == "open" {
+			already = true
+			return nil
+		}
+		last, _, err := loadCompletions(tx, id, 1)
+		if err != nil {
+			return err
+		}
+		if len(last) == 1 {
+			if err := tx.Delete(completionsTable, last[0].ID); err != nil {
+				return err
+			}
+		}
+		t.Status, t.CompletedAt = "open", time.Time{}
+		tx.Summarize(fmt.Sprintf("reopened %s “%s”", label(id), t.Title))
+		return tx.Update(tasksTable, id, store.Row{"status": "open", "completed_at": nil})
+	})
+	if err != nil {
+		return failed(id, err)
+	}
+	if already {
+		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already open; nothing changed.", label(id), t.Title),
+			written{Task: e.v.data(t)})
+	}
+	t.UpdatedAt = e.now
+	attach(tc, change, id)
+	out := "Reopened " + e.v.summary(t) + "." + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+}
+
+func remove(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	id := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var t task
+	change, err := e.s.Write(ctx, e.person.ID, "delete_task", func(tx *store.Tx) error {
+		var err error
+		if t, err = loadTask(tx, id); err != nil {
+			return err
+		}
+		tx.Summarize(fmt.Sprintf("deleted %s “%s”", label(id), t.Title))
+		return tx.Delete(tasksTable, id)
+	})
+	if err != nil {
+		return failed(id, err)
+	}
+	attach(tc, change, id)
+	out := fmt.Sprintf("Deleted %s “%s”. Undo brings it back.%s", label(id), t.Title, changeNote(change))
+	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+}
+
+func get(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	id := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var t task
+	var hist []completion
+	var total int
+	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
+		var err error
+		if t, err = loadTask(tx, id); err != nil {
+			return err
+		}
+		hist, total, err = loadCompletions(tx, id, MaxHistory)
+		return err
+	})
+	if err != nil {
+		return failed(id, err)
+	}
+	d := e.v.data(t)
+	d.Done = total
+	for _, c := range hist {
+		d.Completions = append(d.Completions, e.v.completionData(c))
+	}
+	return tools.SuccessWithData(e.v.detail(t, hist, total), map[string]any{"task": d})
+}
+
+// detail is get_task's text: a heading line, then one line per field that
+// is set, then the latest completions.
+func (v view) detail(t task, hist []completion, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s “%s” · %s", label(t.ID), t.Title, t.Status)
+	if t.Status == "open" && v.overdue(t) {
+		b.WriteString(" · overdue")
+	}
+	line := func(name, value string) { fmt.Fprintf(&b, "\n%s: %s", name, value) }
+	if t.HasDue {
+		d := v.dueText(t.Due)
+		if !t.Due.HasTime {
+			d += " (any time that day)"
+		}
+		line("due", d)
+	} else {
+		line("due", "none")
+	}
+	line("priority", priorityWord(t.Priority))
+	if len(t.Tags) > 0 {
+		line("tags", tagText(t.Tags))
+	}
+	if t.Rule != nil {
+		line("repeats", fmt.Sprintf("%s, from the %s (RRULE:%s)", t.Rule.Describe(), t.RepeatFrom, t.Rule))
+	}
+	if r := t.Reminders.Describe(); r != "" {
+		line("reminders", r)
+	}
+	if !t.CompletedAt.IsZero() {
+		line("done", tz.FormatModel(t.CompletedAt, v.zone))
+	}
+	line("added", tz.FormatModel(t.CreatedAt, v.zone))
+	if total > 0 {
+		shown := hist
+		if len(shown) > historyLines {
+			shown = shown[:historyLines]
+		}
+		heading := fmt.Sprintf("completions (%d", total)
+		if total > len(shown) {
+			heading += fmt.Sprintf(", latest %d", len(shown))
+		}
+		b.WriteString("\n" + heading + "):")
+		for _, c := range shown {
+			fmt.Fprintf(&b, "\n  %s", tz.FormatModel(c.At, v.zone))
+			if c.HasDue {
+				fmt.Fprintf(&b, " (due %s)", occurrenceText(c.Due))
+			}
+		}
+	}
+	if t.Notes != "" {
+		b.WriteString("\nnotes:\n" + t.Notes)
+	}
+	return b.String()
+}
+
+func priorityWord(p int) string {
+	switch p {
+	case 1:
+		return "p1 urgent"
+	case 2:
+		return "p2 high"
+	case 3:
+		return "p3 medium"
+	}
+	return "p4 none"
+}

@@ -1,0 +1,230 @@
+// Package tasks holds the tools that keep a person's tasks: add_task,
+// list_tasks, get_task, update_task, complete_task, reopen_task and
+// delete_task (design §8, issue 4).
+//
+// Every tool reads its arguments with package args, takes the person, the
+// clock and the store from the ToolContext, and makes at most one
+// journaled store.Write, so each change can be undone with the undo tool.
+// Every query is filtered by the person's id: another person's task reads
+// exactly like one that does not exist.
+//
+// Time (design §3): a date-only due floats (it is due on that day wherever
+// the person is, and "today" and "overdue" are worked out in the person's
+// zone when asked); a timed due is pinned to the IANA zone it was written
+// in. Repeating tasks carry an RFC 5545 RRULE expanded by package recur.
+package tasks
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Register adds the task tools to r, in the order a model most often needs
+// them.
+func Register(r *tools.Registry) {
+	r.Add(AddTask())
+	r.Add(ListTasks())
+	r.Add(GetTask())
+	r.Add(UpdateTask())
+	r.Add(CompleteTask())
+	r.Add(ReopenTask())
+	r.Add(DeleteTask())
+}
+
+// Properties shared by add_task and update_task.
+var (
+	titleProp = tools.Str("title", fmt.Sprintf("What to do, one line, at most %d characters.", MaxTitle))
+	notesProp = tools.Str("notes", fmt.Sprintf("Details, kept as written (several lines are fine), at most %d characters.", MaxNotes))
+	dueProp   = tools.Str("due", "When it is due: a day (2026-10-05), due that day wherever the person is, "+
+		"or a day and time (2026-10-05T09:00) in the person's zone; add a zone in brackets for another one (2026-10-05T09:00[America/New_York]).")
+	priorityProp = tools.Int("priority", "1 urgent, 2 high, 3 medium, 4 none (default).").Range(1, 4)
+	tagsProp     = tools.Strs("tags", fmt.Sprintf("Tags, one word each (home, errands), at most %d, each at most %d characters.", MaxTags, MaxTag))
+	rruleProp    = tools.Str("rrule", "Makes the task repeat: an RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO or FREQ=MONTHLY;BYMONTHDAY=-1. Needs a “due”, the first time.")
+	repeatProp   = tools.Str("repeat_from", "How a repeating task moves on when done: schedule (default; the next date of the rule) or completion "+
+		"(the rule's interval after the day it was done, for “every 3 days after I do it”: FREQ=DAILY;INTERVAL=3).").OneOf("schedule", "completion")
+	remindAtProp = tools.Strs("remind_at", "Reminders at fixed moments, such as [\"2026-10-05T08:00\"], in the person's zone (in the due's zone when the due names another).")
+	idProp       = tools.Str("id", "The task id as answers show it, such as t12.")
+)
+
+// AddTask is the add_task tool. Data: {"task": {…}, "change": "c31",
+// "existing": false}; existing is true when an earlier task was returned
+// (the same idempotency key, or the same title and due within 10 minutes).
+func AddTask() tools.Tool {
+	return tools.Tool{
+		Name:  "add_task",
+		Title: "Add a task",
+		Description: "Adds a task for the person. Give a “due” day, or day and time, when it has one. " +
+			"Calling again with the same title and due within 10 minutes returns the first task instead of a copy (set “allow_duplicate” to add another). " +
+			"The answer gives the task's id (t12) to quote later.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,
+			fields.RemindBeforeProp, remindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
+		}, Required: []string{"title"}},
+		Handler: add,
+	}
+}
+
+// ListTasks is the list_tasks tool. Data: {"tasks": [{…}], "total": 40,
+// "offset": 0, "next_cursor": "o25"}.
+func ListTasks() tools.Tool {
+	return tools.Tool{
+		Name:  "list_tasks",
+		Title: "List tasks",
+		Description: "Lists the person's tasks, overdue first, then by due day, tasks with no due last, then by priority; " +
+			"each line says how the task stands against today (overdue 2 days, today 17:00, tomorrow). " +
+			"Without “from” and “to” every task of the status is listed. The answer gives the total and a cursor for the next page.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			tools.Str("status", "open (default), done, or all.").OneOf("open", "done", "all"),
+			tools.Str("from", "Only tasks due at or after this: a day (2026-10-05) or a day and time in the person's zone. Leave out for no lower bound (overdue tasks included)."),
+			tools.Str("to", "Only tasks due before the end of this day (or before this time, given a day and time). Leave out for no upper bound."),
+			tools.Str("tag", "Only tasks with this tag."),
+			tools.Str("query", "Only tasks whose title or notes contain this text (any case)."),
+			fields.LimitProp(DefaultLimit, MaxLimit),
+			fields.CursorProp,
+		}},
+		ReadOnly: true, Idempotent: true,
+		Handler: list,
+	}
+}
+
+// GetTask is the get_task tool. Data: {"task": {…, "completions": [{…}],
+// "completions_total": 3}}, the latest MaxHistory completions.
+func GetTask() tools.Tool {
+	return tools.Tool{
+		Name:        "get_task",
+		Title:       "Show a task",
+		Description: "Shows one task whole: notes, due, repeat rule, reminders, and when it was done.",
+		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
+		ReadOnly:    true, Idempotent: true,
+		Handler: get,
+	}
+}
+
+// UpdateTask is the update_task tool. Data as add_task's.
+func UpdateTask() tools.Tool {
+	return tools.Tool{
+		Name:  "update_task",
+		Title: "Change a task",
+		Description: "Changes the fields given and leaves the others as they are (an absent or empty argument changes nothing; " +
+			"use “clear” to empty a field). Moving the “due” of a repeating task keeps its rule: the series continues from the new due.",
+		Schema: tools.Schema{Properties: []tools.Property{
+			idProp, titleProp, notesProp, dueProp, priorityProp,
+			tools.Strs("tags", "Replaces all the tags."),
+			tools.Strs("add_tags", "Tags to add to those the task has."),
+			tools.Strs("remove_tags", "Tags to take off."),
+			rruleProp, repeatProp, fields.RemindBeforeProp, remindAtProp,
+			tools.Strs("clear", "Fields to empty: notes, due, priority, tags, rrule, repeat_from, remind_before, remind_at."),
+		}, Required: []string{"id"}},
+		Idempotent: true,
+		Handler:    update,
+	}
+}
+
+// CompleteTask is the complete_task tool. Data: {"task": {…}, "change":
+// "c33", "next": "2026-10-12T09:00"}; next is empty when the task is done
+// for good.
+func CompleteTask() tools.Tool {
+	return tools.Tool{
+		Name:  "complete_task",
+		Title: "Complete a task",
+		Description: "Marks a task done. A repeating task records this occurrence as done and moves to its next due " +
+			"(the answer says when); it is done for good only when its rule runs out.",
+		Schema:     tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
+		Idempotent: false,
+		Handler:    complete,
+	}
+}
+
+// ReopenTask is the reopen_task tool. Data: {"task": {…}, "change": "c34"}.
+func ReopenTask() tools.Tool {
+	return tools.Tool{
+		Name:        "reopen_task",
+		Title:       "Reopen a task",
+		Description: "Opens a done task again and takes back its last completion.",
+		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
+		Idempotent:  true,
+		Handler:     reopen,
+	}
+}
+
+// DeleteTask is the delete_task tool. Data: {"task": {…}, "change": "c35"}.
+func DeleteTask() tools.Tool {
+	return tools.Tool{
+		Name:        "delete_task",
+		Title:       "Delete a task",
+		Description: "Deletes a task. It can be brought back with undo.",
+		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
+		Destructive: true, Idempotent: true,
+		Handler: remove,
+	}
+}
+
+// env is what one call works with.
+type env struct {
+	person tools.Person
+	zone   tz.Zone
+	s      *store.Store
+	now    time.Time
+	v      view
+}
+
+func host(tc *tools.ToolContext) (env, error) {
+	p, err := tools.Require[tools.Person](tc)
+	if err != nil {
+		return env{}, err
+	}
+	s, err := tools.Require[*store.Store](tc)
+	if err != nil {
+		return env{}, err
+	}
+	now := tools.Now(tc).UTC().Truncate(time.Second)
+	return env{person: p, zone: p.Zone, s: s, now: now, v: newView(p.Zone, now)}, nil
+}
+
+// noTask is the answer for an id that is not one of the person's live
+// tasks, the same whether it never existed, was deleted or is someone
+// else's.
+func noTask(id int64) tools.ExecResult {
+	return tools.NotFound(fmt.Sprintf("There is no task %s.", label(id)))
+}
+
+// errArgs ends a Write whose arguments failed once the task was read; the
+// handler answers with a.Err().
+var errArgs = errors.New("bad arguments")
+
+// failed maps an error out of a Write or Read for task id.
+func failed(id int64, err error) tools.ExecResult {
+	if errors.Is(err, store.ErrNotFound) {
+		return noTask(id)
+	}
+	return tools.Internal(err)
+}
+
+// written is the Data of a write.
+type written struct {
+	Task     taskData `json:"task"`
+	Change   string   `json:"change,omitempty"`
+	Existing bool     `json:"existing,omitempty"`
+	Next     string   `json:"next,omitempty"`
+}
+
+// changeNote ends a write's answer with its change id, for undo.
+func changeNote(change string) string {
+	if change == "" {
+		return ""
+	}
+	return " Change " + change + "."
+}
+
+// attach records what a write changed, for the host.
+func attach(tc *tools.ToolContext, change string, id int64) {
+	if change != "" {
+		tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{label(id)}})
+	}
+}

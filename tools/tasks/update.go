@@ -1,0 +1,205 @@
+package tasks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// clearable are the fields “clear” may name; title cannot be emptied.
+var clearable = []string{"notes", "due", "priority", "tags", "rrule", "repeat_from", "remind_before", "remind_at"}
+
+// readClear reads “clear”: field names, any case, each one of clearable.
+func readClear(a *args.Args) map[string]bool {
+	out := map[string]bool{}
+	for _, raw := range a.List("clear") {
+		name := strings.ToLower(raw)
+		switch {
+		case name == "title":
+			a.Fail("clear", "“clear” cannot empty “title”: every task needs one. Give a new “title” instead.")
+			return nil
+		case !slices.Contains(clearable, name):
+			a.Fail("clear", fmt.Sprintf("“clear” names fields to empty, from: %s; not “%s”.", strings.Join(clearable, ", "), raw))
+			return nil
+		}
+		out[name] = true
+	}
+	return out
+}
+
+func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	e, err := host(tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	id := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var before, after task
+	change, err := e.s.Write(ctx, e.person.ID, "update_task", func(tx *store.Tx) error {
+		row, err := tx.Get(tasksTable, id)
+		if err != nil {
+			return err
+		}
+		if before, err = fromRow(row); err != nil {
+			return err
+		}
+		after = before
+		after.Tags = slices.Clone(before.Tags)
+		if !applyUpdate(a, &after, e) {
+			return errArgs
+		}
+		set := diff(before.columns(), after.columns())
+		if len(set) == 0 {
+			return nil
+		}
+		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(sortedNames(set), ", ")))
+		return tx.Update(tasksTable, id, set)
+	})
+	if errors.Is(err, errArgs) {
+		return tools.Invalid(a.Err())
+	}
+	if err != nil {
+		return failed(id, err)
+	}
+	if change == "" {
+		return tools.SuccessWithData(fmt.Sprintf("Nothing to change: %s already is as asked.", e.v.summary(after)),
+			written{Task: e.v.data(after)})
+	}
+	after.UpdatedAt = e.now
+	attach(tc, change, id)
+	out := "Changed " + e.v.summary(after) + "." + e.v.movedNote(after.Due) + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change})
+}
+
+func sortedNames(set store.Row) []string {
+	names := make([]string, 0, len(set))
+	for k := range set {
+		switch k {
+		case "due_time", "due_zone", "due_at":
+			k = "due_date"
+		}
+		k = strings.TrimSuffix(k, "_date")
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// applyUpdate reads every field argument of update_task onto t; false when
+// an argument failed (a.Err says which).
+func applyUpdate(a *args.Args, t *task, e env) bool {
+	given := len(a.Names()) > 1 // more than “id”
+	title, hasTitle := readTitle(a, false)
+	notes, hasNotes := readNotes(a)
+	d, hasDue := readDue(a, e.zone)
+	prio, hasPrio := readPriority(a)
+	tags := readTags(a, "tags")
+	addTags := readTags(a, "add_tags")
+	removeTags := readTags(a, "remove_tags")
+	rule, hasRule := readRule(a)
+	rf, hasRF := readRepeatFrom(a)
+	remZone := e.zone
+	if hasDue && d.HasTime {
+		remZone = d.Zone
+	} else if !hasDue && t.HasDue && t.Due.HasTime {
+		remZone = t.Due.Zone
+	}
+	rem, hasBefore, hasAt := readReminders(a, remZone)
+	clear := readClear(a)
+	if a.Err() != nil {
+		return false
+	}
+	if !given {
+		a.Fail("id", fmt.Sprintf("Nothing to change in %s: give the fields to change (title, notes, due, priority, tags, add_tags, remove_tags, rrule, repeat_from, remind_before, remind_at) or “clear”.", label(t.ID)))
+		return false
+	}
+	for _, both := range []struct {
+		name string
+		set  bool
+	}{{"notes", hasNotes}, {"due", hasDue}, {"priority", hasPrio}, {"tags", len(tags) > 0},
+		{"rrule", hasRule}, {"repeat_from", hasRF}, {"remind_before", hasBefore}, {"remind_at", hasAt}} {
+		if both.set && clear[both.name] {
+			a.Fail("clear", fmt.Sprintf("“clear” names “%s”, which this call also sets; either set it or clear it.", both.name))
+			return false
+		}
+	}
+
+	if hasTitle {
+		t.Title = title
+	}
+	if hasNotes {
+		t.Notes = notes
+	} else if clear["notes"] {
+		t.Notes = ""
+	}
+	if hasDue {
+		t.Due, t.HasDue = d, true
+	} else if clear["due"] {
+		t.Due, t.HasDue = due{}, false
+	}
+	if hasPrio {
+		t.Priority = prio
+	} else if clear["priority"] {
+		t.Priority = 4
+	}
+	if len(tags) > 0 {
+		t.Tags = tags
+	} else if clear["tags"] {
+		t.Tags = nil
+	}
+	for _, tag := range addTags {
+		t.Tags = addTag(t.Tags, tag)
+	}
+	for _, tag := range removeTags {
+		t.Tags = removeTag(t.Tags, tag)
+	}
+	switch {
+	case len(addTags) > 0:
+		checkTagCount(a, "add_tags", t.Tags)
+	case len(tags) > 0:
+		checkTagCount(a, "tags", t.Tags)
+	}
+	if hasRule {
+		if t.Rule == nil {
+			t.RepeatFrom = "schedule"
+		}
+		t.Rule = rule
+	} else if clear["rrule"] {
+		t.Rule, t.RepeatFrom = nil, ""
+	}
+	if hasRF {
+		if t.Rule == nil && a.Err() == nil {
+			a.Fail("repeat_from", fmt.Sprintf("“repeat_from” says how a repeating task moves on, and %s does not repeat; give an “rrule” too, or leave “repeat_from” out.", label(t.ID)))
+		}
+		t.RepeatFrom = rf
+	} else if clear["repeat_from"] && t.Rule != nil {
+		t.RepeatFrom = "schedule"
+	}
+	if hasBefore {
+		t.Reminders.Before = rem.Before
+	} else if clear["remind_before"] {
+		t.Reminders.Before = nil
+	}
+	if hasAt {
+		t.Reminders.At = rem.At
+	} else if clear["remind_at"] {
+		t.Reminders.At = nil
+	}
+	if a.Err() == nil && clear["due"] && t.Rule != nil {
+		a.Fail("clear", fmt.Sprintf("“clear” cannot empty the “due” of %s while it repeats (%s); clear “rrule” too, or give a new “due”.", label(t.ID), t.Rule.Describe()))
+	}
+	if hasRule || hasDue || hasRF {
+		checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.zone)
+	}
+	return a.Err() == nil
+}

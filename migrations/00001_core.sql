@@ -21,11 +21,14 @@ CREATE TABLE changes (
     undoes    INTEGER REFERENCES changes(id) ON DELETE SET NULL,
     undone_by INTEGER REFERENCES changes(id) ON DELETE SET NULL
 );
+-- Only the owner index: every index is one more page written (and synced)
+-- per change. Purge scans by created, which is rare enough to go without.
 CREATE INDEX changes_owner ON changes(owner_id, id);
-CREATE INDEX changes_created ON changes(created);
 
 -- The rows one change touched, with whole-row JSON images; before is NULL
--- for a row the change inserted.
+-- for a row the change inserted. No index on (tbl, row_id): it is read only
+-- to name the later change behind a refused undo, by a range scan from that
+-- change on, and an index would cost a page per write.
 CREATE TABLE change_rows (
     change_id INTEGER NOT NULL REFERENCES changes(id) ON DELETE CASCADE,
     seq       INTEGER NOT NULL,
@@ -35,7 +38,6 @@ CREATE TABLE change_rows (
     after     TEXT,
     PRIMARY KEY (change_id, seq)
 ) WITHOUT ROWID;
-CREATE INDEX change_rows_row ON change_rows(tbl, row_id, change_id);
 
 CREATE TABLE idempotency_keys (
     owner_id    INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,

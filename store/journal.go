@@ -45,13 +45,18 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
-	if err := tx.personExists(); err != nil {
-		return "", err
-	}
 	if err := fn(tx); err != nil {
+		// An unknown owner shows up as a failed foreign key on insert or a
+		// row not found; checking it only now keeps a query off every write.
+		if perr := tx.personExists(); perr != nil {
+			return "", perr
+		}
 		return "", err
 	}
 	if len(tx.touched) == 0 {
+		if err := tx.personExists(); err != nil {
+			return "", err
+		}
 		return "", sqlTx.Commit()
 	}
 	summary := tx.summary
@@ -375,8 +380,8 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 		var later int64
 		var tool string
 		err := tx.QueryRow(`SELECT c.id, c.tool FROM change_rows r JOIN changes c ON c.id = r.change_id
-			WHERE r.tbl = ? AND r.row_id = ? AND r.change_id > ? AND c.owner_id = ?
-			ORDER BY r.change_id DESC LIMIT 1`, r.table, r.id, change, tx.owner).Scan(&later, &tool)
+			WHERE r.change_id > ? AND r.tbl = ? AND r.row_id = ? AND c.owner_id = ?
+			ORDER BY r.change_id DESC LIMIT 1`, change, r.table, r.id, tx.owner).Scan(&later, &tool)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%s was changed since %s outside the change journal, so undoing %s would lose that change: %w",
 				lbl, changeID(change), changeID(change), ErrConflict)

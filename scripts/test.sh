@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The test command of the README: vet, staticcheck, then the tests.
+# Packages that do not link the transpiled SQLite run under the race
+# detector; those that do run without it (race and checkptr instrumentation
+# slow modernc's C-to-Go translation tenfold, and its own tests cover it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+staticcheck_version=v0.8.2
+gobin=$(go env GOPATH)/bin
+if ! "$gobin/staticcheck" -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
+	go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+fi
+
+if [ -n "$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" ]; then
+	echo "gofmt would change:"; gofmt -l $(git ls-files '*.go'); exit 1
+fi
+go vet ./...
+"$gobin/staticcheck" ./...
+
+race=() plain=()
+while read -r pkg deps; do
+	case " $deps " in
+	*" modernc.org/sqlite "*) plain+=("$pkg") ;;
+	*) race+=("$pkg") ;;
+	esac
+done < <(go list -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
+
+status=0
+if [ ${#race[@]} -gt 0 ]; then
+	go test -race -count=1 "${race[@]}" || status=1
+fi
+if [ ${#plain[@]} -gt 0 ]; then
+	go test -count=1 "${plain[@]}" || status=1
+fi
+exit $status

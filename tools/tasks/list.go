@@ -123,9 +123,9 @@ func (f filter) describe(zone tz.Zone) string {
 		case f.hasFrom && f.hasTo:
 			s += " due " + f.window.String(zone)
 		case f.hasFrom:
-			s += " due from " + tz.FormatModel(f.window.From, zone)
+			s += " due " + edge(f.window.From, zone, false)
 		default:
-			s += " due before " + tz.FormatModel(f.window.To, zone)
+			s += " due " + edge(f.window.To, zone, true)
 		}
 	}
 	if f.tag != "" {
@@ -135,6 +135,23 @@ func (f filter) describe(zone tz.Zone) string {
 		s += fmt.Sprintf(" matching “%s”", f.query)
 	}
 	return s
+}
+
+// edge names one side of a window: "from Mon 2026-11-30", "by Tue
+// 2026-12-01" (the last day an end at midnight includes), or with the
+// instant when the side is not at midnight.
+func edge(t time.Time, zone tz.Zone, end bool) string {
+	dt := zone.In(t)
+	if dt.Hour != 0 || dt.Minute != 0 {
+		if end {
+			return "before " + tz.FormatModel(t, zone)
+		}
+		return "from " + tz.FormatModel(t, zone)
+	}
+	if end {
+		return "by " + tz.FormatDateModel(dt.Date.AddDays(-1))
+	}
+	return "from " + tz.FormatDateModel(dt.Date)
 }
 
 // keep applies the filters SQL cannot do right for every script: tags and

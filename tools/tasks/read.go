@@ -182,6 +182,11 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 		a.Fail("rrule", "A repeating task needs a “due”, the first time it is due; give “due” with “rrule”, such as 2026-10-05 or 2026-10-05T09:00.")
 		return
 	}
+	if !d.HasTime && (rule.Freq() == recur.Hourly || rule.Freq() == recur.Minutely) {
+		a.Fail("rrule", fmt.Sprintf("“rrule” repeats %s, but a task due on a day with no time can repeat at most daily; give “due” a time (such as %sT09:00) or use FREQ=DAILY.",
+			rule.Freq(), d.Date))
+		return
+	}
 	s := recur.Series{Start: d.Moment, Zone: d.seriesZone(person), Rule: rule}
 	if err := s.Check(); err != nil {
 		var re *recur.Error
@@ -193,7 +198,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 		return
 	}
 	if repeatFrom == "completion" && !plainRule(rule) {
-		a.Fail("rrule", fmt.Sprintf("A task repeated from completion takes a plain rule (FREQ with INTERVAL, COUNT or UNTIL), such as “FREQ=DAILY;INTERVAL=3”; “%s” names days to land on, which only a schedule can follow. Leave out “repeat_from” or the BY parts.", rule))
+		a.Fail("rrule", fmt.Sprintf("With “repeat_from” completion, “rrule” must be a plain rule (FREQ with INTERVAL, COUNT or UNTIL) such as “FREQ=DAILY;INTERVAL=3”, not “%s”, whose BY parts only a schedule can follow.", rule))
 	}
 }
 

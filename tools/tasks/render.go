@@ -100,14 +100,21 @@ func (v view) standing(t task) string {
 }
 
 // dueText is the due in full for one-task answers: "tomorrow, Tue
-// 2026-12-01 09:00 (+01:00)"; a floating day "today, Mon 2026-11-30".
+// 2026-12-01 09:00 (+01:00)", "Fri 2026-12-04", "today, Mon 2026-11-30";
+// a due pinned to another zone adds its own clock: "= 09:00
+// America/New_York".
 func (v view) dueText(d due) string {
-	if !d.HasTime {
-		return v.dayWord(d.Date) + ", " + tz.FormatDateModel(d.Date)
+	day := v.personDay(d)
+	s := ""
+	if w := v.dayWord(day); w != tz.FormatDateModel(day) {
+		s = w + ", "
 	}
-	s := v.dayWord(v.zone.Today(d.At)) + ", " + tz.FormatModel(d.At, v.zone)
+	if !d.HasTime {
+		return s + tz.FormatDateModel(d.Date)
+	}
+	s += tz.FormatModel(d.At, v.zone)
 	if d.Zone.Name() != v.zone.Name() {
-		s += fmt.Sprintf(" = %s %s", d.DateTime.String()[11:], d.Zone.Name())
+		s += fmt.Sprintf(" = %02d:%02d %s", d.Hour, d.Minute, d.Zone.Name())
 	}
 	return s
 }

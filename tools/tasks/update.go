@@ -70,7 +70,7 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 		return failed(id, err)
 	}
 	if change == "" {
-		return tools.SuccessWithData(fmt.Sprintf("Nothing to change: %s already is as asked.", e.v.summary(after)),
+		return tools.SuccessWithData(fmt.Sprintf("Nothing changed: %s already is as asked.", label(id)),
 			written{Task: e.v.data(after)})
 	}
 	after.UpdatedAt = e.now
@@ -120,7 +120,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		return false
 	}
 	if !given {
-		a.Fail("id", fmt.Sprintf("Nothing to change in %s: give the fields to change (title, notes, due, priority, tags, add_tags, remove_tags, rrule, repeat_from, remind_before, remind_at) or “clear”.", label(t.ID)))
+		a.Fail("id", fmt.Sprintf("Nothing to change in %s: give a field to change besides “id” (title, notes, due, priority, tags, add_tags, remove_tags, rrule, repeat_from, remind_before, remind_at), or name fields in “clear”.", label(t.ID)))
 		return false
 	}
 	for _, both := range []struct {

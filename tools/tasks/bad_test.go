@@ -16,8 +16,8 @@ import (
 func TestBadArguments(t *testing.T) {
 	h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 	p := h.paris
-	h.add(t, p, `{"title":"Plain","due":"2026-12-01"}`)                                   // t1
-	h.add(t, p, `{"title":"Weekly","due":"2026-12-01T09:00","rrule":"FREQ=WEEKLY"}`)      // t2
+	h.add(t, p, `{"title":"Plain","due":"2026-12-01"}`)                                    // t1
+	h.add(t, p, `{"title":"Weekly","due":"2026-12-01T09:00","rrule":"FREQ=WEEKLY"}`)       // t2
 	h.add(t, p, `{"title":"Tagged","tags":["a","b","c","d","e","f","g","h","i","j","k"]}`) // t3, 11 tags
 
 	long := func(n int) string { return strings.Repeat("é", n) }

@@ -159,3 +159,11 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs (run with -update to accept):\n--- want\n%s\n--- got\n%s", name, want, got)
 	}
 }
+
+// write calls a writing tool and returns its Data, decoded fresh.
+func (h *harness) write(t testing.TB, who tools.Person, name, raw string) (written, string) {
+	t.Helper()
+	var d written
+	out := h.data(t, who, name, raw, &d)
+	return d, out
+}

@@ -15,6 +15,8 @@ CREATE TABLE tasks (
     id            INTEGER PRIMARY KEY,
     owner_id      INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
     title         TEXT    NOT NULL,
+    -- fields.NormTitle(title), for the 10-minute duplicate window (design §6).
+    title_norm    TEXT    NOT NULL,
     notes         TEXT    NOT NULL DEFAULT '',
     due_date      TEXT,
     due_time      TEXT,
@@ -40,7 +42,7 @@ CREATE TABLE tasks (
 );
 CREATE INDEX tasks_owner_due_at ON tasks(owner_id, status, due_at) WHERE deleted_at IS NULL;
 CREATE INDEX tasks_owner_due_date ON tasks(owner_id, status, due_date) WHERE deleted_at IS NULL;
-CREATE INDEX tasks_owner_created ON tasks(owner_id, created_at);
+CREATE INDEX tasks_owner_title ON tasks(owner_id, title_norm, created_at);
 
 -- One row per completion: the occurrence that was done (its due, as the
 -- task had it) and when. A repeating task gets one row per occurrence; a

@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -176,25 +177,14 @@ func parseRef(ref string) (int64, error) {
 // (design §6); 0 when there is none.
 func findDuplicate(tx *store.Tx, t task, e env) (int64, error) {
 	cols := dueColumns(t.Due, t.HasDue)
-	rows, err := tx.Query(`SELECT id, title FROM tasks
-		WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open' AND created_at >= ?
+	var id int64
+	err := tx.QueryRow(`SELECT id FROM tasks
+		WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
 		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
-		ORDER BY id`, tx.Owner(), e.now.Add(-fields.DuplicateWindow).Unix(),
-		cols["due_date"], cols["due_time"], cols["due_zone"])
-	if err != nil {
-		return 0, err
+		ORDER BY id LIMIT 1`, tx.Owner(), fields.NormTitle(t.Title), e.now.Add(-fields.DuplicateWindow).Unix(),
+		cols["due_date"], cols["due_time"], cols["due_zone"]).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
 	}
-	defer rows.Close()
-	norm := fields.NormTitle(t.Title)
-	for rows.Next() {
-		var id int64
-		var title string
-		if err := rows.Scan(&id, &title); err != nil {
-			return 0, err
-		}
-		if fields.NormTitle(title) == norm {
-			return id, nil
-		}
-	}
-	return 0, rows.Err()
+	return id, err
 }

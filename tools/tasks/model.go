@@ -187,6 +187,7 @@ func (t task) columns() store.Row {
 	}
 	tb, _ := json.Marshal(tags)
 	row["title"] = t.Title
+	row["title_norm"] = fields.NormTitle(t.Title)
 	row["notes"] = t.Notes
 	row["priority"] = t.Priority
 	row["tags"] = string(tb)

@@ -74,7 +74,7 @@ func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 		return tools.Invalid(err)
 	}
 
-	what := f.describe(e.zone)
+	what := f.describe(e.zone, total)
 	heading := fmt.Sprintf("%d %s", total, what)
 	budget := pageBudget - len(heading) - 64
 	var rows []string
@@ -111,12 +111,15 @@ func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 	})
 }
 
-// describe names the listing: "open tasks due Mon 2026-11-30 to Sun
+// describe names a listing of n tasks: "open tasks due Mon 2026-11-30 to Sun
 // 2026-12-06 tagged “home” matching “milk”".
-func (f filter) describe(zone tz.Zone) string {
-	s := f.status + " tasks"
-	if f.status == "all" {
-		s = "tasks"
+func (f filter) describe(zone tz.Zone, n int) string {
+	s := "tasks"
+	if n == 1 {
+		s = "task"
+	}
+	if f.status != "all" {
+		s = f.status + " " + s
 	}
 	if f.hasWindow {
 		switch {

@@ -232,7 +232,11 @@ func (v view) detail(t task, hist []completion, total int) string {
 		line("tags", tagText(t.Tags))
 	}
 	if t.Rule != nil {
-		line("repeats", fmt.Sprintf("%s, from the %s (RRULE:%s)", t.Rule.Describe(), t.RepeatFrom, t.Rule))
+		how := "on a fixed schedule"
+		if t.RepeatFrom == "completion" {
+			how = "counted from each completion"
+		}
+		line("repeats", fmt.Sprintf("%s, %s (RRULE:%s)", t.Rule.Describe(), how, t.Rule))
 	}
 	if r := t.Reminders.Describe(); r != "" {
 		line("reminders", r)

@@ -1,0 +1,46 @@
+package tasks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReadmeSession runs the example session of docs/readme/tasks.md
+// through the registry, so the outputs shown there are what the tools
+// print. Each step is the `assistant call` line and the JSON the CLI makes
+// of it.
+func TestReadmeSession(t *testing.T) {
+	h := newHarness(t, time.Time{})
+	h.at("Europe/Paris", "2026-11-30T09:00") // Mon
+	steps := []struct{ line, raw string }{
+		{`add_task title="Buy milk" due=2026-12-01 tags=errands priority=2`,
+			`{"title":"Buy milk","due":"2026-12-01","tags":"errands","priority":2}`},
+		{`add_task title="Water the plants" due=2026-11-28T18:00 rrule="FREQ=DAILY;INTERVAL=3" repeat_from=completion`,
+			`{"title":"Water the plants","due":"2026-11-28T18:00","rrule":"FREQ=DAILY;INTERVAL=3","repeat_from":"completion"}`},
+		{`add_task title="Pay rent" due=2026-12-31 rrule="FREQ=MONTHLY;BYMONTHDAY=-1" remind_before=1440`,
+			`{"title":"Pay rent","due":"2026-12-31","rrule":"FREQ=MONTHLY;BYMONTHDAY=-1","remind_before":1440}`},
+		{`add_task title="buy milk" due=2026-12-01`,
+			`{"title":"buy milk","due":"2026-12-01"}`},
+		{`list_tasks`, `{}`},
+		{`complete_task id=t2`, `{"id":"t2"}`},
+		{`update_task id=t1 due=2026-12-02T18:00 add_tags=home`, `{"id":"t1","due":"2026-12-02T18:00","add_tags":"home"}`},
+		{`list_tasks to=2026-12-02`, `{"to":"2026-12-02"}`},
+		{`undo`, `{}`},
+		{`get_task id=t2`, `{"id":"t2"}`},
+		{`update_task id=t9 title="Nope"`, `{"id":"t9","title":"Nope"}`},
+		{`add_task title="Call Ana" due="next friday"`, `{"title":"Call Ana","due":"next friday"}`},
+	}
+	var b strings.Builder
+	for _, s := range steps {
+		res, _ := h.call(h.paris, strings.Fields(s.line)[0], s.raw)
+		fmt.Fprintf(&b, "$ assistant call %s\n%s\n", s.line, res.TextOut())
+		if res.Code != 0 {
+			fmt.Fprintf(&b, "(exit %d)\n", res.Code)
+		}
+		b.WriteString("\n")
+		h.now = h.now.Add(time.Minute)
+	}
+	golden(t, "session.golden", b.String())
+}

@@ -2,9 +2,13 @@ package tasks
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/tools"
 )
 
 // TestReadmeSession runs the example session of docs/readme/tasks.md
@@ -43,4 +47,24 @@ func TestReadmeSession(t *testing.T) {
 		h.now = h.now.Add(time.Minute)
 	}
 	golden(t, "session.golden", b.String())
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "readme", "tasks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), strings.TrimRight(b.String(), "\n")) {
+		t.Error("docs/readme/tasks.md does not show the session as the tools print it now; paste testdata/session.golden into it")
+	}
+}
+
+func TestSchemasAreFlat(t *testing.T) {
+	h := newHarness(t, time.Time{})
+	for _, name := range []string{"add_task", "list_tasks", "get_task", "update_task", "complete_task", "reopen_task", "delete_task"} {
+		tool, ok := h.reg.Get(name)
+		if !ok {
+			t.Fatalf("%s is not registered", name)
+		}
+		if err := tools.CheckFlat(tool.Schema.JSON()); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }

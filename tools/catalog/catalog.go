@@ -6,6 +6,7 @@ package catalog
 import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/changes"
+	"github.com/assistant-dev/assistant/tools/tasks"
 )
 
 // New returns a Registry with every tool registered.
@@ -20,5 +21,6 @@ func New() *tools.Registry {
 // registrars lists each tool package's Register in the order models see
 // the tools.
 var registrars = []func(*tools.Registry){
+	tasks.Register,
 	changes.Register,
 }

@@ -1,0 +1,635 @@
+package ics
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	ical "github.com/emersion/go-ical"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// DecodeOptions tunes Decode.
+type DecodeOptions struct {
+	// Zone is the person's IANA zone: floating times (no TZID, no "Z") are
+	// read in it, and all-day items begin at 00:00 in it (design §3).
+	// The zero Zone is UTC.
+	Zone tz.Zone
+}
+
+// maxRemindMinutes is the largest remind_before the tools take (4 weeks).
+const maxRemindMinutes = 40320
+
+// Decode reads an iCalendar stream (RFC 5545) into a Calendar. It returns an
+// error only when r cannot be read; everything in the stream that cannot be
+// imported is listed in Calendar.Skipped, by line.
+func Decode(r io.Reader, opts DecodeOptions) (*Calendar, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("the calendar could not be read: %w", err)
+	}
+	return DecodeBytes(data, opts), nil
+}
+
+// DecodeBytes is Decode for a file already in memory.
+func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
+	d := &decoder{opts: opts, cal: &Calendar{Counts: map[string]int{}, Zones: map[string]ZoneMatch{}}}
+	roots := d.p.parse(data)
+	if len(roots) == 0 && len(bytes.TrimSpace(data)) > 0 {
+		d.p.skip(1, "", "no BEGIN:VCALENDAR … END:VCALENDAR in the file")
+	}
+	d.zr = &zoneResolver{vtz: map[string]*node{}, cache: map[string]resolved{}}
+	minY, maxY := 9999, 0
+	d.cal.Props = map[string]string{}
+	for _, root := range roots {
+		for name, ps := range root.Props {
+			if _, ok := d.cal.Props[name]; !ok && len(ps) > 0 {
+				d.cal.Props[name] = unescapeText(ps[0].Value)
+			}
+		}
+		for _, c := range root.children {
+			d.count(c)
+			switch c.Name {
+			case "VTIMEZONE":
+				id := c.Props.Get("TZID")
+				if id == nil || strings.TrimSpace(id.Value) == "" {
+					d.p.skip(c.line, c.Name, "a VTIMEZONE without TZID is of no use and is left out")
+					continue
+				}
+				d.zr.vtz[normTZID(id.Value)] = c
+			case "VEVENT", "VTODO":
+				for _, name := range []string{"DTSTART", "DUE", "DTEND"} {
+					if p := c.Props.Get(name); p != nil && len(p.Value) >= 4 {
+						if y, err := strconv.Atoi(p.Value[:4]); err == nil && y > 0 {
+							minY, maxY = min(minY, y), max(maxY, y)
+						}
+					}
+				}
+			}
+		}
+	}
+	if maxY == 0 {
+		minY, maxY = 2000, 2030
+	}
+	// Go's zone data is reliable from 1970 on; older VTIMEZONE history is
+	// not compared. Thirty years are enough to tell zones apart.
+	d.zr.fromY = max(1970, minY, maxY-30)
+	d.zr.toY = max(d.zr.fromY, maxY+1)
+	for _, root := range roots {
+		for _, c := range root.children {
+			switch c.Name {
+			case "VEVENT":
+				d.event(c)
+			case "VTODO":
+				d.task(c)
+			case "VTIMEZONE":
+			default:
+				d.p.skip(c.line, c.Name, c.Name+" components are not imported")
+			}
+		}
+	}
+	d.finish()
+	d.cal.Skipped = append(d.p.skipped, d.cal.Skipped...)
+	d.cal.Repaired = append(d.p.repaired, d.cal.Repaired...)
+	sort.SliceStable(d.cal.Skipped, func(i, j int) bool { return d.cal.Skipped[i].Line < d.cal.Skipped[j].Line })
+	sort.SliceStable(d.cal.Repaired, func(i, j int) bool { return d.cal.Repaired[i].Line < d.cal.Repaired[j].Line })
+	return d.cal
+}
+
+type decoder struct {
+	opts DecodeOptions
+	cal  *Calendar
+	p    parser
+	zr   *zoneResolver
+	// rids keeps each override's RECURRENCE-ID as written until its master
+	// (which may come later in the file) is known.
+	rids map[int]timeVal // index in cal.Events → raw RECURRENCE-ID
+}
+
+func (d *decoder) count(n *node) {
+	d.cal.Counts[n.Name]++
+	for _, c := range n.children {
+		d.count(c)
+	}
+}
+
+func (d *decoder) skip(n *node, uid, prop string, i int, reason string) {
+	line := n.line
+	if prop != "" {
+		line = n.propLine(prop, i)
+	}
+	d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: line, Component: n.Name, UID: uid, Reason: reason})
+}
+
+func (d *decoder) repaired(n *node, uid, prop string, i int, reason string) {
+	line := n.line
+	if prop != "" {
+		line = n.propLine(prop, i)
+	}
+	d.cal.Repaired = append(d.cal.Repaired, Skipped{Line: line, Component: n.Name, UID: uid, Reason: reason})
+}
+
+// timeVal is one DATE or DATE-TIME value as written.
+type timeVal struct {
+	m        tz.Moment // civil, in zone
+	zone     tz.Zone
+	utc      bool
+	floating bool
+}
+
+// instant is the value's instant (all-day: 00:00 in zone).
+func (v timeVal) instant() time.Time {
+	t, _ := v.zone.MomentInstant(v.m)
+	return t
+}
+
+// in returns the value as a civil moment in z: dates stay dates; a floating
+// time keeps its clock reading; a zoned time is converted.
+func (v timeVal) in(z tz.Zone) tz.Moment {
+	if !v.m.HasTime || v.floating || v.zone.Name() == z.Name() {
+		return v.m
+	}
+	return tz.TimeMoment(z.In(v.instant()))
+}
+
+// timeValue reads one DATE or DATE-TIME value of prop (RFC 5545 §3.3.4,
+// §3.3.5). Lenient where real files are wrong: eight digits without
+// VALUE=DATE are a date, a TZID on a date is ignored, and "20210527Z" is
+// read as a date.
+func (d *decoder) timeValue(n *node, uid string, prop *ical.Prop, pi int, v string) (timeVal, error) {
+	v = strings.TrimSpace(v)
+	if len(v) == 9 && v[8] == 'Z' && !strings.Contains(v, "T") {
+		d.repaired(n, uid, prop.Name, pi, fmt.Sprintf("%s %s is a date with a “Z”; read as the date %s", prop.Name, quote(v), v[:8]))
+		v = v[:8]
+	}
+	m, utc, err := tz.ParseBasic(v)
+	if err != nil {
+		return timeVal{}, fmt.Errorf("%s %s is not a date (20261005) or a date-time (20261005T090000)", prop.Name, quote(v))
+	}
+	if !m.HasTime {
+		return timeVal{m: m, zone: d.opts.Zone}, nil
+	}
+	if strings.EqualFold(prop.Params.Get("VALUE"), "DATE") {
+		return timeVal{m: tz.DayMoment(m.Date), zone: d.opts.Zone}, nil
+	}
+	if utc {
+		return timeVal{m: m, zone: tz.UTC, utc: true}, nil
+	}
+	if id := prop.Params.Get("TZID"); id != "" {
+		z, how, err := d.zr.resolve(id)
+		if err != nil {
+			d.repaired(n, uid, prop.Name, pi, err.Error()+"; read in "+d.opts.Zone.Name()+" instead")
+			return timeVal{m: m, zone: d.opts.Zone, floating: true}, nil
+		}
+		d.cal.Zones[normTZID(id)] = ZoneMatch{Zone: z, How: how}
+		return timeVal{m: m, zone: z}, nil
+	}
+	return timeVal{m: m, zone: d.opts.Zone, floating: true}, nil
+}
+
+// timeProp reads the first property called name; ok is false when it is
+// absent or unreadable (then listed in Skipped).
+func (d *decoder) timeProp(n *node, uid, name string) (timeVal, bool) {
+	p := n.Props.Get(name)
+	if p == nil {
+		return timeVal{}, false
+	}
+	v, err := d.timeValue(n, uid, p, 0, p.Value)
+	if err != nil {
+		d.skip(n, uid, name, 0, err.Error())
+		return timeVal{}, false
+	}
+	return v, true
+}
+
+// timeList reads every value of every property called name (EXDATE,
+// RDATE), as moments in z; a PERIOD keeps its start.
+func (d *decoder) timeList(n *node, uid, name string, z tz.Zone, allDay bool) []tz.Moment {
+	var out []tz.Moment
+	for i := range n.Props[name] {
+		p := &n.Props[name][i]
+		for _, v := range strings.Split(p.Value, ",") {
+			if s, _, ok := strings.Cut(v, "/"); ok {
+				v = s
+			}
+			if strings.TrimSpace(v) == "" {
+				continue
+			}
+			tv, err := d.timeValue(n, uid, p, i, v)
+			if err != nil {
+				d.skip(n, uid, name, i, err.Error())
+				continue
+			}
+			if allDay {
+				// A date-time against an all-day series names the day it
+				// reads as where it was written.
+				out = append(out, tz.DayMoment(tv.m.Date))
+				continue
+			}
+			out = append(out, tv.in(z))
+		}
+	}
+	return out
+}
+
+func (d *decoder) text(n *node, name string) string {
+	if p := n.Props.Get(name); p != nil {
+		return unescapeText(p.Value)
+	}
+	return ""
+}
+
+func (d *decoder) rule(n *node, uid string) *recur.Rule {
+	rules := n.Props["RRULE"]
+	if len(rules) == 0 {
+		return nil
+	}
+	for i := 1; i < len(rules); i++ {
+		d.skip(n, uid, "RRULE", i, "only the first RRULE of a component is kept (RFC 5545 deprecates several)")
+	}
+	r, err := recur.ParseRule(rules[0].Value)
+	if err != nil {
+		d.skip(n, uid, "RRULE", 0, err.Error()+" The item is imported without repeating.")
+		return nil
+	}
+	return r
+}
+
+func (d *decoder) uid(n *node) string {
+	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
+		return strings.TrimSpace(unescapeText(p.Value))
+	}
+	// A stable UID made from what the item says, so importing the same
+	// file again finds the same items; identical items get a counter in
+	// finish.
+	h := sha256.New()
+	for _, name := range []string{"DTSTART", "DTEND", "DUE", "DURATION", "SUMMARY", "RRULE", "RECURRENCE-ID"} {
+		for _, p := range n.Props[name] {
+			fmt.Fprintf(h, "%s;%v:%s\n", name, p.Params.Get("TZID"), p.Value)
+		}
+	}
+	uid := "assistant-" + hex.EncodeToString(h.Sum(nil))[:24]
+	d.repaired(n, "", "", 0, n.Name+" has no UID; given "+uid)
+	return uid
+}
+
+func (d *decoder) event(n *node) {
+	uid := d.uid(n)
+	e := Event{UID: uid, Line: n.line,
+		Summary: d.text(n, "SUMMARY"), Description: d.text(n, "DESCRIPTION"), Location: d.text(n, "LOCATION"),
+		Status: strings.ToUpper(strings.TrimSpace(d.text(n, "STATUS")))}
+	if p := n.Props.Get("SEQUENCE"); p != nil {
+		e.Sequence, _ = strconv.Atoi(strings.TrimSpace(p.Value))
+	}
+	start, ok := d.timeProp(n, uid, "DTSTART")
+	if !ok {
+		if n.Props.Get("DTSTART") == nil {
+			d.skip(n, uid, "", 0, "VEVENT has no DTSTART, so it has no time to be imported at")
+		} else {
+			d.skip(n, uid, "", 0, "VEVENT left out because its DTSTART cannot be read")
+		}
+		return
+	}
+	e.AllDay = !start.m.HasTime
+	e.Start, e.Zone, e.Floating = start.m, start.zone, start.floating
+	if e.AllDay {
+		e.Zone = d.opts.Zone
+	}
+	startAt := start.instant()
+	end, hasEnd := d.timeProp(n, uid, "DTEND")
+	var dur time.Duration
+	hasDur := false
+	if p := n.Props.Get("DURATION"); p != nil && !hasEnd {
+		if v, err := (&ical.Prop{Name: "DURATION", Params: ical.Params{}, Value: strings.TrimSpace(p.Value)}).Duration(); err == nil && v >= 0 {
+			dur, hasDur = v, true
+		} else {
+			d.skip(n, uid, "DURATION", 0, "DURATION "+quote(p.Value)+" is not a length such as PT1H or P1D")
+		}
+	}
+	switch {
+	case e.AllDay:
+		last := e.Start.Date
+		if hasEnd {
+			ed := end.m.Date
+			if end.m.HasTime && (end.m.Hour != 0 || end.m.Minute != 0) {
+				ed = ed.AddDays(1)
+			}
+			// DTEND is exclusive (RFC 5545 §3.6.1); the model keeps the
+			// last day, inclusive.
+			if ed.After(e.Start.Date) {
+				last = ed.AddDays(-1)
+			}
+		} else if hasDur {
+			days := int((dur + 24*time.Hour - 1) / (24 * time.Hour))
+			last = e.Start.Date.AddDays(max(days, 1) - 1)
+		}
+		e.End = tz.DayMoment(last)
+	case hasEnd:
+		endAt := end.instant()
+		if end.floating && !e.Floating {
+			endAt, _ = e.Zone.Instant(end.m.DateTime)
+		}
+		if endAt.Before(startAt) {
+			d.repaired(n, uid, "DTEND", 0, "DTEND is before DTSTART; the event is read as lasting no time")
+			endAt = startAt
+		}
+		e.End = tz.TimeMoment(e.Zone.In(endAt))
+	case hasDur:
+		e.End = tz.TimeMoment(e.Zone.In(startAt.Add(dur)))
+	default:
+		e.End = e.Start
+	}
+	e.Rule = d.rule(n, uid)
+	e.ExDates = d.timeList(n, uid, "EXDATE", e.Zone, e.AllDay)
+	e.RDates = d.timeList(n, uid, "RDATE", e.Zone, e.AllDay)
+	if e.Rule != nil && e.AllDay && e.Rule.Freq() > recur.Daily {
+		d.skip(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
+		e.Rule = nil
+	}
+	s := e.Series()
+	if err := s.Check(); err != nil {
+		d.skip(n, uid, "", 0, "VEVENT left out: "+err.Error())
+		return
+	}
+	base, baseEnd := startAt, startAt.Add(s.Duration)
+	if e.AllDay {
+		base = d.opts.Zone.StartOfDay(e.Start.Date)
+		baseEnd = d.opts.Zone.StartOfDay(e.End.Date.AddDays(1))
+	}
+	e.Alarms = d.alarms(n, uid, base, baseEnd)
+	if p := n.Props.Get("RECURRENCE-ID"); p != nil {
+		rid, err := d.timeValue(n, uid, p, 0, p.Value)
+		if err != nil {
+			d.skip(n, uid, "", 0, "VEVENT left out: its RECURRENCE-ID cannot be read: "+err.Error())
+			return
+		}
+		if d.rids == nil {
+			d.rids = map[int]timeVal{}
+		}
+		d.rids[len(d.cal.Events)] = rid
+		m := rid.m
+		e.RecurrenceID = &m
+	}
+	d.cal.Events = append(d.cal.Events, e)
+}
+
+// alarms maps VALARMs to reminders (design §5): a relative trigger becomes
+// minutes before base (RELATED=END: before end), an absolute one an instant.
+func (d *decoder) alarms(n *node, uid string, base, end time.Time) Alarms {
+	var a Alarms
+	for _, c := range n.children {
+		if c.Name != "VALARM" {
+			continue
+		}
+		trig := c.Props.Get("TRIGGER")
+		if trig == nil {
+			d.skip(c, uid, "", 0, "VALARM has no TRIGGER, so there is no time to remind at")
+			continue
+		}
+		if c.Props.Get("ACTION") == nil {
+			d.repaired(c, uid, "", 0, "VALARM has no ACTION; read as DISPLAY")
+		}
+		v := strings.TrimSpace(trig.Value)
+		if strings.EqualFold(trig.Params.Get("VALUE"), "DATE-TIME") || (len(v) > 0 && v[0] >= '0' && v[0] <= '9') {
+			tv, err := d.timeValue(c, uid, trig, 0, v)
+			if err != nil {
+				d.skip(c, uid, "TRIGGER", 0, err.Error())
+				continue
+			}
+			a.RemindAt = append(a.RemindAt, tv.instant())
+			continue
+		}
+		dur, err := (&ical.Prop{Name: "TRIGGER", Params: ical.Params{}, Value: v}).Duration()
+		if err != nil {
+			d.skip(c, uid, "TRIGGER", 0, "TRIGGER "+quote(v)+" is neither a length such as -PT15M nor a date-time")
+			continue
+		}
+		fire := base.Add(dur)
+		if strings.EqualFold(trig.Params.Get("RELATED"), "END") {
+			fire = end.Add(dur)
+		}
+		before := base.Sub(fire)
+		if before < 0 {
+			d.skip(c, uid, "TRIGGER", 0, "TRIGGER "+quote(v)+" fires after the start; reminders can only come before it")
+			continue
+		}
+		mins := int(before / time.Minute)
+		if mins > maxRemindMinutes {
+			d.skip(c, uid, "TRIGGER", 0, fmt.Sprintf("TRIGGER %s is %d minutes before; reminders go back at most %d minutes (4 weeks)", quote(v), mins, maxRemindMinutes))
+			continue
+		}
+		a.RemindBefore = append(a.RemindBefore, mins)
+	}
+	a.RemindBefore = uniqueInts(a.RemindBefore)
+	a.RemindAt = uniqueTimes(a.RemindAt)
+	return a
+}
+
+func uniqueInts(v []int) []int {
+	if len(v) < 2 {
+		return v
+	}
+	sort.Ints(v)
+	out := v[:1]
+	for _, x := range v[1:] {
+		if x != out[len(out)-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func uniqueTimes(v []time.Time) []time.Time {
+	if len(v) < 2 {
+		return v
+	}
+	sort.Slice(v, func(i, j int) bool { return v[i].Before(v[j]) })
+	out := v[:1]
+	for _, x := range v[1:] {
+		if !x.Equal(out[len(out)-1]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (d *decoder) task(n *node) {
+	uid := d.uid(n)
+	t := Task{UID: uid, Line: n.line, Summary: d.text(n, "SUMMARY"), Description: d.text(n, "DESCRIPTION"),
+		Status: strings.ToUpper(strings.TrimSpace(d.text(n, "STATUS"))), Zone: d.opts.Zone}
+	if n.Props.Get("RECURRENCE-ID") != nil {
+		d.skip(n, uid, "", 0, "a changed occurrence of a repeating task (VTODO with RECURRENCE-ID) is not imported")
+		return
+	}
+	due, hasDue := d.timeProp(n, uid, "DUE")
+	start, hasStart := d.timeProp(n, uid, "DTSTART")
+	if !hasDue && hasStart {
+		if p := n.Props.Get("DURATION"); p != nil {
+			if v, err := (&ical.Prop{Name: "DURATION", Params: ical.Params{}, Value: strings.TrimSpace(p.Value)}).Duration(); err == nil && v >= 0 {
+				due, hasDue = start, true
+				if start.m.HasTime {
+					due.m = tz.TimeMoment(start.zone.In(start.instant().Add(v)))
+				} else {
+					due.m = tz.DayMoment(start.m.Date.AddDays(int(v / (24 * time.Hour))))
+				}
+			}
+		}
+	}
+	switch {
+	case hasDue && due.m.HasTime:
+		t.Zone, t.Floating = due.zone, due.floating
+	case hasStart && start.m.HasTime:
+		t.Zone, t.Floating = start.zone, start.floating
+	}
+	if hasDue {
+		t.Due, t.HasDue = due.in(t.Zone), true
+	}
+	if hasStart {
+		t.Start, t.HasStart = start.in(t.Zone), true
+	}
+	if p := n.Props.Get("PRIORITY"); p != nil {
+		v, err := strconv.Atoi(strings.TrimSpace(p.Value))
+		if err != nil || v < 0 || v > 9 {
+			d.skip(n, uid, "PRIORITY", 0, "PRIORITY "+quote(p.Value)+" is not a number from 0 to 9; read as none")
+		}
+		t.Priority = PriorityFromICal(v)
+	} else {
+		t.Priority = PriorityFromICal(0)
+	}
+	if c, ok := d.timeProp(n, uid, "COMPLETED"); ok {
+		t.Completed = c.instant().UTC()
+	}
+	t.Done = t.Status == "COMPLETED" || (t.Status == "" && !t.Completed.IsZero())
+	seen := map[string]bool{}
+	for _, p := range n.Props["CATEGORIES"] {
+		for _, tag := range splitTextList(p.Value) {
+			if tag = strings.TrimSpace(tag); tag != "" && !seen[strings.ToLower(tag)] {
+				seen[strings.ToLower(tag)] = true
+				t.Tags = append(t.Tags, tag)
+			}
+		}
+	}
+	t.Rule = d.rule(n, uid)
+	t.FromCompletion = strings.EqualFold(strings.TrimSpace(d.text(n, "X-ASSISTANT-REPEAT-FROM")), "COMPLETION")
+	if t.Rule != nil && !t.HasDue && !t.HasStart {
+		d.skip(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
+		t.Rule = nil
+	}
+	if t.Rule != nil {
+		if err := t.Series().Check(); err != nil {
+			d.skip(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
+			t.Rule = nil
+		}
+	}
+	// RFC 5545 §3.8.6.3: a VTODO's relative trigger is from DTSTART (or DUE
+	// with RELATED=END); reminders count back from the due, so both are
+	// expressed against it. Without a DTSTART the start is the due.
+	var base, end time.Time
+	switch {
+	case hasDue:
+		end = d.baseOf(due)
+		base = end
+		if hasStart {
+			base = d.baseOf(start)
+		}
+	case hasStart:
+		base = d.baseOf(start)
+		end = base
+	}
+	if !base.IsZero() {
+		a := d.alarms(n, uid, base, end)
+		// alarms measured before base; move them to before the due.
+		shift := end.Sub(base)
+		var kept []int
+		for _, m := range a.RemindBefore {
+			if v := m + int(shift/time.Minute); v >= 0 && v <= maxRemindMinutes {
+				kept = append(kept, v)
+			}
+		}
+		a.RemindBefore = uniqueInts(kept)
+		t.Alarms = a
+	} else if len(n.children) > 0 {
+		for _, c := range n.children {
+			if c.Name == "VALARM" {
+				d.skip(c, uid, "", 0, "VALARM on a task with neither DUE nor DTSTART has nothing to count from")
+			}
+		}
+	}
+	d.cal.Tasks = append(d.cal.Tasks, t)
+}
+
+// baseOf is the instant a reminder counts from: the time itself, or 00:00
+// of a date in the person's zone (design §5).
+func (d *decoder) baseOf(v timeVal) time.Time {
+	if !v.m.HasTime {
+		return d.opts.Zone.StartOfDay(v.m.Date)
+	}
+	return v.instant()
+}
+
+// finish places each override's RECURRENCE-ID in its master's zone and
+// gives identical UID-less items distinct UIDs.
+func (d *decoder) finish() {
+	masters := map[string]Event{}
+	for i := range d.cal.Events {
+		if d.cal.Events[i].RecurrenceID == nil {
+			if _, dup := masters[d.cal.Events[i].UID]; dup {
+				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: d.cal.Events[i].Line, Component: "VEVENT", UID: d.cal.Events[i].UID,
+					Reason: "a second VEVENT with the same UID and no RECURRENCE-ID; the first one is kept"})
+				d.cal.Events[i].UID = "" // dropped below
+				continue
+			}
+			masters[d.cal.Events[i].UID] = d.cal.Events[i]
+		}
+	}
+	kept := d.cal.Events[:0]
+	for i, e := range d.cal.Events {
+		if e.UID == "" {
+			continue
+		}
+		if rid, ok := d.rids[i]; ok {
+			if m, ok := masters[e.UID]; ok {
+				var r tz.Moment
+				switch {
+				case m.AllDay:
+					// The day as written where it was written: a midnight
+					// in Berlin is that day, not the UTC day before.
+					r = tz.DayMoment(rid.m.Date)
+				case !rid.m.HasTime:
+					r = tz.TimeMoment(rid.m.Date.At(m.Start.Hour, m.Start.Minute))
+				default:
+					r = rid.in(m.Zone)
+				}
+				e.RecurrenceID = &r
+				if !matchesOccurrence(&m, r) {
+					d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: e.Line, Component: "VEVENT", UID: e.UID,
+						Reason: "RECURRENCE-ID " + r.String() + " matches no occurrence of the series, so this override is left out"})
+					continue
+				}
+			}
+		}
+		kept = append(kept, e)
+	}
+	d.cal.Events = kept
+}
+
+// matchesOccurrence reports whether the series of master has an occurrence
+// whose original start is r.
+func matchesOccurrence(master *Event, r tz.Moment) bool {
+	t, _ := master.Zone.MomentInstant(r)
+	s := master.Series()
+	for _, o := range s.StartsBetween(t.Add(-3*time.Hour), t.Add(3*time.Hour)) {
+		if o.Original == r {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,325 @@
+package ics
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	ical "github.com/emersion/go-ical"
+)
+
+// The content-line layer is ours rather than go-ical's Decoder because that
+// decoder gives up on the whole calendar at the first bad line (and panics on
+// a quoted parameter that runs to the end of the line, as one Exchange 2010
+// export has), and keeps no line numbers. Here every logical line is checked
+// on its own: a bad one is reported by its line number and skipped, and the
+// rest still builds go-ical's Component tree.
+
+// node is a parsed component with the line numbers the mapping reports.
+type node struct {
+	*ical.Component
+	line     int              // the BEGIN line
+	lines    map[string][]int // property name → line of each value, in file order
+	children []*node
+}
+
+// propLine returns the line of the i-th property called name.
+func (n *node) propLine(name string, i int) int {
+	if l := n.lines[name]; i < len(l) {
+		return l[i]
+	}
+	return n.line
+}
+
+// parser turns the bytes of a file into a tree of nodes.
+type parser struct {
+	skipped  []Skipped
+	repaired []Skipped
+}
+
+func (p *parser) skip(line int, comp, reason string) {
+	p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, Reason: reason})
+}
+
+// parse reads every VCALENDAR in data (a file may hold several one after
+// another) and returns their top-level nodes. It never fails: what cannot be
+// read is listed in p.skipped.
+func (p *parser) parse(data []byte) []*node {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var (
+		roots []*node
+		stack []*node
+		cur   strings.Builder
+		start int
+		have  bool
+	)
+	flush := func() {
+		if have {
+			p.line(cur.String(), start, &stack, &roots)
+			cur.Reset()
+			have = false
+		}
+	}
+	lineNo := 0
+	for len(data) > 0 {
+		lineNo++
+		var raw []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			raw, data = data[:i], data[i+1:]
+		} else {
+			raw, data = data, nil
+		}
+		raw = bytes.TrimSuffix(raw, []byte("\r"))
+		if len(raw) == 0 {
+			continue
+		}
+		// RFC 5545 §3.1: a line starting with a space or a tab continues the
+		// previous one; the single whitespace character is dropped, so a fold
+		// may fall anywhere, even between "\" and "n" of an escape.
+		if raw[0] == ' ' || raw[0] == '\t' {
+			if have {
+				cur.Write(raw[1:])
+			} else if len(bytes.TrimSpace(raw)) > 0 {
+				p.skip(lineNo, "", "a continuation line with no line before it")
+			}
+			continue
+		}
+		flush()
+		cur.Write(raw)
+		start, have = lineNo, true
+	}
+	flush()
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first", n.Name, n.Name))
+		p.close(&stack, &roots)
+	}
+	return roots
+}
+
+// close pops the innermost open component and attaches it to its parent.
+func (p *parser) close(stack *[]*node, roots *[]*node) {
+	s := *stack
+	n := s[len(s)-1]
+	*stack = s[:len(s)-1]
+	if len(*stack) == 0 {
+		if n.Name == ical.CompCalendar {
+			*roots = append(*roots, n)
+		}
+		return
+	}
+	parent := (*stack)[len(*stack)-1]
+	parent.children = append(parent.children, n)
+	parent.Children = append(parent.Children, n.Component)
+}
+
+// line handles one logical (unfolded) line.
+func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
+	prop, reason := decodeLine(text)
+	if reason != "" {
+		fixed, ok := repairLine(text)
+		if !ok {
+			comp := ""
+			if len(*stack) > 0 {
+				comp = (*stack)[len(*stack)-1].Name
+			}
+			p.skip(lineNo, comp, reason)
+			return
+		}
+		prop, _ = decodeLine(fixed)
+		p.repaired = append(p.repaired, Skipped{Line: lineNo, Reason: "read " + quote(text) + " as " + quote(fixed)})
+	}
+	switch prop.Name {
+	case "BEGIN":
+		name := strings.ToUpper(strings.TrimSpace(prop.Value))
+		if len(*stack) == 0 && name != ical.CompCalendar {
+			p.skip(lineNo, name, "a component outside BEGIN:VCALENDAR")
+		}
+		n := &node{Component: ical.NewComponent(name), line: lineNo, lines: map[string][]int{}}
+		*stack = append(*stack, n)
+	case "END":
+		name := strings.ToUpper(strings.TrimSpace(prop.Value))
+		depth := -1
+		for i := len(*stack) - 1; i >= 0; i-- {
+			if (*stack)[i].Name == name {
+				depth = i
+				break
+			}
+		}
+		if depth < 0 {
+			p.skip(lineNo, name, "END:"+name+" closes no open component")
+			return
+		}
+		for len(*stack)-1 > depth {
+			n := (*stack)[len(*stack)-1]
+			p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before END:%s", n.Name, n.Name, name))
+			p.close(stack, roots)
+		}
+		p.close(stack, roots)
+	default:
+		if len(*stack) == 0 {
+			p.skip(lineNo, "", "a property outside BEGIN:VCALENDAR")
+			return
+		}
+		n := (*stack)[len(*stack)-1]
+		n.Props[prop.Name] = append(n.Props[prop.Name], *prop)
+		n.lines[prop.Name] = append(n.lines[prop.Name], lineNo)
+	}
+}
+
+// decodeLine splits one content line into name, parameters and value
+// (RFC 5545 §3.1). It returns a reason when the line breaks the grammar.
+func decodeLine(s string) (*ical.Prop, string) {
+	i := strings.IndexAny(s, ";:")
+	if i < 0 {
+		return nil, "no “:” between the property name and its value"
+	}
+	name := strings.ToUpper(s[:i])
+	if r := badName(name); r != "" {
+		return nil, r
+	}
+	prop := &ical.Prop{Name: name, Params: ical.Params{}}
+	s = s[i:]
+	for len(s) > 0 && s[0] == ';' {
+		s = s[1:]
+		eq := strings.IndexByte(s, '=')
+		if eq <= 0 {
+			return nil, "a parameter of " + name + " has no “=”"
+		}
+		pname := strings.ToUpper(s[:eq])
+		if r := badName(pname); r != "" {
+			return nil, "parameter of " + name + ": " + r
+		}
+		s = s[eq+1:]
+		for {
+			var v string
+			if len(s) > 0 && s[0] == '"' {
+				end := strings.IndexByte(s[1:], '"')
+				if end < 0 {
+					return nil, "the quoted value of parameter " + pname + " is not closed"
+				}
+				v, s = s[1:1+end], s[2+end:]
+			} else {
+				end := strings.IndexAny(s, ";:,\"")
+				if end < 0 {
+					return nil, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+				}
+				if s[end] == '"' {
+					return nil, "a “\"” inside the unquoted value of parameter " + pname
+				}
+				v, s = s[:end], s[end:]
+			}
+			prop.Params[pname] = append(prop.Params[pname], v)
+			if len(s) == 0 {
+				return nil, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+			}
+			if s[0] != ',' {
+				break
+			}
+			s = s[1:]
+		}
+		if s[0] != ';' && s[0] != ':' {
+			return nil, "unexpected “" + s[:1] + "” after parameter " + pname
+		}
+	}
+	if len(s) == 0 || s[0] != ':' {
+		return nil, "no “:” between the property name and its value"
+	}
+	prop.Value = s[1:]
+	return prop, ""
+}
+
+// badName checks an iana-token or x-name (RFC 5545 §3.1): letters, digits
+// and "-"; a name starting with "X" must be "X-…".
+func badName(name string) string {
+	if name == "" {
+		return "an empty property name"
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return "the name " + quote(name) + " has a character other than letters, digits and “-”"
+		}
+	}
+	if name == "X" {
+		return "the name “X” is not a valid extension name (those start with “X-”)"
+	}
+	return ""
+}
+
+// repairLine fixes the one broken shape seen in real exports that can be
+// read without guessing: a quoted parameter whose closing quote comes after
+// the value, as Exchange 2010 wrote
+// DTSTART;TZID="W. Europe Standard Time:20200609T090000".
+func repairLine(s string) (string, bool) {
+	if !strings.HasSuffix(s, `"`) || strings.Count(s, `"`) != 2 {
+		return "", false
+	}
+	q := strings.IndexByte(s, '"')
+	inner := s[q+1 : len(s)-1]
+	c := strings.LastIndexByte(inner, ':')
+	if c < 0 {
+		return "", false
+	}
+	fixed := s[:q+1] + inner[:c] + `":` + inner[c+1:]
+	if _, r := decodeLine(fixed); r != "" {
+		return "", false
+	}
+	return fixed, true
+}
+
+// quote puts s in typographic quotes for a sentence, cut to a readable length.
+func quote(s string) string {
+	if len(s) > 80 {
+		cut := 80
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return "“" + s + "”"
+}
+
+// unescapeText decodes a TEXT value (RFC 5545 §3.3.11): "\\", "\;", "\,",
+// "\n" and "\N". It is lenient where go-ical's Prop.Text is not: an unknown
+// escape keeps its character, a lone trailing backslash is kept, and an
+// unescaped comma stays part of the text instead of ending it.
+func unescapeText(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n', 'N':
+			b.WriteByte('\n')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// splitTextList splits a TEXT list value (CATEGORIES) on unescaped commas and
+// unescapes each item.
+func splitTextList(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case ',':
+			out = append(out, unescapeText(s[start:i]))
+			start = i + 1
+		}
+	}
+	return append(out, unescapeText(s[start:]))
+}

@@ -84,8 +84,10 @@ CREATE TABLE event_overrides (
     deleted_at    TEXT,
     CHECK ((start_local IS NULL) = (start_at IS NULL) AND (start_at IS NULL) = (end_at IS NULL))
 );
-CREATE INDEX event_overrides_event ON event_overrides(owner_id, event_id) WHERE deleted_at IS NULL;
-CREATE UNIQUE INDEX event_overrides_key ON event_overrides(owner_id, event_id, recurrence_id) WHERE deleted_at IS NULL;
+-- Not UNIQUE: a shift re-keys overrides one row at a time (and undo puts
+-- them back one at a time), so two rows may share a key for a moment; the
+-- tools keep one live override per key.
+CREATE INDEX event_overrides_key ON event_overrides(owner_id, event_id, recurrence_id) WHERE deleted_at IS NULL;
 
 -- +goose Down
 DROP TABLE event_overrides;

@@ -1,0 +1,201 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// overlapHorizon is how far ahead a repeating event is checked for
+// overlaps with other events when it is added.
+const overlapHorizon = 90 * 24 * time.Hour
+
+func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	in := readInput(a, c.zone, false)
+	key := a.Line("key")
+	allowDup := a.Flag("allow_duplicate")
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	e := &event{UID: newUID(), Title: in.Title, Location: in.Location, Notes: in.Notes, Zone: in.Zone,
+		Start: in.Start, Rule: in.Rule, ExDates: in.ExDates, RDates: in.RDates,
+		remindBefore: in.Reminders.BeforeJSON(), remindAt: in.Reminders.AtJSON(), CreatedAt: c.now.UTC().Truncate(time.Second)}
+	if err := times(e, in.End, in.HasEnd, time.Duration(in.Duration)*time.Minute, 1); err != nil {
+		return result(err)
+	}
+	if err := checkLists(e); err != nil {
+		return result(err)
+	}
+	fingerprint := fields.Fingerprint(map[string]any{
+		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
+		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": momentsJSON(e.ExDates),
+		"rdates": momentsJSON(e.RDates), "remind_before": e.remindBefore, "remind_at": e.remindAt,
+	})
+	var (
+		existing *event // the event a repeated key or the duplicate window gave back
+		why      string
+		warnings []string
+	)
+	change, err := c.s.Write(ctx, c.person.ID, "add_event", func(tx *store.Tx) error {
+		if key != "" {
+			fp, ref, found, err := tx.LookupKey("add_event", key)
+			if err != nil {
+				return err
+			}
+			if found {
+				if fp != fingerprint {
+					return refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
+				}
+				id, _ := parseLabel(ref)
+				if existing, err = loadEvent(tx, id); err != nil {
+					return err
+				}
+				why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", key, existing.label())
+				return nil
+			}
+		}
+		if !allowDup {
+			dup, err := duplicate(tx, e)
+			if err != nil {
+				return err
+			}
+			if dup != nil {
+				existing = dup
+				why = fmt.Sprintf("%s %s with the same title and start was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
+					dup.label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
+				return nil
+			}
+		}
+		id, err := insertEvent(tx, e)
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			if err := tx.SaveKey("add_event", key, fingerprint, label(id)); err != nil {
+				return err
+			}
+		}
+		tx.Summarize(fmt.Sprintf("added %s %s", e.label(), quote(clip(e.Title, 60))))
+		warnings, err = overlaps(tx, e, c.zone, c.now)
+		return err
+	})
+	if err != nil {
+		return result(err)
+	}
+	if existing != nil {
+		lines, data := describe(existing, nil, c.zone, c.now)
+		return tools.SuccessWithData(why+"\n"+strings.Join(lines, "\n"), map[string]any{"event": data, "added": false})
+	}
+	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.label()}})
+	lines, data := describe(e, nil, c.zone, c.now)
+	head := fmt.Sprintf("Added %s (change %s).", e.label(), change)
+	out := []string{head}
+	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
+		out = append(out, "Note: "+s)
+	}
+	out = append(out, lines...)
+	for _, w := range warnings {
+		out = append(out, "Warning: "+w)
+	}
+	return tools.SuccessWithData(strings.Join(out, "\n"), map[string]any{"event": data, "added": true, "change": change, "warnings": orEmpty(warnings)})
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func ruleText(e *event) string {
+	if e.Rule == nil {
+		return ""
+	}
+	return e.Rule.String()
+}
+
+// parseLabel reads "e7" back to 7.
+func parseLabel(s string) (int64, bool) {
+	m := idPattern.FindStringSubmatch(s)
+	if m == nil || m[2] != "" {
+		return 0, false
+	}
+	var id int64
+	_, err := fmt.Sscan(m[1], &id)
+	return id, err == nil
+}
+
+// duplicate finds a live event of the owner made within the duplicate
+// window with the same normalised title and the same start (design §6).
+func duplicate(tx *store.Tx, e *event) (*event, error) {
+	since := e.CreatedAt.Add(-fields.DuplicateWindow).Unix()
+	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
+		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
+		tx.Owner(), since, e.StartAt.Unix())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	want := fields.NormTitle(e.Title)
+	for rows.Next() {
+		d, err := scanEvent(rows)
+		if err != nil {
+			return nil, err
+		}
+		if fields.NormTitle(d.Title) == want && d.Start == e.Start {
+			return d, nil
+		}
+	}
+	return nil, rows.Err()
+}
+
+// overlaps names the timed events that the timed occurrences of e overlap:
+// its own time for a single event, the next overlapHorizon for a repeating
+// one. All-day events overlap nothing (they do not make a person busy).
+func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, error) {
+	if e.AllDay {
+		return nil, nil
+	}
+	w := fields.Window{From: e.StartAt, To: e.EndAt}
+	if e.repeats() {
+		if now.After(w.From) {
+			w.From = now
+		}
+		w.To = w.From.Add(overlapHorizon)
+	}
+	mine := expand(e, nil, person, w)
+	if len(mine) == 0 {
+		return nil, nil
+	}
+	w = fields.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
+	others, err := loadWindow(tx, person, w, e.ID)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[int64]bool{}
+	for _, m := range mine {
+		for _, o := range others {
+			if o.AllDay || seen[o.Event.ID] || !o.Start.Before(m.End) || !o.End.After(m.Start) {
+				continue
+			}
+			seen[o.Event.ID] = true
+			out = append(out, fmt.Sprintf("it overlaps %s %s, %s.", o.id(), quote(clip(o.Title, 60)), span(&o, person)))
+			if len(out) == 3 {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,259 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// nextCount is how many upcoming occurrences get_event and add_event show.
+const nextCount = 5
+
+// seriesData is a whole event for programs (Data). Start and End are the
+// first occurrence's, in RFC 3339 with time_zone's offset, or dates for an
+// all-day event with End the last day.
+type seriesData struct {
+	ID           string          `json:"id"`
+	UID          string          `json:"uid"`
+	Title        string          `json:"title"`
+	Location     string          `json:"location"`
+	Notes        string          `json:"notes"`
+	AllDay       bool            `json:"all_day"`
+	Start        string          `json:"start"`
+	End          string          `json:"end"`
+	TimeZone     string          `json:"time_zone"`
+	RRule        string          `json:"rrule,omitempty"`
+	Repeats      string          `json:"repeats,omitempty"`
+	ExDates      []string        `json:"exdates"`
+	RDates       []string        `json:"rdates"`
+	RemindBefore []int           `json:"remind_before"`
+	RemindAt     []string        `json:"remind_at"`
+	Next         []occData       `json:"next"`
+	Exceptions   []exceptionData `json:"exceptions"`
+}
+
+// exceptionData is one changed occurrence of a series.
+type exceptionData struct {
+	ID      string   `json:"id"`
+	Changed []string `json:"changed"`
+	Start   string   `json:"start,omitempty"`
+	End     string   `json:"end,omitempty"`
+}
+
+// upcoming returns up to n occurrences of e that end after from, in order.
+func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time, n int) []occ {
+	first, last, bounded := bounds(e, ovs)
+	if from.Before(first) {
+		from = first
+	}
+	step := 35 * 24 * time.Hour
+	for {
+		w := fields.Window{From: from, To: from.Add(step)}
+		list := expand(e, ovs, person, w)
+		if len(list) >= n || bounded && !w.To.Before(last) || step > 50*365*24*time.Hour {
+			return list[:min(n, len(list))]
+		}
+		step *= 4
+	}
+}
+
+// describe gives e whole in lines for the model, and as Data.
+func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time) ([]string, seriesData) {
+	rem := e.reminders()
+	d := seriesData{ID: e.label(), UID: e.UID, Title: e.Title, Location: e.Location, Notes: e.Notes, AllDay: e.AllDay,
+		TimeZone: e.Zone.Name(), ExDates: texts(e.ExDates), RDates: texts(e.RDates), RemindBefore: rem.Before,
+		RemindAt: texts(rem.At), Next: []occData{}, Exceptions: []exceptionData{}}
+	if d.RemindBefore == nil {
+		d.RemindBefore = []int{}
+	}
+	first := occ{Event: e, Start: e.StartAt, End: e.EndAt, Zone: e.Zone, AllDay: e.AllDay, Title: e.Title}
+	if e.AllDay {
+		first.First, first.Last = e.Start.Date, e.End.Date.AddDays(-1)
+		d.Start, d.End = first.First.String(), first.Last.String()
+	} else {
+		d.Start, d.End = tz.RFC3339(e.StartAt, e.Zone), tz.RFC3339(e.EndAt, e.Zone)
+	}
+	head := e.label() + " " + quote(e.Title)
+	if e.Location != "" {
+		head += " @ " + e.Location
+	}
+	lines := []string{head}
+	when := "When: " + span(&first, person) + ownZone(&first, person)
+	if e.repeats() {
+		when = "Starts: " + span(&first, person) + ownZone(&first, person)
+	}
+	if !e.AllDay && e.Zone.Name() != person.Name() {
+		when += ", in " + e.Zone.Name()
+	}
+	lines = append(lines, when)
+	if e.Rule != nil {
+		d.RRule = e.Rule.String()
+		d.Repeats = e.Rule.Describe()
+		lines = append(lines, fmt.Sprintf("Repeats: %s (RRULE:%s)", d.Repeats, d.RRule))
+	}
+	if len(e.RDates) > 0 {
+		lines = append(lines, "Also on (RDATE): "+strings.Join(d.RDates, ", "))
+	}
+	if e.repeats() {
+		next := upcoming(e, ovs, person, now, nextCount)
+		if len(next) == 0 {
+			lines = append(lines, "It has no occurrences after now.")
+		} else {
+			parts := make([]string, len(next))
+			for i := range next {
+				parts[i] = next[i].id() + " " + span(&next[i], person) + gapNote(&next[i])
+				d.Next = append(d.Next, dataOf(&next[i]))
+			}
+			lines = append(lines, "Next: "+strings.Join(parts, "; "))
+		}
+	}
+	if len(e.ExDates) > 0 {
+		lines = append(lines, "Deleted occurrences (EXDATE): "+strings.Join(d.ExDates, ", "))
+	}
+	if len(ovs) > 0 {
+		keys := make([]string, 0, len(ovs))
+		for k := range ovs {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			ov := ovs[k]
+			x := exceptionData{ID: e.label() + "@" + k, Changed: ov.changedFields()}
+			text := x.ID + " " + strings.Join(x.Changed, ", ")
+			if ov.HasTime {
+				o := occ{Event: e, Start: ov.StartAt, End: ov.EndAt, Zone: ov.Zone, AllDay: e.AllDay}
+				if e.AllDay {
+					o.First, o.Last = ov.Start.Date, ov.End.Date.AddDays(-1)
+					x.Start, x.End = o.First.String(), o.Last.String()
+				} else {
+					x.Start, x.End = tz.RFC3339(ov.StartAt, ov.Zone), tz.RFC3339(ov.EndAt, ov.Zone)
+				}
+				text += " (now " + span(&o, person) + ")"
+			}
+			d.Exceptions = append(d.Exceptions, x)
+			parts = append(parts, text)
+		}
+		lines = append(lines, "Changed occurrences: "+strings.Join(parts, "; "))
+	}
+	if s := rem.Describe(); s != "" {
+		lines = append(lines, "Reminders: "+s)
+	}
+	if e.Notes != "" {
+		lines = append(lines, "Notes: "+e.Notes)
+	}
+	return lines, d
+}
+
+// changedFields names what an override changes.
+func (o *override) changedFields() []string {
+	var out []string
+	if o.Cancel {
+		out = append(out, "cancelled")
+	}
+	if o.HasTime {
+		out = append(out, "time")
+	}
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"title", o.Title}, {"location", o.Location}, {"notes", o.Notes}, {"remind_before", o.remindBefore}, {"remind_at", o.remindAt}} {
+		if f.v != nil {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+func texts(ms []tz.Moment) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.String()
+	}
+	return out
+}
+
+func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	r := readID(a)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var res tools.ExecResult
+	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.zone)
+		if err != nil {
+			return err
+		}
+		all, err := loadOverrides(tx, []int64{t.E.ID})
+		if err != nil {
+			return err
+		}
+		ovs := all[t.E.ID]
+		if t.Occ == nil {
+			lines, data := describe(t.E, ovs, c.zone, c.now)
+			res = tools.SuccessWithData(strings.Join(lines, "\n"), map[string]any{"event": data})
+			return nil
+		}
+		res = occurrenceResult(t.E, *t.Occ, ovs, c.zone)
+		return nil
+	})
+	if err != nil {
+		return result(err)
+	}
+	return res
+}
+
+// occurrenceResult shows one occurrence whole.
+func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zone) tools.ExecResult {
+	o := newOcc(e, r)
+	ov := ovs[o.Key]
+	if ov != nil {
+		o.apply(ov, person)
+	}
+	head := o.id() + " " + quote(o.Title)
+	if o.Location != "" {
+		head += " @ " + o.Location
+	}
+	head += ", one occurrence of " + e.label()
+	if e.Rule != nil {
+		head += " (" + e.Rule.Describe() + ")"
+	}
+	lines := []string{head, "When: " + span(&o, person) + ownZone(&o, person) + gapNote(&o)}
+	data := map[string]any{"occurrence": dataOf(&o), "series": e.label()}
+	if ov != nil && ov.HasTime {
+		orig := newOcc(e, r)
+		lines = append(lines, "Moved from: "+span(&orig, person))
+		data["original_start"] = dataOf(&orig).Start
+	}
+	rem := e.reminders()
+	if ov != nil && (ov.remindBefore != nil || ov.remindAt != nil) {
+		b, at := e.remindBefore, e.remindAt
+		if ov.remindBefore != nil {
+			b = *ov.remindBefore
+		}
+		if ov.remindAt != nil {
+			at = *ov.remindAt
+		}
+		rem, _ = fields.ParseReminders(b, at)
+	}
+	if s := rem.Describe(); s != "" {
+		lines = append(lines, "Reminders: "+s)
+	}
+	if o.Notes != "" {
+		lines = append(lines, "Notes: "+o.Notes)
+	}
+	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
+}

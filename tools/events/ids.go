@@ -1,0 +1,241 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// call is what one tool call works with: the person, the clock's now and
+// the store, all from the ToolContext.
+type call struct {
+	ctx    context.Context
+	tc     *tools.ToolContext
+	person tools.Person
+	zone   tz.Zone
+	now    time.Time
+	s      *store.Store
+}
+
+func host(ctx context.Context, tc *tools.ToolContext) (*call, error) {
+	p, err := tools.Require[tools.Person](tc)
+	if err != nil {
+		return nil, err
+	}
+	s, err := tools.Require[*store.Store](tc)
+	if err != nil {
+		return nil, err
+	}
+	return &call{ctx: ctx, tc: tc, person: p, zone: p.Zone, now: tools.Now(tc), s: s}, nil
+}
+
+// refusal carries a finished result out of a store transaction, which it
+// rolls back: nothing is stored when a call is refused.
+type refusal struct{ res tools.ExecResult }
+
+func (r *refusal) Error() string { return r.res.Err }
+
+func refuse(code int, sentence string) error {
+	return &refusal{tools.Failure(code, sentence)}
+}
+
+func invalid(name, sentence string) error {
+	return &refusal{tools.Invalid(&args.Error{Name: name, Sentence: sentence})}
+}
+
+// result turns an error from a transaction into the call's result.
+func result(err error) tools.ExecResult {
+	var r *refusal
+	if errors.As(err, &r) {
+		return r.res
+	}
+	var re *recur.Error
+	if errors.As(err, &re) {
+		return tools.Invalid(&args.Error{Name: re.Name, Sentence: re.Sentence})
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return tools.NotFound(sentence(err))
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return tools.Conflict(sentence(err))
+	}
+	return tools.Internal(err)
+}
+
+func sentence(err error) string {
+	s := err.Error()
+	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
+		s = strings.TrimSuffix(s, ": "+sentinel.Error())
+	}
+	if s != "" {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// ref is an id as the model quotes it: a series (e7) or one occurrence of
+// it (e7@20261005T070000Z, all-day e7@20261005).
+type ref struct {
+	ID  int64
+	Key string // "" for a series
+}
+
+func (r ref) String() string {
+	if r.Key == "" {
+		return label(r.ID)
+	}
+	return label(r.ID) + "@" + r.Key
+}
+
+var idPattern = regexp.MustCompile(`^[eE]([0-9]{1,18})(?:@([0-9]{8}(?:[Tt][0-9]{6}[Zz])?))?$`)
+
+// readID reads “id”, which must be there.
+func readID(a *args.Args) ref {
+	text := a.Needed("id")
+	if a.Err() != nil {
+		return ref{}
+	}
+	m := idPattern.FindStringSubmatch(text)
+	var r ref
+	if m != nil {
+		r.ID, _ = strconv.ParseInt(m[1], 10, 64)
+		r.Key = strings.ToUpper(m[2])
+		if r.Key != "" {
+			if _, _, ok := keyStart(r.Key, tz.UTC); !ok {
+				m = nil
+			}
+		}
+	}
+	if m == nil || r.ID <= 0 {
+		a.Fail("id", fmt.Sprintf("“id” must be an event id such as e7, or an occurrence id such as e7@20261005T070000Z as list_events shows it, not “%s”.", text))
+		return ref{}
+	}
+	return r
+}
+
+// target is what an id names: a live event of the owner and, for an
+// occurrence id, that occurrence as the rule gives it.
+type target struct {
+	E   *event
+	Occ *recur.Occurrence
+}
+
+// resolve finds what r names. An unknown id, another person's, or a
+// deleted one gets the same not-found sentence; an occurrence id made
+// stale by a split or a shift gets a sentence naming its new id.
+func resolve(tx *store.Tx, r ref, person tz.Zone) (target, error) {
+	e, err := loadEvent(tx, r.ID)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return target{}, refuse(tools.CodeNotFound, fmt.Sprintf("There is no event %s; list_events shows the ids of your events.", r))
+		}
+		return target{}, err
+	}
+	t := target{E: e}
+	if r.Key == "" {
+		return t, nil
+	}
+	if o, ok := occurrenceAt(e.series(person), r.Key, person); ok {
+		t.Occ = &o
+		return t, nil
+	}
+	return target{}, refuse(tools.CodeNotFound, stale(tx, e, r, person))
+}
+
+// stale explains why r is not an occurrence of its event, naming the id it
+// has now when it was moved by a shift of the series or went to a new
+// series in a split.
+func stale(tx *store.Tx, e *event, r ref, person tz.Zone) string {
+	s := e.series(person)
+	s.ExDates = nil
+	if _, ok := occurrenceAt(s, r.Key, person); ok {
+		return fmt.Sprintf("%s was deleted from the series %s; undo can bring it back.", r, e.label())
+	}
+	if now, why := moved(tx, e, r.Key, person, 0); now != "" {
+		return fmt.Sprintf("%s is no longer an occurrence id: %s; that occurrence is now %s.", r, why, now)
+	}
+	return fmt.Sprintf("%s is not an occurrence of %s; get_event %s or list_events shows its occurrence ids.", r, e.label(), e.label())
+}
+
+// moved finds the id that key of e has after shifts and splits, with the
+// reason in words; "" when none is found.
+func moved(tx *store.Tx, e *event, key string, person tz.Zone, depth int) (string, string) {
+	if depth > 4 {
+		return "", ""
+	}
+	s := e.series(person)
+	for i := len(e.PrevStarts) - 1; i >= 0; i-- {
+		if k := shiftKey(e, e.PrevStarts[i], key); k != "" && k != key {
+			if _, ok := occurrenceAt(s, k, person); ok {
+				return e.label() + "@" + k, "the series " + e.label() + " was moved"
+			}
+		}
+	}
+	rows, err := tx.Query(`SELECT id FROM events WHERE owner_id = ? AND split_from = ? AND deleted_at IS NULL`, tx.Owner(), e.ID)
+	if err != nil {
+		return "", ""
+	}
+	var kids []int64
+	for rows.Next() {
+		var id int64
+		if rows.Scan(&id) == nil {
+			kids = append(kids, id)
+		}
+	}
+	rows.Close()
+	for _, id := range kids {
+		child, err := loadEvent(tx, id)
+		if err != nil {
+			continue
+		}
+		why := "the series " + e.label() + " was split and this part is now " + child.label()
+		if _, ok := occurrenceAt(child.series(person), key, person); ok {
+			return child.label() + "@" + key, why
+		}
+		if now, _ := moved(tx, child, key, person, depth+1); now != "" {
+			return now, why
+		}
+	}
+	return "", ""
+}
+
+// shiftKey maps key, an occurrence of the series as it was when it started
+// at prev, to the key it has after the series moved to e's start and
+// zone: the same shift of the civil time, read in the new zone.
+func shiftKey(e *event, prev prevStart, key string) string {
+	old, err := tz.ParseMoment(prev.Start)
+	if err != nil || old.HasTime != e.Start.HasTime {
+		return ""
+	}
+	m, utc, err := tz.ParseBasic(key)
+	if err != nil {
+		return ""
+	}
+	if !old.HasTime {
+		if m.HasTime {
+			return ""
+		}
+		return m.Date.AddDays(old.Date.DaysUntil(e.Start.Date)).Basic()
+	}
+	oldZone, err := tz.LoadZone(prev.TZID)
+	if err != nil || !utc {
+		return ""
+	}
+	civil := oldZone.In(m.DateTime.AsUTC())
+	shift := e.Start.DateTime.AsUTC().Sub(old.DateTime.AsUTC())
+	t, _ := e.Zone.Instant(tz.FromUTCClock(civil.AsUTC().Add(shift)))
+	return tz.FromUTCClock(t).Basic() + "Z"
+}

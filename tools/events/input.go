@@ -1,0 +1,219 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Limits on an event's length.
+const (
+	maxDurationMinutes = 31 * 24 * 60
+	maxAllDayDays      = 366
+	defaultMinutes     = 60
+)
+
+// input is the fields of add_event that a call gave (update_event takes
+// the same ones).
+type input struct {
+	Title, Location, Notes          string
+	HasTitle, HasLocation, HasNotes bool
+
+	// Zone is the zone civil times of this call are read in; HasZone when
+	// the call named one (time_zone, or a bracketed zone on start).
+	Zone    tz.Zone
+	HasZone bool
+
+	Start, End          tz.Moment
+	HasStart, HasEnd    bool
+	StartMoved          bool // start is in a DST gap of Zone
+	Duration            int  // minutes; 0 when not given
+	Rule                *recur.Rule
+	HasRule             bool
+	ExDates, RDates     []tz.Moment
+	HasExDates, HasRDat bool
+	Reminders           fields.Reminders
+	HasBefore, HasAt    bool
+	Clear               []string
+}
+
+// given reports whether the call gave any field to set or clear.
+func (in *input) given() bool {
+	return in.HasTitle || in.HasLocation || in.HasNotes || in.HasZone || in.HasStart || in.HasEnd ||
+		in.Duration > 0 || in.HasRule || in.HasExDates || in.HasRDat || in.HasBefore || in.HasAt || len(in.Clear) > 0
+}
+
+func (in *input) clears(name string) bool { return slices.Contains(in.Clear, name) }
+
+// clearable are the fields update_event's “clear” may name.
+var clearable = []string{"location", "notes", "rrule", "exdates", "rdates", "remind_before", "remind_at"}
+
+// readInput reads the event fields. Plain civil times are read in def
+// unless the call names a zone (“time_zone”, or a bracketed zone written
+// on “start”). Checks that need no stored event are done here.
+func readInput(a *args.Args, def tz.Zone, update bool) input {
+	var in input
+	if update {
+		in.Title = a.Line("title")
+	} else {
+		in.Title = a.NeededLine("title")
+	}
+	in.HasTitle = in.Title != ""
+	in.Zone = def
+	named, hasNamed := a.Zone("time_zone")
+	written, hasWritten := a.MomentZone("start")
+	switch {
+	case hasNamed && hasWritten && named.Name() != written.Name():
+		a.Fail("time_zone", fmt.Sprintf("“time_zone” is %s but “start” is written in %s; give the zone once, in one of them.", named.Name(), written.Name()))
+	case hasNamed:
+		in.Zone, in.HasZone = named, true
+	case hasWritten:
+		in.Zone, in.HasZone = written, true
+	}
+	in.Start, in.HasStart = a.Moment("start", in.Zone)
+	if in.HasStart && in.Start.HasTime {
+		_, in.StartMoved = in.Zone.Instant(in.Start.DateTime)
+	}
+	in.End, in.HasEnd = a.Moment("end", in.Zone)
+	in.Duration = a.Number("duration", 0, 1, maxDurationMinutes)
+	in.Location = a.Line("location")
+	in.HasLocation = in.Location != ""
+	in.Notes = a.Body("notes")
+	in.HasNotes = in.Notes != ""
+	if text := a.Text("rrule"); text != "" && a.Err() == nil {
+		rule, err := recur.ParseRule(text)
+		var re *recur.Error
+		switch {
+		case errors.As(err, &re):
+			a.Fail("rrule", re.Sentence)
+		case err != nil:
+			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO, not “%s”.", text))
+		default:
+			in.Rule, in.HasRule = rule, true
+		}
+	}
+	in.ExDates = a.MomentList("exdates", in.Zone)
+	in.HasExDates = len(in.ExDates) > 0
+	in.RDates = a.MomentList("rdates", in.Zone)
+	in.HasRDat = len(in.RDates) > 0
+	in.Reminders = fields.ReadReminders(a, in.Zone)
+	in.HasBefore, in.HasAt = len(in.Reminders.Before) > 0, len(in.Reminders.At) > 0
+	if update {
+		in.Clear = a.List("clear")
+		for _, c := range in.Clear {
+			if !slices.Contains(clearable, c) {
+				a.Fail("clear", fmt.Sprintf("“clear” may name %s; not “%s”.", strings.Join(clearable, ", "), c))
+				break
+			}
+			set := map[string]bool{"location": in.HasLocation, "notes": in.HasNotes, "rrule": in.HasRule,
+				"exdates": in.HasExDates, "rdates": in.HasRDat, "remind_before": in.HasBefore, "remind_at": in.HasAt}
+			if set[c] {
+				a.Fail("clear", fmt.Sprintf("“%s” is both given and named in “clear”; do one or the other.", c))
+				break
+			}
+		}
+	}
+	if a.Err() != nil {
+		return in
+	}
+	if in.HasEnd && in.Duration > 0 {
+		a.Fail("duration", "Give “end” or “duration”, not both.")
+	}
+	if in.HasStart && !in.Start.HasTime && in.Duration > 0 {
+		a.Fail("duration", fmt.Sprintf("“duration” is for timed events; “start” %s is a day, so the event is all-day: give its last day as “end” instead.", in.Start))
+	}
+	if in.HasStart && in.HasEnd && in.Start.HasTime != in.End.HasTime {
+		if in.Start.HasTime {
+			a.Fail("end", fmt.Sprintf("“end” must be a day and a time like “start” (such as %s), not the day %s alone.", in.Start.DateTime.AddMinutes(60), in.End))
+		} else {
+			a.Fail("end", fmt.Sprintf("“start” %s is a day, so “end” must be the last day (such as %s), not a time.", in.Start, in.Start.Date.AddDays(1)))
+		}
+	}
+	return in
+}
+
+// times sets e's DTEND and instants from its Start and Zone: end (when
+// hasEnd) or a length of dur (timed) or days (all-day). It returns a
+// sentence naming the argument when the end is not after the start.
+func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) error {
+	if !e.Start.HasTime {
+		e.AllDay = true
+		last := e.Start.Date.AddDays(max(days, 1) - 1)
+		if hasEnd {
+			if end.HasTime {
+				return invalid("end", fmt.Sprintf("“end” of an all-day event must be its last day (such as %s), not a time.", e.Start.Date.AddDays(1)))
+			}
+			if end.Date.Before(e.Start.Date) {
+				return invalid("end", fmt.Sprintf("“end” %s is before “start” %s; for an all-day event “end” is the last day, such as %s.", end, e.Start, e.Start.Date))
+			}
+			last = end.Date
+		}
+		if e.Start.Date.DaysUntil(last) >= maxAllDayDays {
+			return invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, last, e.Start))
+		}
+		e.End = tz.DayMoment(last.AddDays(1))
+		e.StartAt = e.Zone.StartOfDay(e.Start.Date).UTC()
+		e.EndAt = e.Zone.StartOfDay(e.End.Date).UTC()
+		return nil
+	}
+	e.AllDay = false
+	start, _ := e.Zone.Instant(e.Start.DateTime)
+	e.StartAt = start.UTC()
+	if hasEnd {
+		if !end.HasTime {
+			return invalid("end", fmt.Sprintf("“end” must be a day and a time like “start” (such as %s), not the day %s alone.", e.Start.DateTime.AddMinutes(60), end))
+		}
+		t, _ := e.Zone.Instant(end.DateTime)
+		if !t.After(start) {
+			return invalid("end", fmt.Sprintf("“end” %s is not after “start” %s; write a later end, such as %s.", end, e.Start, e.Start.DateTime.AddMinutes(60)))
+		}
+		dur = t.Sub(start)
+		if dur > maxDurationMinutes*time.Minute {
+			return invalid("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after “start” %s.", maxDurationMinutes/1440, end, e.Start))
+		}
+	}
+	if dur <= 0 {
+		dur = defaultMinutes * time.Minute
+	}
+	e.EndAt = start.Add(dur).UTC()
+	e.End = tz.TimeMoment(e.Zone.In(e.EndAt))
+	return nil
+}
+
+// checkLists refuses EXDATEs and RDATEs that cannot apply to e.
+func checkLists(e *event) error {
+	if len(e.ExDates) > 0 && !e.repeats() {
+		return invalid("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”.")
+	}
+	if e.AllDay {
+		for _, x := range e.ExDates {
+			if x.HasTime {
+				return invalid("exdates", fmt.Sprintf("“exdates” has the time %s, but this event is all-day; write the day alone (%s).", x, x.Date))
+			}
+		}
+	}
+	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
+		return invalid("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
+	}
+	if err := e.series(e.Zone).Check(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// gapSentence says that a start in a DST gap was moved.
+func gapSentence(m tz.Moment, zone tz.Zone) string {
+	t, moved := zone.Instant(m.DateTime)
+	if !moved {
+		return ""
+	}
+	return fmt.Sprintf("%s does not exist in %s (the clocks jump forward then), so it starts at %s.",
+		m, zone.Name(), t.In(zone.Location()).Format("15:04"))
+}

@@ -1,0 +1,88 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
+)
+
+// Page sizes of list_events: a full page of the longest lines (titles and
+// places cut by clip, both zones shown) stays under tools.ModelLimit; a
+// test checks the worst case.
+const (
+	listDefault = 30
+	listMax     = 40
+)
+
+func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	w := fields.ReadWindow(a, c.zone, c.now)
+	query := a.Line("query")
+	limit := a.Number("limit", listDefault, 1, listMax)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var list []occ
+	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
+		var err error
+		list, err = loadWindow(tx, c.zone, w, 0)
+		return err
+	})
+	if err != nil {
+		return result(err)
+	}
+	if query != "" {
+		q := strings.ToLower(query)
+		kept := list[:0]
+		for _, o := range list {
+			if strings.Contains(strings.ToLower(o.Title), q) || strings.Contains(strings.ToLower(o.Location), q) ||
+				strings.Contains(strings.ToLower(o.Notes), q) {
+				kept = append(kept, o)
+			}
+		}
+		list = kept
+	}
+	offset := fields.ReadCursor(a, len(list))
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	page := list[offset:min(len(list), offset+limit)]
+	next := fields.NextCursor(offset, limit, len(list))
+	what := "events"
+	if query != "" {
+		what = "events matching " + quote(query)
+	}
+	var b strings.Builder
+	switch {
+	case len(list) == 0:
+		fmt.Fprintf(&b, "No %s from %s (%s).", what, w.String(c.zone), c.zone.Name())
+	case offset == 0 && next == "":
+		fmt.Fprintf(&b, "%d %s from %s (%s):", len(list), what, w.String(c.zone), c.zone.Name())
+	default:
+		fmt.Fprintf(&b, "%s %d–%d of %d from %s (%s):", capital(what), offset+1, offset+len(page), len(list), w.String(c.zone), c.zone.Name())
+	}
+	data := make([]occData, 0, len(page))
+	for i := range page {
+		b.WriteByte('\n')
+		b.WriteString(line(&page[i], c.zone))
+		data = append(data, dataOf(&page[i]))
+	}
+	if next != "" {
+		fmt.Fprintf(&b, "\nMore: call again with cursor %s.", next)
+	}
+	return tools.SuccessWithData(b.String(), map[string]any{
+		"events": data, "total": len(list), "next_cursor": next, "time_zone": c.zone.Name(),
+		"from": w.From.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
+		"to":   w.To.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
+	})
+}
+
+func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

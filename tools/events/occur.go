@@ -1,0 +1,207 @@
+package events
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// occ is one occurrence as the tools show it: the series' fields with its
+// override, if any, applied.
+type occ struct {
+	Event *event
+	// Key is the RECURRENCE-ID ("20261005T070000Z", all-day "20261005").
+	Key string
+	// Original is the start the rule gave, civil in the series' zone.
+	Original tz.Moment
+	// Start and End are the instants it takes; for an all-day occurrence,
+	// 00:00 of its first day and of the day after its last, in the
+	// person's zone.
+	Start, End time.Time
+	// Zone is the zone of its own time: the series', or the override's.
+	Zone   tz.Zone
+	AllDay bool
+	// First and Last are the days of an all-day occurrence (Last inclusive).
+	First, Last tz.Date
+	// Moved: the rule's time did not exist that day (a DST gap) and the
+	// occurrence starts later by the gap's length (RFC 5545 §3.3.5).
+	Moved                  bool
+	Title, Location, Notes string
+	Override               *override
+}
+
+func (o *occ) id() string { return o.Event.label() + "@" + o.Key }
+
+// newOcc is occurrence r of e, before any override.
+func newOcc(e *event, r recur.Occurrence) occ {
+	o := occ{Event: e, Key: r.Key(), Original: r.Original, Start: r.Start, End: r.End, Zone: e.Zone,
+		AllDay: r.AllDay, Moved: r.Moved, Title: e.Title, Location: e.Location, Notes: e.Notes}
+	if o.AllDay {
+		o.First = r.Original.Date
+		o.Last = o.First.AddDays(e.days() - 1)
+	}
+	return o
+}
+
+// apply puts override ov on o; person is the zone all-day days float in.
+func (o *occ) apply(ov *override, person tz.Zone) {
+	o.Override = ov
+	if ov.Title != nil {
+		o.Title = *ov.Title
+	}
+	if ov.Location != nil {
+		o.Location = *ov.Location
+	}
+	if ov.Notes != nil {
+		o.Notes = *ov.Notes
+	}
+	if !ov.HasTime {
+		return
+	}
+	o.Moved = false
+	if o.AllDay {
+		o.First, o.Last = ov.Start.Date, ov.End.Date.AddDays(-1)
+		o.Start, o.End = person.StartOfDay(o.First), person.StartOfDay(ov.End.Date)
+		return
+	}
+	o.Start, o.End, o.Zone = ov.StartAt, ov.EndAt, ov.Zone
+}
+
+// keyStart is where to look for the occurrence with RECURRENCE-ID key:
+// [lo, hi) holds its original start. ok is false for a malformed key.
+func keyStart(key string, person tz.Zone) (lo, hi time.Time, ok bool) {
+	m, utc, err := tz.ParseBasic(key)
+	if err != nil {
+		return lo, hi, false
+	}
+	if !m.HasTime {
+		lo, hi = person.DayBounds(m.Date)
+		return lo, hi, true
+	}
+	if !utc {
+		return lo, hi, false
+	}
+	lo = m.DateTime.AsUTC()
+	return lo, lo.Add(time.Minute), true
+}
+
+// occurrenceAt finds the occurrence of s whose RECURRENCE-ID is key.
+func occurrenceAt(s recur.Series, key string, person tz.Zone) (recur.Occurrence, bool) {
+	lo, hi, ok := keyStart(key, person)
+	if !ok {
+		return recur.Occurrence{}, false
+	}
+	for _, r := range s.StartsBetween(lo, hi) {
+		if r.Key() == key {
+			return r, true
+		}
+	}
+	return recur.Occurrence{}, false
+}
+
+// expand returns the occurrences of e that overlap w, overrides applied,
+// cancelled ones left out, sorted by start.
+func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
+	s := e.series(person)
+	var out []occ
+	for _, r := range s.Between(w.From, w.To) {
+		o := newOcc(e, r)
+		if ov := ovs[o.Key]; ov != nil {
+			if ov.Cancel || ov.HasTime {
+				continue // a rescheduled one is found by its own time below
+			}
+			o.apply(ov, person)
+		}
+		out = append(out, o)
+	}
+	for key, ov := range ovs {
+		if ov.Cancel || !ov.HasTime {
+			continue
+		}
+		start, end := ov.StartAt, ov.EndAt
+		if e.AllDay {
+			start, end = person.StartOfDay(ov.Start.Date), person.StartOfDay(ov.End.Date)
+		}
+		if !w.Contains(start, end) {
+			continue
+		}
+		r, ok := occurrenceAt(s, key, person)
+		if !ok {
+			continue
+		}
+		o := newOcc(e, r)
+		o.apply(ov, person)
+		out = append(out, o)
+	}
+	sortOccs(out)
+	return out
+}
+
+func sortOccs(list []occ) {
+	slices.SortStableFunc(list, func(a, b occ) int {
+		if c := a.Start.Compare(b.Start); c != 0 {
+			return c
+		}
+		if a.Event.ID != b.Event.ID {
+			if a.Event.ID < b.Event.ID {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
+}
+
+// loadWindow returns every occurrence of tx's owner's live events that
+// overlaps w, sorted; skip names an event to leave out (0 for none). Only
+// the series whose stored bounds reach w are read and expanded (design §4).
+func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
+		WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?) AND id != ?`,
+		tx.Owner(), w.To.Unix()+1, w.From.Unix(), skip)
+	if err != nil {
+		return nil, err
+	}
+	var evs []*event
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		evs = append(evs, e)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(evs))
+	for i, e := range evs {
+		ids[i] = e.ID
+	}
+	ovs, err := overridesOf(tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []occ
+	for _, e := range evs {
+		out = append(out, expand(e, ovs[e.ID], person, w)...)
+	}
+	sortOccs(out)
+	return out, nil
+}
+
+// overridesOf is loadOverrides, skipped when the owner has none at all
+// (the common case), so a listing does not send every id to SQLite.
+func overridesOf(tx *store.Tx, ids []int64) (map[int64]map[string]*override, error) {
+	var any int
+	err := tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL)`, tx.Owner()).Scan(&any)
+	if err != nil || any == 0 {
+		return map[int64]map[string]*override{}, err
+	}
+	return loadOverrides(tx, ids)
+}

@@ -1,0 +1,758 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Scopes of update_event and delete_event (design §4).
+const (
+	scopeThis      = "this"
+	scopeFollowing = "following"
+	scopeAll       = "all"
+)
+
+// readScope reads “scope”: this for an occurrence id and all for a series
+// id by default; this and following need an occurrence id.
+func readScope(a *args.Args, r ref) string {
+	scope := a.OneOf("scope", "", scopeThis, scopeFollowing, scopeAll)
+	if a.Err() != nil {
+		return ""
+	}
+	if scope == "" {
+		if r.Key != "" {
+			return scopeThis
+		}
+		return scopeAll
+	}
+	if scope != scopeAll && r.Key == "" {
+		a.Fail("scope", fmt.Sprintf("“scope” %s needs an occurrence id such as %s@20261005T070000Z (list_events shows them); %s names the whole series, whose scope is all.", scope, r, r))
+	}
+	return scope
+}
+
+// isFirst reports whether no occurrence of e comes before r, so that
+// "following" from r is the whole series.
+func isFirst(e *event, r recur.Occurrence, person tz.Zone) bool {
+	first, _, _ := e.series(person).Bounds()
+	return len(e.series(person).StartsBetween(first, r.Start)) == 0
+}
+
+// updater applies one update_event or delete_event call inside its
+// transaction.
+type updater struct {
+	tx     *store.Tx
+	c      *call
+	e      *event
+	ovs    map[string]*override
+	in     input
+	notes  []string
+	items  []string
+	person tz.Zone
+}
+
+func (u *updater) note(format string, a ...any) { u.notes = append(u.notes, fmt.Sprintf(format, a...)) }
+
+func (u *updater) item(s string) {
+	for _, x := range u.items {
+		if x == s {
+			return
+		}
+	}
+	u.items = append(u.items, s)
+}
+
+func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	r := readID(a)
+	scope := readScope(a, r)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var (
+		u     *updater
+		lines []string
+		data  any
+	)
+	change, err := c.s.Write(ctx, c.person.ID, "update_event", func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.zone)
+		if err != nil {
+			return err
+		}
+		all, err := loadOverrides(tx, []int64{t.E.ID})
+		if err != nil {
+			return err
+		}
+		ovs := all[t.E.ID]
+		if ovs == nil {
+			ovs = map[string]*override{}
+		}
+		def := t.E.Zone
+		if t.Occ != nil && scope == scopeThis {
+			if ov := ovs[t.Occ.Key()]; ov != nil && ov.HasTime {
+				def = ov.Zone
+			}
+		}
+		in := readInput(a, def, true)
+		if err := a.Err(); err != nil {
+			return &refusal{tools.Invalid(err)}
+		}
+		if !in.given() {
+			return invalid("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
+		}
+		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone}
+		u.item(t.E.label())
+		switch {
+		case scope == scopeThis && !t.E.repeats():
+			scope = scopeAll
+		case scope == scopeFollowing && isFirst(t.E, *t.Occ, c.zone):
+			u.note("%s is the first occurrence, so “following” changed the whole series.", r)
+			scope = scopeAll
+		}
+		tx.Summarize(fmt.Sprintf("changed %s (%s)", r, scope))
+		var show ref
+		switch scope {
+		case scopeThis:
+			err = u.this(*t.Occ)
+			show = ref{ID: t.E.ID, Key: t.Occ.Key()}
+		case scopeFollowing:
+			var n *event
+			n, err = u.following(*t.Occ)
+			if n != nil {
+				show = ref{ID: n.ID}
+			}
+		default:
+			err = u.all(t.Occ)
+			show = ref{ID: t.E.ID}
+		}
+		if err != nil {
+			return err
+		}
+		lines, data, err = show.render(tx, c)
+		return err
+	})
+	if err != nil {
+		return result(err)
+	}
+	if change == "" {
+		return tools.SuccessWithData(fmt.Sprintf("Nothing changed: %s already has those values.\n", r)+strings.Join(lines, "\n"),
+			map[string]any{"change": "", "event": data})
+	}
+	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
+	out := append([]string{fmt.Sprintf("Updated %s (change %s; undo %s to put it back).", r, change, change)}, u.notes...)
+	out = append(out, lines...)
+	return tools.SuccessWithData(strings.Join(out, "\n"), map[string]any{"change": change, "event": data, "notes": orEmpty(u.notes)})
+}
+
+// render shows what r names after a change, from inside the transaction.
+func (r ref) render(tx *store.Tx, c *call) ([]string, any, error) {
+	t, err := resolve(tx, r, c.zone)
+	if err != nil {
+		return nil, nil, err
+	}
+	all, err := loadOverrides(tx, []int64{t.E.ID})
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Occ != nil {
+		res := occurrenceResult(t.E, *t.Occ, all[t.E.ID], c.zone)
+		return []string{res.Out}, res.Data, nil
+	}
+	lines, d := describe(t.E, all[t.E.ID], c.zone, c.now)
+	return lines, d, nil
+}
+
+// setFields applies title, location, notes and reminders of u.in to e.
+func (u *updater) setFields(e *event) {
+	in := u.in
+	if in.HasTitle {
+		e.Title = in.Title
+	}
+	if in.HasLocation {
+		e.Location = in.Location
+	} else if in.clears("location") {
+		e.Location = ""
+	}
+	if in.HasNotes {
+		e.Notes = in.Notes
+	} else if in.clears("notes") {
+		e.Notes = ""
+	}
+	if in.HasBefore {
+		e.remindBefore = in.Reminders.BeforeJSON()
+	} else if in.clears("remind_before") {
+		e.remindBefore = "[]"
+	}
+	if in.HasAt {
+		e.remindAt = in.Reminders.AtJSON()
+	} else if in.clears("remind_at") {
+		e.remindAt = "[]"
+	}
+}
+
+// shiftMoment moves m by a civil shift. A date in a timed series is read
+// at clock (DTSTART's time of day) so that it lands on the right day.
+func shiftMoment(m tz.Moment, shift time.Duration, clock tz.DateTime) tz.Moment {
+	if m.HasTime {
+		return tz.TimeMoment(tz.FromUTCClock(m.DateTime.AsUTC().Add(shift)))
+	}
+	dt := m.Date.At(clock.Hour, clock.Minute)
+	return tz.DayMoment(tz.FromUTCClock(dt.AsUTC().Add(shift)).Date)
+}
+
+// all changes the whole series. ref is the occurrence the id named, if
+// any: a new “start” moves that occurrence there and every other one by
+// the same civil shift.
+func (u *updater) all(ref *recur.Occurrence) error {
+	e, in, tx := u.e, u.in, u.tx
+	n := e.clone()
+	u.setFields(n)
+	refStart := e.Start
+	if ref != nil {
+		refStart = ref.Original
+	}
+	if in.HasZone {
+		n.Zone = in.Zone
+	}
+	newRef := refStart
+	if in.HasStart {
+		newRef = in.Start
+	}
+	kindChanged := newRef.HasTime != refStart.HasTime
+	if kindChanged && e.repeats() && (len(u.ovs) > 0 || len(e.ExDates) > 0) {
+		return invalid("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.label()))
+	}
+	var shift time.Duration
+	if kindChanged {
+		d := e.Start.Date.AddDays(refStart.Date.DaysUntil(newRef.Date))
+		n.Start = tz.DayMoment(d)
+		if newRef.HasTime {
+			n.Start = tz.TimeMoment(d.At(newRef.Hour, newRef.Minute))
+		}
+	} else {
+		shift = newRef.DateTime.AsUTC().Sub(refStart.DateTime.AsUTC())
+		n.Start = tz.Moment{DateTime: tz.FromUTCClock(e.Start.DateTime.AsUTC().Add(shift)), HasTime: e.Start.HasTime}
+	}
+	// The length: kept, unless the call gives duration or end (read
+	// against the new time of the occurrence it named).
+	dur, days := e.duration(), e.days()
+	if kindChanged {
+		dur, days = defaultMinutes*time.Minute, 1
+	}
+	if in.Duration > 0 {
+		if !n.Start.HasTime {
+			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.label()))
+		}
+		dur = time.Duration(in.Duration) * time.Minute
+	}
+	if in.HasEnd {
+		var err error
+		if dur, days, err = lengthTo(newRef, in.End, n.Zone); err != nil {
+			return err
+		}
+	}
+	if err := times(n, tz.Moment{}, false, dur, days); err != nil {
+		return err
+	}
+	if in.HasRule {
+		n.Rule = in.Rule
+	} else if in.clears("rrule") {
+		n.Rule = nil
+	}
+	clock := e.Start.DateTime
+	shiftAll := func(list []tz.Moment) []tz.Moment {
+		out := make([]tz.Moment, len(list))
+		for i, m := range list {
+			out[i] = shiftMoment(m, shift, clock)
+		}
+		return out
+	}
+	switch {
+	case in.HasExDates:
+		n.ExDates = in.ExDates
+	case in.clears("exdates"):
+		n.ExDates = nil
+	case shift != 0:
+		n.ExDates = shiftAll(e.ExDates)
+	}
+	switch {
+	case in.HasRDat:
+		n.RDates = in.RDates
+	case in.clears("rdates"):
+		n.RDates = nil
+	case shift != 0:
+		n.RDates = shiftAll(e.RDates)
+	}
+	zoneChanged := n.Zone.Name() != e.Zone.Name()
+	moved := n.Start != e.Start || zoneChanged
+	if moved {
+		n.PrevStarts = append(n.PrevStarts, prevStart{Start: e.Start.String(), TZID: e.Zone.Name()})
+		if len(n.PrevStarts) > maxPrevStarts {
+			n.PrevStarts = n.PrevStarts[len(n.PrevStarts)-maxPrevStarts:]
+		}
+	}
+	if err := checkLists(n); err != nil {
+		return err
+	}
+	if in.HasStart && in.Start.HasTime {
+		if s := gapSentence(newRef, n.Zone); s != "" {
+			u.note("Note: %s", s)
+		}
+	}
+	// Overrides follow a shift (re-keyed by it) and are dropped when the
+	// new rule no longer gives their occurrence.
+	ruleChanged := ruleText(n) != ruleText(e) || in.HasRDat || in.clears("rdates")
+	s := n.series(u.person)
+	var dropped, rekeyed []string
+	for _, key := range sortedKeys(u.ovs) {
+		ov := u.ovs[key]
+		newKey := key
+		if moved {
+			newKey = shiftKey(n, prevStart{Start: e.Start.String(), TZID: e.Zone.Name()}, key)
+		}
+		if moved || ruleChanged {
+			if _, ok := occurrenceAt(s, newKey, u.person); !ok || newKey == "" {
+				if err := tx.Delete(overridesTable, ov.ID); err != nil {
+					return err
+				}
+				dropped = append(dropped, e.label()+"@"+key)
+				continue
+			}
+		}
+		if newKey != key {
+			if err := tx.Update(overridesTable, ov.ID, store.Row{"recurrence_id": newKey}); err != nil {
+				return err
+			}
+			rekeyed = append(rekeyed, fmt.Sprintf("%s@%s is now %s@%s", e.label(), key, e.label(), newKey))
+		}
+	}
+	if len(rekeyed) > 0 {
+		u.note("Changed occurrences moved with the series and keep their own changes: %s.", strings.Join(rekeyed, ", "))
+	}
+	if len(dropped) > 0 {
+		u.note("The new rule has no such occurrences any more, so their changes were dropped: %s.", strings.Join(dropped, ", "))
+	}
+	return saveEvent(tx, e, n)
+}
+
+// lengthTo is the length from start to end (a time, or for an all-day
+// event the last day), both read in zone.
+func lengthTo(start, end tz.Moment, zone tz.Zone) (time.Duration, int, error) {
+	if start.HasTime != end.HasTime {
+		if start.HasTime {
+			return 0, 0, invalid("end", fmt.Sprintf("“end” must be a day and a time like the start (such as %s), not the day %s alone.", start.DateTime.AddMinutes(60), end))
+		}
+		return 0, 0, invalid("end", fmt.Sprintf("The event is all-day, so “end” must be its last day (such as %s), not a time.", start.Date))
+	}
+	if !start.HasTime {
+		if end.Date.Before(start.Date) {
+			return 0, 0, invalid("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
+		}
+		if start.Date.DaysUntil(end.Date) >= maxAllDayDays {
+			return 0, 0, invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
+		}
+		return 0, start.Date.DaysUntil(end.Date) + 1, nil
+	}
+	s, _ := zone.Instant(start.DateTime)
+	t, _ := zone.Instant(end.DateTime)
+	if !t.After(s) {
+		return 0, 0, invalid("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
+	}
+	if t.Sub(s) > maxDurationMinutes*time.Minute {
+		return 0, 0, invalid("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
+	}
+	return t.Sub(s), 0, nil
+}
+
+func sortedKeys(m map[string]*override) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// this changes one occurrence: an override keyed by its RECURRENCE-ID.
+func (u *updater) this(r recur.Occurrence) error {
+	e, in, tx := u.e, u.in, u.tx
+	for _, name := range []string{"rrule", "exdates", "rdates"} {
+		given := map[string]bool{"rrule": in.HasRule, "exdates": in.HasExDates, "rdates": in.HasRDat}[name]
+		if given || in.clears(name) {
+			return invalid(name, fmt.Sprintf("“%s” belongs to the whole series %s; use “scope” all (or following) to change it.", name, e.label()))
+		}
+	}
+	key := r.Key()
+	ov := u.ovs[key]
+	isNew := ov == nil
+	if isNew {
+		ov = &override{EventID: e.ID, Key: key}
+	}
+	before := ov.columns()
+	str := func(s string) *string { return &s }
+	if in.HasTitle {
+		ov.Title = str(in.Title)
+	}
+	if in.HasLocation {
+		ov.Location = str(in.Location)
+	} else if in.clears("location") {
+		ov.Location = str("")
+	}
+	if in.HasNotes {
+		ov.Notes = str(in.Notes)
+	} else if in.clears("notes") {
+		ov.Notes = str("")
+	}
+	if in.HasBefore {
+		ov.remindBefore = str(in.Reminders.BeforeJSON())
+	} else if in.clears("remind_before") {
+		ov.remindBefore = str("[]")
+	}
+	if in.HasAt {
+		ov.remindAt = str(in.Reminders.AtJSON())
+	} else if in.clears("remind_at") {
+		ov.remindAt = str("[]")
+	}
+	if in.HasStart || in.HasEnd || in.Duration > 0 || in.HasZone {
+		if err := u.reschedule(ov, r); err != nil {
+			return err
+		}
+	}
+	after := ov.columns()
+	if isNew {
+		after["created_at"] = u.c.now.Unix()
+		id, err := tx.Insert(overridesTable, after)
+		if err != nil {
+			return err
+		}
+		ov.ID = id
+		u.ovs[key] = ov
+	} else {
+		set := store.Row{}
+		for k, v := range after {
+			if fmt.Sprint(before[k]) != fmt.Sprint(v) {
+				set[k] = v
+			}
+		}
+		if len(set) > 0 {
+			if err := tx.Update(overridesTable, ov.ID, set); err != nil {
+				return err
+			}
+		}
+	}
+	return saveEvent(tx, e, e)
+}
+
+// reschedule gives override ov of occurrence r its own time from u.in.
+func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
+	e, in := u.e, u.in
+	cur := newOcc(e, r)
+	if ov.HasTime {
+		cur.apply(ov, u.person)
+	}
+	zone := cur.Zone
+	if in.HasZone {
+		zone = in.Zone
+	}
+	if e.AllDay {
+		if in.HasStart && in.Start.HasTime {
+			return invalid("start", fmt.Sprintf("%s is an all-day series, so one occurrence moves to a day (such as %s), not a time; use “scope” all to make the series timed.", e.label(), in.Start.Date))
+		}
+		if in.Duration > 0 {
+			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give the last day as “end”.", e.label()))
+		}
+		first := cur.First
+		if in.HasStart {
+			first = in.Start.Date
+		}
+		days := cur.First.DaysUntil(cur.Last) + 1
+		if in.HasEnd {
+			var err error
+			if _, days, err = lengthTo(tz.DayMoment(first), in.End, zone); err != nil {
+				return err
+			}
+		}
+		ov.HasTime = true
+		ov.Start, ov.End, ov.Zone = tz.DayMoment(first), tz.DayMoment(first.AddDays(days)), e.Zone
+		ov.StartAt, ov.EndAt = e.Zone.StartOfDay(first).UTC(), e.Zone.StartOfDay(first.AddDays(days)).UTC()
+		if first == r.Original.Date && days == e.days() {
+			ov.HasTime = false
+		}
+		return nil
+	}
+	if in.HasStart && !in.Start.HasTime {
+		return invalid("start", fmt.Sprintf("One occurrence of the timed series %s moves to a day and a time (such as %s), not a day alone; use “scope” all to make the series all-day.", e.label(), in.Start.Date.At(9, 0)))
+	}
+	civil := tz.TimeMoment(cur.Zone.In(cur.Start))
+	if in.HasStart {
+		civil = in.Start
+	}
+	start, _ := zone.Instant(civil.DateTime)
+	dur := cur.End.Sub(cur.Start)
+	if in.Duration > 0 {
+		dur = time.Duration(in.Duration) * time.Minute
+	}
+	if in.HasEnd {
+		var err error
+		if dur, _, err = lengthTo(civil, in.End, zone); err != nil {
+			return err
+		}
+	}
+	if s := gapSentence(civil, zone); s != "" && in.HasStart {
+		u.note("Note: %s", s)
+	}
+	ov.HasTime = true
+	ov.Start, ov.Zone = civil, zone
+	ov.StartAt, ov.EndAt = start.UTC(), start.Add(dur).UTC()
+	ov.End = tz.TimeMoment(zone.In(ov.EndAt))
+	if ov.StartAt.Equal(r.Start) && ov.EndAt.Equal(r.End) && zone.Name() == e.Zone.Name() {
+		ov.HasTime = false // back to the rule's own time
+	}
+	return nil
+}
+
+// withoutBound is the rule's text with COUNT and UNTIL taken out.
+func withoutBound(r *recur.Rule) string {
+	var parts []string
+	for _, p := range strings.Split(r.String(), ";") {
+		if !strings.HasPrefix(p, "COUNT=") && !strings.HasPrefix(p, "UNTIL=") {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ";")
+}
+
+// cut splits e's rule at occurrence r (design §4): head ends just before r
+// (UNTIL one minute before its start, in UTC as RFC 5545 §3.3.10 asks of a
+// zoned DTSTART, or the day before for an all-day series; a COUNT becomes
+// that UNTIL) and tail is the rule of the rest from r on, with the
+// remaining COUNT (nil when no counted occurrence remains).
+func cut(e *event, r recur.Occurrence, person tz.Zone) (head, tail *recur.Rule, err error) {
+	if e.Rule == nil {
+		return nil, nil, nil
+	}
+	base := withoutBound(e.Rule)
+	until := "UNTIL=" + tz.FromUTCClock(r.Start.Add(-time.Minute)).Basic() + "Z"
+	if e.AllDay {
+		until = "UNTIL=" + r.Original.Date.AddDays(-1).Basic()
+	}
+	if head, err = recur.ParseRule(base + ";" + until); err != nil {
+		return nil, nil, err
+	}
+	tail = e.Rule
+	if count := e.Rule.Count(); count > 0 {
+		s := recur.Series{Start: e.Start, Zone: e.series(person).Zone, Rule: e.Rule, Duration: e.duration()}
+		before := 0
+		for _, o := range s.All(count) {
+			if o.Start.Before(r.Start) {
+				before++
+			}
+		}
+		tail = nil
+		if rest := count - before; rest > 0 {
+			if tail, err = recur.ParseRule(base + ";COUNT=" + strconv.Itoa(rest)); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return head, tail, nil
+}
+
+// after reports whether moment m of e (an EXDATE or RDATE) is at or after
+// occurrence r.
+func after(e *event, m tz.Moment, r recur.Occurrence) bool {
+	if !m.HasTime || e.AllDay {
+		return !m.Date.Before(r.Original.Date)
+	}
+	t, _ := e.Zone.Instant(m.DateTime)
+	return !t.Before(r.Start)
+}
+
+// keyAfter reports whether the override key is at or after r.
+func keyAfter(key string, r recur.Occurrence) bool {
+	m, _, err := tz.ParseBasic(key)
+	if err != nil {
+		return false
+	}
+	if !m.HasTime {
+		return !m.Date.Before(r.Original.Date)
+	}
+	return !m.DateTime.AsUTC().Before(r.Start)
+}
+
+// endBefore ends e just before r: the head of the split. Overrides from r
+// on are handed to keep (or, with keep nil, deleted).
+func (u *updater) endBefore(r recur.Occurrence, keep *event) (*event, error) {
+	e, tx := u.e, u.tx
+	head, tail, err := cut(e, r, u.person)
+	if err != nil {
+		return nil, err
+	}
+	old := e.clone()
+	old.Rule = head
+	old.ExDates, old.RDates = nil, nil
+	var restEx, restR []tz.Moment
+	for _, x := range e.ExDates {
+		if after(e, x, r) {
+			restEx = append(restEx, x)
+		} else {
+			old.ExDates = append(old.ExDates, x)
+		}
+	}
+	for _, x := range e.RDates {
+		if after(e, x, r) {
+			if x != r.Original {
+				restR = append(restR, x)
+			}
+		} else {
+			old.RDates = append(old.RDates, x)
+		}
+	}
+	if keep != nil {
+		keep.Rule, keep.ExDates, keep.RDates = tail, restEx, restR
+		if _, err := insertEvent(tx, keep); err != nil {
+			return nil, err
+		}
+		u.item(keep.label())
+	}
+	for _, key := range sortedKeys(u.ovs) {
+		if !keyAfter(key, r) {
+			continue
+		}
+		ov := u.ovs[key]
+		if keep != nil {
+			if err := tx.Update(overridesTable, ov.ID, store.Row{"event_id": keep.ID}); err != nil {
+				return nil, err
+			}
+		} else if err := tx.Delete(overridesTable, ov.ID); err != nil {
+			return nil, err
+		}
+		delete(u.ovs, key)
+	}
+	if err := saveEvent(tx, e, old); err != nil {
+		return nil, err
+	}
+	return old, nil
+}
+
+// following splits the series at r: the old series ends just before r,
+// a new one (returned) starts at r with the rest and takes the change.
+func (u *updater) following(r recur.Occurrence) (*event, error) {
+	e := u.e
+	n := e.clone()
+	n.ID, n.UID, n.SplitFrom, n.PrevStarts = 0, newUID(), e.ID, nil
+	n.CreatedAt = u.c.now.UTC().Truncate(time.Second)
+	n.Start = r.Original
+	if err := times(n, tz.Moment{}, false, e.duration(), e.days()); err != nil {
+		return nil, err
+	}
+	if _, err := u.endBefore(r, n); err != nil {
+		return nil, err
+	}
+	u.note("%s now ends before %s; the rest is the new series %s.", e.label(), e.label()+"@"+r.Key(), n.label())
+	all, err := loadOverrides(u.tx, []int64{n.ID})
+	if err != nil {
+		return nil, err
+	}
+	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: all[n.ID], in: u.in, person: u.person}
+	if rest.ovs == nil {
+		rest.ovs = map[string]*override{}
+	}
+	if err := rest.all(nil); err != nil {
+		return nil, err
+	}
+	u.notes = append(u.notes, rest.notes...)
+	return n, nil
+}
+
+func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	r := readID(a)
+	scope := readScope(a, r)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var (
+		u    *updater
+		what string
+	)
+	change, err := c.s.Write(ctx, c.person.ID, "delete_event", func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.zone)
+		if err != nil {
+			return err
+		}
+		all, err := loadOverrides(tx, []int64{t.E.ID})
+		if err != nil {
+			return err
+		}
+		e := t.E
+		u = &updater{tx: tx, c: c, e: e, ovs: all[e.ID], person: c.zone}
+		if u.ovs == nil {
+			u.ovs = map[string]*override{}
+		}
+		u.item(e.label())
+		switch {
+		case scope == scopeThis && !e.repeats():
+			scope = scopeAll
+		case scope == scopeFollowing && isFirst(e, *t.Occ, c.zone):
+			scope = scopeAll
+		}
+		tx.Summarize(fmt.Sprintf("deleted %s (%s)", r, scope))
+		switch scope {
+		case scopeAll:
+			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.label(), quote(e.Title))
+			return tx.Delete(eventsTable, e.ID)
+		case scopeThis:
+			o := newOcc(e, *t.Occ)
+			if ov := u.ovs[o.Key]; ov != nil {
+				o.apply(ov, c.zone)
+				if err := tx.Delete(overridesTable, ov.ID); err != nil {
+					return err
+				}
+				delete(u.ovs, o.Key)
+			}
+			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.label())
+			n := e.clone()
+			n.ExDates = append(n.ExDates, t.Occ.Original)
+			if len(n.series(c.zone).All(1)) == 0 {
+				what += "; it was the last one, so the series is deleted too"
+				return tx.Delete(eventsTable, e.ID)
+			}
+			return saveEvent(tx, e, n)
+		default:
+			old, err := u.endBefore(*t.Occ, nil)
+			if err != nil {
+				return err
+			}
+			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), t.Occ.Original)
+			first, _, _ := old.series(c.zone).Bounds()
+			if prev := old.series(c.zone).StartsBetween(first, t.Occ.Start); len(prev) > 0 {
+				last := newOcc(old, prev[len(prev)-1])
+				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		return result(err)
+	}
+	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
+	return tools.SuccessWithData(fmt.Sprintf("%s (change %s; undo %s to bring it back).", what, change, change),
+		map[string]any{"change": change, "deleted": r.String(), "scope": scope})
+}

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/remind"
 )
 
 // remindOptions are the flags of `assistant remind`.
@@ -53,9 +58,98 @@ recorded as skipped past it.`,
 	return cmd
 }
 
-// runRemind is the reminders front's entry point; the remind package's
-// owner fills it in. It returns exitDelivery when a delivery failed.
+// runRemind is the reminders front's entry point (package remind). It
+// serves every person in the database, or only the one --person or
+// ASSISTANT_PERSON names. It returns exitDelivery when a delivery of a
+// --once pass failed.
 func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
-	_ = o
-	return notReady("remind")
+	ctx := cmd.Context()
+	if o.Every <= 0 {
+		return usageError(cmd, "“--every” must be a positive duration such as 30s or 5m, not “%s”", o.Every)
+	}
+	if o.MaxLate <= 0 {
+		return usageError(cmd, "“--max-late” must be a positive duration such as 6h, not “%s”", o.MaxLate)
+	}
+	var digest *remind.Digest
+	if o.Digest != "" {
+		d, err := remind.ParseDigest(o.Digest)
+		if err != nil {
+			return fail(exitInvalid, err)
+		}
+		digest = d
+	}
+	if o.WebhookSecret != "" && len(o.Webhooks) == 0 {
+		return usageError(cmd, "“--webhook-secret” signs webhook bodies, so it needs a “--webhook” URL too")
+	}
+	var notifiers []remind.Notifier
+	for _, raw := range o.Webhooks {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fail(exitInvalid, fmt.Errorf("“--webhook” must be an http or https URL such as https://example.org/hook, not “%s”", raw))
+		}
+		notifiers = append(notifiers, &remind.Webhook{URL: u.String(), Secret: o.WebhookSecret})
+	}
+	for _, line := range o.Exec {
+		if strings.TrimSpace(line) == "" {
+			return fail(exitInvalid, fmt.Errorf("“--exec” must be a command line such as 'notify-send Reminder', not empty"))
+		}
+		// The command's own output goes to stderr, so standard output stays
+		// JSON lines when the stdout notifier is on too.
+		notifiers = append(notifiers, &remind.Command{Line: line, Stdout: a.stderr, Stderr: a.stderr})
+	}
+	if len(notifiers) == 0 {
+		notifiers = append(notifiers, &remind.Lines{W: a.stdout})
+	}
+
+	st, err := a.openStore(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	var people []int64
+	if a.personSet {
+		p, err := a.person(ctx, st)
+		if err != nil {
+			return err
+		}
+		people = []int64{p.ID}
+	}
+	eng, err := remind.New(remind.Options{Store: st, Notifiers: notifiers, Now: a.now, MaxLate: o.MaxLate,
+		Digest: digest, People: people, Log: a.log})
+	if err != nil {
+		return fail(exitInternal, err)
+	}
+
+	switch {
+	case o.Status:
+		reports, err := eng.Status(ctx)
+		if err != nil {
+			return fail(exitInternal, err)
+		}
+		if err := remind.WriteStatus(a.stdout, reports); err != nil {
+			return fail(exitInternal, err)
+		}
+		return nil
+	case o.Once:
+		res, err := eng.Pass(ctx)
+		a.log.Info("reminders pass done", "sent", res.Sent, "late", res.Late, "failed", res.Failed,
+			"gave_up", res.GaveUp, "skipped", res.Skipped, "dropped", res.Dropped)
+		if ctx.Err() != nil {
+			return quietExit(exitCancelled)
+		}
+		if err != nil && res.Problems == 0 {
+			return fail(exitInternal, err)
+		}
+		if !res.OK() {
+			return quietExit(exitDelivery)
+		}
+		return nil
+	}
+	a.log.Info("reminders loop started", "every", o.Every.String(), "max_late", o.MaxLate.String(),
+		"notifiers", len(notifiers))
+	if err := eng.Run(ctx, o.Every); err != nil {
+		return fail(exitInternal, err)
+	}
+	a.log.Info("reminders loop stopped")
+	return nil
 }

@@ -1,0 +1,241 @@
+package remind
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// MaxDigestTasks bounds the tasks one agenda lists; the rest are counted.
+const MaxDigestTasks = 50
+
+// DigestBody is a daily agenda: the day's event occurrences (overrides
+// applied, cancelled ones left out) and the open tasks due that day or
+// overdue.
+type DigestBody struct {
+	Day        string        `json:"day"` // "2026-10-05", in the person's zone
+	Events     []DigestEvent `json:"events"`
+	Tasks      []DigestTask  `json:"tasks"`
+	TasksTotal int           `json:"tasks_total"` // may exceed len(Tasks)
+}
+
+// DigestEvent is one occurrence in an agenda.
+type DigestEvent struct {
+	ID       string `json:"id"` // occurrence id, "e7@20261005T070000Z"
+	Title    string `json:"title"`
+	Start    string `json:"start"` // RFC 3339 in the person's zone
+	End      string `json:"end"`
+	AllDay   bool   `json:"all_day"`
+	Location string `json:"location,omitempty"`
+}
+
+// DigestTask is one task in an agenda.
+type DigestTask struct {
+	ID      string `json:"id"` // "t12"
+	Title   string `json:"title"`
+	Due     string `json:"due"` // "2026-10-05" or RFC 3339
+	Overdue bool   `json:"overdue"`
+}
+
+// recordDigests adds the agenda of each day whose digest time came in
+// (passed_at, now], once per person and day, whatever the time was.
+func (e *Engine) recordDigests(tx *store.Tx, p person, st state, now time.Time, r *Result) error {
+	passed := time.Unix(st.PassedAt, 0)
+	for day := p.Zone.Today(passed); !day.After(p.Zone.Today(now)); day = day.AddDays(1) {
+		at, _ := p.Zone.Instant(day.At(e.digest.Hour, e.digest.Minute))
+		if !at.After(passed) || at.After(now) {
+			continue
+		}
+		var one int
+		err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
+			tx.Owner(), day.Basic()).Scan(&one)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if err := e.insert(tx, "digest", day.Basic(), "digest", at, now, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextDigest is the first digest instant after now in zone.
+func (e *Engine) nextDigest(zone tz.Zone, now time.Time) time.Time {
+	day := zone.Today(now)
+	for range 3 {
+		if at, _ := zone.Instant(day.At(e.digest.Hour, e.digest.Minute)); at.After(now) {
+			return at
+		}
+		day = day.AddDays(1)
+	}
+	return now.Add(24 * time.Hour)
+}
+
+// digestMessage fills m with the agenda of the day in d's occurrence.
+func (e *Engine) digestMessage(ctx context.Context, p person, d *delivery, m *Message) error {
+	mo, _, err := tz.ParseBasic(d.Occurrence)
+	if err != nil {
+		return err
+	}
+	day := mo.Date
+	body := &DigestBody{Day: day.String(), Events: []DigestEvent{}, Tasks: []DigestTask{}}
+	m.Digest = body
+	m.Title = "Agenda for " + tz.FormatDateModel(day)
+	from, to := p.Zone.DayBounds(day)
+	err = e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+		if err := digestEvents(tx, p, from, to, body); err != nil {
+			return err
+		}
+		return digestTasks(tx, p, day, to, body)
+	})
+	var b strings.Builder
+	b.WriteString(m.Title)
+	if len(body.Events) == 0 {
+		b.WriteString("\nNo events.")
+	}
+	for _, ev := range body.Events {
+		when := "all day"
+		if !ev.AllDay {
+			t, _ := time.Parse(time.RFC3339, ev.Start)
+			when = p.Zone.In(t).String()[11:]
+		}
+		fmt.Fprintf(&b, "\n%s %s (%s)", when, ev.Title, ev.ID)
+	}
+	if body.TasksTotal == 0 {
+		b.WriteString("\nNo tasks due.")
+	}
+	for _, t := range body.Tasks {
+		mark := "due"
+		if t.Overdue {
+			mark = "overdue"
+		}
+		fmt.Fprintf(&b, "\n[%s] %s (%s, %s)", mark, t.Title, t.ID, t.Due)
+	}
+	if n := body.TasksTotal - len(body.Tasks); n > 0 {
+		fmt.Fprintf(&b, "\n… and %d more tasks", n)
+	}
+	if m.Late != "" {
+		fmt.Fprintf(&b, "\n(sent %s late)", m.Late)
+	}
+	m.Text = b.String()
+	return err
+}
+
+func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) error {
+	// All-day series float with the person's zone, so their stored range
+	// is a day wider on each side; a day's slack covers them.
+	rows, err := tx.Query(`SELECT id FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ?
+		AND (last_at IS NULL OR last_at > ?)`, tx.Owner(), to.Add(24*time.Hour).Unix(), from.Add(-24*time.Hour).Unix())
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	type occ struct {
+		ev    DigestEvent
+		start time.Time
+	}
+	var list []occ
+	for _, id := range ids {
+		it, ok, err := loadEvent(tx, id, p.Zone)
+		if err != nil || !ok || it.Dead {
+			continue
+		}
+		add := func(key string, start, end time.Time, title string) {
+			if !(start.Before(to) && (end.After(from) || (!end.After(start) && !start.Before(from)))) {
+				return
+			}
+			ev := DigestEvent{ID: it.Label + "@" + key, Title: title, Start: tz.RFC3339(start, p.Zone),
+				End: tz.RFC3339(end, p.Zone), AllDay: it.AllDay, Location: it.Location}
+			list = append(list, occ{ev, start})
+		}
+		for _, o := range it.Series.Between(from, to) {
+			if it.Over[o.Key()] == nil {
+				add(o.Key(), o.Start, o.End, it.Title)
+			}
+		}
+		for key, ov := range it.Over {
+			if ov.Cancelled {
+				continue
+			}
+			o, ok := it.occurrenceAt(key)
+			if !ok {
+				continue
+			}
+			start, end := o.Start, o.End
+			if !ov.Start.IsZero() {
+				end = ov.Start.Add(o.End.Sub(o.Start))
+				start = ov.Start
+			}
+			title := it.Title
+			if ov.Title != "" {
+				title = ov.Title
+			}
+			add(key, start, end, title)
+		}
+	}
+	slices.SortFunc(list, func(a, b occ) int {
+		if c := a.start.Compare(b.start); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ev.ID, b.ev.ID)
+	})
+	for _, o := range list {
+		body.Events = append(body.Events, o.ev)
+	}
+	return nil
+}
+
+func digestTasks(tx *store.Tx, p person, day tz.Date, end time.Time, body *DigestBody) error {
+	const where = `FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
+		AND ((due_at IS NOT NULL AND due_at < ?) OR (due_at IS NULL AND due_date IS NOT NULL AND due_date <= ?))`
+	if err := tx.QueryRow(`SELECT count(*) `+where, tx.Owner(), end.Unix(), day.String()).Scan(&body.TasksTotal); err != nil {
+		return err
+	}
+	rows, err := tx.Query(`SELECT id, title, due_date, due_at `+where+` ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`,
+		tx.Owner(), end.Unix(), day.String(), MaxDigestTasks)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var title, date string
+		var at sql.NullInt64
+		if err := rows.Scan(&id, &title, &date, &at); err != nil {
+			return err
+		}
+		t := DigestTask{ID: "t" + strconv.FormatInt(id, 10), Title: title, Due: date}
+		if at.Valid {
+			due := time.Unix(at.Int64, 0)
+			t.Due = tz.RFC3339(due, p.Zone)
+			t.Overdue = p.Zone.Today(due).Before(day)
+		} else if d, err := tz.ParseDate(date); err == nil {
+			t.Overdue = d.Before(day)
+		}
+		body.Tasks = append(body.Tasks, t)
+	}
+	return rows.Err()
+}

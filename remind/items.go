@@ -1,0 +1,523 @@
+package remind
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// trigger is one reminder of an item: it fires Offset after the start (or
+// due) of each occurrence. Name is how the delivery key records it.
+type trigger struct {
+	Name   string
+	Offset time.Duration
+}
+
+// override is a changed or cancelled occurrence of an event, keyed by its
+// RECURRENCE-ID (RFC 5545 §3.8.4.4).
+type override struct {
+	Cancelled bool
+	Start     time.Time // zero: keeps the series' time
+	Triggers  []trigger // nil: the series' reminders
+	Title     string    // "": the series' title
+}
+
+// item is one task or event as the reminders job sees it: its series of
+// occurrences, its triggers and its overrides. A dead item (deleted, done)
+// never fires.
+type item struct {
+	Kind     string // "task" or "event"
+	Label    string // "t12", "e7"
+	ID       int64
+	Title    string
+	Location string
+	Dead     bool
+	AllDay   bool
+	// NoBase is a task without a due: only its absolute reminders fire,
+	// each once, at its own instant.
+	NoBase   bool
+	Series   recur.Series
+	Triggers []trigger
+	Absolute []fire // NoBase only
+	Over     map[string]*override
+	Updated  time.Time // the row's updated_at (the latest of an event and its overrides)
+	zone     tz.Zone   // the person's zone
+}
+
+// fire is one computed reminder: a trigger of an occurrence at an instant.
+type fire struct {
+	Occurrence string    // RECURRENCE-ID form, "" for a task without a due
+	Start      time.Time // the occurrence's start or due (zero without one)
+	Trigger    string
+	At         time.Time
+}
+
+// triggers turns stored reminders into triggers relative to first, the
+// instant of DTSTART (or the due): a relative reminder is minutes before
+// each occurrence (RFC 5545 relative trigger); an absolute one keeps its
+// offset from DTSTART, so on a single item it fires at its own instant and
+// on a repeating one at the same distance from each occurrence (design §5).
+func triggers(r fields.Reminders, first time.Time, zone tz.Zone) []trigger {
+	var out []trigger
+	for _, m := range r.Before {
+		out = append(out, trigger{Name: "before:" + strconv.Itoa(m), Offset: -time.Duration(m) * time.Minute})
+	}
+	for _, m := range r.At {
+		at, _ := zone.MomentInstant(m)
+		out = append(out, trigger{Name: "at:" + m.String(), Offset: at.Sub(first)})
+	}
+	return out
+}
+
+func offsetRange(ts []trigger) (lo, hi time.Duration) {
+	for i, t := range ts {
+		if i == 0 || t.Offset < lo {
+			lo = t.Offset
+		}
+		if i == 0 || t.Offset > hi {
+			hi = t.Offset
+		}
+	}
+	return lo, hi
+}
+
+// parseStamp reads the journal's RFC 3339 UTC stamps; "" is the zero time.
+func parseStamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339, s)
+	return t
+}
+
+// itemLabel splits "t12" into its kind and id.
+func itemLabel(label string) (kind byte, id int64, ok bool) {
+	if len(label) < 2 {
+		return 0, 0, false
+	}
+	n, err := strconv.ParseInt(label[1:], 10, 64)
+	if err != nil || (label[0] != 't' && label[0] != 'e') {
+		return 0, 0, false
+	}
+	return label[0], n, true
+}
+
+// loadItem reads the task or event called label of tx's owner, deleted
+// ones included (as dead); ok is false when there is no such row at all.
+func loadItem(tx *store.Tx, label string, zone tz.Zone) (*item, bool, error) {
+	kind, id, ok := itemLabel(label)
+	if !ok {
+		return nil, false, nil
+	}
+	if kind == 't' {
+		return loadTask(tx, id, zone)
+	}
+	return loadEvent(tx, id, zone)
+}
+
+// loadTask reads a task (migrations/00002_tasks.sql). A repeating task
+// keeps its next due and the rule from there; a task repeated from
+// completion has no known occurrence after the current due.
+func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
+	var (
+		title, before, at, status        string
+		date, dtime, dzone, rrule, rfrom sql.NullString
+		updated, deleted                 sql.NullString
+	)
+	err := tx.QueryRow(`SELECT title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
+		status, updated_at, deleted_at FROM tasks WHERE owner_id = ? AND id = ?`, tx.Owner(), id).
+		Scan(&title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &status, &updated, &deleted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
+		Updated: parseStamp(updated.String), Dead: deleted.Valid || status != "open"}
+	rem, err := fields.ParseReminders(before, at)
+	if err != nil {
+		return nil, false, fmt.Errorf("task t%d: %w", id, err)
+	}
+	remZone := zone
+	if !date.Valid {
+		it.NoBase = true
+		for _, m := range rem.At {
+			a, _ := zone.MomentInstant(m)
+			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.String(), At: a})
+		}
+		return it, true, nil
+	}
+	s := recur.Series{Zone: zone}
+	if dtime.Valid {
+		dt, err := tz.ParseDateTime(dtime.String)
+		if err != nil {
+			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+		}
+		if s.Zone, err = tz.LoadZone(dzone.String); err != nil {
+			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+		}
+		s.Start = tz.TimeMoment(dt)
+		remZone = s.Zone
+	} else {
+		d, err := tz.ParseDate(date.String)
+		if err != nil {
+			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+		}
+		s.Start = tz.DayMoment(d)
+		it.AllDay = true
+	}
+	if rrule.Valid && rfrom.String != "completion" {
+		if s.Rule, err = recur.ParseRule(rrule.String); err != nil {
+			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+		}
+	}
+	it.Series = s
+	first, _ := s.Zone.MomentInstant(s.Start)
+	it.Triggers = triggers(rem, first, remZone)
+	return it, true, nil
+}
+
+// loadEvent reads an event and its live overrides
+// (migrations/00003_events.sql). All-day series repeat on days placed in
+// the person's zone, as the event tools list them.
+func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
+	var (
+		title, location, startL, endL, tzid, exdates, rdates, before, at string
+		allDay                                                           int
+		startAt, endAt                                                   int64
+		rrule, updated, deleted                                          sql.NullString
+	)
+	err := tx.QueryRow(`SELECT title, location, all_day, start_local, end_local, tzid, start_at, end_at, rrule,
+		exdates, rdates, remind_before, remind_at, updated_at, deleted_at FROM events WHERE owner_id = ? AND id = ?`,
+		tx.Owner(), id).Scan(&title, &location, &allDay, &startL, &endL, &tzid, &startAt, &endAt, &rrule,
+		&exdates, &rdates, &before, &at, &updated, &deleted)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	it := &item{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
+		zone: zone, AllDay: allDay == 1, Updated: parseStamp(updated.String), Dead: deleted.Valid}
+	bad := func(err error) (*item, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
+	evZone, err := tz.LoadZone(tzid)
+	if err != nil {
+		return bad(err)
+	}
+	start, err := tz.ParseMoment(startL)
+	if err != nil {
+		return bad(err)
+	}
+	s := recur.Series{Start: start, Zone: evZone, Duration: time.Duration(endAt-startAt) * time.Second}
+	if it.AllDay {
+		s.Zone = zone
+		end, err := tz.ParseMoment(endL)
+		if err != nil {
+			return bad(err)
+		}
+		s.Duration = time.Duration(start.Date.DaysUntil(end.Date)) * 24 * time.Hour
+	}
+	if rrule.Valid && rrule.String != "" {
+		if s.Rule, err = recur.ParseRule(rrule.String); err != nil {
+			return bad(err)
+		}
+	}
+	if s.ExDates, err = moments(exdates); err != nil {
+		return bad(err)
+	}
+	if s.RDates, err = moments(rdates); err != nil {
+		return bad(err)
+	}
+	it.Series = s
+	first, _ := s.Zone.MomentInstant(s.Start)
+	rem, err := fields.ParseReminders(before, at)
+	if err != nil {
+		return bad(err)
+	}
+	it.Triggers = triggers(rem, first, evZone)
+
+	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, start_at, remind_before, remind_at,
+		updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			key                                 string
+			cancelled                           int
+			otitle, ostartL, obefore, oat, oupd sql.NullString
+			ostartAt                            sql.NullInt64
+		)
+		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &ostartAt, &obefore, &oat, &oupd); err != nil {
+			return nil, false, err
+		}
+		ov := &override{Cancelled: cancelled == 1, Title: otitle.String}
+		if ostartAt.Valid {
+			ov.Start = time.Unix(ostartAt.Int64, 0).UTC()
+			if it.AllDay {
+				m, err := tz.ParseMoment(ostartL.String)
+				if err != nil {
+					return bad(err)
+				}
+				ov.Start = zone.StartOfDay(m.Date)
+			}
+		}
+		if obefore.Valid || oat.Valid {
+			b, a := obefore.String, oat.String
+			if !obefore.Valid {
+				b = before
+			}
+			if !oat.Valid {
+				a = at
+			}
+			orem, err := fields.ParseReminders(b, a)
+			if err != nil {
+				return bad(err)
+			}
+			ov.Triggers = triggers(orem, first, evZone)
+			if ov.Triggers == nil {
+				ov.Triggers = []trigger{}
+			}
+		}
+		if u := parseStamp(oupd.String); u.After(it.Updated) {
+			it.Updated = u
+		}
+		if it.Over == nil {
+			it.Over = map[string]*override{}
+		}
+		it.Over[key] = ov
+	}
+	return it, true, rows.Err()
+}
+
+func moments(js string) ([]tz.Moment, error) {
+	if js == "" {
+		return nil, nil
+	}
+	var texts []string
+	if err := json.Unmarshal([]byte(js), &texts); err != nil {
+		return nil, err
+	}
+	out := make([]tz.Moment, 0, len(texts))
+	for _, t := range texts {
+		m, err := tz.ParseMoment(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// hasReminders reports whether anything of the item can ever fire.
+func (it *item) hasReminders() bool {
+	if it.Dead {
+		return false
+	}
+	if it.NoBase {
+		return len(it.Absolute) > 0
+	}
+	if len(it.Triggers) > 0 {
+		return true
+	}
+	for _, ov := range it.Over {
+		if !ov.Cancelled && len(ov.Triggers) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// allTriggers is every trigger any occurrence may have (the series' and
+// the overrides'), for the bounds of a search.
+func (it *item) allTriggers() []trigger {
+	all := slices.Clone(it.Triggers)
+	for _, ov := range it.Over {
+		all = append(all, ov.Triggers...)
+	}
+	return all
+}
+
+// overridden resolves the override of occurrence key: its start (the
+// original's, or the one it was moved to), its triggers, and whether it
+// fires at all.
+func (it *item) overridden(ov *override, original time.Time) (time.Time, []trigger, bool) {
+	if ov.Cancelled {
+		return time.Time{}, nil, false
+	}
+	start := original
+	if !ov.Start.IsZero() {
+		start = ov.Start
+	}
+	ts := it.Triggers
+	if ov.Triggers != nil {
+		ts = ov.Triggers
+	}
+	return start, ts, true
+}
+
+// occurrenceAt finds the occurrence of the series whose RECURRENCE-ID is
+// key (an override's), so an override of an occurrence that no longer
+// exists (EXDATE, a changed rule) never fires.
+func (it *item) occurrenceAt(key string) (recur.Occurrence, bool) {
+	m, utc, err := tz.ParseBasic(key)
+	if err != nil {
+		return recur.Occurrence{}, false
+	}
+	var lo, hi time.Time
+	switch {
+	case !m.HasTime:
+		lo, hi = it.Series.Zone.DayBounds(m.Date)
+	case utc:
+		lo = m.DateTime.AsUTC()
+		hi = lo.Add(time.Minute)
+	default:
+		return recur.Occurrence{}, false
+	}
+	for _, o := range it.Series.StartsBetween(lo, hi) {
+		if o.Key() == key {
+			return o, true
+		}
+	}
+	return recur.Occurrence{}, false
+}
+
+// between returns every fire of the item in [from, to], sorted by instant.
+// Cancelled occurrences have none; a moved one fires for its new start.
+func (it *item) between(from, to time.Time) []fire {
+	if it.Dead {
+		return nil
+	}
+	var out []fire
+	if it.NoBase {
+		for _, a := range it.Absolute {
+			if !a.At.Before(from) && !a.At.After(to) {
+				out = append(out, a)
+			}
+		}
+		return out
+	}
+	add := func(key string, start time.Time, ts []trigger) {
+		for _, t := range ts {
+			if at := start.Add(t.Offset); !at.Before(from) && !at.After(to) {
+				out = append(out, fire{Occurrence: key, Start: start, Trigger: t.Name, At: at})
+			}
+		}
+	}
+	if len(it.Triggers) > 0 {
+		lo, hi := offsetRange(it.Triggers)
+		for _, o := range it.Series.StartsBetween(from.Add(-hi), to.Add(-lo).Add(time.Nanosecond)) {
+			key := o.Key()
+			if it.Over[key] != nil {
+				continue
+			}
+			add(key, o.Start, it.Triggers)
+		}
+	}
+	for key, ov := range it.Over {
+		o, ok := it.occurrenceAt(key)
+		if !ok {
+			continue
+		}
+		if start, ts, ok := it.overridden(ov, o.Start); ok {
+			add(key, start, ts)
+		}
+	}
+	slices.SortFunc(out, func(a, b fire) int {
+		if c := a.At.Compare(b.At); c != 0 {
+			return c
+		}
+		if a.Occurrence != b.Occurrence {
+			if a.Occurrence < b.Occurrence {
+				return -1
+			}
+			return 1
+		}
+		if a.Trigger < b.Trigger {
+			return -1
+		}
+		if a.Trigger > b.Trigger {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// maxScan bounds how many occurrences a search for the next fire walks
+// past (overridden ones); a series that long with no fire is treated as
+// having none for now and looked at again when it changes.
+const maxScan = 4096
+
+// next returns the first fire instant at or after from, and false when
+// the item never fires again.
+func (it *item) next(from time.Time) (time.Time, bool) {
+	if it.Dead {
+		return time.Time{}, false
+	}
+	var best time.Time
+	found := false
+	consider := func(at time.Time) {
+		if !at.Before(from) && (!found || at.Before(best)) {
+			best, found = at, true
+		}
+	}
+	if it.NoBase {
+		for _, a := range it.Absolute {
+			consider(a.At)
+		}
+		return best, found
+	}
+	if len(it.Triggers) > 0 {
+		lo, hi := offsetRange(it.Triggers)
+		t := from.Add(-hi).Add(-time.Nanosecond)
+		for range maxScan {
+			o, ok := it.Series.After(t)
+			if !ok || (found && o.Start.Add(lo).After(best)) {
+				break
+			}
+			t = o.Start
+			if it.Over[o.Key()] != nil {
+				continue
+			}
+			for _, tr := range it.Triggers {
+				consider(o.Start.Add(tr.Offset))
+			}
+		}
+	}
+	for key, ov := range it.Over {
+		if ov.Cancelled {
+			continue
+		}
+		o, ok := it.occurrenceAt(key)
+		if !ok {
+			continue
+		}
+		if start, ts, ok := it.overridden(ov, o.Start); ok {
+			for _, tr := range ts {
+				consider(start.Add(tr.Offset))
+			}
+		}
+	}
+	return best, found
+}
+
+// produces reports whether the item, as it is now, still has the fire
+// (occurrence, trigger, at): a recorded but unsent delivery that it no
+// longer produces belongs to an older form of the item and is dropped.
+func (it *item) produces(occurrence, trig string, at time.Time) bool {
+	for _, f := range it.between(at, at) {
+		if f.Occurrence == occurrence && f.Trigger == trig {
+			return true
+		}
+	}
+	return false
+}

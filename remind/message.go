@@ -1,0 +1,168 @@
+package remind
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Message is the JSON payload every notifier receives (one object; the
+// stdout notifier writes it as one line). Instants are RFC 3339 with the
+// offset in force in the person's zone.
+type Message struct {
+	// DeliveryID is the same on every resend of one delivery: receivers
+	// drop a message whose id they have seen ("rd_" and 24 hex digits).
+	DeliveryID string `json:"delivery_id"`
+	// Kind is "reminder" or "digest".
+	Kind string `json:"kind"`
+	// Title is the item's title (a digest's: "Agenda for Mon 2026-10-05");
+	// Text is one human line (several for a digest).
+	Title  string    `json:"title"`
+	Text   string    `json:"text"`
+	Person PersonRef `json:"person"`
+	// Item and Occurrence are set for a reminder.
+	Item       *ItemRef       `json:"item,omitempty"`
+	Occurrence *OccurrenceRef `json:"occurrence,omitempty"`
+	// Trigger is "before:15" (minutes before the start or due) or
+	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone).
+	Trigger string `json:"trigger,omitempty"`
+	// FireAt is when the reminder was due; SentAt when this attempt went
+	// out; LateSeconds the difference (0 when on time), Late the same in
+	// words ("2 h 5 min") when it is more than a minute.
+	FireAt      string `json:"fire_at"`
+	SentAt      string `json:"sent_at"`
+	LateSeconds int64  `json:"late_seconds"`
+	Late        string `json:"late,omitempty"`
+	// Attempt counts from 1; a resend after a crash or failure has a higher
+	// number and the same DeliveryID.
+	Attempt int `json:"attempt"`
+	// Digest is set for a daily agenda.
+	Digest *DigestBody `json:"digest,omitempty"`
+}
+
+// PersonRef names who the message is for.
+type PersonRef struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	Zone string `json:"zone"`
+}
+
+// ItemRef is the task or event a reminder is about.
+type ItemRef struct {
+	ID       string `json:"id"`   // "t12", "e7"
+	Kind     string `json:"kind"` // "task" or "event"
+	Title    string `json:"title"`
+	Location string `json:"location,omitempty"`
+}
+
+// OccurrenceRef is the occurrence a reminder is about: ID as the tools
+// quote it ("e7@20261005T070000Z", "t12@20261005"; "t12" for a task with no
+// due), its start or due, and Date for an all-day event or date-only due.
+type OccurrenceRef struct {
+	ID     string `json:"id"`
+	Start  string `json:"start,omitempty"`
+	AllDay bool   `json:"all_day"`
+	Date   string `json:"date,omitempty"`
+}
+
+// message builds the payload of d for its attempt now. The item is read
+// as it is at send time; when it is gone, what the delivery row knows is
+// sent.
+func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, error) {
+	now := e.now()
+	late := now.Sub(d.FireAt)
+	if late < 0 {
+		late = 0
+	}
+	m := &Message{DeliveryID: d.ID, Kind: "reminder", Person: PersonRef{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()},
+		Trigger: d.Trigger, FireAt: tz.RFC3339(d.FireAt, p.Zone), SentAt: tz.RFC3339(now, p.Zone),
+		LateSeconds: int64(late / time.Second), Attempt: d.Attempt}
+	if late > LateAfter {
+		m.Late = humanDuration(late)
+	}
+	if d.Item == "digest" {
+		m.Kind, m.Trigger = "digest", ""
+		return m, e.digestMessage(ctx, p, d, m)
+	}
+	m.Item = &ItemRef{ID: d.Item, Title: d.Item}
+	m.Occurrence = &OccurrenceRef{ID: d.Item}
+	if d.Occurrence != "" {
+		m.Occurrence.ID = d.Item + "@" + d.Occurrence
+	}
+	var it *item
+	err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+		var err error
+		it, _, err = loadItem(tx, d.Item, p.Zone)
+		return err
+	})
+	if it != nil {
+		m.Item.Kind, m.Item.Title, m.Item.Location = it.Kind, it.Title, it.Location
+	}
+	var start time.Time
+	if it != nil && d.Occurrence != "" {
+		if ov := it.Over[d.Occurrence]; ov != nil && ov.Title != "" {
+			m.Item.Title = ov.Title
+		}
+		for _, f := range it.between(d.FireAt, d.FireAt) {
+			if f.Occurrence == d.Occurrence && f.Trigger == d.Trigger {
+				start = f.Start
+			}
+		}
+		m.Occurrence.AllDay = it.AllDay
+		if it.AllDay {
+			if mo, _, err := tz.ParseBasic(d.Occurrence); err == nil {
+				m.Occurrence.Date = mo.Date.String()
+			}
+		}
+	}
+	if m.Item.Kind == "" {
+		m.Item.Kind = map[byte]string{'t': "task", 'e': "event"}[d.Item[0]]
+	}
+	if !start.IsZero() {
+		m.Occurrence.Start = tz.RFC3339(start, p.Zone)
+	}
+	m.Title = m.Item.Title
+	m.Text = reminderText(m, start, now, p.Zone)
+	return m, err
+}
+
+// reminderText is the one line a person reads: "Standup: starts Mon
+// 2026-10-05 09:00 (+02:00), in 15 min." with "(sent 2 h late)" when late.
+func reminderText(m *Message, start, now time.Time, zone tz.Zone) string {
+	var b strings.Builder
+	b.WriteString(m.Title)
+	verb := "starts"
+	if m.Item.Kind == "task" {
+		verb = "due"
+	}
+	switch {
+	case start.IsZero():
+		b.WriteString(": reminder")
+	case m.Occurrence.AllDay:
+		fmt.Fprintf(&b, ": %s %s", verb, m.Occurrence.Date)
+		if d, err := tz.ParseDate(m.Occurrence.Date); err == nil {
+			b.Reset()
+			fmt.Fprintf(&b, "%s: %s %s", m.Title, verb, tz.FormatDateModel(d))
+		}
+	default:
+		fmt.Fprintf(&b, ": %s %s", verb, tz.FormatModel(start, zone))
+		if d := start.Sub(now); d >= time.Minute {
+			fmt.Fprintf(&b, ", in %s", fields.Lead(int(d/time.Minute)))
+		} else if d <= -time.Minute {
+			fmt.Fprintf(&b, ", %s ago", fields.Lead(int(-d/time.Minute)))
+		}
+	}
+	if m.Item.Location != "" {
+		fmt.Fprintf(&b, " at %s", m.Item.Location)
+	}
+	b.WriteString(".")
+	if m.Late != "" {
+		fmt.Fprintf(&b, " (sent %s late)", m.Late)
+	}
+	return b.String()
+}

@@ -1,0 +1,298 @@
+// Package remind is the reminders front (design §5, §7; issue 8): it turns
+// the remind_before and remind_at of every person's tasks and events into
+// notifications, each delivered once, on time or saying how late.
+//
+// What fires: each relative reminder at its exact number of minutes before
+// the start (or due) of each occurrence (an RFC 5545 relative trigger),
+// each absolute one at its moment, keeping its distance from the start on
+// every occurrence of a repeating item. A date-only start or due is 00:00
+// of that day in the person's zone. Cancelled occurrences never fire; a
+// moved one fires for its new time; a deleted event or a completed or
+// deleted task stops firing the moment the change is written.
+//
+// How each reminder goes out once: every (item, occurrence, trigger, fire
+// instant) has one row in reminder_deliveries, with a delivery id derived
+// from that key. A pass records the rows that came due, then takes them
+// one at a time: it claims a row in a write transaction (a lease), sends
+// it through every notifier, then marks it sent. Two processes never claim
+// one row at once, since SQLite serialises the claims; a process that dies
+// after claiming leaves the lease to run out, and the next pass sends the
+// row again under the same delivery id, which receivers use to drop the
+// copy. A failed send is retried after 1, 5 and 30 minutes, then marked
+// failed. A reminder more than MaxLate late when a pass first sees it is
+// recorded as skipped; nothing is dropped without a row saying so.
+//
+// Why passes are cheap: the next fire instant of each item is kept in
+// remind_next, and only items whose instant has come are expanded. The
+// change journal (the changes table of package store) says which items
+// were written since the last pass; only those are recomputed.
+package remind
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Defaults of Options.
+const (
+	// DefaultMaxLate is how late a missed reminder is still sent.
+	DefaultMaxLate = 6 * time.Hour
+	// DefaultLease is how long a claimed delivery is held by its sender.
+	// It is longer than any notifier's timeout, so a live sender always
+	// marks its row before another process may take it.
+	DefaultLease = 2 * time.Minute
+	// LateAfter is the lateness from which a sent reminder counts as late
+	// in --status: a once-a-minute timer sends up to a minute after.
+	LateAfter = time.Minute
+)
+
+// DefaultRetry is the wait after each failed attempt: after the first
+// failure 1 minute, then 5, then 30; the attempt after the last wait is the
+// last one, and its failure marks the delivery failed (4 attempts in all).
+var DefaultRetry = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute}
+
+// Options configure an Engine. Store and at least one Notifier are needed.
+type Options struct {
+	Store     *store.Store
+	Notifiers []Notifier
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MaxLate: a reminder whose fire instant is further in the past when a
+	// pass first finds it is recorded as skipped instead of sent. 0 means
+	// DefaultMaxLate.
+	MaxLate time.Duration
+	// Lease is how long a claim holds a delivery; 0 means DefaultLease.
+	Lease time.Duration
+	// Retry is the wait after each failed attempt; nil means DefaultRetry.
+	Retry []time.Duration
+	// Digest, when set, sends each person a daily agenda at this wall-clock
+	// time in their zone (only Hour and Minute are read).
+	Digest *Digest
+	// People restricts the job to these person ids; empty means everyone.
+	People []int64
+	// Log receives one line per delivery and per problem; nil discards.
+	Log *slog.Logger
+}
+
+// Digest is the time of the daily agenda, "07:30" in each person's zone.
+type Digest struct{ Hour, Minute int }
+
+// ParseDigest reads “--digest” as a 24-hour wall-clock time, "07:30" or
+// "7:30". The error is one sentence naming the flag.
+func ParseDigest(s string) (*Digest, error) {
+	h, m, ok := strings.Cut(strings.TrimSpace(s), ":")
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if !ok || err1 != nil || err2 != nil || len(m) != 2 || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
+		return nil, fmt.Errorf("“--digest” must be a time of day such as 07:30, not “%s”", s)
+	}
+	return &Digest{Hour: hh, Minute: mm}, nil
+}
+
+// Engine finds due reminders and delivers them. It is safe to run several
+// engines, in one process or many, over one database file.
+type Engine struct {
+	s         *store.Store
+	notifiers []Notifier
+	now       func() time.Time
+	maxLate   time.Duration
+	lease     time.Duration
+	retry     []time.Duration
+	digest    *Digest
+	people    []int64
+	log       *slog.Logger
+}
+
+// New checks opts and returns an Engine.
+func New(opts Options) (*Engine, error) {
+	if opts.Store == nil {
+		return nil, errors.New("remind: Options.Store is nil")
+	}
+	e := &Engine{s: opts.Store, notifiers: opts.Notifiers, now: opts.Now, maxLate: opts.MaxLate,
+		lease: opts.Lease, retry: opts.Retry, digest: opts.Digest, people: opts.People, log: opts.Log}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.maxLate <= 0 {
+		e.maxLate = DefaultMaxLate
+	}
+	if e.lease <= 0 {
+		e.lease = DefaultLease
+	}
+	if e.retry == nil {
+		e.retry = DefaultRetry
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	return e, nil
+}
+
+// maxAttempts is how many times a delivery is tried before it is failed.
+func (e *Engine) maxAttempts() int { return len(e.retry) + 1 }
+
+// Result counts what one pass did.
+type Result struct {
+	Sent     int // delivered to every notifier
+	Late     int // of Sent, those more than LateAfter after their time
+	Failed   int // attempts that failed (retried later, or given up)
+	GaveUp   int // of Failed, those now marked failed for good
+	Skipped  int // recorded as skipped: more than MaxLate late
+	Dropped  int // unsent deliveries of items that changed, no longer due
+	Pending  int // due but waiting for a retry or another sender's lease
+	Problems int // items or rows that could not be read (logged)
+}
+
+// OK reports whether every delivery attempted in the pass succeeded.
+func (r Result) OK() bool { return r.Failed == 0 && r.Problems == 0 }
+
+func (r *Result) add(o Result) {
+	r.Sent += o.Sent
+	r.Late += o.Late
+	r.Failed += o.Failed
+	r.GaveUp += o.GaveUp
+	r.Skipped += o.Skipped
+	r.Dropped += o.Dropped
+	r.Pending += o.Pending
+	r.Problems += o.Problems
+}
+
+// person is a person the job serves, with their loaded zone.
+type person struct {
+	ID   int64
+	Name string
+	Zone tz.Zone
+}
+
+func (e *Engine) persons(ctx context.Context) ([]person, error) {
+	all, err := e.s.People(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []person
+	for _, p := range all {
+		if len(e.people) > 0 && !contains(e.people, p.ID) {
+			continue
+		}
+		z, err := tz.LoadZone(p.Zone)
+		if err != nil {
+			e.log.Error("a person's stored zone is not usable; their reminders wait until it is fixed",
+				"person", p.Name, "zone", p.Zone, "err", err)
+			continue
+		}
+		out = append(out, person{ID: p.ID, Name: p.Name, Zone: z})
+	}
+	return out, nil
+}
+
+func contains(list []int64, v int64) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Pass records every reminder that came due for every person, then sends
+// what is due, one delivery at a time. When ctx is cancelled it finishes
+// the delivery in flight, stops, and returns what it did with ctx's error.
+func (e *Engine) Pass(ctx context.Context) (Result, error) {
+	var total Result
+	people, err := e.persons(ctx)
+	if err != nil {
+		return total, err
+	}
+	var firstErr error
+	for _, p := range people {
+		r, err := e.passPerson(ctx, p)
+		total.add(r)
+		if ctx.Err() != nil {
+			return total, ctx.Err()
+		}
+		if err != nil {
+			e.log.Error("reminders pass failed for a person", "person", p.Name, "err", err)
+			total.Problems++
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	return total, firstErr
+}
+
+func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
+	var r Result
+	now := e.now()
+	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
+		r = Result{}
+		st, err := e.sync(tx, p, now, &r)
+		if err != nil {
+			return err
+		}
+		if err := e.record(tx, p, st, now, &r); err != nil {
+			return err
+		}
+		st.PassedAt = now.Unix()
+		return saveState(tx, st)
+	}); err != nil {
+		return r, err
+	}
+	for ctx.Err() == nil {
+		more, err := e.deliverNext(ctx, p, &r)
+		if err != nil || !more {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// deliveryID is the stable id of a delivery, derived from its key so
+// every resend, by any process, carries the same one.
+func deliveryID(owner int64, item, occurrence, trig string, fireAt int64) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d", owner, item, occurrence, trig, fireAt)))
+	return "rd_" + hex.EncodeToString(h[:12])
+}
+
+func newToken() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// humanDuration gives d to the minute in words: "45 min", "2 h 5 min",
+// "3 days 4 h".
+func humanDuration(d time.Duration) string {
+	if d < time.Minute {
+		if d <= 0 {
+			return "0 min"
+		}
+		return strconv.Itoa(int(d/time.Second)) + " s"
+	}
+	m := int(d / time.Minute)
+	days, h, mins := m/1440, m%1440/60, m%60
+	var parts []string
+	if days == 1 {
+		parts = append(parts, "1 day")
+	} else if days > 1 {
+		parts = append(parts, strconv.Itoa(days)+" days")
+	}
+	if h > 0 {
+		parts = append(parts, strconv.Itoa(h)+" h")
+	}
+	if mins > 0 && days == 0 {
+		parts = append(parts, strconv.Itoa(mins)+" min")
+	}
+	return strings.Join(parts, " ")
+}

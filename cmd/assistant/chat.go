@@ -1,7 +1,20 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/agent"
 )
 
 // chatOptions are the flags of `assistant chat`.
@@ -9,7 +22,7 @@ type chatOptions struct {
 	Message      string // -m: answer this one message and exit; "-" reads standard input
 	New          bool   // start a new conversation instead of resuming the last
 	Conversation int64  // resume this conversation
-	MaxSteps     int    // model turns per message before giving up
+	MaxSteps     int    // model requests per message before giving up
 	Settings     chatSettings
 }
 
@@ -20,12 +33,15 @@ func newChatCmd(a *app) *cobra.Command {
 		Short: "Talk with a model that keeps your tasks and calendar",
 		Long: `Open a chat in the terminal with a model that works on your tasks and
 calendar through the tools; each tool call shows as one line. With -m, answer
-one message and exit (for scripts; -m - reads it from standard input).
+one message and exit (for scripts; -m - reads it from standard input, as
+does a chat whose standard input is not a terminal).
 
 The model is any OpenAI-compatible Chat Completions server: --base-url (or
 OPENAI_BASE_URL), --model (or ASSISTANT_MODEL) and OPENAI_API_KEY. With no
 key and no base URL, a local Ollama at http://localhost:11434/v1 is used.
-The last conversation resumes unless --new or --conversation is given.`,
+The last conversation resumes unless --new or --conversation is given.
+Ctrl-C stops the answer being written; a second Ctrl-C, or Ctrl-D at the
+prompt, leaves.`,
 		Example: `  assistant chat
   assistant chat -m "What is on my calendar this week?"
   OPENAI_API_KEY=sk-... ASSISTANT_MODEL=gpt-4.1-mini assistant chat
@@ -33,6 +49,9 @@ The last conversation resumes unless --new or --conversation is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Settings = a.chatSettings(cmd)
+			if o.New && o.Conversation != 0 {
+				return usageError(cmd, "give --new or --conversation, not both")
+			}
 			return runChat(cmd, a, o)
 		},
 	}
@@ -40,15 +59,197 @@ The last conversation resumes unless --new or --conversation is given.`,
 	f.StringVarP(&o.Message, "message", "m", "", "answer this one message and exit (- reads standard input)")
 	f.BoolVar(&o.New, "new", false, "start a new conversation")
 	f.Int64Var(&o.Conversation, "conversation", 0, "resume this conversation by id")
-	f.IntVar(&o.MaxSteps, "max-steps", 12, "model turns per message before stopping")
+	f.IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "model requests per message before stopping")
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
-	f.String("base-url", "", "an OpenAI-compatible endpoint (env OPENAI_BASE_URL)")
+	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
 	return cmd
 }
 
-// runChat is the chat front's entry point; the agent package's owner fills
-// it in. It returns exitNoModel when no model answers.
+// runChat is the chat front's entry point: one message (-m, or standard
+// input that is not a terminal) or an interactive chat, in the person's
+// stored conversation.
 func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
-	_ = o
-	return notReady("chat")
+	message, oneShot := o.Message, cmd.Flags().Changed("message")
+	if message == "-" || (!oneShot && !isTerminal(a.stdin)) {
+		b, err := io.ReadAll(a.stdin)
+		if err != nil {
+			return failf(exitInvalid, "cannot read the message from standard input: %v", err)
+		}
+		message, oneShot = string(b), true
+	}
+	if oneShot && strings.TrimSpace(message) == "" {
+		return usageError(cmd, "the message is empty; write it after -m, or pipe it in")
+	}
+
+	// An interactive chat outlives a Ctrl-C (it stops one answer), so its
+	// work must not hang on the root context, which the first signal ends.
+	ctx := cmd.Context()
+	if !oneShot {
+		ctx = context.WithoutCancel(ctx)
+	}
+	st, p, err := a.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	reg := newRegistry()
+	reg.Log = a.log
+	ag, err := agent.New(agent.Config{
+		BaseURL:  o.Settings.BaseURL,
+		APIKey:   o.Settings.APIKey,
+		Model:    o.Settings.Model,
+		Registry: reg,
+		Context:  a.toolContext(st, p),
+		MaxSteps: o.MaxSteps,
+		Stream:   true,
+		Out:      a.stdout,
+		Log:      a.log,
+	})
+	if err != nil {
+		return fail(exitInternal, err)
+	}
+	var conv *agent.StoreConversation
+	switch {
+	case o.Conversation != 0:
+		conv, err = agent.OpenStoreConversation(ctx, st, p.ID, o.Conversation)
+	case o.New:
+		conv, err = agent.NewStoreConversation(ctx, st, p.ID)
+	default:
+		conv, err = agent.ResumeStoreConversation(ctx, st, p.ID)
+	}
+	if err != nil {
+		return storeFail(err)
+	}
+	a.log.Debug("chat", "model", ag.Model(), "base_url", ag.BaseURL(), "conversation", conv.ID, "person", p.Name)
+
+	if oneShot {
+		answer, err := ag.Turn(ctx, conv, message)
+		endLine(a.stdout, answer)
+		return chatFail(err)
+	}
+	return interactiveChat(ctx, a, ag, conv, p.Name)
+}
+
+// interactiveChat reads lines with editing and history and answers each.
+// A failure the person must fix outside (no server, a bad key, an unknown
+// model) ends the chat with its exit code; a passing one is told and the
+// chat goes on.
+func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.StoreConversation, name string) error {
+	history := filepath.Join(filepath.Dir(a.dbPath), "chat_history")
+	// readline makes the file with the umask's mode; what a person typed is
+	// theirs alone.
+	if f, err := os.OpenFile(history, os.O_CREATE|os.O_RDONLY, 0o600); err == nil {
+		f.Close()
+	} else {
+		history = ""
+	}
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:          "› ",
+		HistoryFile:     history,
+		InterruptPrompt: "^C",
+		Stdout:          a.stdout,
+		Stderr:          a.stderr,
+	})
+	if err != nil {
+		return fail(exitInternal, err)
+	}
+	defer rl.Close()
+	fmt.Fprintf(a.stderr, "Chatting as %s with %s at %s (conversation %d). Ctrl-D leaves.\n", name, ag.Model(), ag.BaseURL(), conv.ID)
+
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	for {
+		line, err := rl.Readline()
+		if errors.Is(err, readline.ErrInterrupt) {
+			if line == "" {
+				return nil
+			}
+			continue
+		}
+		if err != nil { // io.EOF: Ctrl-D
+			return nil
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		answer, quit, err := chatTurn(ctx, ag, conv, line, sigs)
+		endLine(a.stdout, answer)
+		if quit {
+			return quietExit(exitCancelled)
+		}
+		if err == nil {
+			continue
+		}
+		var ae *agent.Error
+		switch {
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(a.stderr, "(stopped)")
+		case errors.As(err, &ae) && ae.Kind == agent.KindUnavailable:
+			fmt.Fprintln(a.stderr, ae.Sentence)
+		default:
+			return chatFail(err)
+		}
+	}
+}
+
+// chatTurn runs one turn that a first SIGINT cancels; a second SIGINT or a
+// SIGTERM asks to quit once the turn has closed its books.
+func chatTurn(ctx context.Context, ag *agent.Agent, conv *agent.StoreConversation, line string, sigs chan os.Signal) (answer string, quit bool, err error) {
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	quitc := make(chan bool, 1)
+	go func() {
+		interrupted := false
+		for {
+			select {
+			case s := <-sigs:
+				cancel()
+				if interrupted || s == syscall.SIGTERM {
+					quitc <- true
+					return
+				}
+				interrupted = true
+			case <-done:
+				return
+			}
+		}
+	}()
+	answer, err = ag.Turn(tctx, conv, line)
+	close(done)
+	select {
+	case quit = <-quitc:
+	default:
+	}
+	return answer, quit, err
+}
+
+// chatFail gives a turn's error its exit code: the agent's codes for a
+// model server that cannot be used (see agent.ExitCode), 130 for a
+// cancelled turn.
+func chatFail(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) {
+		return quietExit(exitCancelled)
+	}
+	if errors.Is(err, agent.ErrEmptyMessage) {
+		return fail(exitUsage, err)
+	}
+	return fail(agent.ExitCode(err), err)
+}
+
+// endLine ends the streamed answer with a newline when it has none.
+func endLine(w io.Writer, answer string) {
+	if answer != "" && !strings.HasSuffix(answer, "\n") {
+		fmt.Fprintln(w)
+	}
+}
+
+// isTerminal reports whether r is a terminal (not a pipe or a file).
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && readline.IsTerminal(int(f.Fd()))
 }

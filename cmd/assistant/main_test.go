@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,10 +12,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bin is the assistant binary built once for the whole test run.
 var bin string
+
+// runLimit bounds one run of the binary, so a hang fails one test with
+// its output instead of stalling the whole run.
+const runLimit = 2 * time.Minute
 
 // fixedNow is the clock every subprocess runs with (ASSISTANT_NOW).
 const fixedNow = "2026-10-05T09:00:00+02:00"
@@ -101,7 +107,9 @@ func (h *home) run(args ...string) result { return h.runIn("", args...) }
 // runIn runs the binary with stdin as its standard input.
 func (h *home) runIn(stdin string, args ...string) result {
 	h.t.Helper()
-	cmd := exec.Command(bin, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = h.dir
 	cmd.Env = h.environ()
 	cmd.Stdin = strings.NewReader(stdin)
@@ -180,7 +188,9 @@ func quickstartBlocks(path string) ([]string, error) {
 // `assistant` on PATH is the binary under test.
 func (h *home) runBlock(block string) result {
 	h.t.Helper()
-	cmd := exec.Command("sh", "-e", "-c", block)
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", block)
 	cmd.Dir = h.dir
 	cmd.Env = h.environ()
 	var out, errb bytes.Buffer

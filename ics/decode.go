@@ -354,6 +354,10 @@ func (d *decoder) event(n *node) {
 		d.skip(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
 		e.Rule = nil
 	}
+	if e.Rule != nil && !expandable(e.Series()) {
+		d.skip(n, uid, "RRULE", 0, "the RRULE "+quote(e.Rule.String())+" cannot be expanded; the event is imported without repeating")
+		e.Rule = nil
+	}
 	s := e.Series()
 	if err := s.Check(); err != nil {
 		d.skip(n, uid, "", 0, "VEVENT left out: "+err.Error())
@@ -364,7 +368,7 @@ func (d *decoder) event(n *node) {
 		base = d.opts.Zone.StartOfDay(e.Start.Date)
 		baseEnd = d.opts.Zone.StartOfDay(e.End.Date.AddDays(1))
 	}
-	e.Alarms = d.alarms(n, uid, base, baseEnd)
+	e.Alarms = d.alarms(n, uid, base, baseEnd, base)
 	if p := n.Props.Get("RECURRENCE-ID"); p != nil {
 		rid, err := d.timeValue(n, uid, p, 0, p.Value)
 		if err != nil {
@@ -381,9 +385,10 @@ func (d *decoder) event(n *node) {
 	d.cal.Events = append(d.cal.Events, e)
 }
 
-// alarms maps VALARMs to reminders (design §5): a relative trigger becomes
-// minutes before base (RELATED=END: before end), an absolute one an instant.
-func (d *decoder) alarms(n *node, uid string, base, end time.Time) Alarms {
+// alarms maps VALARMs to reminders (design §5): a relative trigger counts
+// from base (RELATED=END: from end) and becomes minutes before ref (the
+// start of an event, the due of a task); an absolute one an instant.
+func (d *decoder) alarms(n *node, uid string, base, end, ref time.Time) Alarms {
 	var a Alarms
 	for _, c := range n.children {
 		if c.Name != "VALARM" {
@@ -416,9 +421,9 @@ func (d *decoder) alarms(n *node, uid string, base, end time.Time) Alarms {
 		if strings.EqualFold(trig.Params.Get("RELATED"), "END") {
 			fire = end.Add(dur)
 		}
-		before := base.Sub(fire)
+		before := ref.Sub(fire)
 		if before < 0 {
-			d.skip(c, uid, "TRIGGER", 0, "TRIGGER "+quote(v)+" fires after the start; reminders can only come before it")
+			d.skip(c, uid, "TRIGGER", 0, "TRIGGER "+quote(v)+" fires after the start or due; reminders can only come before it")
 			continue
 		}
 		mins := int(before / time.Minute)
@@ -523,6 +528,10 @@ func (d *decoder) task(n *node) {
 		d.skip(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
 		t.Rule = nil
 	}
+	if t.Rule != nil && !expandable(t.Series()) {
+		d.skip(n, uid, "RRULE", 0, "the RRULE "+quote(t.Rule.String())+" cannot be expanded; the task is imported without repeating")
+		t.Rule = nil
+	}
 	if t.Rule != nil {
 		if err := t.Series().Check(); err != nil {
 			d.skip(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
@@ -545,17 +554,7 @@ func (d *decoder) task(n *node) {
 		end = base
 	}
 	if !base.IsZero() {
-		a := d.alarms(n, uid, base, end)
-		// alarms measured before base; move them to before the due.
-		shift := end.Sub(base)
-		var kept []int
-		for _, m := range a.RemindBefore {
-			if v := m + int(shift/time.Minute); v >= 0 && v <= maxRemindMinutes {
-				kept = append(kept, v)
-			}
-		}
-		a.RemindBefore = uniqueInts(kept)
-		t.Alarms = a
+		t.Alarms = d.alarms(n, uid, base, end, end)
 	} else if len(n.children) > 0 {
 		for _, c := range n.children {
 			if c.Name == "VALARM" {
@@ -609,6 +608,7 @@ func (d *decoder) finish() {
 					r = rid.in(m.Zone)
 				}
 				e.RecurrenceID = &r
+				e.RecurrenceZone = m.Zone
 				if !matchesOccurrence(&m, r) {
 					d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: e.Line, Component: "VEVENT", UID: e.UID,
 						Reason: "RECURRENCE-ID " + r.String() + " matches no occurrence of the series, so this override is left out"})
@@ -632,4 +632,19 @@ func matchesOccurrence(master *Event, r tz.Moment) bool {
 		}
 	}
 	return false
+}
+
+// expandable tries the series once, guarding against a panic deep in the
+// recurrence library on rules no real calendar writes (a fuzzer found
+// BYDAY=20SA;BYMONTH=10), so such a rule is skipped rather than crashing
+// an import.
+func expandable(s recur.Series) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	s.All(3)
+	s.Bounds()
+	return true
 }

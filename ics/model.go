@@ -63,6 +63,9 @@ type Event struct {
 	// occurrence it replaces, as a moment in the master's Zone (a date for an
 	// all-day master), comparable with recur.Occurrence.Original.
 	RecurrenceID *tz.Moment
+	// RecurrenceZone is the master's zone, in which RecurrenceID is
+	// written back (the zero Zone means Zone).
+	RecurrenceZone tz.Zone
 	// Sequence is SEQUENCE (0 when absent).
 	Sequence                       int
 	Summary, Description, Location string

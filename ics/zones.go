@@ -274,10 +274,17 @@ func (r *vtzRules) mismatches(loc *time.Location, limit int) int {
 // TZOFFSETFROM, repeated by RRULE and RDATE. It expands them over the years
 // fromY..toY and picks sample instants around every transition and twice a
 // month.
-func parseVTimezone(n *node, fromY, toY int) (*vtzRules, error) {
+func parseVTimezone(n *node, fromY, toY int) (r *vtzRules, err error) {
+	defer func() {
+		// A rule the recurrence library chokes on makes the VTIMEZONE
+		// unreadable, not the import.
+		if recover() != nil {
+			r, err = nil, fmt.Errorf("one of its RRULEs cannot be expanded")
+		}
+	}()
 	from := time.Date(fromY, 1, 1, 0, 0, 0, 0, time.UTC)
 	to := time.Date(toY+1, 1, 1, 0, 0, 0, 0, time.UTC)
-	r := &vtzRules{}
+	r = &vtzRules{}
 	first := time.Time{}
 	for _, c := range n.Children {
 		if c.Name != "STANDARD" && c.Name != "DAYLIGHT" {

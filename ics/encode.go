@@ -1,0 +1,437 @@
+package ics
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	ical "github.com/emersion/go-ical"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// ProdID is the PRODID assistant writes (RFC 5545 §3.7.3).
+const ProdID = "-//assistant//assistant ics//EN"
+
+// Writer streams an iCalendar file (RFC 5545): the VCALENDAR header and the
+// VTIMEZONEs given to NewWriter first, then each Event and Task as it comes,
+// then END:VCALENDAR on Close. Components are built as go-ical components
+// and written by go-ical's encoder; lines are folded at 75 octets without
+// splitting a UTF-8 sequence and end in CRLF (RFC 5545 §3.1).
+type Writer struct {
+	fold  *folder
+	enc   *ical.Encoder
+	stamp string
+	err   error
+}
+
+// WriterOptions tunes NewWriter.
+type WriterOptions struct {
+	// Zones are the IANA zones the items use; a VTIMEZONE is written for
+	// each (UTC needs none), with its transitions from FromYear through
+	// ToYear taken from Go's zone data.
+	Zones            []tz.Zone
+	FromYear, ToYear int
+	// Stamp is DTSTAMP for every component (RFC 5545 §3.8.7.2); zero means
+	// the current time.
+	Stamp time.Time
+	// Name is X-WR-CALNAME, when not empty.
+	Name string
+}
+
+// NewWriter writes the calendar header and VTIMEZONEs to w.
+func NewWriter(w io.Writer, opts WriterOptions) *Writer {
+	f := &folder{w: bufio.NewWriterSize(w, 64<<10)}
+	stamp := opts.Stamp
+	if stamp.IsZero() {
+		stamp = time.Now()
+	}
+	wr := &Writer{fold: f, enc: ical.NewEncoder(f), stamp: stamp.UTC().Format("20060102T150405Z")}
+	head := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:" + ProdID + "\r\nCALSCALE:GREGORIAN\r\n"
+	if opts.Name != "" {
+		p := ical.NewProp("X-WR-CALNAME")
+		p.SetText(opts.Name)
+		head += "X-WR-CALNAME:" + p.Value + "\r\n"
+	}
+	_, wr.err = f.Write([]byte(head))
+	names := map[string]bool{}
+	for _, z := range opts.Zones {
+		if z.Name() == "UTC" || names[z.Name()] {
+			continue
+		}
+		names[z.Name()] = true
+		wr.component(vtimezone(z, opts.FromYear, opts.ToYear))
+	}
+	return wr
+}
+
+func (w *Writer) component(c *ical.Component) {
+	if w.err != nil {
+		return
+	}
+	w.err = w.enc.Encode(&ical.Calendar{Component: c})
+}
+
+// Close writes END:VCALENDAR and flushes; it returns the first error met.
+func (w *Writer) Close() error {
+	if w.err == nil {
+		_, w.err = w.fold.Write([]byte("END:VCALENDAR\r\n"))
+	}
+	if w.err == nil {
+		w.err = w.fold.w.Flush()
+	}
+	return w.err
+}
+
+// timeProp builds a DATE or DATE-TIME property: VALUE=DATE for dates, the
+// UTC form for UTC, no zone for floating times, TZID otherwise.
+func timeProp(name string, m tz.Moment, z tz.Zone, floating bool) *ical.Prop {
+	p := ical.NewProp(name)
+	switch {
+	case !m.HasTime:
+		p.Params.Set("VALUE", "DATE")
+		p.Value = m.Date.Basic()
+	case floating:
+		p.Value = m.DateTime.Basic()
+	case z.Name() == "UTC":
+		p.Value = m.DateTime.Basic() + "Z"
+	default:
+		p.Params.Set("TZID", z.Name())
+		p.Value = m.DateTime.Basic()
+	}
+	return p
+}
+
+func listProp(name string, ms []tz.Moment, z tz.Zone, floating bool) *ical.Prop {
+	p := timeProp(name, ms[0], z, floating)
+	vals := make([]string, len(ms))
+	for i, m := range ms {
+		vals[i] = timeProp(name, m, z, floating).Value
+	}
+	p.Value = strings.Join(vals, ",")
+	return p
+}
+
+func textProp(c *ical.Component, name, v string) {
+	if v == "" {
+		return
+	}
+	p := ical.NewProp(name)
+	p.SetText(v)
+	c.Props.Set(p)
+}
+
+// Event writes one VEVENT.
+func (w *Writer) Event(e *Event) error {
+	c := ical.NewComponent(ical.CompEvent)
+	c.Props.SetText("UID", e.UID)
+	c.Props.Set(&ical.Prop{Name: "DTSTAMP", Params: ical.Params{}, Value: w.stamp})
+	textProp(c, "SUMMARY", e.Summary)
+	textProp(c, "DESCRIPTION", e.Description)
+	textProp(c, "LOCATION", e.Location)
+	if e.Status != "" {
+		c.Props.Set(&ical.Prop{Name: "STATUS", Params: ical.Params{}, Value: e.Status})
+	}
+	if e.Sequence > 0 {
+		c.Props.Set(&ical.Prop{Name: "SEQUENCE", Params: ical.Params{}, Value: strconv.Itoa(e.Sequence)})
+	}
+	c.Props.Set(timeProp("DTSTART", e.Start, e.Zone, e.Floating))
+	if e.AllDay {
+		// RFC 5545 §3.6.1: DTEND is the day after the last.
+		c.Props.Set(timeProp("DTEND", tz.DayMoment(e.End.Date.AddDays(1)), e.Zone, false))
+	} else {
+		c.Props.Set(timeProp("DTEND", e.End, e.Zone, e.Floating))
+	}
+	if e.Rule != nil {
+		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: e.Rule.String()})
+	}
+	if len(e.ExDates) > 0 {
+		c.Props.Set(listProp("EXDATE", e.ExDates, e.Zone, e.Floating))
+	}
+	if len(e.RDates) > 0 {
+		c.Props.Set(listProp("RDATE", e.RDates, e.Zone, e.Floating))
+	}
+	if e.RecurrenceID != nil {
+		z := e.RecurrenceZone
+		if z.Name() == "UTC" && e.RecurrenceZone == (tz.Zone{}) {
+			z = e.Zone
+		}
+		c.Props.Set(timeProp("RECURRENCE-ID", *e.RecurrenceID, z, e.Floating))
+	}
+	w.alarms(c, e.Summary, e.Alarms, false)
+	w.component(c)
+	return w.err
+}
+
+// Task writes one VTODO.
+func (w *Writer) Task(t *Task) error {
+	c := ical.NewComponent(ical.CompToDo)
+	c.Props.SetText("UID", t.UID)
+	c.Props.Set(&ical.Prop{Name: "DTSTAMP", Params: ical.Params{}, Value: w.stamp})
+	textProp(c, "SUMMARY", t.Summary)
+	textProp(c, "DESCRIPTION", t.Description)
+	if t.HasDue {
+		c.Props.Set(timeProp("DUE", t.Due, t.Zone, t.Floating))
+	}
+	if t.HasStart {
+		c.Props.Set(timeProp("DTSTART", t.Start, t.Zone, t.Floating))
+	}
+	if p := PriorityToICal(t.Priority); p != 0 {
+		c.Props.Set(&ical.Prop{Name: "PRIORITY", Params: ical.Params{}, Value: strconv.Itoa(p)})
+	}
+	status := t.Status
+	if t.Done {
+		status = "COMPLETED"
+	} else if status == "" || status == "COMPLETED" {
+		status = "NEEDS-ACTION"
+	}
+	c.Props.Set(&ical.Prop{Name: "STATUS", Params: ical.Params{}, Value: status})
+	if t.Done && !t.Completed.IsZero() {
+		c.Props.Set(&ical.Prop{Name: "COMPLETED", Params: ical.Params{}, Value: t.Completed.UTC().Format("20060102T150405Z")})
+	}
+	if len(t.Tags) > 0 {
+		p := ical.NewProp("CATEGORIES")
+		p.SetTextList(t.Tags)
+		c.Props.Set(p)
+	}
+	if t.Rule != nil {
+		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: t.Rule.String()})
+	}
+	if t.FromCompletion {
+		c.Props.Set(&ical.Prop{Name: "X-ASSISTANT-REPEAT-FROM", Params: ical.Params{}, Value: "COMPLETION"})
+	}
+	// A task's reminders count back from its due: RELATED=END (RFC 5545
+	// §3.8.6.3), since a VTODO's START is its DTSTART.
+	w.alarms(c, t.Summary, t.Alarms, t.HasDue)
+	w.component(c)
+	return w.err
+}
+
+func (w *Writer) alarms(c *ical.Component, summary string, a Alarms, relatedEnd bool) {
+	if summary == "" {
+		summary = "Reminder"
+	}
+	for _, m := range a.RemindBefore {
+		al := ical.NewComponent(ical.CompAlarm)
+		al.Props.Set(&ical.Prop{Name: "ACTION", Params: ical.Params{}, Value: "DISPLAY"})
+		al.Props.SetText("DESCRIPTION", summary)
+		trig := &ical.Prop{Name: "TRIGGER", Params: ical.Params{}, Value: "-PT" + strconv.Itoa(m) + "M"}
+		if m == 0 {
+			trig.Value = "PT0M"
+		}
+		if relatedEnd {
+			trig.Params.Set("RELATED", "END")
+		}
+		al.Props.Set(trig)
+		c.Children = append(c.Children, al)
+	}
+	for _, at := range a.RemindAt {
+		al := ical.NewComponent(ical.CompAlarm)
+		al.Props.Set(&ical.Prop{Name: "ACTION", Params: ical.Params{}, Value: "DISPLAY"})
+		al.Props.SetText("DESCRIPTION", summary)
+		trig := &ical.Prop{Name: "TRIGGER", Params: ical.Params{"VALUE": {"DATE-TIME"}}, Value: at.UTC().Format("20060102T150405Z")}
+		al.Props.Set(trig)
+		c.Children = append(c.Children, al)
+	}
+}
+
+// vtimezone builds the VTIMEZONE of z (RFC 5545 §3.6.5) from Go's zone
+// data: every transition from fromY through toY, grouped into one STANDARD
+// or DAYLIGHT observance per (kind, offsets, name) with RDATEs for the
+// repeats, and the offset in force at the start when there are none.
+func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
+	if fromY == 0 {
+		fromY = 1970
+	}
+	if toY < fromY {
+		toY = fromY
+	}
+	loc := z.Location()
+	c := ical.NewComponent(ical.CompTimezone)
+	c.Props.SetText("TZID", z.Name())
+	type key struct {
+		dst      bool
+		from, to int
+		name     string
+	}
+	type group struct {
+		key
+		locals []string
+	}
+	var order []key
+	groups := map[key]*group{}
+	t := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc)
+	end := time.Date(toY+1, 1, 1, 0, 0, 0, 0, loc)
+	for t.Before(end) {
+		_, next := t.ZoneBounds()
+		if next.IsZero() || !next.Before(end) {
+			break
+		}
+		_, offFrom := next.Add(-time.Second).Zone()
+		name, offTo := next.Zone()
+		k := key{next.IsDST(), offFrom, offTo, name}
+		g := groups[k]
+		if g == nil {
+			g = &group{key: k}
+			groups[k] = g
+			order = append(order, k)
+		}
+		// DTSTART and RDATE of an onset are local times in TZOFFSETFROM.
+		local := next.UTC().Add(time.Duration(offFrom) * time.Second)
+		g.locals = append(g.locals, local.Format("20060102T150405"))
+		t = next
+	}
+	if len(order) == 0 {
+		name, off := t.Zone()
+		k := key{t.IsDST(), off, off, name}
+		groups[k] = &group{key: k, locals: []string{fmt.Sprintf("%04d0101T000000", fromY)}}
+		order = append(order, k)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return groups[order[i]].locals[0] < groups[order[j]].locals[0] })
+	for _, k := range order {
+		g := groups[k]
+		kind := ical.CompTimezoneStandard
+		if k.dst {
+			kind = ical.CompTimezoneDaylight
+		}
+		o := ical.NewComponent(kind)
+		o.Props.Set(&ical.Prop{Name: "DTSTART", Params: ical.Params{}, Value: g.locals[0]})
+		o.Props.Set(&ical.Prop{Name: "TZOFFSETFROM", Params: ical.Params{}, Value: formatUTCOffset(k.from)})
+		o.Props.Set(&ical.Prop{Name: "TZOFFSETTO", Params: ical.Params{}, Value: formatUTCOffset(k.to)})
+		if k.name != "" && k.name[0] != '+' && k.name[0] != '-' {
+			o.Props.SetText("TZNAME", k.name)
+		}
+		if len(g.locals) > 1 {
+			o.Props.Set(&ical.Prop{Name: "RDATE", Params: ical.Params{}, Value: strings.Join(g.locals[1:], ",")})
+		}
+		c.Children = append(c.Children, o)
+	}
+	return c
+}
+
+// formatUTCOffset writes a UTC-OFFSET (RFC 5545 §3.3.14), with seconds
+// only when there are some.
+func formatUTCOffset(sec int) string {
+	sign := '+'
+	if sec < 0 {
+		sign, sec = '-', -sec
+	}
+	s := fmt.Sprintf("%c%02d%02d", sign, sec/3600, sec/60%60)
+	if sec%60 != 0 {
+		s += fmt.Sprintf("%02d", sec%60)
+	}
+	return s
+}
+
+// folder folds the lines written through it at 75 octets (RFC 5545 §3.1):
+// a continuation starts with one space, and a fold never splits a UTF-8
+// sequence. Lines must arrive whole or in pieces ending in CRLF.
+type folder struct {
+	w    *bufio.Writer
+	line []byte
+}
+
+func (f *folder) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := strings.Index(string(p), "\r\n")
+		if i < 0 {
+			f.line = append(f.line, p...)
+			break
+		}
+		f.line = append(f.line, p[:i]...)
+		p = p[i+2:]
+		if err := f.flushLine(); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+func (f *folder) flushLine() error {
+	b := f.line
+	limit := 75
+	for len(b) > limit {
+		cut := limit
+		for cut > 0 && b[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		f.w.Write(b[:cut])
+		f.w.WriteString("\r\n ")
+		b = b[cut:]
+		limit = 74 // the leading space counts
+	}
+	f.w.Write(b)
+	_, err := f.w.WriteString("\r\n")
+	f.line = f.line[:0]
+	return err
+}
+
+// Encode writes cal as one iCalendar file: VTIMEZONEs for the zones its
+// items use over the years they span, then its events and tasks.
+func Encode(w io.Writer, cal *Calendar, stamp time.Time) error {
+	zones, fromY, toY := spanOf(cal)
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: toY, Stamp: stamp})
+	for i := range cal.Events {
+		wr.Event(&cal.Events[i])
+	}
+	for i := range cal.Tasks {
+		wr.Task(&cal.Tasks[i])
+	}
+	return wr.Close()
+}
+
+// spanOf lists the zones of cal's timed, zoned items and the years they
+// span; a series that never ends extends the span by ten years, after
+// which a reader keeps the last offsets written.
+func spanOf(cal *Calendar) ([]tz.Zone, int, int) {
+	var zones []tz.Zone
+	seen := map[string]bool{}
+	fromY, toY := 0, 0
+	note := func(z tz.Zone, floating bool, ms ...tz.Moment) {
+		for _, m := range ms {
+			if fromY == 0 || m.Year < fromY {
+				fromY = m.Year
+			}
+			toY = max(toY, m.Year)
+		}
+		if !floating && z.Name() != "UTC" && !seen[z.Name()] {
+			seen[z.Name()] = true
+			zones = append(zones, z)
+		}
+	}
+	for _, e := range cal.Events {
+		if e.AllDay {
+			continue
+		}
+		note(e.Zone, e.Floating, append([]tz.Moment{e.Start, e.End}, e.RDates...)...)
+		if e.Rule != nil {
+			if u, _, ok := e.Rule.Until(); ok {
+				note(e.Zone, e.Floating, u)
+			} else if !e.Rule.Bounded() {
+				toY = max(toY, e.Start.Year+10)
+			}
+		}
+	}
+	for _, t := range cal.Tasks {
+		if (t.HasDue && t.Due.HasTime) || (t.HasStart && t.Start.HasTime) {
+			ms := []tz.Moment{}
+			if t.HasDue {
+				ms = append(ms, t.Due)
+			}
+			if t.HasStart {
+				ms = append(ms, t.Start)
+			}
+			note(t.Zone, t.Floating, ms...)
+			if t.Rule != nil && !t.Rule.Bounded() {
+				toY = max(toY, ms[0].Year+10)
+			}
+		}
+	}
+	sort.Slice(zones, func(i, j int) bool { return zones[i].Name() < zones[j].Name() })
+	return zones, fromY, toY
+}

@@ -336,16 +336,6 @@ func (it *item) hasReminders() bool {
 	return false
 }
 
-// allTriggers is every trigger any occurrence may have (the series' and
-// the overrides'), for the bounds of a search.
-func (it *item) allTriggers() []trigger {
-	all := slices.Clone(it.Triggers)
-	for _, ov := range it.Over {
-		all = append(all, ov.Triggers...)
-	}
-	return all
-}
-
 // overridden resolves the override of occurrence key: its start (the
 // original's, or the one it was moved to), its triggers, and whether it
 // fires at all.

@@ -37,7 +37,7 @@ func TestWeeklyEventAcrossDST(t *testing.T) {
 			first, _ := tz.ParseDateTime(c.start)
 			offsets := map[string]bool{}
 			for w := range c.weeks {
-				occ := first.Date.AddDays(7 * w).At(9, 0)
+				occ := first.Date.AddDays(7*w).At(9, 0)
 				want, _ := zone.Instant(occ.AddMinutes(-15))
 				e.now = want.Add(-time.Minute)
 				e.pass(eng)

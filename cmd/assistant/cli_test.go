@@ -562,3 +562,51 @@ func typingTool() tools.Tool {
 		Handler: func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult { return tools.Success("") },
 	}
 }
+
+func TestCallTypingEndToEnd(t *testing.T) {
+	if _, ok := newRegistry().Get("add_task"); !ok {
+		t.Skip("add_task is not registered in this build")
+	}
+	h := newHome(t)
+	type task struct {
+		Title    string   `json:"title"`
+		Priority int      `json:"priority"`
+		Tags     []string `json:"tags"`
+	}
+	added := func(args ...string) task {
+		t.Helper()
+		r := h.must(append(append([]string{"call", "add_task"}, args...), "--json")...)
+		var res struct {
+			Code int `json:"code"`
+			Data struct {
+				Task task `json:"task"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("add_task --json: %v\n%s", err, r.stdout)
+		}
+		return res.Data.Task
+	}
+	if got := added("title=42", "priority=2", "tags=a", "tags=b"); got.Title != "42" || got.Priority != 2 || strings.Join(got.Tags, ",") != "a,b" {
+		t.Errorf("title=42 priority=2 tags=a tags=b: got %+v", got)
+	}
+	if got := added("title=true", `tags=["x","y"]`); got.Title != "true" || strings.Join(got.Tags, ",") != "x,y" {
+		t.Errorf(`title=true tags='["x","y"]': got %+v`, got)
+	}
+	if got := added("title=One tag", "tags=home"); strings.Join(got.Tags, ",") != "home" {
+		t.Errorf("tags=home: got %+v", got)
+	}
+	r := h.run("call", "add_task", "title=x", "priority=high")
+	if r.code != 1 || !strings.Contains(r.stderr, "“priority”") {
+		t.Errorf("priority=high: want exit 1 with a sentence naming “priority”, got %s", r)
+	}
+	// Plain text output, then undo through the journal.
+	r = h.must("call", "list_tasks")
+	if !strings.Contains(r.stdout, "42") || !strings.Contains(r.stdout, "One tag") {
+		t.Errorf("list_tasks does not show the tasks added:\n%s", r.stdout)
+	}
+	h.must("call", "undo")
+	if r = h.must("call", "list_tasks"); strings.Contains(r.stdout, "One tag") {
+		t.Errorf("undo did not take back the last task:\n%s", r.stdout)
+	}
+}

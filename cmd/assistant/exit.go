@@ -21,7 +21,6 @@ const (
 	exitNotFound  = tools.CodeNotFound // 4: no such person, token or tool item
 	exitConflict  = tools.CodeConflict // 5: a name already taken
 	exitInternal  = tools.CodeInternal // 6: anything else that went wrong inside
-	exitNoModel   = 7                  // chat: no model endpoint answered
 	exitDatabase  = 8                  // the database could not be opened or migrated
 	exitDelivery  = 9                  // remind: at least one delivery failed
 	exitConfig    = 10                 // the configuration file could not be read

@@ -2,14 +2,11 @@ package main
 
 import (
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/changes"
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
-// newRegistry builds the registry every front serves. Until the task and
-// event tools land in tools/catalog (catalog.New), it registers the tools
-// that exist; switching to the catalog is this one function.
+// newRegistry builds the registry every front serves: the whole catalog
+// (tasks, events and time, the journal), in the order models see it.
 func newRegistry() *tools.Registry {
-	r := tools.NewRegistry()
-	changes.Register(r)
-	return r
+	return catalog.New()
 }

@@ -30,7 +30,7 @@ func fill(b *testing.B, e *env, n, m int) {
 		b.Fatal(err)
 	}
 	for i := range n {
-		dt := base.AddDays(i % 365).At(8+i%10, (i%4)*15)
+		dt := base.AddDays(i%365).At(8+i%10, (i%4)*15)
 		at, _ := zone.Instant(dt)
 		if _, err := taskStmt.ExecContext(ctx, e.ada.ID, fmt.Sprintf("Task %d", i), dt.Date.String(), dt.String(),
 			zone.Name(), at.Unix(), e.now.Unix(), stamp); err != nil {
@@ -44,7 +44,7 @@ func fill(b *testing.B, e *env, n, m int) {
 		b.Fatal(err)
 	}
 	for i := range m {
-		dt := base.AddDays(i % 7).At(7+i%12, (i%2)*30)
+		dt := base.AddDays(i%7).At(7+i%12, (i%2)*30)
 		at, _ := zone.Instant(dt)
 		end := dt.AddMinutes(30)
 		endAt, _ := zone.Instant(end)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"syscall"
@@ -112,7 +113,7 @@ func withRetries[T any](ctx context.Context, a *Agent, op func(ctx context.Conte
 		}
 		// Text already shown to the person cannot be taken back, so a
 		// stream that broke after it started is not replayed.
-		if emitted || !shouldRetry(err, at.status) {
+		if emitted || !shouldRetry(err, at.status) || (at.status == 0 && isNoServer(err) && a.localServer()) {
 			return v, backoff.Permanent(a.explain(err, at.status, tries))
 		}
 		if at.retryAfter > a.cfg.MaxRetryWait {
@@ -213,6 +214,22 @@ func isConnError(err error) bool {
 	return errors.As(err, &ne) || errors.As(err, &oe) || errors.As(err, &de) ||
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, io.EOF)
+}
+
+// localServer reports whether the base URL points at this machine, where
+// a refused connection means no server runs: waiting will not start one,
+// so the person is told at once how to start it.
+func (a *Agent) localServer() bool {
+	u, err := url.Parse(a.baseURL)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // isNoServer reports that nothing listens at the address at all.

@@ -1,0 +1,850 @@
+package ics
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+
+	// The event and task tables are registered as journaled by the
+	// packages that own them (migrations 00002, 00003; uid on tasks in
+	// 00005_ics.sql). ics writes their rows through SQL with their column
+	// names, not through their tool handlers.
+	_ "github.com/assistant-dev/assistant/tools/events"
+	_ "github.com/assistant-dev/assistant/tools/tasks"
+)
+
+// ImportOptions tunes Import.
+type ImportOptions struct {
+	// DryRun works out what would be created, updated and skipped and
+	// changes nothing.
+	DryRun bool
+	// Source names the file in the change's summary ("calendar.ics").
+	Source string
+}
+
+// Counts says what an import did (or, dry, would do) to one kind of row.
+type Counts struct {
+	Created, Updated, Unchanged int
+}
+
+// Report is what Import did.
+type Report struct {
+	Events, Overrides, Tasks Counts
+	// Skipped lists, by line, what was not imported and why; Repaired
+	// what was read in spite of a fault.
+	Skipped, Repaired []Skipped
+	// Change is the journal change ("c31") that undo takes back whole;
+	// "" when nothing changed or on a dry run.
+	Change string
+	DryRun bool
+	// The three phases, timed: reading the file, turning it into rows,
+	// and the one write transaction.
+	Parse, Validate, Write time.Duration
+}
+
+// Rows is the number of rows the import created or updated.
+func (r Report) Rows() int {
+	return r.Events.Created + r.Events.Updated + r.Overrides.Created + r.Overrides.Updated + r.Tasks.Created + r.Tasks.Updated
+}
+
+// Import reads an iCalendar stream and writes its events and tasks for
+// person, idempotently: items are matched by UID (overrides by UID and
+// RECURRENCE-ID), so importing the same file twice changes nothing and an
+// updated file updates what changed. The whole file is parsed and turned
+// into rows first; the rows are then written in one short transaction, one
+// journal change, so `undo` takes the import back whole. Items in the store
+// that the file does not mention are left alone.
+func Import(ctx context.Context, st *store.Store, person store.Person, r io.Reader, opts ImportOptions) (Report, error) {
+	rep := Report{DryRun: opts.DryRun}
+	zone, err := tz.LoadZone(person.Zone)
+	if err != nil {
+		return rep, fmt.Errorf("the person's zone “%s” is not an IANA zone: %w", person.Zone, err)
+	}
+	t0 := time.Now()
+	cal, err := Decode(r, DecodeOptions{Zone: zone})
+	if err != nil {
+		return rep, err
+	}
+	t1 := time.Now()
+	rep.Parse = t1.Sub(t0)
+	now := time.Now()
+	if st.Now != nil {
+		now = st.Now()
+	}
+	plan := planRows(cal, zone, now)
+	rep.Skipped = append(cal.Skipped, plan.skipped...)
+	rep.Repaired = cal.Repaired
+	t2 := time.Now()
+	rep.Validate = t2.Sub(t1)
+	apply := func(tx *store.Tx) error { return plan.apply(tx, &rep, opts) }
+	if opts.DryRun {
+		err = st.Read(ctx, person.ID, apply)
+	} else {
+		rep.Change, err = st.Write(ctx, person.ID, "import", apply)
+	}
+	rep.Write = time.Since(t2)
+	if err != nil {
+		return rep, fmt.Errorf("the import was not written, nothing changed: %w", err)
+	}
+	return rep, nil
+}
+
+// planned is every row an import means to write, before the transaction.
+type planned struct {
+	events  []plannedEvent
+	tasks   []store.Row
+	skipped []Skipped
+}
+
+type plannedEvent struct {
+	row       store.Row
+	overrides []store.Row // without event_id
+}
+
+func momentsJSON(ms []tz.Moment) string {
+	if len(ms) == 0 {
+		return "[]"
+	}
+	texts := make([]string, len(ms))
+	for i, m := range ms {
+		texts[i] = m.String()
+	}
+	b, _ := json.Marshal(texts)
+	return string(b)
+}
+
+// reminderColumns are the stored JSON forms (tools/fields): minutes, and
+// moments in the person's zone.
+func reminderColumns(a Alarms, person tz.Zone) (string, string) {
+	r := fields.Reminders{Before: a.RemindBefore}
+	for _, t := range a.RemindAt {
+		r.At = append(r.At, tz.TimeMoment(person.In(t)))
+	}
+	return r.BeforeJSON(), r.AtJSON()
+}
+
+// allDaySlack matches tools/events: an all-day series' stored bounds are
+// widened by 26 h, as its days float with the person's zone.
+const allDaySlack = 26 * time.Hour
+
+// planRows turns the decoded calendar into rows of events, event_overrides
+// and tasks (their migrations' column names), so the write transaction
+// only compares and writes.
+func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
+	var p planned
+	skip := func(line int, comp, uid, reason string) {
+		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: uid, Reason: reason})
+	}
+	masters := map[string]int{} // uid → index in p.events
+	var overrides []*Event
+	for i := range cal.Events {
+		e := &cal.Events[i]
+		if e.RecurrenceID != nil {
+			overrides = append(overrides, e)
+			continue
+		}
+		if e.Status == "CANCELLED" {
+			skip(e.Line, "VEVENT", e.UID, "a cancelled event (STATUS:CANCELLED) is not imported")
+			continue
+		}
+		if e.Floating || e.AllDay {
+			e.Zone = person
+		}
+		row, ok := eventRow(e, person, now)
+		if !ok {
+			skip(e.Line, "VEVENT", e.UID, "the event's recurrence cannot be expanded")
+			continue
+		}
+		masters[e.UID] = len(p.events)
+		p.events = append(p.events, plannedEvent{row: row})
+	}
+	for _, ov := range overrides {
+		mi, ok := masters[ov.UID]
+		if !ok {
+			skip(ov.Line, "VEVENT", ov.UID, "a changed occurrence (RECURRENCE-ID) whose series is not in the file is not imported")
+			continue
+		}
+		var master *Event
+		for i := range cal.Events {
+			if cal.Events[i].UID == ov.UID && cal.Events[i].RecurrenceID == nil {
+				master = &cal.Events[i]
+				break
+			}
+		}
+		row := overrideRow(master, ov, person, now)
+		pe := &p.events[mi]
+		pe.overrides = append(pe.overrides, row)
+		// An override moved outside the series' span widens it.
+		if sa, ok := row["start_at"].(int64); ok {
+			if first := pe.row["first_at"].(int64); sa < first {
+				pe.row["first_at"] = sa
+			}
+			if last, ok := pe.row["last_at"].(int64); ok && row["end_at"].(int64) > last {
+				pe.row["last_at"] = row["end_at"]
+			}
+		}
+	}
+	for i := range cal.Tasks {
+		t := &cal.Tasks[i]
+		if t.Floating {
+			t.Zone = person
+		}
+		if t.Rule != nil && !t.HasDue {
+			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
+			t.Rule = nil
+		}
+		p.tasks = append(p.tasks, taskRow(t, person, now))
+	}
+	return p
+}
+
+func eventRow(e *Event, person tz.Zone, now time.Time) (store.Row, bool) {
+	s := e.Series()
+	if !expandable(s) {
+		return nil, false
+	}
+	startAt, _ := e.Zone.MomentInstant(e.Start)
+	endLocal := e.End
+	endAt := startAt.Add(s.Duration)
+	if e.AllDay {
+		endLocal = tz.DayMoment(e.End.Date.AddDays(1))
+		endAt = e.Zone.StartOfDay(endLocal.Date)
+	}
+	first, last, bounded := s.Bounds()
+	if e.AllDay {
+		first = first.Add(-allDaySlack)
+		last = last.Add(allDaySlack)
+	}
+	title := strings.TrimSpace(e.Summary)
+	if title == "" {
+		title = "(no title)"
+	}
+	rb, ra := reminderColumns(e.Alarms, person)
+	row := store.Row{
+		"uid": e.UID, "title": title, "location": e.Location, "notes": e.Description,
+		"all_day": boolInt(e.AllDay), "start_local": e.Start.String(), "end_local": endLocal.String(), "tzid": e.Zone.Name(),
+		"start_at": startAt.Unix(), "end_at": endAt.Unix(), "rrule": nil,
+		"exdates": momentsJSON(e.ExDates), "rdates": momentsJSON(e.RDates),
+		"first_at": first.Unix(), "last_at": nil,
+		"remind_before": rb, "remind_at": ra, "created_at": now.Unix(),
+	}
+	if e.Rule != nil {
+		row["rrule"] = e.Rule.String()
+	}
+	if bounded {
+		row["last_at"] = last.Unix()
+	}
+	return row, true
+}
+
+// occurrenceKey is an occurrence's RECURRENCE-ID as tools/events keys it
+// (design §4): the original start in UTC form, or the date for all-day.
+func occurrenceKey(master *Event, rid tz.Moment) string {
+	if master.AllDay {
+		return rid.Date.Basic()
+	}
+	t, _ := master.Zone.Instant(rid.DateTime)
+	return t.UTC().Format("20060102T150405Z")
+}
+
+func overrideRow(master, ov *Event, person tz.Zone, now time.Time) store.Row {
+	row := store.Row{
+		"recurrence_id": occurrenceKey(master, *ov.RecurrenceID), "cancelled": boolInt(ov.Status == "CANCELLED"),
+		"title": nil, "location": nil, "notes": nil,
+		"start_local": nil, "end_local": nil, "tzid": nil, "start_at": nil, "end_at": nil,
+		"remind_before": nil, "remind_at": nil, "created_at": now.Unix(),
+	}
+	if ov.Summary != master.Summary {
+		row["title"] = ov.Summary
+	}
+	if ov.Location != master.Location {
+		row["location"] = ov.Location
+	}
+	if ov.Description != master.Description {
+		row["notes"] = ov.Description
+	}
+	if ov.Floating || ov.AllDay {
+		ov.Zone = person
+	}
+	// The occurrence's own time, when it moved or changed length.
+	orig := ov.RecurrenceID
+	origAt, _ := master.Zone.MomentInstant(*orig)
+	startAt, _ := ov.Zone.MomentInstant(ov.Start)
+	dur := ov.Duration()
+	if !startAt.Equal(origAt) || dur != master.Duration() || ov.AllDay != master.AllDay {
+		endLocal := ov.End
+		endAt := startAt.Add(dur)
+		if ov.AllDay {
+			endLocal = tz.DayMoment(ov.End.Date.AddDays(1))
+			endAt = ov.Zone.StartOfDay(endLocal.Date)
+		}
+		row["start_local"], row["end_local"], row["tzid"] = ov.Start.String(), endLocal.String(), ov.Zone.Name()
+		row["start_at"], row["end_at"] = startAt.Unix(), endAt.Unix()
+	}
+	rb, ra := reminderColumns(ov.Alarms, person)
+	mb, ma := reminderColumns(master.Alarms, person)
+	if rb != mb || ra != ma {
+		row["remind_before"], row["remind_at"] = rb, ra
+	}
+	return row
+}
+
+func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
+	row := store.Row{"uid": t.UID, "due_date": nil, "due_time": nil, "due_zone": nil, "due_at": nil}
+	if t.HasDue {
+		row["due_date"] = t.Due.Date.String()
+		if t.Due.HasTime {
+			at, _ := t.Zone.Instant(t.Due.DateTime)
+			row["due_time"], row["due_zone"], row["due_at"] = t.Due.DateTime.String(), t.Zone.Name(), at.Unix()
+		}
+	}
+	title := strings.TrimSpace(t.Summary)
+	if title == "" {
+		title = "(no title)"
+	}
+	tags := t.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	tb, _ := json.Marshal(tags)
+	rb, ra := reminderColumns(t.Alarms, person)
+	row["title"], row["title_norm"], row["notes"] = title, fields.NormTitle(title), t.Description
+	row["priority"], row["tags"] = t.Priority, string(tb)
+	row["rrule"], row["repeat_from"] = nil, nil
+	if t.Rule != nil {
+		row["rrule"], row["repeat_from"] = t.Rule.String(), "schedule"
+		if t.FromCompletion {
+			row["repeat_from"] = "completion"
+		}
+	}
+	row["remind_before"], row["remind_at"] = rb, ra
+	row["status"], row["completed_at"] = "open", nil
+	if t.Done {
+		row["status"] = "done"
+		if !t.Completed.IsZero() {
+			row["completed_at"] = t.Completed.Unix()
+		} else {
+			row["completed_at"] = now.Unix()
+		}
+	}
+	row["created_at"] = now.Unix()
+	return row
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// changed returns the columns of want that differ from have (created_at
+// aside: an item keeps the day it first came in).
+func changed(have, want store.Row) store.Row {
+	out := store.Row{}
+	for k, v := range want {
+		if k == "created_at" {
+			continue
+		}
+		if fmt.Sprint(have[k]) != fmt.Sprint(v) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// existing reads the live rows of one table of tx's owner keyed by key(row).
+func existing(tx *store.Tx, query string, cols []string, key func(store.Row) string) (map[string]store.Row, error) {
+	rows, err := tx.Query(query, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]store.Row{}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		r := store.Row{}
+		for i, c := range cols {
+			if b, ok := vals[i].([]byte); ok {
+				r[c] = string(b)
+			} else {
+				r[c] = vals[i]
+			}
+		}
+		out[key(r)] = r
+	}
+	return out, rows.Err()
+}
+
+var (
+	eventCols    = []string{"id", "uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at", "rrule", "exdates", "rdates", "first_at", "last_at", "remind_before", "remind_at"}
+	overrideCols = []string{"id", "event_id", "recurrence_id", "cancelled", "title", "location", "notes", "start_local", "end_local", "tzid", "start_at", "end_at", "remind_before", "remind_at"}
+	taskCols     = []string{"id", "uid", "title", "title_norm", "notes", "due_date", "due_time", "due_zone", "due_at", "priority", "tags", "rrule", "repeat_from", "remind_before", "remind_at", "status", "completed_at"}
+)
+
+// apply compares the planned rows with the owner's live rows and writes
+// the difference (or, dry, only counts it).
+func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
+	evs, err := existing(tx, `SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE owner_id = ? AND deleted_at IS NULL`, eventCols,
+		func(r store.Row) string { return fmt.Sprint(r["uid"]) })
+	if err != nil {
+		return err
+	}
+	ovs, err := existing(tx, `SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL`, overrideCols,
+		func(r store.Row) string { return fmt.Sprint(r["event_id"], "@", r["recurrence_id"]) })
+	if err != nil {
+		return err
+	}
+	tks, err := existing(tx, `SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND uid IS NOT NULL`, taskCols,
+		func(r store.Row) string { return fmt.Sprint(r["uid"]) })
+	if err != nil {
+		return err
+	}
+	// upsert inserts want, or updates have with what differs; it returns
+	// the row's id (0 on a dry run of a new row).
+	upsert := func(table string, have, want store.Row, c *Counts) (int64, error) {
+		if have == nil {
+			c.Created++
+			if opts.DryRun {
+				return 0, nil
+			}
+			return tx.Insert(table, want)
+		}
+		id := have["id"].(int64)
+		diff := changed(have, want)
+		if len(diff) == 0 {
+			c.Unchanged++
+			return id, nil
+		}
+		c.Updated++
+		if opts.DryRun {
+			return id, nil
+		}
+		return id, tx.Update(table, id, diff)
+	}
+	for _, pe := range p.events {
+		id, err := upsert("events", evs[pe.row["uid"].(string)], pe.row, &rep.Events)
+		if err != nil {
+			return fmt.Errorf("event %s: %w", pe.row["uid"], err)
+		}
+		for _, ov := range pe.overrides {
+			ov["event_id"] = id
+			var have store.Row
+			if id != 0 {
+				have = ovs[fmt.Sprint(id, "@", ov["recurrence_id"])]
+			}
+			if _, err := upsert("event_overrides", have, ov, &rep.Overrides); err != nil {
+				return fmt.Errorf("override %s of %s: %w", ov["recurrence_id"], pe.row["uid"], err)
+			}
+		}
+	}
+	for _, t := range p.tasks {
+		if _, err := upsert("tasks", tks[t["uid"].(string)], t, &rep.Tasks); err != nil {
+			return fmt.Errorf("task %s: %w", t["uid"], err)
+		}
+	}
+	if !opts.DryRun {
+		src := opts.Source
+		if src == "" {
+			src = "a calendar"
+		}
+		tx.Summarize(fmt.Sprintf("imported %s: %d events, %d changed occurrences, %d tasks added or updated",
+			src, rep.Events.Created+rep.Events.Updated, rep.Overrides.Created+rep.Overrides.Updated, rep.Tasks.Created+rep.Tasks.Updated))
+	}
+	return nil
+}
+
+// Export writes person's events and tasks as one iCalendar file to w,
+// streamed row by row: the events that can touch [from, to) (every event
+// when both are zero) with their changed and cancelled occurrences, and the
+// tasks due in that window or with no due. Times keep their zones; a
+// VTIMEZONE is written for each zone used.
+func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writer, from, to time.Time) error {
+	zone, err := tz.LoadZone(person.Zone)
+	if err != nil {
+		return fmt.Errorf("the person's zone “%s” is not an IANA zone: %w", person.Zone, err)
+	}
+	lo, hi := int64(-1<<62), int64(1<<62)
+	if !from.IsZero() {
+		lo = from.Unix()
+	}
+	if !to.IsZero() {
+		hi = to.Unix()
+	}
+	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
+		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
+		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date < ?))`
+		loDay, hiDay := "0000-00-00", "9999-99-99"
+		if !from.IsZero() {
+			loDay = zone.Today(from).String()
+		}
+		if !to.IsZero() {
+			hiDay = zone.Today(to.Add(-time.Second)).AddDays(1).String()
+		}
+		// Zones and years first: the VTIMEZONEs go before the items.
+		var zones []tz.Zone
+		seen := map[string]bool{}
+		fromY, toY := 0, 0
+		collect := func(q string, args ...any) error {
+			rows, err := tx.Query(q, args...)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			for rows.Next() {
+				var name sql.NullString
+				var minAt, maxAt sql.NullInt64
+				if err := rows.Scan(&name, &minAt, &maxAt); err != nil {
+					return err
+				}
+				if name.Valid && !seen[name.String] {
+					if z, err := tz.LoadZone(name.String); err == nil {
+						seen[name.String] = true
+						zones = append(zones, z)
+					}
+				}
+				if minAt.Valid {
+					if y := time.Unix(minAt.Int64, 0).UTC().Year(); fromY == 0 || y < fromY {
+						fromY = y
+					}
+				}
+				if maxAt.Valid {
+					toY = max(toY, time.Unix(maxAt.Int64, 0).UTC().Year())
+				}
+			}
+			return rows.Err()
+		}
+		if err := collect(`SELECT tzid, MIN(start_at), MAX(COALESCE(last_at, start_at + 315576000)) FROM events WHERE `+evWhere+` AND all_day = 0 GROUP BY tzid`, tx.Owner(), hi, lo); err != nil {
+			return err
+		}
+		if err := collect(`SELECT tzid, MIN(start_at), MAX(start_at) FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL AND tzid IS NOT NULL GROUP BY tzid`, tx.Owner()); err != nil {
+			return err
+		}
+		if err := collect(`SELECT due_zone, MIN(due_at), MAX(due_at) FROM tasks WHERE `+tkWhere+` AND due_zone IS NOT NULL GROUP BY due_zone`, tx.Owner(), lo, hi, loDay, hiDay); err != nil {
+			return err
+		}
+		wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: tx.Now()})
+		ovByEvent, err := loadOverrides(tx)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(`SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE `+evWhere+` ORDER BY start_at, id`, tx.Owner(), hi, lo)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanRow(rows, eventCols)
+			if err != nil {
+				return err
+			}
+			e, err := eventFromRow(r, zone)
+			if err != nil {
+				return err
+			}
+			if err := wr.Event(e); err != nil {
+				return err
+			}
+			for _, o := range ovByEvent[r["id"].(int64)] {
+				ov, err := overrideFromRow(e, o, zone)
+				if err != nil {
+					return err
+				}
+				if err := wr.Event(ov); err != nil {
+					return err
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		trows, err := tx.Query(`SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE `+tkWhere+` ORDER BY id`, tx.Owner(), lo, hi, loDay, hiDay)
+		if err != nil {
+			return err
+		}
+		defer trows.Close()
+		for trows.Next() {
+			r, err := scanRow(trows, taskCols)
+			if err != nil {
+				return err
+			}
+			t, err := taskFromRow(r, zone)
+			if err != nil {
+				return err
+			}
+			if err := wr.Task(t); err != nil {
+				return err
+			}
+		}
+		if err := trows.Err(); err != nil {
+			return err
+		}
+		return wr.Close()
+	})
+}
+
+func scanRow(rows *sql.Rows, cols []string) (store.Row, error) {
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	r := store.Row{}
+	for i, c := range cols {
+		if b, ok := vals[i].([]byte); ok {
+			r[c] = string(b)
+		} else {
+			r[c] = vals[i]
+		}
+	}
+	return r, nil
+}
+
+func loadOverrides(tx *store.Tx) (map[int64][]store.Row, error) {
+	rows, err := tx.Query(`SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL ORDER BY recurrence_id`, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]store.Row{}
+	for rows.Next() {
+		r, err := scanRow(rows, overrideCols)
+		if err != nil {
+			return nil, err
+		}
+		id := r["event_id"].(int64)
+		out[id] = append(out[id], r)
+	}
+	return out, rows.Err()
+}
+
+func str(v any) string {
+	if v == nil {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+func parseMomentList(s string) ([]tz.Moment, error) {
+	if s == "" || s == "[]" {
+		return nil, nil
+	}
+	var texts []string
+	if err := json.Unmarshal([]byte(s), &texts); err != nil {
+		return nil, err
+	}
+	out := make([]tz.Moment, 0, len(texts))
+	for _, t := range texts {
+		m, err := tz.ParseMoment(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+func alarmsFromColumns(before, at string, person tz.Zone) (Alarms, error) {
+	r, err := fields.ParseReminders(before, at)
+	if err != nil {
+		return Alarms{}, err
+	}
+	a := Alarms{RemindBefore: r.Before}
+	for _, m := range r.At {
+		t, _ := person.MomentInstant(m)
+		a.RemindAt = append(a.RemindAt, t)
+	}
+	return a, nil
+}
+
+// eventFromRow reads one events row back into the model.
+func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
+	bad := func(err error) (*Event, error) {
+		return nil, fmt.Errorf("event e%v cannot be exported: %w", r["id"], err)
+	}
+	z, err := tz.LoadZone(str(r["tzid"]))
+	if err != nil {
+		return bad(err)
+	}
+	e := &Event{UID: str(r["uid"]), Summary: str(r["title"]), Location: str(r["location"]), Description: str(r["notes"]), Zone: z}
+	e.AllDay = r["all_day"] == int64(1)
+	if e.Start, err = tz.ParseMoment(str(r["start_local"])); err != nil {
+		return bad(err)
+	}
+	end, err := tz.ParseMoment(str(r["end_local"]))
+	if err != nil {
+		return bad(err)
+	}
+	e.End = end
+	if e.AllDay {
+		e.End = tz.DayMoment(end.Date.AddDays(-1))
+		if e.End.Date.Before(e.Start.Date) {
+			e.End = e.Start
+		}
+	}
+	if rr := str(r["rrule"]); rr != "" {
+		if e.Rule, err = recur.ParseRule(rr); err != nil {
+			return bad(err)
+		}
+	}
+	if e.ExDates, err = parseMomentList(str(r["exdates"])); err != nil {
+		return bad(err)
+	}
+	if e.RDates, err = parseMomentList(str(r["rdates"])); err != nil {
+		return bad(err)
+	}
+	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person); err != nil {
+		return bad(err)
+	}
+	return e, nil
+}
+
+// overrideFromRow builds the VEVENT of one changed or cancelled occurrence:
+// its RECURRENCE-ID from the stored key, NULL fields from the series.
+func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error) {
+	key := str(r["recurrence_id"])
+	ov := *master
+	ov.Rule, ov.ExDates, ov.RDates = nil, nil, nil
+	var rid tz.Moment
+	if master.AllDay {
+		m, _, err := tz.ParseBasic(key)
+		if err != nil {
+			return nil, fmt.Errorf("override %s of %s: %w", key, master.UID, err)
+		}
+		rid = tz.DayMoment(m.Date)
+	} else {
+		t, err := time.Parse("20060102T150405Z", key)
+		if err != nil {
+			return nil, fmt.Errorf("override %s of %s: %w", key, master.UID, err)
+		}
+		rid = tz.TimeMoment(master.Zone.In(t))
+	}
+	ov.RecurrenceID, ov.RecurrenceZone = &rid, master.Zone
+	if r["cancelled"] == int64(1) {
+		ov.Status = "CANCELLED"
+	}
+	if r["title"] != nil {
+		ov.Summary = str(r["title"])
+	}
+	if r["location"] != nil {
+		ov.Location = str(r["location"])
+	}
+	if r["notes"] != nil {
+		ov.Description = str(r["notes"])
+	}
+	if r["start_local"] != nil {
+		z, err := tz.LoadZone(str(r["tzid"]))
+		if err != nil {
+			return nil, err
+		}
+		ov.Zone = z
+		s, err1 := tz.ParseMoment(str(r["start_local"]))
+		en, err2 := tz.ParseMoment(str(r["end_local"]))
+		if err := errors.Join(err1, err2); err != nil {
+			return nil, err
+		}
+		ov.Start, ov.End, ov.AllDay = s, en, !s.HasTime
+		if ov.AllDay {
+			ov.End = tz.DayMoment(en.Date.AddDays(-1))
+		}
+	} else {
+		// The occurrence keeps its time: its original start and the
+		// series' length.
+		ov.Start = rid
+		if master.AllDay {
+			ov.End = tz.DayMoment(rid.Date.AddDays(master.Start.Date.DaysUntil(master.End.Date)))
+		} else {
+			t, _ := master.Zone.Instant(rid.DateTime)
+			ov.End = tz.TimeMoment(master.Zone.In(t.Add(master.Duration())))
+		}
+	}
+	if r["remind_before"] != nil || r["remind_at"] != nil {
+		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person)
+		if err != nil {
+			return nil, err
+		}
+		ov.Alarms = a
+	}
+	return &ov, nil
+}
+
+// taskFromRow reads one tasks row back into the model; a task the tools
+// made has no UID, and gets one from its id.
+func taskFromRow(r store.Row, person tz.Zone) (*Task, error) {
+	id := r["id"].(int64)
+	t := &Task{UID: str(r["uid"]), Summary: str(r["title"]), Description: str(r["notes"]), Zone: person}
+	if t.UID == "" {
+		t.UID = "t" + strconv.FormatInt(id, 10) + "@assistant"
+	}
+	if d := str(r["due_date"]); d != "" {
+		if tm := str(r["due_time"]); tm != "" {
+			dt, err := tz.ParseDateTime(tm)
+			if err != nil {
+				return nil, err
+			}
+			z, err := tz.LoadZone(str(r["due_zone"]))
+			if err != nil {
+				return nil, err
+			}
+			t.Due, t.Zone = tz.TimeMoment(dt), z
+		} else {
+			day, err := tz.ParseDate(d)
+			if err != nil {
+				return nil, err
+			}
+			t.Due = tz.DayMoment(day)
+		}
+		t.HasDue = true
+	}
+	if p, ok := r["priority"].(int64); ok {
+		t.Priority = int(p)
+	}
+	if err := json.Unmarshal([]byte(str(r["tags"])), &t.Tags); err != nil && str(r["tags"]) != "" {
+		return nil, err
+	}
+	if len(t.Tags) == 0 {
+		t.Tags = nil
+	}
+	if rr := str(r["rrule"]); rr != "" {
+		rule, err := recur.ParseRule(rr)
+		if err != nil {
+			return nil, err
+		}
+		t.Rule, t.FromCompletion = rule, str(r["repeat_from"]) == "completion"
+	}
+	t.Done = str(r["status"]) == "done"
+	t.Status = "NEEDS-ACTION"
+	if t.Done {
+		t.Status = "COMPLETED"
+		if c, ok := r["completed_at"].(int64); ok {
+			t.Completed = time.Unix(c, 0).UTC()
+		}
+	}
+	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person)
+	if err != nil {
+		return nil, err
+	}
+	t.Alarms = a
+	return t, nil
+}

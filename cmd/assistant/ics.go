@@ -1,7 +1,17 @@
 package main
 
 import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
 	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/ics"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // icsOptions are the flags of `assistant import` and `assistant export`.
@@ -60,14 +70,111 @@ or standard output.`,
 	return cmd
 }
 
-// runImport and runExport are the iCalendar entry points; the owner of
-// the ICS work fills them in.
+// runImport reads an iCalendar file (or standard input for "-") and
+// imports it for the chosen person through package ics: one journaled
+// change, or with --dry-run only the counts. Skipped lines are listed.
 func runImport(cmd *cobra.Command, a *app, o icsOptions) error {
-	_ = o
-	return notReady("import")
+	var r io.Reader = a.stdin
+	name := "standard input"
+	if o.File != "-" && o.File != "" {
+		f, err := os.Open(o.File)
+		if err != nil {
+			return failf(exitInvalid, "cannot read “%s”: %v; name an .ics file or - for standard input", o.File, cleanErr(err))
+		}
+		defer f.Close()
+		r, name = f, filepath.Base(o.File)
+	}
+	st, p, err := a.session(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep, err := ics.Import(cmd.Context(), st, store.Person{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()}, r, ics.ImportOptions{DryRun: o.DryRun, Source: name})
+	if err != nil {
+		return fail(exitInternal, err)
+	}
+	w := a.stdout
+	verb := "Imported"
+	if rep.DryRun {
+		verb = "Would import"
+	}
+	fmt.Fprintf(w, "%s %s: events %s; changed occurrences %s; tasks %s.\n", verb, name, counts(rep.Events), counts(rep.Overrides), counts(rep.Tasks))
+	switch {
+	case rep.Change != "":
+		fmt.Fprintf(w, "This is change %s: `assistant call undo change=%s` takes the whole import back.\n", rep.Change, rep.Change)
+	case !rep.DryRun:
+		fmt.Fprintln(w, "Nothing changed.")
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(w, "Skipped (%d):\n", len(rep.Skipped))
+		for _, s := range rep.Skipped {
+			fmt.Fprintf(w, "  line %d%s: %s\n", s.Line, where(s), s.Reason)
+		}
+	}
+	if len(rep.Repaired) > 0 {
+		fmt.Fprintf(w, "Read in spite of a fault (%d):\n", len(rep.Repaired))
+		for _, s := range rep.Repaired {
+			fmt.Fprintf(w, "  line %d%s: %s\n", s.Line, where(s), s.Reason)
+		}
+	}
+	return nil
 }
 
+func counts(c ics.Counts) string {
+	return fmt.Sprintf("%d new, %d updated, %d unchanged", c.Created, c.Updated, c.Unchanged)
+}
+
+func where(s ics.Skipped) string {
+	switch {
+	case s.Component != "" && s.UID != "":
+		return " (" + s.Component + " " + s.UID + ")"
+	case s.Component != "":
+		return " (" + s.Component + ")"
+	}
+	return ""
+}
+
+// runExport streams the person's events and tasks as one iCalendar file
+// to FILE or standard output; --from and --to are days in the person's zone
+// (--to is the day after the last).
 func runExport(cmd *cobra.Command, a *app, o icsOptions) error {
-	_ = o
-	return notReady("export")
+	st, p, err := a.session(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	day := func(flag, v string) (time.Time, error) {
+		if v == "" {
+			return time.Time{}, nil
+		}
+		d, err := tz.ParseDate(v)
+		if err != nil {
+			return time.Time{}, failf(exitInvalid, "“--%s” must be a day such as 2026-01-01, not “%s”", flag, v)
+		}
+		return p.Zone.StartOfDay(d), nil
+	}
+	from, err := day("from", o.From)
+	if err != nil {
+		return err
+	}
+	to, err := day("to", o.To)
+	if err != nil {
+		return err
+	}
+	if !from.IsZero() && !to.IsZero() && !to.After(from) {
+		return failf(exitInvalid, "“--to” must be after “--from” (it is the day after the last to export)")
+	}
+	var w io.Writer = a.stdout
+	if o.File != "" && o.File != "-" {
+		f, err := os.Create(o.File)
+		if err != nil {
+			return failf(exitInvalid, "cannot write “%s”: %v; name a file in a folder you can write to", o.File, cleanErr(err))
+		}
+		defer f.Close()
+		w = f
+	}
+	if err := ics.Export(cmd.Context(), st, store.Person{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()}, w, from, to); err != nil {
+		return fail(exitInternal, err)
+	}
+	return nil
 }

@@ -1,0 +1,349 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
+	"github.com/assistant-dev/assistant/tools/events"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// The tests in this file run the loop over the real tools of
+// tools/catalog on a real SQLite file, so what the model's arguments
+// become is checked where it lands: in the tasks and events tables.
+
+// realRegistry is what the fronts serve: catalog.New(). Until the catalog
+// lists the event tools, they are added here so the event cases run; once
+// it does, this is the catalog alone.
+func realRegistry() *tools.Registry {
+	r := catalog.New()
+	if _, ok := r.Get("add_event"); !ok {
+		events.Register(r)
+	}
+	return r
+}
+
+// realEnv is one test's setup: a store file in a temp folder, Ada in
+// Europe/Paris, a settable clock shared by the store and the tools, and an
+// agent on the fake server.
+type realEnv struct {
+	t      testing.TB
+	ctx    context.Context
+	path   string
+	s      *store.Store
+	reg    *tools.Registry
+	person tools.Person
+	now    time.Time
+	out    strings.Builder
+	fake   *fakeServer
+	cfg    Config
+	agent  *Agent
+}
+
+// newRealEnv starts on Monday 2026-07-13 18:00 in Paris (16:00 UTC,
+// summer time, UTC+02:00).
+func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
+	t.Helper()
+	e := &realEnv{t: t, ctx: context.Background(), now: time.Date(2026, 7, 13, 16, 0, 0, 0, time.UTC), reg: realRegistry()}
+	e.path = filepath.Join(t.TempDir(), "assistant.db")
+	e.open()
+	p, err := e.s.EnsurePerson(e.ctx, "Ada", "Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.person = tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)}
+	e.fake = newFake(t, rs...)
+	e.cfg = Config{
+		BaseURL:   e.fake.url(),
+		Model:     "test-model",
+		Registry:  e.reg,
+		Stream:    stream,
+		Out:       &e.out,
+		RetryBase: time.Millisecond,
+	}
+	e.build()
+	return e
+}
+
+// open opens (or reopens) the store file with the env's clock.
+func (e *realEnv) open() {
+	e.t.Helper()
+	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.s = s
+	e.t.Cleanup(func() { s.Close() })
+}
+
+// build makes a new Agent on the current store, as a run of the binary
+// does: the person, the clock and the store in its ToolContext.
+func (e *realEnv) build() {
+	e.t.Helper()
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, e.person)
+	tools.Insert(tc, tools.Clock(func() time.Time { return e.now }))
+	tools.Insert(tc, e.s)
+	e.cfg.Context = tc
+	a, err := New(e.cfg)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.agent = a
+}
+
+// storedTask is a row of the tasks table as the tests look at it.
+type storedTask struct {
+	ID                     int64
+	Title                  string
+	DueDate, DueTime, Zone sql.NullString
+	DueAt                  sql.NullInt64
+}
+
+// tasks returns Ada's live tasks, oldest first, straight from the table.
+func (e *realEnv) tasks() []storedTask {
+	e.t.Helper()
+	rows, err := e.s.DB().QueryContext(e.ctx, `SELECT id, title, due_date, due_time, due_zone, due_at
+		FROM tasks WHERE owner_id = ? AND deleted_at IS NULL ORDER BY id`, e.person.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []storedTask
+	for rows.Next() {
+		var r storedTask
+		if err := rows.Scan(&r.ID, &r.Title, &r.DueDate, &r.DueTime, &r.Zone, &r.DueAt); err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// checkOffered fails t unless the request offered every tool of the
+// registry, in order, with the registry's own description and schema.
+func checkOffered(t testing.TB, reg *tools.Registry, s seen) {
+	t.Helper()
+	want := reg.Tools()
+	raw, _ := s.raw["tools"].([]any)
+	if len(raw) != len(want) {
+		t.Fatalf("%d tools offered, want the registry's %d", len(raw), len(want))
+	}
+	for i, w := range want {
+		tm := raw[i].(map[string]any)
+		fn := tm["function"].(map[string]any)
+		if tm["type"] != "function" || fn["name"] != w.Name || fn["description"] != w.Description {
+			t.Errorf("tool %d offered as %v %v, want function %s", i, tm["type"], fn["name"], w.Name)
+			continue
+		}
+		got, _ := json.Marshal(fn["parameters"])
+		var m any
+		if err := json.Unmarshal(w.Schema.JSON(), &m); err != nil {
+			t.Fatalf("%s: schema is not JSON: %v", w.Name, err)
+		}
+		wantJSON, _ := json.Marshal(m)
+		if !bytes.Equal(got, wantJSON) {
+			t.Errorf("%s offered with parameters %s, want %s", w.Name, got, wantJSON)
+		}
+	}
+}
+
+// plumberStream is the first answer of the plumber case as OpenAI streams
+// it: the call's id and name first, the arguments in three pieces.
+func plumberStream(id string) reply {
+	return reply{sse: []string{
+		chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"` + id + `","type":"function","function":{"name":"add_task","arguments":""}}],"refusal":null}`),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"title\":\"Call the"}}]}`),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" plumber\",\"due\":\"2026-07-"}}]}`),
+		chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"14T07:00Z\"}"}}]}`),
+		finish("tool_calls"),
+	}}
+}
+
+func textStream(parts ...string) reply {
+	var sse []string
+	for i, p := range parts {
+		c, _ := json.Marshal(p)
+		if i == 0 {
+			sse = append(sse, chunk(`{"role":"assistant","content":`+string(c)+`}`))
+		} else {
+			sse = append(sse, chunk(`{"content":`+string(c)+`}`))
+		}
+	}
+	return reply{sse: append(sse, finish("stop"))}
+}
+
+// "remind me to call the plumber tomorrow at 9" on a July evening in
+// Paris: the model writes 09:00 Paris as 07:00Z; the task is pinned to
+// 09:00 Europe/Paris, and the model is told 09:00, the person's time.
+func TestRealToolsPlumberTomorrowAtNine(t *testing.T) {
+	const answer = "Done: t1, call the plumber tomorrow, Tuesday, at 09:00."
+	cases := []struct {
+		name   string
+		stream bool
+		rs     []reply
+	}{
+		{"whole", false, []reply{
+			callsReply(call{"call_p1", "add_task", `{"title":"Call the plumber","due":"2026-07-14T07:00Z"}`}),
+			textReply(answer),
+		}},
+		{"stream", true, []reply{
+			plumberStream("call_p1"),
+			textStream("Done: t1, ", "call the plumber tomorrow, ", "Tuesday, at 09:00."),
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newRealEnv(t, c.stream, c.rs...)
+			got, err := e.agent.Turn(e.ctx, NewMemory(), "remind me to call the plumber tomorrow at 9")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != answer {
+				t.Errorf("answer = %q, want %q", got, answer)
+			}
+			reqs := e.fake.requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want 2", len(reqs))
+			}
+			for i, r := range reqs {
+				checkOffered(t, e.reg, r)
+				if r.req.Stream != c.stream {
+					t.Errorf("request %d: stream = %v", i, r.req.Stream)
+				}
+			}
+			if a := reqs[1].req.Messages[2]; len(a.ToolCalls) != 1 ||
+				a.ToolCalls[0].Function.Arguments != `{"title":"Call the plumber","due":"2026-07-14T07:00Z"}` {
+				t.Errorf("the call sent back = %+v, want the arguments whole, as written", a)
+			}
+			tm := toolMessages(reqs[1])
+			if len(tm) != 1 || tm[0].ToolCallID != "call_p1" {
+				t.Fatalf("tool messages = %+v", tm)
+			}
+			// The person's local time, not the UTC the model wrote.
+			for _, want := range []string{"t1", "“Call the plumber”", "Tue 2026-07-14 09:00 (+02:00)"} {
+				if !strings.Contains(tm[0].Content, want) {
+					t.Errorf("tool message %q lacks %q", tm[0].Content, want)
+				}
+			}
+			if strings.Contains(tm[0].Content, "07:00") {
+				t.Errorf("tool message %q shows the UTC time", tm[0].Content)
+			}
+			rows := e.tasks()
+			if len(rows) != 1 {
+				t.Fatalf("stored %d tasks, want 1: %+v", len(rows), rows)
+			}
+			r := rows[0]
+			wantAt := time.Date(2026, 7, 14, 7, 0, 0, 0, time.UTC).Unix()
+			if r.Title != "Call the plumber" || r.DueDate.String != "2026-07-14" || r.DueTime.String != "2026-07-14T09:00" ||
+				r.Zone.String != "Europe/Paris" || r.DueAt.Int64 != wantAt {
+				t.Errorf("stored %+v, want due 2026-07-14 09:00 Europe/Paris at %d", r, wantAt)
+			}
+			wantOut := "→ add_task \"Call the plumber\" due Tue 2026-07-14 07:00Z ✓ t1\n" + answer + "\n"
+			if e.out.String() != wantOut {
+				t.Errorf("Out = %q, want %q", e.out.String(), wantOut)
+			}
+		})
+	}
+}
+
+// storedEvent is a row of the events table as the tests look at it.
+type storedEvent struct {
+	ID                    int64
+	Title, Start, End, TZ string
+	StartAt               int64
+}
+
+// events returns Ada's live events, oldest first, straight from the table.
+func (e *realEnv) events() []storedEvent {
+	e.t.Helper()
+	rows, err := e.s.DB().QueryContext(e.ctx, `SELECT id, title, start_local, end_local, tzid, start_at
+		FROM events WHERE owner_id = ? AND deleted_at IS NULL ORDER BY id`, e.person.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []storedEvent
+	for rows.Next() {
+		var r storedEvent
+		if err := rows.Scan(&r.ID, &r.Title, &r.Start, &r.End, &r.TZ, &r.StartAt); err != nil {
+			e.t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		e.t.Fatal(err)
+	}
+	return out
+}
+
+// add_event and list_events in one answer: both run, in the order
+// written, so the listing already shows the new event, and both are
+// answered in that order on their ids.
+func TestRealToolsParallelAddAndListEvents(t *testing.T) {
+	e := newRealEnv(t, true,
+		reply{sse: []string{
+			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_e1","type":"function","function":{"name":"add_event","arguments":""}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"title\":\"Dentist\",\"start\":"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"2026-07-15T15:00\",\"duration\":45}"}}]}`),
+			chunk(`{"tool_calls":[{"index":1,"id":"call_e2","type":"function","function":{"name":"list_events","arguments":""}}]}`),
+			chunk(`{"tool_calls":[{"index":1,"function":{"arguments":"{\"from\":\"2026-07-13\",\"to\":\"2026-07-19\"}"}}]}`),
+			finish("tool_calls"),
+		}},
+		textStream("Booked the dentist on Wednesday at 15:00."),
+	)
+	if _, err := e.agent.Turn(e.ctx, NewMemory(), "dentist on Wednesday at 3pm for 45 minutes, and show my week"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.fake.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	checkOffered(t, e.reg, reqs[0])
+	if calls := reqs[1].req.Messages[2].ToolCalls; len(calls) != 2 || calls[0].Function.Name != "add_event" || calls[1].Function.Name != "list_events" ||
+		calls[0].Function.Arguments != `{"title":"Dentist","start":"2026-07-15T15:00","duration":45}` ||
+		calls[1].Function.Arguments != `{"from":"2026-07-13","to":"2026-07-19"}` {
+		t.Errorf("calls sent back = %+v", calls)
+	}
+	tm := toolMessages(reqs[1])
+	if len(tm) != 2 || tm[0].ToolCallID != "call_e1" || tm[1].ToolCallID != "call_e2" {
+		t.Fatalf("tool messages = %+v", tm)
+	}
+	for _, want := range []string{"e1", "“Dentist”", "Wed 2026-07-15 15:00–15:45 (+02:00)"} {
+		if !strings.Contains(tm[0].Content, want) {
+			t.Errorf("add_event answered %q, which lacks %q", tm[0].Content, want)
+		}
+	}
+	for _, want := range []string{"e1@20260715T130000Z", "Wed 2026-07-15 15:00–15:45 (+02:00)", "Dentist"} {
+		if !strings.Contains(tm[1].Content, want) {
+			t.Errorf("list_events answered %q, which lacks %q (it ran before add_event?)", tm[1].Content, want)
+		}
+	}
+	wantOut := "→ add_event \"Dentist\" start Wed 2026-07-15 15:00 duration 45 ✓ e1\n" +
+		"→ list_events from Mon 2026-07-13 to Sun 2026-07-19 ✓ e1@20260715T130000Z\n" +
+		"Booked the dentist on Wednesday at 15:00.\n"
+	if e.out.String() != wantOut {
+		t.Errorf("Out = %q, want %q", e.out.String(), wantOut)
+	}
+	rows := e.events()
+	wantAt := time.Date(2026, 7, 15, 13, 0, 0, 0, time.UTC).Unix()
+	if len(rows) != 1 || rows[0].Title != "Dentist" || rows[0].Start != "2026-07-15T15:00" || rows[0].End != "2026-07-15T15:45" ||
+		rows[0].TZ != "Europe/Paris" || rows[0].StartAt != wantAt {
+		t.Errorf("stored events %+v, want one Dentist 2026-07-15T15:00–15:45 Europe/Paris at %d", rows, wantAt)
+	}
+	if n := len(e.tasks()); n != 0 {
+		t.Errorf("stored %d tasks, want none", n)
+	}
+}

@@ -125,25 +125,36 @@ func loadItem(tx *store.Tx, label string, zone tz.Zone) (*item, bool, error) {
 // keeps its next due and the rule from there; a task repeated from
 // completion has no known occurrence after the current due.
 func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
-	var (
-		title, before, at, status        string
-		date, dtime, dzone, rrule, rfrom sql.NullString
-		updated, deleted                 sql.NullString
-	)
-	err := tx.QueryRow(`SELECT title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
-		status, updated_at, deleted_at FROM tasks WHERE owner_id = ? AND id = ?`, tx.Owner(), id).
-		Scan(&title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &status, &updated, &deleted)
+	it, err := scanTask(tx.QueryRow(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND id = ?`, tx.Owner(), id), zone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
+	return it, true, nil
+}
+
+// taskColumns are the columns scanTask reads, in its order.
+const taskColumns = `id, title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
+	status, updated_at, deleted_at`
+
+// scanTask decodes one row of taskColumns.
+func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) {
+	var (
+		id                               int64
+		title, before, at, status        string
+		date, dtime, dzone, rrule, rfrom sql.NullString
+		updated, deleted                 sql.NullString
+	)
+	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &status, &updated, &deleted); err != nil {
+		return nil, err
+	}
 	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
 		Updated: parseStamp(updated.String), Dead: deleted.Valid || status != "open"}
 	rem, err := fields.ParseReminders(before, at)
 	if err != nil {
-		return nil, false, fmt.Errorf("task t%d: %w", id, err)
+		return nil, fmt.Errorf("task t%d: %w", id, err)
 	}
 	remZone := zone
 	if !date.Valid {
@@ -152,36 +163,36 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 			a, _ := zone.MomentInstant(m)
 			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.String(), At: a})
 		}
-		return it, true, nil
+		return it, nil
 	}
 	s := recur.Series{Zone: zone}
 	if dtime.Valid {
 		dt, err := tz.ParseDateTime(dtime.String)
 		if err != nil {
-			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+			return nil, fmt.Errorf("task t%d: %w", id, err)
 		}
 		if s.Zone, err = tz.LoadZone(dzone.String); err != nil {
-			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+			return nil, fmt.Errorf("task t%d: %w", id, err)
 		}
 		s.Start = tz.TimeMoment(dt)
 		remZone = s.Zone
 	} else {
 		d, err := tz.ParseDate(date.String)
 		if err != nil {
-			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+			return nil, fmt.Errorf("task t%d: %w", id, err)
 		}
 		s.Start = tz.DayMoment(d)
 		it.AllDay = true
 	}
 	if rrule.Valid && rfrom.String != "completion" {
 		if s.Rule, err = recur.ParseRule(rrule.String); err != nil {
-			return nil, false, fmt.Errorf("task t%d: %w", id, err)
+			return nil, fmt.Errorf("task t%d: %w", id, err)
 		}
 	}
 	it.Series = s
 	first, _ := s.Zone.MomentInstant(s.Start)
 	it.Triggers = triggers(rem, first, remZone)
-	return it, true, nil
+	return it, nil
 }
 
 // loadEvent reads an event and its live overrides

@@ -235,13 +235,17 @@ func (e *Engine) Pass(ctx context.Context) (Result, error) {
 func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 	var r Result
 	now := e.now()
+	if err := e.rebuild(ctx, p, now, &r); err != nil {
+		return r, err
+	}
+	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-		r = Result{}
-		st, err := e.sync(tx, p, now, &r)
+		tr = Result{}
+		st, err := e.sync(tx, p, now, &tr)
 		if err != nil {
 			return err
 		}
-		if err := e.record(tx, p, st, now, &r); err != nil {
+		if err := e.record(tx, p, st, now, &tr); err != nil {
 			return err
 		}
 		st.PassedAt = now.Unix()
@@ -249,6 +253,7 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 	}); err != nil {
 		return r, err
 	}
+	r.add(tr)
 	for ctx.Err() == nil {
 		more, err := e.deliverNext(ctx, p, &r)
 		if err != nil || !more {

@@ -51,6 +51,9 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	for _, p := range people {
 		ps := PersonStatus{Name: p.Name, Zone: p.Zone.Name()}
 		var r Result
+		if err := e.rebuild(ctx, p, now, &r); err != nil {
+			return nil, err
+		}
 		if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 			st, err := e.sync(tx, p, now, &r)
 			if err != nil {

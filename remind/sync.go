@@ -1,9 +1,12 @@
 package remind
 
 import (
+	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -36,27 +39,187 @@ func saveState(tx *store.Tx, st state) error {
 	return err
 }
 
-// sync brings remind_next up to date with the person's items: on the first
-// pass, after a zone change, or when the journal's numbering went back
-// (purged and reused), every item with reminders is recomputed; otherwise
-// only the items the journal shows changed since the last pass.
+// needsFull reports whether remind_next must be rebuilt for the person:
+// on the first pass, after a zone change (date-only bases move), or when
+// the journal's numbering went back (purged, then reused). mark is the
+// person's latest change.
+func needsFull(tx *store.Tx, st state, zone string) (mark int64, full bool, err error) {
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM changes WHERE owner_id = ?`, tx.Owner()).Scan(&mark); err != nil {
+		return 0, false, err
+	}
+	return mark, st.fresh || st.Zone != zone || mark < st.ChangeMark, nil
+}
+
+// firstPassedAt is where a person's first pass starts: as far back as a
+// reminder may still be sent; what fired before the job ever ran was never
+// missed by it.
+func (e *Engine) firstPassedAt(now time.Time) int64 { return now.Add(-e.maxLate).Unix() }
+
+// rebuild recomputes every item of the person when needsFull says so, in
+// transactions of rebuildBatch items so tools are never kept waiting
+// behind one long write. Changes made meanwhile are newer than the mark
+// it records, so the next sync picks them up.
+func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result) error {
+	var (
+		st      state
+		mark    int64
+		full    bool
+		items   = map[string]time.Time{}
+		pending map[string]bool
+		olds    map[string]sql.NullInt64
+		tasks   map[string]*item // read in one query: most items are tasks
+	)
+	err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+		var err error
+		if st, err = loadState(tx); err != nil {
+			return err
+		}
+		if mark, full, err = needsFull(tx, st, p.Zone.Name()); err != nil || !full {
+			return err
+		}
+		if pending, err = pendingItems(tx); err != nil {
+			return err
+		}
+		if err := allItems(tx, items); err != nil {
+			return err
+		}
+		if olds, err = oldNext(tx); err != nil {
+			return err
+		}
+		tasks, err = openTasks(tx, p)
+		return err
+	})
+	if err != nil || !full {
+		return err
+	}
+	if st.fresh {
+		st.PassedAt = e.firstPassedAt(now)
+	}
+	labels := make([]string, 0, len(items))
+	for l := range items {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	for len(labels) > 0 && ctx.Err() == nil {
+		batch := labels[:min(rebuildBatch, len(labels))]
+		labels = labels[len(batch):]
+		if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
+			var keep []any // owner, item, next_fire triples
+			for _, l := range batch {
+				it, found := tasks[l]
+				var err error
+				if !found {
+					if it, found, err = loadItem(tx, l, p.Zone); err != nil {
+						e.log.Error("cannot work out an item's reminders; it is skipped until it changes",
+							"person", p.Name, "item", l, "err", err)
+						r.Problems++
+						continue
+					}
+				}
+				next, live, err := e.refresh(tx, l, it, found, olds[l], items[l], st.PassedAt, pending, r)
+				if err != nil {
+					return err
+				}
+				if live {
+					keep = append(keep, tx.Owner(), l, next)
+				} else if _, err := tx.Exec(`DELETE FROM remind_next WHERE owner_id = ? AND item = ?`, tx.Owner(), l); err != nil {
+					return err
+				}
+			}
+			return upsertNext(tx, keep)
+		}); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st.ChangeMark, st.Zone = mark, p.Zone.Name()
+	_, err = e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error { return saveState(tx, st) })
+	return err
+}
+
+// upsertNext writes (owner, item, next_fire) triples into remind_next,
+// many rows per statement: a rebuild writes one row per item.
+func upsertNext(tx *store.Tx, triples []any) error {
+	const perStmt = 300
+	for len(triples) > 0 {
+		n := min(len(triples)/3, perStmt)
+		q := `INSERT INTO remind_next (owner_id, item, next_fire) VALUES (?, ?, ?)` +
+			strings.Repeat(`, (?, ?, ?)`, n-1) +
+			` ON CONFLICT (owner_id, item) DO UPDATE SET next_fire = excluded.next_fire`
+		if _, err := tx.Exec(q, triples[:3*n]...); err != nil {
+			return err
+		}
+		triples = triples[3*n:]
+	}
+	return nil
+}
+
+// oldNext reads the whole index of the person.
+func oldNext(tx *store.Tx) (map[string]sql.NullInt64, error) {
+	rows, err := tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ?`, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]sql.NullInt64{}
+	for rows.Next() {
+		var l string
+		var v sql.NullInt64
+		if err := rows.Scan(&l, &v); err != nil {
+			return nil, err
+		}
+		out[l] = v
+	}
+	return out, rows.Err()
+}
+
+// openTasks reads every open task with reminders in one query. A task
+// whose row cannot be decoded is left out, and read (and reported) one by
+// one later.
+func openTasks(tx *store.Tx, p person) (map[string]*item, error) {
+	rows, err := tx.Query(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
+		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]')`, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*item{}
+	for rows.Next() {
+		if it, err := scanTask(rows, p.Zone); err == nil {
+			out[it.Label] = it
+		}
+	}
+	return out, rows.Err()
+}
+
+// rebuildBatch is how many items one transaction of a rebuild recomputes
+// (a few tens of milliseconds of work).
+const rebuildBatch = 500
+
+// sync brings remind_next up to date with the items the journal shows
+// changed since the last pass, in tx. When the whole index needs
+// rebuilding (see needsFull) and rebuild did not just do it, it is done
+// here, in one transaction.
 func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, error) {
 	st, err := loadState(tx)
 	if err != nil {
 		return st, err
 	}
 	if st.fresh {
-		// The first pass looks back as far as a reminder may still be
-		// sent; what fired before the job ever ran was never missed by it.
-		st.PassedAt = now.Add(-e.maxLate).Unix()
+		st.PassedAt = e.firstPassedAt(now)
 	}
-	var mark int64
-	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM changes WHERE owner_id = ?`, tx.Owner()).Scan(&mark); err != nil {
+	mark, full, err := needsFull(tx, st, p.Zone.Name())
+	if err != nil {
 		return st, err
 	}
-	full := st.fresh || st.Zone != p.Zone.Name() || mark < st.ChangeMark
 	changed := map[string]time.Time{} // item → when it changed
+	var pending map[string]bool
 	if full {
+		if pending, err = pendingItems(tx); err != nil {
+			return st, err
+		}
 		if err := allItems(tx, changed); err != nil {
 			return st, err
 		}
@@ -66,14 +229,37 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 		}
 	}
 	for label, at := range changed {
-		if err := e.recompute(tx, p, label, at, st.PassedAt, r); err != nil {
-			e.log.Error("cannot work out an item's reminders; it is skipped until it changes",
-				"person", p.Name, "item", label, "err", err)
-			r.Problems++
-		}
+		e.recomputeLogged(tx, p, label, at, st.PassedAt, pending, r)
 	}
 	st.ChangeMark, st.Zone = mark, p.Zone.Name()
 	return st, nil
+}
+
+func (e *Engine) recomputeLogged(tx *store.Tx, p person, label string, at time.Time, passedAt int64,
+	pending map[string]bool, r *Result) {
+	if err := e.recompute(tx, p, label, at, passedAt, pending, r); err != nil {
+		e.log.Error("cannot work out an item's reminders; it is skipped until it changes",
+			"person", p.Name, "item", label, "err", err)
+		r.Problems++
+	}
+}
+
+// pendingItems is the set of items with unsent, unclaimed deliveries.
+func pendingItems(tx *store.Tx) (map[string]bool, error) {
+	rows, err := tx.Query(`SELECT DISTINCT item FROM reminder_deliveries WHERE owner_id = ? AND status = 'pending'`, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return nil, err
+		}
+		out[l] = true
+	}
+	return out, rows.Err()
 }
 
 // allItems adds every live item with reminders, and every item the index
@@ -202,15 +388,40 @@ func changedItems(tx *store.Tx, mark int64, out map[string]time.Time) error {
 // but not before the item's previous next fire, so a reminder that was
 // due and not yet recorded when an unrelated field changed still goes
 // out, and never at or before passedAt, whose fires are recorded already.
-func (e *Engine) recompute(tx *store.Tx, p person, label string, changedAt time.Time, passedAt int64, r *Result) error {
+//
+// pending, when not nil, is the set of items that have unsent deliveries,
+// so a rebuild does not look for them item by item.
+func (e *Engine) recompute(tx *store.Tx, p person, label string, changedAt time.Time, passedAt int64,
+	pending map[string]bool, r *Result) error {
 	var old sql.NullInt64
 	err := tx.QueryRow(`SELECT next_fire FROM remind_next WHERE owner_id = ? AND item = ?`, tx.Owner(), label).Scan(&old)
-	hadRow := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
+	it, ok, err := loadItem(tx, label, p.Zone)
+	if err != nil {
+		return err
+	}
+	next, live, err := e.refresh(tx, label, it, ok, old, changedAt, passedAt, pending, r)
+	if err != nil {
+		return err
+	}
+	if !live {
+		_, err := tx.Exec(`DELETE FROM remind_next WHERE owner_id = ? AND item = ?`, tx.Owner(), label)
+		return err
+	}
+	_, err = tx.Exec(`INSERT INTO remind_next (owner_id, item, next_fire) VALUES (?, ?, ?)
+		ON CONFLICT (owner_id, item) DO UPDATE SET next_fire = excluded.next_fire`, tx.Owner(), label, next)
+	return err
+}
+
+// refresh is recompute's work once the item (it, found) and its previous
+// next fire (old) are read: it drops stale deliveries and returns the new
+// next fire (nil for none) and whether the item is to stay in the index.
+func (e *Engine) refresh(tx *store.Tx, label string, it *item, found bool, old sql.NullInt64, changedAt time.Time,
+	passedAt int64, pending map[string]bool, r *Result) (next any, live bool, err error) {
 	from := changedAt
-	if hadRow && old.Valid {
+	if old.Valid {
 		if o := time.Unix(old.Int64, 0); o.Before(from) {
 			from = o
 		}
@@ -218,25 +429,19 @@ func (e *Engine) recompute(tx *store.Tx, p person, label string, changedAt time.
 	if floor := time.Unix(passedAt+1, 0); from.Before(floor) {
 		from = floor
 	}
-	it, ok, err := loadItem(tx, label, p.Zone)
-	if err != nil {
-		return err
-	}
-	live := ok && it.hasReminders()
-	if err := e.dropStale(tx, label, it, live, r); err != nil {
-		return err
+	live = found && it.hasReminders()
+	if pending == nil || pending[label] {
+		if err := e.dropStale(tx, label, it, live, r); err != nil {
+			return nil, false, err
+		}
 	}
 	if !live {
-		_, err := tx.Exec(`DELETE FROM remind_next WHERE owner_id = ? AND item = ?`, tx.Owner(), label)
-		return err
+		return nil, false, nil
 	}
-	var next any
 	if at, ok := it.next(from); ok {
 		next = at.Unix()
 	}
-	_, err = tx.Exec(`INSERT INTO remind_next (owner_id, item, next_fire) VALUES (?, ?, ?)
-		ON CONFLICT (owner_id, item) DO UPDATE SET next_fire = excluded.next_fire`, tx.Owner(), label, next)
-	return err
+	return next, true, nil
 }
 
 // dropStale deletes the pending (due, unsent, unclaimed) deliveries of an

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -345,5 +346,258 @@ func TestRealToolsParallelAddAndListEvents(t *testing.T) {
 	}
 	if n := len(e.tasks()); n != 0 {
 		t.Errorf("stored %d tasks, want none", n)
+	}
+}
+
+// The model writes a due Args cannot read: the tool's sentence is the
+// tool message, the corrected call succeeds, and exactly one task is
+// stored (the refused call wrote nothing).
+func TestRealToolsMalformedDueCorrected(t *testing.T) {
+	e := newRealEnv(t, true,
+		reply{sse: []string{
+			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_m1","type":"function","function":{"name":"add_task","arguments":""}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"title\":\"Pay"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" rent\",\"due\":\"next"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" friday\"}"}}]}`),
+			finish("tool_calls"),
+		}},
+		reply{sse: []string{
+			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_m2","type":"function","function":{"name":"add_task","arguments":"{\"title\":\"Pay rent\","}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"due\":\"2026-07-17\"}"}}]}`),
+			finish("tool_calls"),
+		}},
+		textStream("Added t1: pay rent, due Friday."),
+	)
+	if _, err := e.agent.Turn(e.ctx, NewMemory(), "pay rent next friday"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.fake.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	const sentence = "“due” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next friday”."
+	if tm := toolMessages(reqs[1]); len(tm) != 1 || tm[0].ToolCallID != "call_m1" || tm[0].Content != sentence {
+		t.Errorf("tool messages after the bad call = %+v, want the sentence %q", tm, sentence)
+	}
+	tm := toolMessages(reqs[2])
+	if len(tm) != 2 || tm[1].ToolCallID != "call_m2" || !strings.HasPrefix(tm[1].Content, "Added t1 “Pay rent”") ||
+		!strings.Contains(tm[1].Content, "Fri 2026-07-17") {
+		t.Errorf("tool messages after the corrected call = %+v", tm)
+	}
+	rows := e.tasks()
+	if len(rows) != 1 || rows[0].Title != "Pay rent" || rows[0].DueDate.String != "2026-07-17" || rows[0].DueTime.Valid || rows[0].Zone.Valid || rows[0].DueAt.Valid {
+		t.Errorf("stored %+v, want exactly one task due on 2026-07-17 (floating: no time, zone or instant)", rows)
+	}
+	if !strings.HasPrefix(e.out.String(), "→ add_task \"Pay rent\" due next friday ✗ “due”") {
+		t.Errorf("Out = %q", e.out.String())
+	}
+}
+
+// sameMessages fails t unless two requests carry the same messages: a
+// retry resends the request as it was.
+func sameMessages(t testing.TB, a, b seen) {
+	t.Helper()
+	ja, _ := json.Marshal(a.raw["messages"])
+	jb, _ := json.Marshal(b.raw["messages"])
+	if !bytes.Equal(ja, jb) {
+		t.Errorf("the retry sent other messages:\n%s\nthen\n%s", ja, jb)
+	}
+}
+
+// Server failures around a real tool call: a 500 before the call and a
+// 503 after it are retried with the same request, and the call runs once;
+// a 429 with Retry-After is waited out for the time asked.
+func TestRealToolsRetries(t *testing.T) {
+	addMilk := callsReply(call{"call_r1", "add_task", `{"title":"Buy milk","due":"2026-07-14"}`})
+	rate := errorReply(429, "requests", "Rate limit reached for requests")
+	rate.header = map[string]string{"Retry-After": "1"}
+	cases := []struct {
+		name      string
+		rs        []reply
+		retried   [][2]int // pairs of requests that must carry the same messages
+		wantWaits []string // waits the log must show
+	}{
+		{"500 then success", []reply{errorReply(500, "server_error", "The server had an error while processing your request."), addMilk,
+			errorReply(503, "server_error", "overloaded"), textReply("Added t1.")}, [][2]int{{0, 1}, {2, 3}}, nil},
+		{"429 with Retry-After", []reply{rate, addMilk, textReply("Added t1.")}, [][2]int{{0, 1}}, []string{"wait=1s"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newRealEnv(t, false, c.rs...)
+			var log bytes.Buffer
+			e.cfg.Log = slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))
+			e.build()
+			answer, err := e.agent.Turn(e.ctx, NewMemory(), "buy milk tomorrow")
+			if err != nil || answer != "Added t1." {
+				t.Fatalf("answer %q, err %v", answer, err)
+			}
+			reqs := e.fake.requests()
+			if len(reqs) != len(c.rs) {
+				t.Fatalf("%d requests, want %d", len(reqs), len(c.rs))
+			}
+			for _, p := range c.retried {
+				sameMessages(t, reqs[p[0]], reqs[p[1]])
+			}
+			last := reqs[len(reqs)-1]
+			checkOffered(t, e.reg, last)
+			if tm := toolMessages(last); len(tm) != 1 || !strings.HasPrefix(tm[0].Content, "Added t1 “Buy milk”") {
+				t.Errorf("tool messages = %+v", tm)
+			}
+			if rows := e.tasks(); len(rows) != 1 || rows[0].Title != "Buy milk" {
+				t.Errorf("stored %+v, want one task: the call ran once", rows)
+			}
+			if n := strings.Count(log.String(), "retrying"); n != len(c.retried) {
+				t.Errorf("log shows %d retries, want %d:\n%s", n, len(c.retried), log.String())
+			}
+			for _, w := range c.wantWaits {
+				if !strings.Contains(log.String(), w) {
+					t.Errorf("log does not show %s:\n%s", w, log.String())
+				}
+			}
+		})
+	}
+}
+
+// A model that keeps calling: the turn stops at the step limit and says
+// so; the same add_task three times stores one task (the duplicate
+// window), and the stored conversation answers every call.
+func TestRealToolsStepLimit(t *testing.T) {
+	again := callsReply(call{"call_s", "add_task", `{"title":"Water the plants","due":"2026-07-14T08:00"}`})
+	e := newRealEnv(t, false, again, again, again)
+	e.cfg.MaxSteps = 3
+	e.build()
+	conv, err := NewStoreConversation(e.ctx, e.s, e.person.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := e.agent.Turn(e.ctx, conv, "water the plants tomorrow at 8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(answer, "stopped after 3 steps") || !strings.HasSuffix(e.out.String(), answer+"\n") {
+		t.Errorf("answer %q, Out %q", answer, e.out.String())
+	}
+	if n := len(e.fake.requests()); n != 3 {
+		t.Errorf("%d requests, want 3", n)
+	}
+	if tm := toolMessages(e.fake.requests()[2]); len(tm) != 2 || !strings.HasPrefix(tm[0].Content, "Added t1") || !strings.HasPrefix(tm[1].Content, "Already there: t1") {
+		t.Errorf("tool messages = %+v", tm)
+	}
+	if rows := e.tasks(); len(rows) != 1 {
+		t.Errorf("stored %d tasks, want 1: %+v", len(rows), rows)
+	}
+	msgs, err := conv.Load(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rolesOf(msgs); r != "user assistant+1 tool assistant+1 tool assistant+1 tool assistant" {
+		t.Errorf("stored %s", r)
+	}
+	checkWellFormed(t, asRaw(t, msgs))
+}
+
+// A chat resumed the next day from the store file: the history goes out
+// again under a system prompt rebuilt for Tuesday, and the tools see
+// Tuesday too ("today" in the listing).
+func TestRealToolsResumeNextDay(t *testing.T) {
+	e := newRealEnv(t, false,
+		callsReply(call{"call_b", "add_task", `{"title":"Buy bread","due":"2026-07-14"}`}),
+		textReply("Added t1, due tomorrow."),
+		callsReply(call{"call_l", "list_tasks", `{}`}),
+		textReply("Today: buy bread (t1)."),
+	)
+	conv, err := NewStoreConversation(e.ctx, e.s, e.person.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.agent.Turn(e.ctx, conv, "buy bread tomorrow"); err != nil {
+		t.Fatal(err)
+	}
+	// A new run of the binary, a day later: the store reopened from its
+	// file, a new agent, the last conversation resumed.
+	if err := e.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.now = e.now.Add(24 * time.Hour)
+	e.open()
+	e.build()
+	resumed, err := ResumeStoreConversation(e.ctx, e.s, e.person.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.ID != conv.ID {
+		t.Fatalf("resumed conversation %d, want %d", resumed.ID, conv.ID)
+	}
+	if _, err := e.agent.Turn(e.ctx, resumed, "what is due today?"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := e.fake.requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	r := reqs[2]
+	if got := rolesOf(r.req.Messages); got != "system user assistant+1 tool assistant user" {
+		t.Errorf("resumed request has %s", got)
+	}
+	if sys := r.req.Messages[0].Content; !strings.Contains(sys, "Tuesday 2026-07-14, 18:00, in Europe/Paris (UTC+02:00)") {
+		t.Errorf("system prompt not rebuilt for Tuesday:\n%s", sys)
+	}
+	if sys := reqs[0].req.Messages[0].Content; !strings.Contains(sys, "Monday 2026-07-13") {
+		t.Errorf("first system prompt not for Monday:\n%s", sys)
+	}
+	if m := r.req.Messages; m[1].Content != "buy bread tomorrow" || !strings.HasPrefix(m[3].Content, "Added t1 “Buy bread”") ||
+		m[4].Content != "Added t1, due tomorrow." || m[5].Content != "what is due today?" {
+		t.Errorf("history sent = %+v", m)
+	}
+	if tm := toolMessages(reqs[3]); len(tm) != 2 || tm[1].ToolCallID != "call_l" || !strings.Contains(tm[1].Content, "t1 · today · Buy bread") {
+		t.Errorf("list_tasks answered %+v, want t1 due today", tm)
+	}
+	msgs, err := resumed.Load(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rolesOf(msgs); got != "user assistant+1 tool assistant user assistant+1 tool assistant" {
+		t.Errorf("stored %s", got)
+	}
+	if rows := e.tasks(); len(rows) != 1 || rows[0].DueDate.String != "2026-07-14" {
+		t.Errorf("stored %+v", rows)
+	}
+}
+
+// Ollama streams a parallel batch as whole calls, all at index 0, and
+// finishes with "stop": each new id is its own call, so two tasks are
+// stored, and both calls are answered on their ids.
+func TestRealToolsOllamaIndexZeroParallel(t *testing.T) {
+	ollama := func(delta, reason string) string {
+		r := "null"
+		if reason != "" {
+			r = `"` + reason + `"`
+		}
+		return `{"id":"chatcmpl-274","object":"chat.completion.chunk","created":1783958400,"model":"qwen2.5","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + r + `}]}`
+	}
+	e := newRealEnv(t, true,
+		reply{sse: []string{
+			ollama(`{"role":"assistant","content":"","tool_calls":[{"id":"call_o1","index":0,"type":"function","function":{"name":"add_task","arguments":"{\"title\":\"Buy milk\",\"due\":\"2026-07-14\"}"}}]}`, ""),
+			ollama(`{"role":"assistant","content":"","tool_calls":[{"id":"call_o2","index":0,"type":"function","function":{"name":"add_task","arguments":"{\"title\":\"Buy eggs\",\"due\":\"2026-07-14T10:00\"}"}}]}`, ""),
+			ollama(`{"role":"assistant","content":""}`, "stop"),
+		}},
+		reply{sse: []string{ollama(`{"role":"assistant","content":"Both added."}`, ""), ollama(`{"role":"assistant","content":""}`, "stop")}},
+	)
+	if _, err := e.agent.Turn(e.ctx, NewMemory(), "buy milk and eggs tomorrow, eggs by 10"); err != nil {
+		t.Fatal(err)
+	}
+	r := e.fake.requests()[1]
+	if calls := r.req.Messages[2].ToolCalls; len(calls) != 2 || calls[0].ID != "call_o1" || calls[1].ID != "call_o2" {
+		t.Errorf("calls sent back = %+v", calls)
+	}
+	tm := toolMessages(r)
+	if len(tm) != 2 || tm[0].ToolCallID != "call_o1" || !strings.HasPrefix(tm[0].Content, "Added t1 “Buy milk”") ||
+		tm[1].ToolCallID != "call_o2" || !strings.HasPrefix(tm[1].Content, "Added t2 “Buy eggs”") || !strings.Contains(tm[1].Content, "10:00 (+02:00)") {
+		t.Errorf("tool messages = %+v", tm)
+	}
+	rows := e.tasks()
+	if len(rows) != 2 || rows[0].Title != "Buy milk" || rows[0].DueTime.Valid ||
+		rows[1].Title != "Buy eggs" || rows[1].DueTime.String != "2026-07-14T10:00" || rows[1].Zone.String != "Europe/Paris" {
+		t.Errorf("stored %+v, want milk (floating) and eggs at 10:00 Paris", rows)
 	}
 }

@@ -15,7 +15,10 @@ import (
 
 // overlapHorizon is how far ahead a repeating event is checked for
 // overlaps with other events when it is added.
-const overlapHorizon = 90 * 24 * time.Hour
+const overlapHorizon = 28 * 24 * time.Hour
+
+// overlapMax is how many occurrences of a new repeating event are checked.
+const overlapMax = 20
 
 func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
 	c, err := host(ctx, tc)
@@ -175,6 +178,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 		w.To = w.From.Add(overlapHorizon)
 	}
 	mine := expand(e, nil, person, w)
+	mine = mine[:min(len(mine), overlapMax)]
 	if len(mine) == 0 {
 		return nil, nil
 	}

@@ -219,7 +219,7 @@ func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 // occurrenceResult shows one occurrence whole.
 func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zone) tools.ExecResult {
 	o := newOcc(e, r)
-	ov := ovs[o.Key]
+	ov := ovs[o.Key()]
 	if ov != nil {
 		o.apply(ov, person)
 	}

@@ -15,8 +15,11 @@ import (
 // override, if any, applied.
 type occ struct {
 	Event *event
-	// Key is the RECURRENCE-ID ("20261005T070000Z", all-day "20261005").
-	Key string
+	// key is the RECURRENCE-ID ("20261005T070000Z", all-day "20261005"),
+	// made on demand (most listed occurrences are never named).
+	key string
+	// OrigStart is the start the rule gave, before any override.
+	OrigStart time.Time
 	// Original is the start the rule gave, civil in the series' zone.
 	Original tz.Moment
 	// Start and End are the instants it takes; for an all-day occurrence,
@@ -35,11 +38,19 @@ type occ struct {
 	Override               *override
 }
 
-func (o *occ) id() string { return o.Event.label() + "@" + o.Key }
+func (o *occ) id() string { return o.Event.label() + "@" + o.Key() }
+
+// Key is the occurrence's RECURRENCE-ID, as recur.Occurrence.Key gives it.
+func (o *occ) Key() string {
+	if o.key == "" {
+		o.key = recur.Occurrence{Original: o.Original, Start: o.OrigStart, AllDay: o.Event.AllDay}.Key()
+	}
+	return o.key
+}
 
 // newOcc is occurrence r of e, before any override.
 func newOcc(e *event, r recur.Occurrence) occ {
-	o := occ{Event: e, Key: r.Key(), Original: r.Original, Start: r.Start, End: r.End, Zone: e.Zone,
+	o := occ{Event: e, Original: r.Original, OrigStart: r.Start, Start: r.Start, End: r.End, Zone: e.Zone,
 		AllDay: r.AllDay, Moved: r.Moved, Title: e.Title, Location: e.Location, Notes: e.Notes}
 	if o.AllDay {
 		o.First = r.Original.Date
@@ -111,7 +122,11 @@ func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window)
 	var out []occ
 	for _, r := range s.Between(w.From, w.To) {
 		o := newOcc(e, r)
-		if ov := ovs[o.Key]; ov != nil {
+		if len(ovs) == 0 {
+			out = append(out, o)
+			continue
+		}
+		if ov := ovs[o.Key()]; ov != nil {
 			if ov.Cancel || ov.HasTime {
 				continue // a rescheduled one is found by its own time below
 			}
@@ -142,8 +157,10 @@ func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window)
 	return out
 }
 
+// sortOccs sorts by start, then series, then RECURRENCE-ID: a total
+// order, so an unstable sort gives one result.
 func sortOccs(list []occ) {
-	slices.SortStableFunc(list, func(a, b occ) int {
+	slices.SortFunc(list, func(a, b occ) int {
 		if c := a.Start.Compare(b.Start); c != 0 {
 			return c
 		}
@@ -153,7 +170,7 @@ func sortOccs(list []occ) {
 			}
 			return 1
 		}
-		return strings.Compare(a.Key, b.Key)
+		return strings.Compare(a.Key(), b.Key())
 	})
 }
 

@@ -720,12 +720,12 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			return tx.Delete(eventsTable, e.ID)
 		case scopeThis:
 			o := newOcc(e, *t.Occ)
-			if ov := u.ovs[o.Key]; ov != nil {
+			if ov := u.ovs[o.Key()]; ov != nil {
 				o.apply(ov, c.zone)
 				if err := tx.Delete(overridesTable, ov.ID); err != nil {
 					return err
 				}
-				delete(u.ovs, o.Key)
+				delete(u.ovs, o.Key())
 			}
 			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.label())
 			n := e.clone()

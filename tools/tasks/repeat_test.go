@@ -186,3 +186,38 @@ func TestRescheduleKeepsRule(t *testing.T) {
 		t.Fatalf("after a reschedule the series continues from the new due; next %q", d.Next)
 	}
 }
+
+// An absolute reminder keeps its offset from the due as the task moves,
+// by completion of a repeating task or by a new due (design §5).
+func TestRemindAtFollowsTheDue(t *testing.T) {
+	cases := []struct {
+		name, add, call, args, want string
+	}{
+		{"completion moves it with the next due",
+			`{"title":"Bins","due":"2026-12-03T19:00","rrule":"FREQ=WEEKLY","remind_at":["2026-12-03T08:00"]}`,
+			"complete_task", `{"id":%q}`, "2026-12-10T08:00"},
+		{"a day due moves a day reminder by whole days",
+			`{"title":"Rent","due":"2026-12-31","rrule":"FREQ=MONTHLY;BYMONTHDAY=-1","remind_at":["2026-12-30"]}`,
+			"complete_task", `{"id":%q}`, "2027-01-30"},
+		{"a new due moves it",
+			`{"title":"Call","due":"2026-12-03T19:00","remind_at":["2026-12-03T18:30"]}`,
+			"update_task", `{"id":%q,"due":"2026-12-04T10:00"}`, "2026-12-04T09:30"},
+		{"a new due with its own reminders keeps those",
+			`{"title":"Call","due":"2026-12-03T19:00","remind_at":["2026-12-03T18:30"]}`,
+			"update_task", `{"id":%q,"due":"2026-12-04T10:00","remind_at":["2026-12-01T12:00"]}`, "2026-12-01T12:00"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, time.Time{})
+			p := h.paris
+			h.at("Europe/Paris", "2026-12-01T10:00")
+			id := h.add(t, p, c.add)
+			h.at("Europe/Paris", "2026-12-03T20:00")
+			h.write(t, p, c.call, fmt.Sprintf(c.args, id))
+			got := h.task(t, p, id)
+			if len(got.RemindAt) != 1 || got.RemindAt[0] != c.want {
+				t.Fatalf("remind_at %v, want [%s]", got.RemindAt, c.want)
+			}
+		})
+	}
+}

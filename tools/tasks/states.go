@@ -60,6 +60,10 @@ func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			set["status"], set["completed_at"] = "done", e.now.Unix()
 			tx.Summarize(fmt.Sprintf("completed %s “%s”", label(id), t.Title))
 		} else {
+			if shifted := shiftAt(t.Reminders.At, t.Due, adv.Next); len(shifted) > 0 {
+				t.Reminders.At = shifted
+				set["remind_at"] = t.Reminders.AtJSON()
+			}
 			t.Due, t.Rule = adv.Next, adv.Rule
 			for k, v := range dueColumns(adv.Next, true) {
 				set[k] = v

@@ -143,6 +143,9 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		t.Notes = ""
 	}
 	if hasDue {
+		if t.HasDue && !hasAt && !clear["remind_at"] {
+			t.Reminders.At = shiftAt(t.Reminders.At, t.Due, d)
+		}
 		t.Due, t.HasDue = d, true
 	} else if clear["due"] {
 		t.Due, t.HasDue = due{}, false

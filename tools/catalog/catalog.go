@@ -6,6 +6,7 @@ package catalog
 import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/changes"
+	"github.com/assistant-dev/assistant/tools/events"
 	"github.com/assistant-dev/assistant/tools/tasks"
 )
 
@@ -22,5 +23,6 @@ func New() *tools.Registry {
 // the tools.
 var registrars = []func(*tools.Registry){
 	tasks.Register,
+	events.Register,
 	changes.Register,
 }

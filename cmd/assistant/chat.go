@@ -123,8 +123,9 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 	a.log.Debug("chat", "model", ag.Model(), "base_url", ag.BaseURL(), "conversation", conv.ID, "person", p.Name)
 
 	if oneShot {
-		answer, err := ag.Turn(ctx, conv, message)
-		endLine(a.stdout, answer)
+		// The agent ends its own last line on Out, whatever way the turn
+		// ends; another newline here would leave a blank line after it.
+		_, err := ag.Turn(ctx, conv, message)
 		return chatFail(err)
 	}
 	return interactiveChat(ctx, a, ag, conv, p.Name)
@@ -173,8 +174,7 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		answer, quit, err := chatTurn(ctx, ag, conv, line, sigs)
-		endLine(a.stdout, answer)
+		quit, err := chatTurn(ctx, ag, conv, line, sigs)
 		if quit {
 			return quietExit(exitCancelled)
 		}
@@ -195,7 +195,7 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 
 // chatTurn runs one turn that a first SIGINT cancels; a second SIGINT or a
 // SIGTERM asks to quit once the turn has closed its books.
-func chatTurn(ctx context.Context, ag *agent.Agent, conv *agent.StoreConversation, line string, sigs chan os.Signal) (answer string, quit bool, err error) {
+func chatTurn(ctx context.Context, ag *agent.Agent, conv *agent.StoreConversation, line string, sigs chan os.Signal) (quit bool, err error) {
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := make(chan struct{})
@@ -216,13 +216,13 @@ func chatTurn(ctx context.Context, ag *agent.Agent, conv *agent.StoreConversatio
 			}
 		}
 	}()
-	answer, err = ag.Turn(tctx, conv, line)
+	_, err = ag.Turn(tctx, conv, line)
 	close(done)
 	select {
 	case quit = <-quitc:
 	default:
 	}
-	return answer, quit, err
+	return quit, err
 }
 
 // chatFail gives a turn's error its exit code: the agent's codes for a
@@ -239,13 +239,6 @@ func chatFail(err error) error {
 		return fail(exitUsage, err)
 	}
 	return fail(agent.ExitCode(err), err)
-}
-
-// endLine ends the streamed answer with a newline when it has none.
-func endLine(w io.Writer, answer string) {
-	if answer != "" && !strings.HasSuffix(answer, "\n") {
-		fmt.Fprintln(w)
-	}
 }
 
 // isTerminal reports whether r is a terminal (not a pipe or a file).

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/chzyer/readline"
@@ -154,14 +155,37 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 	if err != nil {
 		return fail(exitInternal, err)
 	}
-	defer rl.Close()
+	// A signal at the prompt ends the Readline in progress through
+	// Operation.Close (its io.EOF). rl.Close would hang then: readline
+	// v1.5.1 waits for its reader goroutine, which sits in a read of the
+	// terminal that closing does not cancel; the process is about to exit,
+	// so that goroutine is left as it is.
+	turns := &chatSignals{atPrompt: func() { rl.Operation.Close() }}
+	defer func() {
+		if !turns.closedPrompt() {
+			rl.Close()
+		}
+	}()
 	fmt.Fprintf(a.stderr, "Chatting as %s with %s at %s (conversation %d). Ctrl-D leaves.\n", name, ag.Model(), ag.BaseURL(), conv.ID)
 
+	// The terminal's Ctrl-C reaches readline as a key while the prompt
+	// waits (raw mode) and as a SIGINT while a turn runs; a signal sent
+	// from outside (kill -INT, kill -TERM) can come at either time.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	stop := make(chan struct{})
+	defer close(stop)
+	go turns.watch(sigs, stop)
 	for {
+		if turns.quitting() {
+			return quietExit(exitCancelled)
+		}
 		line, err := rl.Readline()
+		if turns.quitting() {
+			fmt.Fprintln(a.stdout) // off the prompt's line
+			return quietExit(exitCancelled)
+		}
 		if errors.Is(err, readline.ErrInterrupt) {
 			if line == "" {
 				return nil
@@ -174,7 +198,11 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		quit, err := chatTurn(ctx, ag, conv, line, sigs)
+		tctx, cancel := context.WithCancel(ctx)
+		turns.begin(cancel)
+		_, err = ag.Turn(tctx, conv, line)
+		quit := turns.end()
+		cancel()
 		if quit {
 			return quietExit(exitCancelled)
 		}
@@ -193,36 +221,79 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 	}
 }
 
-// chatTurn runs one turn that a first SIGINT cancels; a second SIGINT or a
-// SIGTERM asks to quit once the turn has closed its books.
-func chatTurn(ctx context.Context, ag *agent.Agent, conv *agent.StoreConversation, line string, sigs chan os.Signal) (quit bool, err error) {
-	tctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan struct{})
-	quitc := make(chan bool, 1)
-	go func() {
-		interrupted := false
-		for {
-			select {
-			case s := <-sigs:
-				cancel()
-				if interrupted || s == syscall.SIGTERM {
-					quitc <- true
-					return
-				}
-				interrupted = true
-			case <-done:
-				return
-			}
+// chatSignals decides what a SIGINT or SIGTERM means in an interactive
+// chat. While a turn runs, the first SIGINT cancels it (the agent closes
+// its books: calls that ran keep their results) and a second one, or a
+// SIGTERM, also asks to quit once the turn has ended. At the prompt any of
+// them quits at once: nothing is running to stop, and a signal left
+// waiting would otherwise cancel the next turn the moment it starts (and
+// a SIGTERM would be ignored until then).
+type chatSignals struct {
+	atPrompt func() // unblocks the prompt's Readline; called with mu held
+
+	mu          sync.Mutex
+	cancel      context.CancelFunc // the running turn's; nil at the prompt
+	interrupted bool               // the running turn had its SIGINT
+	quit        bool
+	// promptClosed: a signal came at the prompt and atPrompt ran.
+	promptClosed bool
+}
+
+// watch handles the signals of sigs until stop is closed.
+func (c *chatSignals) watch(sigs <-chan os.Signal, stop <-chan struct{}) {
+	for {
+		select {
+		case s := <-sigs:
+			c.handle(s)
+		case <-stop:
+			return
 		}
-	}()
-	_, err = ag.Turn(tctx, conv, line)
-	close(done)
-	select {
-	case quit = <-quitc:
-	default:
 	}
-	return quit, err
+}
+
+func (c *chatSignals) handle(s os.Signal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cancel == nil {
+		c.quit, c.promptClosed = true, true
+		if c.atPrompt != nil {
+			c.atPrompt()
+		}
+		return
+	}
+	c.cancel()
+	if c.interrupted || s == syscall.SIGTERM {
+		c.quit = true
+	}
+	c.interrupted = true
+}
+
+// begin marks a turn as running, stopped by cancel.
+func (c *chatSignals) begin(cancel context.CancelFunc) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cancel, c.interrupted = cancel, false
+}
+
+// end marks the turn as over and reports whether to quit.
+func (c *chatSignals) end() (quit bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cancel = nil
+	return c.quit
+}
+
+// closedPrompt reports whether a signal at the prompt called atPrompt.
+func (c *chatSignals) closedPrompt() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.promptClosed
+}
+
+func (c *chatSignals) quitting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.quit
 }
 
 // chatFail gives a turn's error its exit code: the agent's codes for a

@@ -1,0 +1,637 @@
+package mcpserver
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/assistant-dev/assistant/tools/catalog"
+)
+
+// The end-to-end tests run the real binary, `assistant mcp`, as an MCP
+// client would: over stdio as a subprocess and over streamable HTTP on a
+// loopback port, each with its own HOME, XDG folders and database in a
+// temporary folder and a fixed clock (ASSISTANT_NOW).
+
+// binaryEnv names a binary to test instead of building ./cmd/assistant,
+// such as an installed release.
+const binaryEnv = "ASSISTANT_BINARY"
+
+// e2eNow is the fixed clock of every run of the binary: a Monday morning
+// in Paris.
+const e2eNow = "2026-10-05T09:00:00+02:00"
+
+var (
+	buildDir  string // removed by TestMain
+	buildOnce sync.Once
+	builtPath string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// binary returns the path of the assistant binary, building
+// ./cmd/assistant once per test process (only when a test or benchmark
+// asks for it, so the in-process tests run even while the command does
+// not build).
+func binary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if p := os.Getenv(binaryEnv); p != "" {
+			builtPath, buildErr = filepath.Abs(p)
+			return
+		}
+		buildDir, buildErr = os.MkdirTemp("", "assistant-e2e-")
+		if buildErr != nil {
+			return
+		}
+		builtPath = filepath.Join(buildDir, "assistant")
+		if runtime.GOOS == "windows" {
+			builtPath += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/assistant: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtPath
+}
+
+// home is one install of the binary: its folders and database.
+type home struct {
+	bin string
+	env []string
+}
+
+// newHome gives the binary a fresh HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and
+// ASSISTANT_DB under a temporary folder, the fixed clock, and a local
+// person "tester" in Europe/Paris. Nothing else of this process's
+// environment but PATH reaches it, so a developer's own settings
+// (ASSISTANT_PERSON, a config file) cannot change the outcome.
+func newHome(t testing.TB) *home {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{"data", "config"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &home{bin: binary(t), env: []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + dir,
+		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"ASSISTANT_DB=" + filepath.Join(dir, "data", "assistant.db"),
+		"ASSISTANT_NOW=" + e2eNow,
+		"USER=tester",
+		"TZ=Europe/Paris",
+	}}
+}
+
+// command is the binary with argv and this home's environment.
+func (h *home) command(ctx context.Context, argv ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, h.bin, argv...)
+	cmd.Env = h.env
+	return cmd
+}
+
+// run runs the binary to its end and returns its stdout; a non-zero exit
+// fails the test with stderr.
+func (h *home) run(t testing.TB, argv ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := h.command(context.Background(), argv...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("assistant %s: %v\n%s", strings.Join(argv, " "), err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// stdioClient starts `assistant mcp` (with extra flags) as a desktop
+// client does and connects the go-sdk client to it. stderr receives the
+// process's standard error. The session is closed at the end of the test.
+func (h *home) stdioClient(t testing.TB, stderr io.Writer, extra ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := h.command(context.Background(), append([]string{"mcp"}, extra...)...)
+	cmd.Stderr = stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize with `assistant mcp`: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// lockedBuffer is a bytes.Buffer that a subprocess's stderr copier and the
+// test may use at once.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// call calls a tool with raw JSON arguments and fails the test on a
+// protocol error; a tool failure (isError) is returned as it came.
+func call(t testing.TB, cs *mcp.ClientSession, name, arguments string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(arguments)})
+	if err != nil {
+		t.Fatalf("%s %s: protocol error %v", name, arguments, err)
+	}
+	return res
+}
+
+// succeed is call that also fails the test on a tool failure.
+func succeed(t testing.TB, cs *mcp.ClientSession, name, arguments string) string {
+	t.Helper()
+	res := call(t, cs, name, arguments)
+	if res.IsError {
+		t.Fatalf("%s %s: isError with %q", name, arguments, text(t, res))
+	}
+	return text(t, res)
+}
+
+// needTools fails the test unless the server lists every tool in want.
+func needTools(t testing.TB, cs *mcp.ClientSession, want ...string) {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	for _, w := range want {
+		if !slices.Contains(names, w) {
+			t.Fatalf("the binary does not serve %s; it serves %s (cmd/assistant builds its registry with newRegistry, which should be catalog.New)", w, strings.Join(names, ", "))
+		}
+	}
+}
+
+// TestBinaryServesCatalog checks that `assistant mcp` serves every tool of
+// catalog.New and nothing else. The SDK lists tools sorted by name, not in
+// the catalog's order, so the sets are compared.
+func TestBinaryServesCatalog(t *testing.T) {
+	cs := newHome(t).stdioClient(t, io.Discard)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tool := range res.Tools {
+		got = append(got, tool.Name)
+	}
+	want := catalog.New().Names()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("`assistant mcp` serves\n  %s\nbut the catalog has\n  %s", strings.Join(got, ", "), strings.Join(want, ", "))
+	}
+}
+
+func TestBinaryStdio(t *testing.T) {
+	h := newHome(t)
+	var stderr lockedBuffer
+	cs := h.stdioClient(t, &stderr)
+
+	init := cs.InitializeResult()
+	if init.ServerInfo == nil || init.ServerInfo.Name != Name {
+		t.Errorf("serverInfo %+v, want the name %q", init.ServerInfo, Name)
+	}
+	if init.Instructions != Instructions {
+		t.Errorf("instructions %q, want the package's Instructions", init.Instructions)
+	}
+	needTools(t, cs, "add_task", "list_tasks")
+
+	added := succeed(t, cs, "add_task", `{"title":"Buy milk","due":"2026-10-06"}`)
+	if !strings.Contains(added, "t1") || !strings.Contains(added, "Buy milk") {
+		t.Errorf("add_task answered %q, want the new task t1 named", added)
+	}
+	listed := succeed(t, cs, "list_tasks", `{}`)
+	if !strings.Contains(listed, "t1") || !strings.Contains(listed, "Buy milk") {
+		t.Errorf("list_tasks after add_task answered %q, want t1 “Buy milk”", listed)
+	}
+
+	t.Run("failed call", func(t *testing.T) {
+		cases := []struct{ args, name string }{
+			{`{"title":"Call mum","priority":9}`, "“priority”"},
+			{`{"title":"Call mum","due":"next tuesday-ish"}`, "“due”"},
+			{`{}`, "“title”"},
+		}
+		for _, c := range cases {
+			res := call(t, cs, "add_task", c.args)
+			got := text(t, res)
+			if !res.IsError {
+				t.Errorf("add_task %s: isError false, text %q", c.args, got)
+				continue
+			}
+			if !strings.Contains(got, c.name) || strings.Contains(got, "\n") || !strings.HasSuffix(got, ".") {
+				t.Errorf("add_task %s: %q, want one sentence naming %s", c.args, got, c.name)
+			}
+			if res.StructuredContent != nil {
+				t.Errorf("add_task %s: a failure carries structuredContent %v", c.args, res.StructuredContent)
+			}
+		}
+		if got := succeed(t, cs, "list_tasks", `{}`); strings.Contains(got, "Call mum") {
+			t.Errorf("a refused add_task wrote a task: %q", got)
+		}
+	})
+
+	t.Run("quirky arguments", func(t *testing.T) {
+		// "1" for an integer, "true" for a flag and one string for a list
+		// reach the Args reader, which accepts them as chat does.
+		got := succeed(t, cs, "add_task", `{"title":"Water plants","priority":"1","tags":"home","allow_duplicate":"true"}`)
+		if !strings.Contains(got, "p1") || !strings.Contains(got, "home") {
+			t.Errorf("add_task with quirky arguments answered %q, want p1 and the tag home", got)
+		}
+		listed := succeed(t, cs, "list_tasks", `{"limit":"15"}`)
+		if !strings.Contains(listed, "Water plants") || !strings.Contains(listed, "Buy milk") {
+			t.Errorf("list_tasks with limit \"15\" answered %q, want both tasks", listed)
+		}
+	})
+
+	// Closing the client closes the server's stdin; the process must end.
+	if err := cs.Close(); err != nil {
+		t.Errorf("closing the session (stdin, then wait for the process): %v", err)
+	}
+	// The first run made the local person and logged it, on stderr.
+	if log := stderr.String(); !strings.Contains(log, "made the local person") {
+		t.Errorf("stderr %q, want the first-run log line", log)
+	}
+}
+
+// TestBinaryStdoutIsProtocol drives `assistant mcp --log-level debug` with
+// raw JSON-RPC lines and checks that every line it writes to stdout is a
+// JSON-RPC 2.0 message answering a request, while its logs went to stderr.
+func TestBinaryStdoutIsProtocol(t *testing.T) {
+	h := newHome(t)
+	cmd := h.command(context.Background(), "mcp", "--log-level", "debug")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	var got []map[string]any
+	// read takes the next line of stdout, which must be a JSON object.
+	read := func() map[string]any {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("stdout ended early (%v); stderr:\n%s", lines.Err(), stderr.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("stdout line %q is not a JSON object: %v", lines.Text(), err)
+		}
+		got = append(got, m)
+		return m
+	}
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(stdin, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	read()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_changes","arguments":{}}}`)
+	read()
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"undo","arguments":{"change":"c999"}}}`)
+	read()
+	stdin.Close()
+	for lines.Scan() { // anything after the last answer must be protocol too
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Errorf("stdout line %q after stdin closed is not JSON", lines.Text())
+		}
+		got = append(got, m)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("`assistant mcp` after stdin closed: %v, want exit 0; stderr:\n%s", err, stderr.String())
+	}
+	for i, m := range got {
+		if m["jsonrpc"] != "2.0" {
+			t.Errorf("stdout message %d %v is not JSON-RPC 2.0", i, m)
+		}
+	}
+	for i, id := range []float64{1, 2, 3} {
+		if i >= len(got) || got[i]["id"] != id || got[i]["result"] == nil {
+			t.Errorf("stdout message %d is %v, want the result of request %v", i, got[min(i, len(got)-1)], id)
+		}
+	}
+	if len(got) == 3 {
+		if res, _ := got[2]["result"].(map[string]any); res["isError"] != true {
+			t.Errorf("undo of an unknown change: %v, want isError", res)
+		}
+	}
+	if log := stderr.String(); !strings.Contains(log, "level=DEBUG") {
+		t.Errorf("stderr has no debug log, so nothing showed logs stay off stdout: %q", log)
+	}
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// httpServer is a running `assistant mcp --http`.
+type httpServer struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *lockedBuffer
+	done   chan struct{} // closed once the process ended
+	err    error         // Wait's error, set before done is closed
+}
+
+// serveHTTP starts `assistant mcp --http` on a free loopback port and
+// waits until it accepts connections. The process is killed at the end of
+// the test if it still runs.
+func (h *home) serveHTTP(t testing.TB) *httpServer {
+	t.Helper()
+	addr := freeAddr(t)
+	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s.cmd = h.command(context.Background(), "mcp", "--http", addr)
+	s.cmd.Stderr = s.stderr
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		s.err = s.cmd.Wait()
+		close(s.done)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-s.done:
+		default:
+			s.cmd.Process.Kill()
+			<-s.done
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			c.Close()
+			return s
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("`assistant mcp --http %s` ended before serving: %v\n%s", addr, s.err, s.stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("`assistant mcp --http %s` did not listen within 20 s:\n%s", addr, s.stderr.String())
+		}
+	}
+}
+
+// rawCall posts one tools/call with the given Authorization header value
+// ("" for none) and returns the response, its body read.
+func rawCall(t testing.TB, url, authorization, name, arguments string) (*http.Response, string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, name, arguments)
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(b)
+}
+
+func TestBinaryHTTP(t *testing.T) {
+	h := newHome(t)
+	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
+	h.run(t, "person", "add", "bob", "--zone", "America/New_York")
+	token := map[string]string{}
+	for _, p := range []string{"alice", "bob"} {
+		out := strings.TrimSpace(h.run(t, "token", "create", "--person", p, "--label", "e2e"))
+		if out == "" || strings.ContainsAny(out, " \n") {
+			t.Fatalf("token create --person %s printed %q, want the token alone on its line", p, out)
+		}
+		token[p] = out
+	}
+	s := h.serveHTTP(t)
+	ctx := context.Background()
+
+	alice, err := httpClient(ctx, s.url, "Bearer "+token["alice"])
+	if err != nil {
+		t.Fatalf("connect with alice's token: %v\n%s", err, s.stderr.String())
+	}
+	defer alice.Close()
+	bob, err := httpClient(ctx, s.url, "Bearer "+token["bob"])
+	if err != nil {
+		t.Fatalf("connect with bob's token: %v", err)
+	}
+	defer bob.Close()
+	needTools(t, alice, "add_task", "list_tasks")
+
+	t.Run("right token", func(t *testing.T) {
+		got := succeed(t, alice, "add_task", `{"title":"Alice's secret plan","priority":"2"}`)
+		if !strings.Contains(got, "Alice's secret plan") {
+			t.Errorf("add_task as alice answered %q", got)
+		}
+		if got := succeed(t, alice, "list_tasks", `{}`); !strings.Contains(got, "Alice's secret plan") {
+			t.Errorf("alice's list_tasks %q lacks her task", got)
+		}
+	})
+
+	t.Run("two people isolated", func(t *testing.T) {
+		succeed(t, bob, "add_task", `{"title":"Bob's errand"}`)
+		b := succeed(t, bob, "list_tasks", `{}`)
+		if strings.Contains(b, "Alice") || !strings.Contains(b, "Bob's errand") {
+			t.Errorf("bob's list_tasks %q: want his task and none of alice's", b)
+		}
+		if a := succeed(t, alice, "list_tasks", `{}`); strings.Contains(a, "Bob") {
+			t.Errorf("alice's list_tasks %q shows bob's task", a)
+		}
+		// Alice's first task is t1 in the store; to bob it does not exist.
+		res := call(t, bob, "get_task", `{"id":"t1"}`)
+		if got := text(t, res); !res.IsError || strings.Contains(got, "Alice") {
+			t.Errorf("bob's get_task t1: isError %t, %q; want a not-found sentence", res.IsError, got)
+		}
+	})
+
+	t.Run("no or wrong token", func(t *testing.T) {
+		cases := []struct{ name, authorization, wantError string }{
+			{"no token", "", ""},
+			{"wrong token", "Bearer ast_not-a-real-token", `error="invalid_token"`},
+			{"not bearer", "Basic " + token["alice"], ""},
+		}
+		for _, c := range cases {
+			resp, body := rawCall(t, s.url, c.authorization, "add_task", `{"title":"Sneaky `+c.name+`"}`)
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("%s: status %d, want 401; body %q", c.name, resp.StatusCode, body)
+			}
+			wa := resp.Header.Get("WWW-Authenticate")
+			if !strings.HasPrefix(wa, `Bearer realm="assistant"`) || !strings.Contains(wa, c.wantError) {
+				t.Errorf("%s: WWW-Authenticate %q, want a Bearer challenge with %q", c.name, wa, c.wantError)
+			}
+			if _, err := httpClient(ctx, s.url, c.authorization); err == nil {
+				t.Errorf("%s: the go-sdk client connected", c.name)
+			}
+		}
+		// Nothing ran: no sneaky task for anyone.
+		for p, cs := range map[string]*mcp.ClientSession{"alice": alice, "bob": bob} {
+			if got := succeed(t, cs, "list_tasks", `{}`); strings.Contains(got, "Sneaky") {
+				t.Errorf("a refused request added a task to %s: %q", p, got)
+			}
+		}
+	})
+
+	t.Run("revoked token", func(t *testing.T) {
+		h.run(t, "token", "revoke", token["bob"][:12])
+		resp, body := rawCall(t, s.url, "Bearer "+token["bob"], "list_tasks", `{}`)
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("revoked token: status %d, want 401; body %q", resp.StatusCode, body)
+		}
+		resp, body = rawCall(t, s.url, "Bearer "+token["alice"], "list_tasks", `{}`)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Alice's secret plan") {
+			t.Errorf("alice after bob's token was revoked: status %d, body %q", resp.StatusCode, body)
+		}
+	})
+
+	t.Run("SIGTERM drains", func(t *testing.T) {
+		alice.Close()
+		bob.Close()
+		// A call in flight when SIGTERM comes: its headers are sent, its
+		// body is not finished until the server has stopped listening.
+		body, bodyW := io.Pipe()
+		req, err := http.NewRequest(http.MethodPost, s.url, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token["alice"])
+		type answer struct {
+			status int
+			body   string
+			err    error
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			resp, err := (&http.Client{Transport: &http.Transport{}}).Do(req)
+			if err != nil {
+				answered <- answer{err: err}
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			answered <- answer{resp.StatusCode, string(b), err}
+		}()
+		if _, err := io.WriteString(bodyW, `{"jsonrpc":"2.0","id":7,"method":"tools/call",`); err != nil {
+			t.Fatal(err)
+		}
+		// Give the server a moment to accept the connection: one still in
+		// the listen queue when the listener closes would be reset, which
+		// is not the draining under test.
+		time.Sleep(200 * time.Millisecond)
+		if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err != nil {
+				break // no longer listening: draining
+			}
+			c.Close()
+			if time.Now().After(deadline) {
+				t.Fatalf("still listening 10 s after SIGTERM:\n%s", s.stderr.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("the process ended with a call in flight: %v\n%s", s.err, s.stderr.String())
+		default:
+		}
+		io.WriteString(bodyW, `"params":{"name":"add_task","arguments":{"title":"Drained task"}}}`)
+		bodyW.Close()
+		a := <-answered
+		if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, "Drained task") {
+			t.Errorf("the call in flight at SIGTERM: status %d, err %v, body %q; want it answered", a.status, a.err, a.body)
+		}
+		select {
+		case <-s.done:
+			if s.err != nil {
+				t.Errorf("after SIGTERM: %v, want exit 0; stderr:\n%s", s.err, s.stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("`assistant mcp --http` still runs 10 s after SIGTERM and its last call:\n%s", s.stderr.String())
+		}
+		if log := s.stderr.String(); !strings.Contains(log, "stopped serving MCP") {
+			t.Errorf("stderr %q, want the stop logged", log)
+		}
+	})
+}

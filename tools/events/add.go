@@ -49,6 +49,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		existing *event // the event a repeated key or the duplicate window gave back
 		why      string
 		warnings []string
+		// The person's event generations before and after the insert.
+		genBefore, genAfter int64
+		hasGen              bool
 	)
 	change, err := c.s.Write(ctx, c.person.ID, "add_event", func(tx *store.Tx) error {
 		if key != "" {
@@ -80,6 +83,16 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 				return nil
 			}
 		}
+		// The overlap check runs before the insert, on the snapshot of
+		// the generation this write starts from, which advance then
+		// carries over to the one it ends at.
+		var err error
+		if genBefore, hasGen, err = generation(tx); err != nil {
+			return err
+		}
+		if warnings, err = overlaps(tx, e, c.zone, c.now); err != nil {
+			return err
+		}
 		id, err := insertEvent(tx, e)
 		if err != nil {
 			return err
@@ -90,11 +103,14 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			}
 		}
 		tx.Summarize(fmt.Sprintf("added %s %s", e.label(), quote(clip(e.Title, 60))))
-		warnings, err = overlaps(tx, e, c.zone, c.now)
+		genAfter, _, err = generation(tx)
 		return err
 	})
 	if err != nil {
 		return result(err)
+	}
+	if hasGen && existing == nil {
+		advance(c.person.ID, genBefore, genAfter, e)
 	}
 	if existing != nil {
 		lines, data := describe(existing, nil, c.zone, c.now)

@@ -79,7 +79,7 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	}
 	var busy []interval
 	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		list, err := loadWindow(tx, c.zone, w, 0)
+		list, err := windowOccs(tx, c.zone, w, 0)
 		if err != nil {
 			return err
 		}

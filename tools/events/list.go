@@ -30,31 +30,47 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	var list []occ
+	var (
+		list, page []occ
+		offset     int
+	)
 	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
 		var err error
-		list, err = loadWindow(tx, c.zone, w, 0)
-		return err
+		if list, err = windowOccs(tx, c.zone, w, 0); err != nil {
+			return err
+		}
+		if query != "" {
+			// Matching needs every occurrence's text; without a query
+			// only the page's is read.
+			if err := fillText(tx, list); err != nil {
+				return err
+			}
+			q := strings.ToLower(query)
+			kept := list[:0]
+			for _, o := range list {
+				if strings.Contains(strings.ToLower(o.Title), q) || strings.Contains(strings.ToLower(o.Location), q) ||
+					strings.Contains(strings.ToLower(o.Notes), q) {
+					kept = append(kept, o)
+				}
+			}
+			list = kept
+		}
+		offset = fields.ReadCursor(a, len(list))
+		if a.Err() != nil {
+			return nil
+		}
+		page = list[offset:min(len(list), offset+limit)]
+		if query == "" {
+			return fillText(tx, page)
+		}
+		return nil
 	})
 	if err != nil {
 		return result(err)
 	}
-	if query != "" {
-		q := strings.ToLower(query)
-		kept := list[:0]
-		for _, o := range list {
-			if strings.Contains(strings.ToLower(o.Title), q) || strings.Contains(strings.ToLower(o.Location), q) ||
-				strings.Contains(strings.ToLower(o.Notes), q) {
-				kept = append(kept, o)
-			}
-		}
-		list = kept
-	}
-	offset := fields.ReadCursor(a, len(list))
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	page := list[offset:min(len(list), offset+limit)]
 	next := fields.NextCursor(offset, limit, len(list))
 	what := "events"
 	if query != "" {

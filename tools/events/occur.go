@@ -1,6 +1,7 @@
 package events
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -118,12 +119,18 @@ func occurrenceAt(s recur.Series, key string, person tz.Zone) (recur.Occurrence,
 // expand returns the occurrences of e that overlap w, overrides applied,
 // cancelled ones left out, sorted by start.
 func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
+	out := appendOccs(nil, e, ovs, person, w)
+	sortOccs(out)
+	return out
+}
+
+// appendOccs appends expand's occurrences to dst, unsorted.
+func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
 	s := e.series(person)
-	var out []occ
 	for _, r := range s.Between(w.From, w.To) {
 		o := newOcc(e, r)
 		if len(ovs) == 0 {
-			out = append(out, o)
+			dst = append(dst, o)
 			continue
 		}
 		if ov := ovs[o.Key()]; ov != nil {
@@ -132,7 +139,7 @@ func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window)
 			}
 			o.apply(ov, person)
 		}
-		out = append(out, o)
+		dst = append(dst, o)
 	}
 	for key, ov := range ovs {
 		if ov.Cancel || !ov.HasTime {
@@ -151,74 +158,93 @@ func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window)
 		}
 		o := newOcc(e, r)
 		o.apply(ov, person)
-		out = append(out, o)
+		dst = append(dst, o)
 	}
-	sortOccs(out)
-	return out
+	return dst
 }
 
 // sortOccs sorts by start, then series, then RECURRENCE-ID: a total
-// order, so an unstable sort gives one result.
+// order, so an unstable sort gives one result. Long lists sort small
+// pointer-free keys and move each occurrence once.
 func sortOccs(list []occ) {
-	slices.SortFunc(list, func(a, b occ) int {
-		if c := a.Start.Compare(b.Start); c != 0 {
-			return c
+	if len(list) < 64 {
+		slices.SortFunc(list, compareOccs)
+		return
+	}
+	type sortKey struct {
+		start, id int64
+		i         int
+	}
+	keys := make([]sortKey, len(list))
+	for i := range list {
+		keys[i] = sortKey{start: list[i].Start.UnixNano(), id: list[i].Event.ID, i: i}
+	}
+	slices.SortFunc(keys, func(a, b sortKey) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		if a.Event.ID != b.Event.ID {
-			if a.Event.ID < b.Event.ID {
-				return -1
-			}
-			return 1
+		if a.id != b.id {
+			return cmp.Compare(a.id, b.id)
 		}
-		return strings.Compare(a.Key(), b.Key())
+		return strings.Compare(list[a.i].Key(), list[b.i].Key())
 	})
+	sorted := make([]occ, len(list))
+	for j, k := range keys {
+		sorted[j] = list[k.i]
+	}
+	copy(list, sorted)
+}
+
+func compareOccs(a, b occ) int {
+	if c := a.Start.Compare(b.Start); c != 0 {
+		return c
+	}
+	if a.Event.ID != b.Event.ID {
+		return cmp.Compare(a.Event.ID, b.Event.ID)
+	}
+	return strings.Compare(a.Key(), b.Key())
 }
 
 // loadWindow returns every occurrence of tx's owner's live events that
-// overlaps w, sorted; skip names an event to leave out (0 for none). Only
-// the series whose stored bounds reach w are read and expanded (design §4).
+// overlaps w, sorted, with titles; skip names an event to leave out (0 for
+// none).
 func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
-	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
-		WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at >= ?) AND id != ?`,
-		tx.Owner(), w.To.Unix()+1, w.From.Unix(), skip)
+	list, err := windowOccs(tx, person, w, skip)
 	if err != nil {
 		return nil, err
 	}
-	var evs []*event
-	for rows.Next() {
-		e, err := scanEvent(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
+	return list, fillText(tx, list)
+}
+
+// windowOccs is loadWindow without title, location and notes (fillText
+// adds them to the occurrences shown). Only the series whose stored bounds
+// reach w are expanded (design §4), from the cached snapshot when it is
+// current, and only the overrides near w are read.
+func windowOccs(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+	snap, err := seriesFor(tx, w.From, w.To)
+	if err != nil {
+		return nil, err
+	}
+	from, to := w.From.Unix(), w.To.Unix()
+	var (
+		cands []*event
+		span  time.Duration
+	)
+	for i := range snap.rows {
+		r := &snap.rows[i]
+		if r.reaches(from, to) && r.e.ID != skip {
+			cands = append(cands, r.e)
+			span = max(span, longest(r.e))
 		}
-		evs = append(evs, e)
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	ids := make([]int64, len(evs))
-	for i, e := range evs {
-		ids[i] = e.ID
-	}
-	ovs, err := overridesOf(tx, ids)
+	ovs, err := windowOverrides(tx, w.From, w.To, span)
 	if err != nil {
 		return nil, err
 	}
-	var out []occ
-	for _, e := range evs {
-		out = append(out, expand(e, ovs[e.ID], person, w)...)
+	out := make([]occ, 0, 2*len(cands))
+	for _, e := range cands {
+		out = appendOccs(out, e, ovs[e.ID], person, w)
 	}
 	sortOccs(out)
 	return out, nil
-}
-
-// overridesOf is loadOverrides, skipped when the owner has none at all
-// (the common case), so a listing does not send every id to SQLite.
-func overridesOf(tx *store.Tx, ids []int64) (map[int64]map[string]*override, error) {
-	var any int
-	err := tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL)`, tx.Owner()).Scan(&any)
-	if err != nil || any == 0 {
-		return map[int64]map[string]*override{}, err
-	}
-	return loadOverrides(tx, ids)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
-	"github.com/assistant-dev/assistant/tools/events"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -22,16 +21,9 @@ import (
 // tools/catalog on a real SQLite file, so what the model's arguments
 // become is checked where it lands: in the tasks and events tables.
 
-// realRegistry is what the fronts serve: catalog.New(). Until the catalog
-// lists the event tools, they are added here so the event cases run; once
-// it does, this is the catalog alone.
-func realRegistry() *tools.Registry {
-	r := catalog.New()
-	if _, ok := r.Get("add_event"); !ok {
-		events.Register(r)
-	}
-	return r
-}
+// realRegistry is what the fronts serve: the whole catalog (tasks, events
+// and time, the journal).
+func realRegistry() *tools.Registry { return catalog.New() }
 
 // realEnv is one test's setup: a store file in a temp folder, Ada in
 // Europe/Paris, a settable clock shared by the store and the tools, and an

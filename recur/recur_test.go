@@ -103,6 +103,13 @@ func TestParseRuleErrors(t *testing.T) {
 		{"FREQ=DAILY;INTERVAL=-2", "INTERVAL=-2"},
 		{"FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30,31", "never occur"},
 		{"FREQ=MONTHLY;BYDAY=6MO", "at most 5"},
+		{"RRULE:FREQ=YEARLY;BYDAY=20SA;BYMONTH=10", "BYDAY=20SA with BYMONTH"},
+		{"FREQ=YEARLY;BYMONTH=1;BYDAY=-6MO", "BYDAY=-6MO with BYMONTH"},
+		{"FREQ=YEARLY;BYMONTH=3,10;BYDAY=1SU,-53SU", "-1SU to -5SU"},
+		{"FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=72", "at most 25 times"},
+		{"FREQ=MONTHLY;BYDAY=MO;BYSETPOS=6,-6", "at most 5 times"},
+		{"FREQ=YEARLY;BYMONTH=2;BYDAY=1MO,-1MO;BYSETPOS=3", "at most 2 times"},
+		{"FREQ=DAILY;BYHOUR=9,17;BYSETPOS=3", "each day gives at most 2"},
 	}
 	for _, c := range cases {
 		_, err := ParseRule(c.in)

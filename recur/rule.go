@@ -139,9 +139,11 @@ var ruleCacheLen struct {
 // (RFC 5545 §3.3.10). An "RRULE:" prefix, CR and LF line ends, folded lines,
 // spaces around parts, a trailing ";" and lowercase text are accepted.
 // Parts RFC 5545 forbids in a combination (BYWEEKNO outside YEARLY, COUNT
-// with UNTIL, …), FREQ=SECONDLY and seconds other than 0 are refused. The
-// error is one sentence naming “rrule” and the bad part. Parsed rules are
-// cached by text, so parsing a known rule costs a map lookup.
+// with UNTIL, …), rules that can never occur (BYMONTH=2;BYMONTHDAY=30, or
+// BYDAY=6MO counted within a month), FREQ=SECONDLY and seconds other than
+// 0 are refused. The error is one sentence naming “rrule” and the bad
+// part. Parsed rules are cached by text, so parsing a known rule costs a
+// map lookup.
 func ParseRule(s string) (*Rule, error) {
 	if v, ok := ruleCache.Load(s); ok {
 		return v.(*Rule), nil
@@ -322,12 +324,58 @@ func (r *Rule) check() error {
 			return ruleErr("has a numbered BYDAY=%s with BYWEEKNO; write the weekday without a number.", d)
 		case f == Monthly && (d.N > 5 || d.N < -5):
 			return ruleErr("has BYDAY=%s, but a month has at most 5 of each weekday.", d)
+		case f == Yearly && len(r.byMonth) > 0 && (d.N > 5 || d.N < -5):
+			// With BYMONTH the number counts within each month (RFC 5545
+			// §3.3.10), so the item can never occur; rrule-go would also
+			// index past its year masks and panic.
+			return ruleErr("has BYDAY=%s with BYMONTH, where the number counts within the month and a month has at most 5 of each weekday; write 1%s to 5%s or -1%s to -5%s.", d, weekdayCodes[d.Day], weekdayCodes[d.Day], weekdayCodes[d.Day], weekdayCodes[d.Day])
 		}
 	}
 	if !r.canOccur() {
 		return ruleErr("can never occur: no month in BYMONTH has the days in BYMONTHDAY.")
 	}
+	if len(r.bySetPos) > 0 {
+		most := r.mostPerPeriod()
+		if !slices.ContainsFunc(r.bySetPos, func(p int) bool { return p <= most && -p <= most }) {
+			return ruleErr("has BYSETPOS=%d, but each %s gives at most %d times to pick from, so it can never occur; pick a position from 1 to %d or -1 to -%d.",
+				r.bySetPos[0], periodName[r.freq], most, most, most)
+		}
+	}
 	return nil
+}
+
+var periodName = map[Frequency]string{Yearly: "year", Monthly: "month", Weekly: "week", Daily: "day"}
+
+// mostPerPeriod bounds how many times one period (INTERVAL aside) gives
+// BYSETPOS to pick from (RFC 5545 §3.3.10): its days, narrowed by BYMONTH
+// and by a BYDAY that alone picks the days, times the BYHOUR and BYMINUTE
+// values. A BYSETPOS past it can never select anything, and the library
+// would search until year 9999 for it.
+func (r *Rule) mostPerPeriod() int {
+	days := map[Frequency]int{Yearly: 366, Monthly: 31, Weekly: 7, Daily: 1}[r.freq]
+	months := 1
+	if r.freq == Yearly && len(r.byMonth) > 0 && len(r.byWeekNo)+len(r.byYearDay) == 0 {
+		months = len(r.byMonth)
+		days = 31 * months
+	}
+	if len(r.byDay) > 0 && len(r.byMonthDay)+len(r.byYearDay)+len(r.byWeekNo) == 0 && r.freq != Daily {
+		perDay := map[Frequency]int{Yearly: 53, Monthly: 5, Weekly: 1}[r.freq]
+		if r.freq == Yearly && len(r.byMonth) > 0 {
+			perDay = 5 * months
+		}
+		n := 0
+		for _, d := range r.byDay {
+			if d.N == 0 {
+				n += perDay
+			} else if r.freq == Yearly && len(r.byMonth) > 0 {
+				n += months
+			} else {
+				n++
+			}
+		}
+		days = min(days, n)
+	}
+	return days * max(1, len(r.byHour)) * max(1, len(r.byMinute))
 }
 
 // canOccur catches the one common way to write a rule with no occurrence at
@@ -563,6 +611,14 @@ func (r *Rule) canonicalize() {
 	r.text = b.String()
 }
 
+// mixedByDay reports whether BYDAY has both plain and numbered weekdays
+// (numbered ones only pass check under MONTHLY and YEARLY).
+func (r *Rule) mixedByDay() bool {
+	plain := slices.ContainsFunc(r.byDay, func(d ByDay) bool { return d.N == 0 })
+	numbered := slices.ContainsFunc(r.byDay, func(d ByDay) bool { return d.N != 0 })
+	return plain && numbered
+}
+
 // pyWeekday converts to rrule-go's weekday (Monday = 0).
 func pyWeekday(d time.Weekday) rrule.Weekday {
 	return [...]rrule.Weekday{rrule.SU, rrule.MO, rrule.TU, rrule.WE, rrule.TH, rrule.FR, rrule.SA}[d]
@@ -591,6 +647,28 @@ func (r *Rule) options(start time.Time) rrule.ROption {
 	for _, d := range r.byDay {
 		w := pyWeekday(d.Day)
 		o.Byweekday = append(o.Byweekday, w.Nth(d.N))
+	}
+	if r.mixedByDay() {
+		// rrule-go, like python-dateutil, makes a day match the plain AND
+		// the numbered BYDAY items, so FREQ=MONTHLY;BYDAY=TU,4WE gave no
+		// occurrence at all; RFC 5545 §3.3.10 means their union. A plain
+		// weekday is each numbered one of its period, so it is written
+		// out as 1…5 (a month) or 1…53 (a year), which the library unites.
+		most := 53
+		if r.freq == Monthly || len(r.byMonth) > 0 {
+			most = 5
+		}
+		o.Byweekday = o.Byweekday[:0]
+		for _, d := range r.byDay {
+			w := pyWeekday(d.Day)
+			if d.N != 0 {
+				o.Byweekday = append(o.Byweekday, w.Nth(d.N))
+				continue
+			}
+			for n := 1; n <= most; n++ {
+				o.Byweekday = append(o.Byweekday, w.Nth(n))
+			}
+		}
 	}
 	if len(r.byWeekNo)+len(r.byYearDay)+len(r.byMonthDay)+len(r.byDay) == 0 {
 		switch r.freq {

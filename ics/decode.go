@@ -354,10 +354,6 @@ func (d *decoder) event(n *node) {
 		d.skip(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
 		e.Rule = nil
 	}
-	if e.Rule != nil && !expandable(e.Series()) {
-		d.skip(n, uid, "RRULE", 0, "the RRULE "+quote(e.Rule.String())+" cannot be expanded; the event is imported without repeating")
-		e.Rule = nil
-	}
 	s := e.Series()
 	if err := s.Check(); err != nil {
 		d.skip(n, uid, "", 0, "VEVENT left out: "+err.Error())
@@ -528,10 +524,6 @@ func (d *decoder) task(n *node) {
 		d.skip(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
 		t.Rule = nil
 	}
-	if t.Rule != nil && !expandable(t.Series()) {
-		d.skip(n, uid, "RRULE", 0, "the RRULE "+quote(t.Rule.String())+" cannot be expanded; the task is imported without repeating")
-		t.Rule = nil
-	}
 	if t.Rule != nil {
 		if err := t.Series().Check(); err != nil {
 			d.skip(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
@@ -632,19 +624,4 @@ func matchesOccurrence(master *Event, r tz.Moment) bool {
 		}
 	}
 	return false
-}
-
-// expandable tries the series once, guarding against a panic deep in the
-// recurrence library on rules no real calendar writes (a fuzzer found
-// BYDAY=20SA;BYMONTH=10), so such a rule is skipped rather than crashing
-// an import.
-func expandable(s recur.Series) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	s.All(3)
-	s.Bounds()
-	return true
 }

@@ -161,11 +161,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if e.Floating || e.AllDay {
 			e.Zone = person
 		}
-		row, ok := eventRow(e, person, now)
-		if !ok {
-			skip(e.Line, "VEVENT", e.UID, "the event's recurrence cannot be expanded")
-			continue
-		}
+		row := eventRow(e, person, now)
 		masters[e.UID] = len(p.events)
 		p.events = append(p.events, plannedEvent{row: row})
 	}
@@ -209,11 +205,8 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	return p
 }
 
-func eventRow(e *Event, person tz.Zone, now time.Time) (store.Row, bool) {
+func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {
 	s := e.Series()
-	if !expandable(s) {
-		return nil, false
-	}
 	startAt, _ := e.Zone.MomentInstant(e.Start)
 	endLocal := e.End
 	endAt := startAt.Add(s.Duration)
@@ -245,7 +238,7 @@ func eventRow(e *Event, person tz.Zone, now time.Time) (store.Row, bool) {
 	if bounded {
 		row["last_at"] = last.Unix()
 	}
-	return row, true
+	return row
 }
 
 // occurrenceKey is an occurrence's RECURRENCE-ID as tools/events keys it

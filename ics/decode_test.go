@@ -1,0 +1,35 @@
+package ics
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// A rule that can never occur (an ordinal BYDAY past any month, which once
+// panicked inside the recurrence library) is refused by recur.ParseRule:
+// the item is imported without repeating and the skip says why.
+func TestDecodeRefusedRule(t *testing.T) {
+	cases := []struct{ component, rule, want string }{
+		{"VEVENT", "FREQ=YEARLY;BYDAY=20SA;BYMONTH=10", "BYDAY=20SA with BYMONTH"},
+		{"VTODO", "FREQ=YEARLY;BYMONTH=1;BYDAY=-6MO", "BYDAY=-6MO with BYMONTH"},
+	}
+	for _, c := range cases {
+		when := "DTSTART:20261003T090000Z"
+		if c.component == "VTODO" {
+			when = "DUE:20261003T090000Z"
+		}
+		data := "BEGIN:VCALENDAR\r\nBEGIN:" + c.component + "\r\nUID:x\r\n" + when + "\r\nRRULE:" + c.rule + "\r\nEND:" + c.component + "\r\nEND:VCALENDAR\r\n"
+		cal := DecodeBytes([]byte(data), DecodeOptions{Zone: tz.MustZone("Europe/Paris")})
+		if n := len(cal.Events) + len(cal.Tasks); n != 1 {
+			t.Fatalf("%s: kept %d items, want 1", c.rule, n)
+		}
+		if len(cal.Events) == 1 && cal.Events[0].Rule != nil || len(cal.Tasks) == 1 && cal.Tasks[0].Rule != nil {
+			t.Errorf("%s: the item kept its rule", c.rule)
+		}
+		if len(cal.Skipped) != 1 || !strings.Contains(cal.Skipped[0].Reason, c.want) || !strings.Contains(cal.Skipped[0].Reason, "without repeating") {
+			t.Errorf("%s: skipped %+v, want one entry naming %q", c.rule, cal.Skipped, c.want)
+		}
+	}
+}

@@ -369,7 +369,7 @@ func (t *turn) runTools(ctx context.Context, calls []openai.ToolCall) []openai.C
 	for i, tc := range calls {
 		if ctx.Err() != nil {
 			msgs[i] = toolMessage(tc.ID, cancelledText)
-			t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, tools.Failure(tools.CodeInternal, "cancelled")))
+			t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, tools.Failure(tools.CodeInternal, "cancelled"), a.person.Zone))
 			continue
 		}
 		start := time.Now()
@@ -387,7 +387,7 @@ func (t *turn) runTools(ctx context.Context, calls []openai.ToolCall) []openai.C
 			}
 		}
 		msgs[i] = toolMessage(tc.ID, text)
-		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res))
+		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res, a.person.Zone))
 	}
 	return msgs
 }

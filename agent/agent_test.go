@@ -91,7 +91,7 @@ func TestUTCMomentPassedThrough(t *testing.T) {
 			t.Errorf("request %d has Authorization %q without a key", i, h)
 		}
 	}
-	wantOut := "→ add_note \"call the plumber\" at Tue 2026-07-14 07:00Z ✓ n1\nNoted n1: call the plumber tomorrow at 09:00.\n"
+	wantOut := "→ add_note \"call the plumber\" at Tue 2026-07-14 09:00 ✓ n1\nNoted n1: call the plumber tomorrow at 09:00.\n"
 	if e.out.String() != wantOut {
 		t.Errorf("Out = %q, want %q", e.out.String(), wantOut)
 	}

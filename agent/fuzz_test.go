@@ -8,6 +8,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Whatever the model writes as arguments, and whatever a tool answers,
@@ -23,7 +24,7 @@ func FuzzToolLine(f *testing.F) {
 		if !ok {
 			res = tools.Failure(tools.CodeInvalid, answer)
 		}
-		line := toolLine("add_task", args, res)
+		line := toolLine("add_task", args, res, tz.MustZone("Europe/Paris"))
 		if !strings.HasPrefix(line, "→ add_task") || strings.ContainsAny(line, "\n\r") {
 			t.Errorf("line %q", line)
 		}

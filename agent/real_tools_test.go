@@ -244,7 +244,7 @@ func TestRealToolsPlumberTomorrowAtNine(t *testing.T) {
 				r.Zone.String != "Europe/Paris" || r.DueAt.Int64 != wantAt {
 				t.Errorf("stored %+v, want due 2026-07-14 09:00 Europe/Paris at %d", r, wantAt)
 			}
-			wantOut := "→ add_task \"Call the plumber\" due Tue 2026-07-14 07:00Z ✓ t1\n" + answer + "\n"
+			wantOut := "→ add_task \"Call the plumber\" due Tue 2026-07-14 09:00 ✓ t1\n" + answer + "\n"
 			if e.out.String() != wantOut {
 				t.Errorf("Out = %q, want %q", e.out.String(), wantOut)
 			}

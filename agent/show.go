@@ -7,10 +7,11 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Arguments shown on a tool line, in this order: the one quoted text that
@@ -26,10 +27,11 @@ var (
 //
 //	→ add_task "Dentist" due Tue 2026-12-01 15:00 ✓ t12
 //
-// the tool's name, its most telling arguments as the model wrote them, and
-// ✓ with the first id of the answer, or ✗ with the first words of the
-// error.
-func toolLine(name, rawArgs string, res tools.ExecResult) string {
+// the tool's name, its most telling arguments, and ✓ with the first id of
+// the answer, or ✗ with the first words of the error. Times are shown as
+// the person reads them: a time the model wrote as an instant (…Z, an
+// offset) is shown in the person's zone.
+func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 	var b strings.Builder
 	b.WriteString("→ ")
 	b.WriteString(name)
@@ -50,7 +52,7 @@ func toolLine(name, rawArgs string, res tools.ExecResult) string {
 		}
 		for _, k := range showTimes {
 			if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
-				fmt.Fprintf(&b, " %s %s", k, humanMoment(strings.TrimSpace(s)))
+				fmt.Fprintf(&b, " %s %s", k, humanMoment(strings.TrimSpace(s), zone))
 			}
 		}
 		for _, k := range showOther {
@@ -77,26 +79,25 @@ func toolLine(name, rawArgs string, res tools.ExecResult) string {
 // e7@20261005T070000Z, e7@20261005.
 var firstID = regexp.MustCompile(`\b[a-z][0-9]+(?:@[0-9]{8}(?:T[0-9]{6}Z)?)?\b`)
 
-var momentShape = regexp.MustCompile(`^([0-9]{4}-[0-9]{2}-[0-9]{2})(?:[Tt ]([0-9]{2}:[0-9]{2})(?::[0-9]{2}(?:\.[0-9]+)?)?)?(.*)$`)
-
-// humanMoment writes an ISO day or day-and-time with its weekday, as a
-// person reads it: "2026-12-01T15:00" → "Tue 2026-12-01 15:00". An offset,
-// Z or a bracketed zone the model wrote stays on the end. Anything else
-// is shown as written.
-func humanMoment(s string) string {
-	p := momentShape.FindStringSubmatch(s)
-	if p == nil {
-		return clip(oneLine(s), 30)
-	}
-	d, err := time.Parse("2006-01-02", p[1])
+// humanMoment writes a moment with its weekday, as the person reads it:
+// "2026-12-01T15:00" → "Tue 2026-12-01 15:00". It is read with the same
+// Args grammar the tools use, in the person's zone, so "2026-07-14T07:00Z"
+// shows as "Tue 2026-07-14 09:00" for a person in Paris. Anything the
+// grammar refuses is shown as written.
+func humanMoment(s string, zone tz.Zone) string {
+	raw, _ := json.Marshal(map[string]string{"m": s})
+	a, err := args.New(raw, []string{"m"}, nil)
 	if err != nil {
 		return clip(oneLine(s), 30)
 	}
-	out := d.Format("Mon") + " " + p[1]
-	if p[2] != "" {
-		out += " " + p[2]
+	m, ok := a.Moment("m", zone)
+	if !ok || a.Err() != nil {
+		return clip(oneLine(s), 30)
 	}
-	return out + clip(oneLine(p[3]), 30)
+	if !m.HasTime {
+		return tz.FormatDateModel(m.Date)
+	}
+	return fmt.Sprintf("%s %02d:%02d", tz.FormatDateModel(m.Date), m.Hour, m.Minute)
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -209,14 +209,16 @@ func TestToolLine(t *testing.T) {
 		{"add_task", `{"title":"Dentist","due":"2026-12-01T15:00","priority":2}`, ok, `→ add_task "Dentist" due Tue 2026-12-01 15:00 ✓ t12`},
 		{"update_event", `{"id":"e7@20261005T070000Z","scope":"this","start":"2026-10-05 10:30:00"}`,
 			tools.Success("Moved e7@20261005T070000Z (c31)."), `→ update_event e7@20261005T070000Z start Mon 2026-10-05 10:30 scope this ✓ e7@20261005T070000Z`},
-		{"list_events", `{"from":"2026-10-05","to":"2026-10-12[Europe/Paris]"}`, tools.Success(""), `→ list_events from Mon 2026-10-05 to Mon 2026-10-12[Europe/Paris] ✓`},
+		{"list_events", `{"from":"2026-10-05","to":"2026-10-12[Europe/Paris]"}`, tools.Success(""), `→ list_events from Mon 2026-10-05 to Mon 2026-10-12 ✓`},
+		{"add_task", `{"title":"Plumber","due":"2026-07-14T07:00Z"}`, ok, `→ add_task "Plumber" due Tue 2026-07-14 09:00 ✓ t12`},
+		{"add_event", `{"title":"Call","start":"2026-03-08T09:00-05:00"}`, ok, `→ add_event "Call" start Sun 2026-03-08 15:00 ✓ t12`},
 		{"add_task", `{"title":"Dentist","due":"next tuesday"}`, tools.Invalid(errors.New("“due” must be a day (2026-10-05) or a day and a time (2026-10-05T09:00), not “next tuesday”.")),
 			`→ add_task "Dentist" due next tuesday ✗ “due” must be a day (2026-10-05) or a …`},
 		{"add_task", `not json`, tools.Invalid(errors.New("The arguments must be one JSON object.")), `→ add_task not json ✗ The arguments must be one JSON object.`},
 		{"add_task", `{"title":"a very long title that goes on and on and on without an end"}`, ok, `→ add_task "a very long title that goes on and on a…" ✓ t12`},
 	}
 	for _, c := range cases {
-		if got := toolLine(c.name, c.args, c.res); got != c.want {
+		if got := toolLine(c.name, c.args, c.res, tz.MustZone("Europe/Paris")); got != c.want {
 			t.Errorf("\n got %s\nwant %s", got, c.want)
 		}
 	}

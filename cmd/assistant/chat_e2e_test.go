@@ -87,7 +87,7 @@ func TestChatE2EPlumberThroughTheBinary(t *testing.T) {
 	h.env["ASSISTANT_DB"] = filepath.Join(h.dir, "chat.db")
 
 	r := h.must("chat", "-m", "remind me to call the plumber tomorrow at 9")
-	wantOut := "→ add_task \"Call the plumber\" due Tue 2026-10-06 07:00Z ✓ t1\nDone: t1, tomorrow at 09:00.\n"
+	wantOut := "→ add_task \"Call the plumber\" due Tue 2026-10-06 09:00 ✓ t1\nDone: t1, tomorrow at 09:00.\n"
 	if r.stdout != wantOut {
 		t.Errorf("stdout = %q, want %q\n%s", r.stdout, wantOut, r)
 	}

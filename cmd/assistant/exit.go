@@ -24,7 +24,6 @@ const (
 	exitDatabase  = 8                  // the database could not be opened or migrated
 	exitDelivery  = 9                  // remind: at least one delivery failed
 	exitConfig    = 10                 // the configuration file could not be read
-	exitNotReady  = 11                 // the command is not part of this build yet
 	exitCancelled = 130                // interrupted (SIGINT), as shells report it
 )
 

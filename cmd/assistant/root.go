@@ -88,10 +88,6 @@ func group(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// notReady is what a front's entry point returns until its package lands.
-func notReady(what string) error {
-	return failf(exitNotReady, "%s is not available yet in this build", what)
-}
 
 // exactArgs is cobra.ExactArgs with a sentence naming what is missing.
 func exactArgs(n int, what string) cobra.PositionalArgs {

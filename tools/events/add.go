@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -180,8 +181,11 @@ func duplicate(tx *store.Tx, e *event) (*event, error) {
 }
 
 // overlaps names the timed events that the timed occurrences of e overlap:
-// its own time for a single event, the next overlapHorizon for a repeating
-// one. All-day events overlap nothing (they do not make a person busy).
+// its own time for a single event, its first overlapMax occurrences within
+// overlapHorizon for a repeating one. All-day events overlap nothing (they
+// do not make a person busy). Only the series whose stored bounds reach
+// those occurrences are looked at, each expanded just around them, and
+// most without expanding at all (meets).
 func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, error) {
 	if e.AllDay {
 		return nil, nil
@@ -198,24 +202,115 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 	if len(mine) == 0 {
 		return nil, nil
 	}
-	w = fields.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
-	others, err := loadWindow(tx, person, w, e.ID)
+	hull := fields.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
+	snap, err := seriesFor(tx, hull.From, hull.To)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
+	var (
+		cands      []*event
+		zone       []int // index of each candidate's zone in zones
+		zones      []tz.Zone
+		index      = map[string]int{}
+		longestOcc time.Duration
+	)
+	for i := range snap.rows {
+		r := &snap.rows[i]
+		if r.e.AllDay || r.e.ID == e.ID || !r.reaches(hull.From.Unix(), hull.To.Unix()) {
+			continue
+		}
+		zi, ok := index[r.e.Zone.Name()]
+		if !ok {
+			zi = len(zones)
+			index[r.e.Zone.Name()] = zi
+			zones = append(zones, r.e.Zone)
+		}
+		cands = append(cands, r.e)
+		zone = append(zone, zi)
+		longestOcc = max(longestOcc, longest(r.e))
+	}
+	ovs, err := windowOverrides(tx, hull.From, hull.To, longestOcc)
+	if err != nil {
+		return nil, err
+	}
+	var found []occ
 	seen := map[int64]bool{}
+	clock := make([]int, len(zones))
+	steady := make([]bool, len(zones))
+mine:
 	for _, m := range mine {
-		for _, o := range others {
-			if o.AllDay || seen[o.Event.ID] || !o.Start.Before(m.End) || !o.End.After(m.Start) {
+		for zi, z := range zones {
+			dt := z.In(m.Start)
+			clock[zi] = dt.Hour*60 + dt.Minute
+			// No offset change from well before the longest occurrence
+			// that can reach m up to m's end: no clock jumps, no gap.
+			_, end := m.Start.Add(-longestOcc - 24*time.Hour).In(z.Location()).ZoneBounds()
+			steady[zi] = end.IsZero() || !end.Before(m.End)
+		}
+		var hits []occ
+		for i, c := range cands {
+			if seen[c.ID] || len(ovs[c.ID]) == 0 && steady[zone[i]] && !meets(c, m.Start, m.End, clock[zone[i]]) {
+				continue
+			}
+			for _, o := range appendOccs(nil, c, ovs[c.ID], person, fields.Window{From: m.Start, To: m.End}) {
+				if !o.AllDay && o.Start.Before(m.End) && o.End.After(m.Start) {
+					hits = append(hits, o)
+				}
+			}
+		}
+		sortOccs(hits)
+		for _, o := range hits {
+			if seen[o.Event.ID] {
 				continue
 			}
 			seen[o.Event.ID] = true
-			out = append(out, fmt.Sprintf("it overlaps %s %s, %s.", o.id(), quote(clip(o.Title, 60)), span(&o, person)))
-			if len(out) == 3 {
-				return out, nil
+			found = append(found, o)
+			if len(found) == 3 {
+				break mine
 			}
 		}
 	}
+	if err := fillText(tx, found); err != nil {
+		return nil, err
+	}
+	var out []string
+	for i := range found {
+		o := &found[i]
+		out = append(out, fmt.Sprintf("it overlaps %s %s, %s.", o.id(), quote(clip(o.Title, 60)), span(o, person)))
+	}
 	return out, nil
+}
+
+// meets reports whether timed series c (without overrides) may have an
+// occurrence overlapping [from, to); clock is from's minute of the day in
+// c's zone, whose offset must not change from a day before from − c's
+// length up to to. It answers false only when that is certain without
+// expanding: a single event outside the span, or a DAILY or coarser rule
+// (all of whose occurrences start at DTSTART's wall-clock time, which no
+// gap moves here) whose time of day does not fall in the span.
+func meets(c *event, from, to time.Time, clock int) bool {
+	if len(c.RDates) > 0 {
+		return true
+	}
+	if c.Rule == nil {
+		return c.StartAt.Before(to) && c.EndAt.After(from)
+	}
+	if c.Rule.Freq() > recur.Daily || strings.Contains(c.Rule.String(), "BYHOUR") ||
+		strings.Contains(c.Rule.String(), "BYMINUTE") || strings.Contains(c.Rule.String(), "BYSECOND") {
+		return true
+	}
+	// An occurrence overlaps when it starts in (from − length, to).
+	length := int(c.EndAt.Sub(c.StartAt) / time.Minute)
+	lo := clock - length
+	hi := clock + int(to.Sub(from)/time.Minute)
+	if hi-lo >= 24*60 {
+		return true
+	}
+	t := c.Start.Hour*60 + c.Start.Minute
+	for _, k := range []int{-24 * 60, 0, 24 * 60} {
+		if lo < t+k && t+k < hi {
+			return true
+		}
+	}
+	return false
 }

@@ -230,27 +230,34 @@ func BenchmarkAddRepeating(b *testing.B) {
 }
 
 // BenchmarkCreateRecurrence is the recurrence work of creating a repeating
-// event, without SQLite: parse a rule not seen before, check the series,
-// compute its stored bounds, expand the overlap-check horizon and the next
-// occurrences shown in the answer.
+// event, without SQLite: parse the rule, check the series, compute its
+// stored bounds, expand the overlap-check horizon and the next occurrences
+// shown in the answer. Every iteration has a (rule, DTSTART) pair not seen
+// before, so recur's COUNT and month caches never help; count-1000 has
+// COUNTs up to 1,000, count-20 up to 20.
 func BenchmarkCreateRecurrence(b *testing.B) {
 	zone := tz.MustZone("Europe/Paris")
-	i := 0
-	for b.Loop() {
-		i++
-		rule, err := recur.ParseRule(fmt.Sprintf("FREQ=WEEKLY;BYDAY=MO,WE;COUNT=%d", 2+i%recur.MaxCount/2))
-		if err != nil {
-			b.Fatal(err)
-		}
-		e := &event{Zone: zone, Start: tz.TimeMoment(tz.Date{Year: 2026, Month: 10, Day: 5}.At(18, 0)), Rule: rule}
-		if err := times(e, tz.Moment{}, false, time.Hour, 1); err != nil {
-			b.Fatal(err)
-		}
-		if err := checkLists(e); err != nil {
-			b.Fatal(err)
-		}
-		bounds(e, nil)
-		expand(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)})
-		upcoming(e, nil, zone, monday, nextCount)
+	base := tz.Date{Year: 2026, Month: 10, Day: 5}
+	for _, most := range []int{20, 1000} {
+		b.Run(fmt.Sprintf("count-%d", most), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				i++
+				rule, err := recur.ParseRule(fmt.Sprintf("FREQ=WEEKLY;BYDAY=MO,WE;COUNT=%d", 2+i%(most-1)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				e := &event{Zone: zone, Start: tz.TimeMoment(base.AddDays(i / (most - 1) % 20000).At(18, 0)), Rule: rule}
+				if err := times(e, tz.Moment{}, false, time.Hour, 1); err != nil {
+					b.Fatal(err)
+				}
+				if err := checkLists(e); err != nil {
+					b.Fatal(err)
+				}
+				bounds(e, nil)
+				expand(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)})
+				upcoming(e, nil, zone, monday, nextCount)
+			}
+		})
 	}
 }

@@ -343,32 +343,6 @@ func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool
 	tx.touched = append(tx.touched, t)
 }
 
-// blob marks a BLOB value in a JSON image, so it is restored as bytes and
-// not as the base64 text JSON would otherwise turn it into.
-type blob struct {
-	B64 string `json:"$blob"`
-}
-
-// encodeRow is the journal's image of a row: one JSON object of every
-// column, keys sorted (encoding/json sorts map keys), so two images of the
-// same row compare equal byte for byte.
-func encodeRow(cols []string, vals []any) ([]byte, error) {
-	m := make(map[string]any, len(cols))
-	for i, c := range cols {
-		switch v := vals[i].(type) {
-		case []byte:
-			m[c] = blob{base64.StdEncoding.EncodeToString(v)}
-		case time.Time:
-			// Only from a column declared DATE/DATETIME, which the
-			// convention rules out; keep it as canonical text.
-			m[c] = v.UTC().Format(time.RFC3339Nano)
-		default:
-			m[c] = v
-		}
-	}
-	return json.Marshal(m)
-}
-
 // decodeRow turns an image back into values to bind: JSON integers become
 // int64, other numbers float64, blobs []byte.
 func decodeRow(img []byte) (Row, error) {

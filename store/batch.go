@@ -1,0 +1,131 @@
+package store
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// batchRows is the most rows one INSERT statement of InsertMany carries;
+// far below SQLite's 32,766 bound parameters for any journaled table.
+const batchRows = 64
+
+// InsertMany adds rows to table for tx.Owner(), as Insert does for each
+// (owner_id and updated_at set by the store, id by SQLite, every row
+// journaled in this Write's change), and returns the new ids in the order
+// of rows. Runs of rows that set the same columns go in multi-row INSERT …
+// RETURNING * statements of up to 64 rows, whose returned rows are the
+// journal's after images, so no row is read back on its own and the images
+// are exactly what a SELECT gives (which Undo compares against). A row that
+// fails (a constraint, an unknown column) fails the whole call; the Write
+// then keeps nothing.
+func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
+	if err := tx.writable("InsertMany"); err != nil {
+		return nil, err
+	}
+	cols, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([][]string, len(rows))
+	for i, row := range rows {
+		if err := checkSet(table, cols, row, "id", "owner_id", "deleted_at"); err != nil {
+			return nil, err
+		}
+		keys[i] = sortedKeys(row)
+	}
+	ids := make([]int64, 0, len(rows))
+	for start := 0; start < len(rows); {
+		end := start + 1
+		for end < len(rows) && end-start < batchRows && slices.Equal(keys[end], keys[start]) {
+			end++
+		}
+		// A power of two rows per statement keeps the statement cache at a
+		// few texts per column set, whatever the batch's length.
+		n := 1
+		for n*2 <= end-start {
+			n *= 2
+		}
+		got, err := tx.insertRun(table, keys[start], rows[start:start+n])
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		start += n
+	}
+	return ids, nil
+}
+
+// insertRun inserts rows that all set the columns keys in one statement and
+// journals them.
+func (tx *Tx) insertRun(table string, keys []string, rows []Row) ([]int64, error) {
+	names := []string{"owner_id"}
+	stampIt := !slices.Contains(keys, "updated_at")
+	if stampIt {
+		names = append(names, "updated_at")
+	}
+	names = append(names, keys...)
+	one := "(?" + strings.Repeat(", ?", len(names)-1) + ")"
+	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
+		one + strings.Repeat(", "+one, len(rows)-1) + ` RETURNING *`
+	args := make([]any, 0, len(names)*len(rows))
+	now := stamp(tx.now)
+	for _, row := range rows {
+		args = append(args, tx.owner)
+		if stampIt {
+			args = append(args, now)
+		}
+		for _, k := range keys {
+			args = append(args, row[k])
+		}
+	}
+	res, err := tx.query(q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
+	}
+	defer res.Close()
+	cols, err := res.Columns()
+	if err != nil {
+		return nil, err
+	}
+	idAt := slices.Index(cols, "id")
+	type made struct {
+		id  int64
+		img []byte
+	}
+	out := make([]made, 0, len(rows))
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for res.Next() {
+		if err := res.Scan(ptrs...); err != nil {
+			return nil, fmt.Errorf("cannot add to %s: %w", table, err)
+		}
+		id, _ := vals[idAt].(int64)
+		img, err := encodeRow(cols, vals)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, made{id, img})
+	}
+	if err := res.Err(); err != nil {
+		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
+	}
+	// SQLite does not promise RETURNING's order, but the rows of one
+	// VALUES list are inserted in order and each new rowid is the largest
+	// plus one, so sorted by id they are consecutive and in rows' order.
+	// Anything else (the rowid space exhausted) cannot be matched to rows.
+	slices.SortFunc(out, func(a, b made) int { return cmp.Compare(a.id, b.id) })
+	if len(out) != len(rows) || out[len(out)-1].id-out[0].id != int64(len(rows)-1) {
+		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", len(rows), table)
+	}
+	ids := make([]int64, len(out))
+	for i, m := range out {
+		ids[i] = m.id
+		tx.record(table, m.id, nil, m.img, true)
+	}
+	return ids, nil
+}

@@ -411,48 +411,83 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	// upsert inserts want, or updates have with what differs; it returns
-	// the row's id (0 on a dry run of a new row).
-	upsert := func(table string, have, want store.Row, c *Counts) (int64, error) {
-		if have == nil {
-			c.Created++
-			if opts.DryRun {
-				return 0, nil
-			}
-			return tx.Insert(table, want)
-		}
-		id := have["id"].(int64)
+	// update changes have to want where they differ; new rows are
+	// counted here and inserted in batches (store.Tx.InsertMany), which
+	// journal them without reading each back.
+	update := func(table string, have, want store.Row, c *Counts) error {
 		diff := changed(have, want)
 		if len(diff) == 0 {
 			c.Unchanged++
-			return id, nil
+			return nil
 		}
 		c.Updated++
 		if opts.DryRun {
-			return id, nil
+			return nil
 		}
-		return id, tx.Update(table, id, diff)
+		return tx.Update(table, have["id"].(int64), diff)
 	}
-	for _, pe := range p.events {
-		id, err := upsert("events", evs[pe.row["uid"].(string)], pe.row, &rep.Events)
-		if err != nil {
+	insert := func(table string, rows []store.Row, c *Counts) ([]int64, error) {
+		c.Created += len(rows)
+		if opts.DryRun || len(rows) == 0 {
+			return make([]int64, len(rows)), nil
+		}
+		return tx.InsertMany(table, rows)
+	}
+	eventIDs := make([]int64, len(p.events)) // 0 for a new event on a dry run
+	var fresh []store.Row
+	var freshAt []int
+	for i, pe := range p.events {
+		have := evs[pe.row["uid"].(string)]
+		if have == nil {
+			fresh, freshAt = append(fresh, pe.row), append(freshAt, i)
+			continue
+		}
+		eventIDs[i] = have["id"].(int64)
+		if err := update("events", have, pe.row, &rep.Events); err != nil {
 			return fmt.Errorf("event %s: %w", pe.row["uid"], err)
 		}
+	}
+	ids, err := insert("events", fresh, &rep.Events)
+	if err != nil {
+		return fmt.Errorf("the events: %w", err)
+	}
+	for k, id := range ids {
+		eventIDs[freshAt[k]] = id
+	}
+	fresh = fresh[:0]
+	for i, pe := range p.events {
+		id := eventIDs[i]
 		for _, ov := range pe.overrides {
 			ov["event_id"] = id
 			var have store.Row
 			if id != 0 {
 				have = ovs[fmt.Sprint(id, "@", ov["recurrence_id"])]
 			}
-			if _, err := upsert("event_overrides", have, ov, &rep.Overrides); err != nil {
+			if have == nil {
+				fresh = append(fresh, ov)
+				continue
+			}
+			if err := update("event_overrides", have, ov, &rep.Overrides); err != nil {
 				return fmt.Errorf("override %s of %s: %w", ov["recurrence_id"], pe.row["uid"], err)
 			}
 		}
 	}
+	if _, err := insert("event_overrides", fresh, &rep.Overrides); err != nil {
+		return fmt.Errorf("the changed occurrences: %w", err)
+	}
+	fresh = fresh[:0]
 	for _, t := range p.tasks {
-		if _, err := upsert("tasks", tks[t["uid"].(string)], t, &rep.Tasks); err != nil {
+		have := tks[t["uid"].(string)]
+		if have == nil {
+			fresh = append(fresh, t)
+			continue
+		}
+		if err := update("tasks", have, t, &rep.Tasks); err != nil {
 			return fmt.Errorf("task %s: %w", t["uid"], err)
 		}
+	}
+	if _, err := insert("tasks", fresh, &rep.Tasks); err != nil {
+		return fmt.Errorf("the tasks: %w", err)
 	}
 	if !opts.DryRun {
 		src := opts.Source

@@ -64,23 +64,29 @@ func (tx *Tx) Summarize(summary string) { tx.summary = summary }
 
 // Exec runs raw SQL in the transaction. It is not journaled: use Insert,
 // Update and Delete for rows of journaled tables. The statement must
-// filter by owner_id = tx.Owner().
+// filter by owner_id = tx.Owner(). Like Query, it goes through the
+// statement cache, so a fixed query text is parsed once per connection.
 func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
 	if tx.readOnly {
 		return nil, errors.New("store: Exec inside Read; writes go through Write")
 	}
-	return tx.tx.ExecContext(tx.ctx, query, args...)
+	return tx.exec(query, args...)
 }
 
 // Query runs a raw query in the transaction; it must filter by
-// owner_id = tx.Owner().
+// owner_id = tx.Owner(). Queries are prepared once and cached by their
+// text (up to a bound), which is most of a small query's cost in SQLite:
+// keep values in arguments, not in the text.
 func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
-	return tx.tx.QueryContext(tx.ctx, query, args...)
+	return tx.query(query, args...)
 }
 
 // QueryRow runs a raw one-row query in the transaction; it must filter by
-// owner_id = tx.Owner().
+// owner_id = tx.Owner(). It goes through the statement cache as Query does.
 func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+	if st := tx.s.stmt(tx.ctx, query); st != nil {
+		return tx.tx.StmtContext(tx.ctx, st).QueryRowContext(tx.ctx, args...)
+	}
 	return tx.tx.QueryRowContext(tx.ctx, query, args...)
 }
 

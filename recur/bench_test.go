@@ -178,3 +178,46 @@ func BenchmarkCreateSeries(b *testing.B) {
 		}
 	}
 }
+
+// countBenchKinds are the rule shapes of BenchmarkCreateCount: the common
+// ones whose periods each give a fixed number of occurrences, and one
+// (BYSETPOS) that is always expanded in full.
+var countBenchKinds = []string{
+	"FREQ=WEEKLY;BYDAY=MO,WE", "FREQ=DAILY", "FREQ=MONTHLY;BYDAY=2TU",
+	"FREQ=MONTHLY;BYMONTHDAY=15", "FREQ=YEARLY", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH,FR",
+}
+
+// BenchmarkCreateCount is the recurrence work the event tools do when a
+// repeating event with COUNT is created or changed: Check, Bounds and the
+// next occurrence after the first (After). Each iteration parses its rule
+// without the rule cache (parseRule) and has its own DTSTART, so neither
+// the rule cache nor the COUNT and month caches (keyed by rule and
+// DTSTART) help. count-N has COUNTs from 1 to N, over countBenchKinds;
+// setpos-N is a rule always expanded in full, for comparison.
+func BenchmarkCreateCount(b *testing.B) {
+	zone := tz.MustZone("Europe/Paris")
+	base := tz.Date{Year: 2026, Month: 10, Day: 5}
+	run := func(b *testing.B, most int, kinds []string) {
+		i := 0
+		for b.Loop() {
+			i++
+			kind := kinds[i%len(kinds)]
+			r, err := parseRule(fmt.Sprintf("%s;COUNT=%d", kind, 1+i%most))
+			if err != nil {
+				b.Fatal(err)
+			}
+			s := Series{Start: tz.TimeMoment(base.AddDays(i%3000).At(18, 0)), Zone: zone, Rule: r, Duration: time.Hour}
+			if err := s.Check(); err != nil {
+				b.Fatal(err)
+			}
+			first, _, _ := s.Bounds()
+			s.After(first)
+		}
+	}
+	for _, most := range []int{20, 1000} {
+		b.Run(fmt.Sprintf("count-%d", most), func(b *testing.B) { run(b, most, countBenchKinds) })
+	}
+	b.Run("setpos-1000", func(b *testing.B) {
+		run(b, 1000, []string{"FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"})
+	})
+}

@@ -112,18 +112,6 @@ type plannedEvent struct {
 	overrides []store.Row // without event_id
 }
 
-func momentsJSON(ms []tz.Moment) string {
-	if len(ms) == 0 {
-		return "[]"
-	}
-	texts := make([]string, len(ms))
-	for i, m := range ms {
-		texts[i] = m.String()
-	}
-	b, _ := json.Marshal(texts)
-	return string(b)
-}
-
 // reminderColumns are the stored JSON forms (tools/fields): minutes, and
 // moments in the person's zone.
 func reminderColumns(a Alarms, person tz.Zone) (string, string) {
@@ -228,7 +216,7 @@ func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {
 		"uid": e.UID, "title": title, "location": e.Location, "notes": e.Description,
 		"all_day": boolInt(e.AllDay), "start_local": e.Start.String(), "end_local": endLocal.String(), "tzid": e.Zone.Name(),
 		"start_at": startAt.Unix(), "end_at": endAt.Unix(), "rrule": nil,
-		"exdates": momentsJSON(e.ExDates), "rdates": momentsJSON(e.RDates),
+		"exdates": tz.MomentsJSON(e.ExDates), "rdates": tz.MomentsJSON(e.RDates),
 		"first_at": first.Unix(), "last_at": nil,
 		"remind_before": rb, "remind_at": ra, "created_at": now.Unix(),
 	}
@@ -674,25 +662,6 @@ func str(v any) string {
 	return fmt.Sprint(v)
 }
 
-func parseMomentList(s string) ([]tz.Moment, error) {
-	if s == "" || s == "[]" {
-		return nil, nil
-	}
-	var texts []string
-	if err := json.Unmarshal([]byte(s), &texts); err != nil {
-		return nil, err
-	}
-	out := make([]tz.Moment, 0, len(texts))
-	for _, t := range texts {
-		m, err := tz.ParseMoment(t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
 func alarmsFromColumns(before, at string, person tz.Zone) (Alarms, error) {
 	r, err := fields.ParseReminders(before, at)
 	if err != nil {
@@ -736,10 +705,10 @@ func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
 			return bad(err)
 		}
 	}
-	if e.ExDates, err = parseMomentList(str(r["exdates"])); err != nil {
+	if e.ExDates, err = tz.ParseMomentsJSON(str(r["exdates"])); err != nil {
 		return bad(err)
 	}
-	if e.RDates, err = parseMomentList(str(r["rdates"])); err != nil {
+	if e.RDates, err = tz.ParseMomentsJSON(str(r["rdates"])); err != nil {
 		return bad(err)
 	}
 	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person); err != nil {

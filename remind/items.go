@@ -2,7 +2,6 @@ package remind
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -240,10 +239,10 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 			return bad(err)
 		}
 	}
-	if s.ExDates, err = moments(exdates); err != nil {
+	if s.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
 		return bad(err)
 	}
-	if s.RDates, err = moments(rdates); err != nil {
+	if s.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
 		return bad(err)
 	}
 	it.Series = s
@@ -307,25 +306,6 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 		it.Over[key] = ov
 	}
 	return it, true, rows.Err()
-}
-
-func moments(js string) ([]tz.Moment, error) {
-	if js == "" {
-		return nil, nil
-	}
-	var texts []string
-	if err := json.Unmarshal([]byte(js), &texts); err != nil {
-		return nil, err
-	}
-	out := make([]tz.Moment, 0, len(texts))
-	for _, t := range texts {
-		m, err := tz.ParseMoment(t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
 }
 
 // hasReminders reports whether anything of the item can ever fire.

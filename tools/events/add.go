@@ -43,8 +43,8 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	}
 	fingerprint := fields.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
-		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": momentsJSON(e.ExDates),
-		"rdates": momentsJSON(e.RDates), "remind_before": e.remindBefore, "remind_at": e.remindAt,
+		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
+		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.remindBefore, "remind_at": e.remindAt,
 	})
 	var (
 		existing *event // the event a repeated key or the duplicate window gave back

@@ -128,37 +128,6 @@ func newUID() string {
 	return hex.EncodeToString(b[:]) + "@assistant"
 }
 
-func parseMoments(s string) ([]tz.Moment, error) {
-	if s == "" || s == "[]" {
-		return nil, nil
-	}
-	var texts []string
-	if err := json.Unmarshal([]byte(s), &texts); err != nil {
-		return nil, err
-	}
-	out := make([]tz.Moment, 0, len(texts))
-	for _, t := range texts {
-		m, err := tz.ParseMoment(t)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, nil
-}
-
-func momentsJSON(ms []tz.Moment) string {
-	if len(ms) == 0 {
-		return "[]"
-	}
-	texts := make([]string, len(ms))
-	for i, m := range ms {
-		texts[i] = m.String()
-	}
-	b, _ := json.Marshal(texts)
-	return string(b)
-}
-
 // eventColumns is the SELECT list scanEvent reads.
 const eventColumns = `id, uid, title, location, notes, all_day, start_local, end_local, tzid,
 	start_at, end_at, rrule, exdates, rdates, remind_before, remind_at, split_from, prev_starts, created_at`
@@ -203,10 +172,10 @@ func scanEvent(sc scanner) (*event, error) {
 			return nil, fmt.Errorf("event %d: %w", e.ID, err)
 		}
 	}
-	if e.ExDates, err = parseMoments(exdates); err != nil {
+	if e.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
 		return nil, fmt.Errorf("event %d exdates: %w", e.ID, err)
 	}
-	if e.RDates, err = parseMoments(rdates); err != nil {
+	if e.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
 		return nil, fmt.Errorf("event %d rdates: %w", e.ID, err)
 	}
 	e.remindBefore, e.remindAt = remindBefore, remindAt
@@ -233,8 +202,8 @@ func (e *event) columns() store.Row {
 		"start_at":      e.StartAt.Unix(),
 		"end_at":        e.EndAt.Unix(),
 		"rrule":         nil,
-		"exdates":       momentsJSON(e.ExDates),
-		"rdates":        momentsJSON(e.RDates),
+		"exdates":       tz.MomentsJSON(e.ExDates),
+		"rdates":        tz.MomentsJSON(e.RDates),
 		"remind_before": e.remindBefore,
 		"remind_at":     e.remindAt,
 		"split_from":    nil,

@@ -159,10 +159,10 @@ func loadSeries(tx *store.Tx, from, to int64) ([]seriesRow, error) {
 				return nil, fmt.Errorf("event %d: %w", e.ID, err)
 			}
 		}
-		if e.ExDates, err = parseMoments(exdates); err != nil {
+		if e.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
 			return nil, fmt.Errorf("event %d exdates: %w", e.ID, err)
 		}
-		if e.RDates, err = parseMoments(rdates); err != nil {
+		if e.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
 			return nil, fmt.Errorf("event %d rdates: %w", e.ID, err)
 		}
 		r := seriesRow{e: e, first: first, last: math.MaxInt64}

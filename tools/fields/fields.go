@@ -150,14 +150,7 @@ func (r Reminders) BeforeJSON() string {
 }
 
 // AtJSON is At as a JSON array of canonical moment texts: "[]" when empty.
-func (r Reminders) AtJSON() string {
-	texts := make([]string, len(r.At))
-	for i, m := range r.At {
-		texts[i] = m.String()
-	}
-	b, _ := json.Marshal(texts)
-	return string(b)
-}
+func (r Reminders) AtJSON() string { return tz.MomentsJSON(r.At) }
 
 // ParseReminders reads the stored JSON forms written by BeforeJSON and
 // AtJSON; empty text reads as no reminders.
@@ -168,19 +161,11 @@ func ParseReminders(beforeJSON, atJSON string) (Reminders, error) {
 			return r, fmt.Errorf("stored remind_before %q: %w", s, err)
 		}
 	}
-	if s := strings.TrimSpace(atJSON); s != "" {
-		var texts []string
-		if err := json.Unmarshal([]byte(s), &texts); err != nil {
-			return r, fmt.Errorf("stored remind_at %q: %w", s, err)
-		}
-		for _, t := range texts {
-			m, err := tz.ParseMoment(t)
-			if err != nil {
-				return r, fmt.Errorf("stored remind_at %q: %w", t, err)
-			}
-			r.At = append(r.At, m)
-		}
+	at, err := tz.ParseMomentsJSON(strings.TrimSpace(atJSON))
+	if err != nil {
+		return r, fmt.Errorf("stored remind_at: %w", err)
 	}
+	r.At = at
 	return r, nil
 }
 

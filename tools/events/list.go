@@ -73,8 +73,11 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	}
 	next := fields.NextCursor(offset, limit, len(list))
 	what := "events"
+	if len(list) == 1 {
+		what = "event"
+	}
 	if query != "" {
-		what = "events matching " + quote(query)
+		what += " matching " + quote(query)
 	}
 	var b strings.Builder
 	switch {

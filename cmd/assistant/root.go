@@ -88,7 +88,6 @@ func group(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-
 // exactArgs is cobra.ExactArgs with a sentence naming what is missing.
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {

@@ -462,3 +462,24 @@ func TestJumpMatchesFullExpansion(t *testing.T) {
 		}
 	}
 }
+
+func TestFixedClock(t *testing.T) {
+	cases := []struct {
+		rule string
+		want bool
+	}{
+		{"FREQ=WEEKLY;BYDAY=MO,WE", true},
+		{"FREQ=DAILY;COUNT=3", true},
+		{"FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", true},
+		{"FREQ=YEARLY;BYSECOND=0", true},
+		{"FREQ=DAILY;BYHOUR=9", false},
+		{"FREQ=WEEKLY;BYMINUTE=30", false},
+		{"FREQ=HOURLY", false},
+		{"FREQ=MINUTELY;INTERVAL=30", false},
+	}
+	for _, c := range cases {
+		if got := MustRule(c.rule).FixedClock(); got != c.want {
+			t.Errorf("%s: FixedClock() = %v, want %v", c.rule, got, c.want)
+		}
+	}
+}

@@ -691,3 +691,12 @@ func (r *Rule) options(start time.Time) rrule.ROption {
 	}
 	return o
 }
+
+// FixedClock reports whether every occurrence of the rule starts at
+// DTSTART's wall-clock time in the series' zone (before a DST gap moves a
+// nonexistent one forward, RFC 5545 §3.3.5): DAILY or coarser, with no
+// BYHOUR or BYMINUTE (a BYSECOND other than 0 is refused at parse). Callers
+// may then compare clock times instead of expanding.
+func (r *Rule) FixedClock() bool {
+	return r.freq <= Daily && len(r.byHour) == 0 && len(r.byMinute) == 0
+}

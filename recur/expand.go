@@ -133,6 +133,10 @@ func (s Series) monthChunk(m time.Time) []time.Time {
 	return list
 }
 
+// lastCivil is the last civil time the library can give (it stops after
+// the year 9999).
+var lastCivil = time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC)
+
 func minTime(a, b time.Time) time.Time {
 	if b.Before(a) {
 		return b
@@ -199,17 +203,17 @@ func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
 	step := r.step()
 	n := 0
 	if lo.After(t0) {
-		n = max(0, int(lo.Sub(t0)/step)-1)
+		n = max(0, int((lo.Unix()-t0.Unix())/int64(step/time.Second))-1)
 	}
 	end := hi.Add(time.Hour)
 	for steps := 0; steps < maxSteps; steps++ {
-		t := t0.Add(time.Duration(n) * step)
+		t := r.stepAt(t0, n)
 		if !t.Before(end) {
 			return
 		}
 		n++
 		for _, c := range s.candidates(t) {
-			if c.Before(t0) || c.Before(lo) || !s.matches(c) {
+			if c.Before(t0) || c.Before(lo) || !c.Before(hi) || !s.matches(c) {
 				continue
 			}
 			o := s.placeInstant(c)
@@ -219,6 +223,17 @@ func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
 			add(o)
 		}
 	}
+}
+
+// stepAt returns the instant n steps after t0. A time.Duration holds only
+// about 292 years, which n steps of a long INTERVAL exceed, so whole days
+// are added on the UTC calendar (exact there) and the rest as a duration.
+func (r *Rule) stepAt(t0 time.Time, n int) time.Time {
+	minutes := int64(n) * int64(r.step()/time.Minute)
+	if minutes < 100*365*1440 {
+		return t0.Add(time.Duration(minutes) * time.Minute)
+	}
+	return t0.UTC().AddDate(0, 0, int(minutes/1440)).Add(time.Duration(minutes%1440) * time.Minute).In(t0.Location())
 }
 
 // maxSteps bounds one sub-daily scan, so a rule whose BYxxx parts never
@@ -314,10 +329,9 @@ func (s Series) countTimes() []time.Time {
 	if sub {
 		t0, _ := s.Zone.Instant(s.Start.DateTime)
 		list = append(list, t0)
-		step := r.step()
 	scan:
 		for n := 0; n < maxSteps && len(list) < r.count; n++ {
-			for _, c := range s.candidates(t0.Add(time.Duration(n) * step)) {
+			for _, c := range s.candidates(r.stepAt(t0, n)) {
 				if c.After(t0) && s.matches(c) {
 					list = append(list, c)
 					if len(list) == r.count {
@@ -331,6 +345,9 @@ func (s Series) countTimes() []time.Time {
 		opt := r.options(start)
 		opt.Dtstart = start
 		opt.Count = r.count
+		// Without UNTIL the library stops 2^63 ns (about 292 years) after
+		// DTSTART, which would cut a long COUNT short.
+		opt.Until = lastCivil
 		if rr, err := rrule.NewRRule(opt); err == nil {
 			list = rr.All()
 		}

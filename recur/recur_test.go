@@ -483,3 +483,22 @@ func TestFixedClock(t *testing.T) {
 		}
 	}
 }
+
+// A COUNT may reach past the 292 years a time.Duration holds and past
+// where rrule-go stops without UNTIL; the last bound must still reach the
+// real last occurrence.
+func TestCountPast292Years(t *testing.T) {
+	monthly := timed("Australia/Adelaide", "2015-08-23T09:00", "FREQ=MONTHLY;INTERVAL=3;COUNT=1453;BYMINUTE=0")
+	_, last, _ := monthly.Bounds()
+	if want, _ := monthly.Zone.Instant(dt("2378-08-23T09:00")); !last.Equal(want) {
+		t.Errorf("quarterly COUNT=1453: last %v, want %v", last, want)
+	}
+	// BYMONTH listing every month matches every step, but takes the
+	// stepping path that filters.
+	hourly := timed("UTC", "2026-10-05T09:00", "FREQ=HOURLY;INTERVAL=1000;COUNT=3000;BYMONTH=1,2,3,4,5,6,7,8,9,10,11,12")
+	_, last, _ = hourly.Bounds()
+	// 2999 steps of 1000 h are 124958 days and 8 hours.
+	if want := time.Date(2026, 10, 5, 9, 0, 0, 0, time.UTC).AddDate(0, 0, 124958).Add(8 * time.Hour); !last.Equal(want) {
+		t.Errorf("hourly COUNT=3000: last %v, want %v", last, want)
+	}
+}

@@ -87,6 +87,9 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	in.HasLocation = in.Location != ""
 	in.Notes = a.Body("notes")
 	in.HasNotes = in.Notes != ""
+	fields.TooLong(a, "title", fields.TitleWhat, in.Title, fields.MaxTitle)
+	fields.TooLong(a, "location", fields.LocationWhat, in.Location, fields.MaxLocation)
+	fields.TooLong(a, "notes", fields.NotesWhat, in.Notes, fields.MaxNotes)
 	if text := a.Text("rrule"); text != "" && a.Err() == nil {
 		rule, err := recur.ParseRule(text)
 		var re *recur.Error

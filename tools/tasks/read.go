@@ -18,8 +18,8 @@ import (
 // Bounds on what a task holds, in characters (Unicode code points). A value
 // over a bound is refused with a sentence, never cut.
 const (
-	MaxTitle = 200
-	MaxNotes = 10000
+	MaxTitle = fields.MaxTitle
+	MaxNotes = fields.MaxNotes
 	MaxTag   = 40
 	MaxTags  = 20
 	MaxKey   = 200
@@ -46,9 +46,7 @@ func readID(a *args.Args) int64 {
 }
 
 func tooLong(a *args.Args, name, what string, s string, most int) {
-	if n := utf8.RuneCountInString(s); n > most {
-		a.Fail(name, fmt.Sprintf("“%s” may be at most %d characters; this one has %d. Write a shorter %s.", name, most, n, what))
-	}
+	fields.TooLong(a, name, what, s, most)
 }
 
 // readTitle reads “title” as one line; needed is true for add_task.
@@ -59,13 +57,13 @@ func readTitle(a *args.Args, needed bool) (string, bool) {
 	} else {
 		s = a.Line("title")
 	}
-	tooLong(a, "title", "title (put details in “notes”)", s, MaxTitle)
+	tooLong(a, "title", fields.TitleWhat, s, MaxTitle)
 	return s, s != ""
 }
 
 func readNotes(a *args.Args) (string, bool) {
 	s := a.Body("notes")
-	tooLong(a, "notes", "note", s, MaxNotes)
+	tooLong(a, "notes", fields.NotesWhat, s, MaxNotes)
 	return s, s != ""
 }
 

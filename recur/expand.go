@@ -27,12 +27,19 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 	cLo := s.Zone.In(lo).AsUTC().Add(-civilPad)
 	cHi := s.Zone.In(hi).AsUTC().Add(civilPad)
 	if r.count > 0 {
-		list := s.countTimes()
-		i := sort.Search(len(list), func(i int) bool { return !list[i].Before(cLo) })
-		for ; i < len(list) && list[i].Before(cHi); i++ {
-			add(s.place(list[i]))
+		// Up to its COUNT-th time the rule gives what it gives without
+		// COUNT, so when that time is known the expansion below may start
+		// near the window like any other; else use the full list.
+		tail, ok := s.countTail()
+		if !ok {
+			list := s.countTimes()
+			i := sort.Search(len(list), func(i int) bool { return !list[i].Before(cLo) })
+			for ; i < len(list) && list[i].Before(cHi); i++ {
+				add(s.place(list[i]))
+			}
+			return
 		}
-		return
+		cHi = minTime(cHi, tail[len(tail)-1].Add(time.Nanosecond))
 	}
 	switch r.until {
 	case untilLocal:
@@ -148,9 +155,10 @@ func minTime(a, b time.Time) time.Time {
 // occurrence from target on: the first day of the latest whole period
 // (INTERVAL × FREQ, aligned as rrule-go aligns them: by day, by WKST week,
 // by month, by year) that begins at or before target, or start itself when
-// that period is start's own. It is only used without COUNT, and with the
-// implicit BYxxx values made explicit (Rule.options), so the periods after
-// the jump produce what they would have produced from DTSTART.
+// that period is start's own. It is used with the implicit BYxxx values
+// made explicit (Rule.options), so the periods after the jump produce what
+// they would have produced from DTSTART, and for a COUNT rule only up to
+// its COUNT-th time (countTail), below which COUNT removes nothing.
 func (r *Rule) jump(start, target time.Time) time.Time {
 	if !target.After(start) {
 		return start
@@ -190,12 +198,16 @@ func (r *Rule) jump(start, target time.Time) time.Time {
 func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
 	r := s.Rule
 	if r.count > 0 {
-		list := s.countTimes()
-		i := sort.Search(len(list), func(i int) bool { return !list[i].Before(lo) })
-		for ; i < len(list) && list[i].Before(hi); i++ {
-			add(s.placeInstant(list[i]))
+		tail, ok := s.countTail()
+		if !ok {
+			list := s.countTimes()
+			i := sort.Search(len(list), func(i int) bool { return !list[i].Before(lo) })
+			for ; i < len(list) && list[i].Before(hi); i++ {
+				add(s.placeInstant(list[i]))
+			}
+			return
 		}
-		return
+		hi = minTime(hi, tail[len(tail)-1].Add(time.Nanosecond))
 	}
 	if r.until == untilUTC {
 		hi = minTime(hi, r.untilTime.Add(time.Nanosecond))

@@ -256,7 +256,9 @@ func (s Series) All(limit int) []Occurrence {
 // A never-ending series is not bounded and last is the zero time. The
 // bounds ignore EXDATEs and use UNTIL itself rather than the last
 // occurrence before it, so they may be wider than the occurrences, never
-// narrower. With COUNT the rule is expanded once (and cached).
+// narrower. With COUNT, rules whose periods each give the same number of
+// times expand only DTSTART's period and the one holding the COUNT-th
+// time; other rules are expanded once in full (and cached).
 func (s Series) Bounds() (first, last time.Time, bounded bool) {
 	f := s.place(civilOf(s.Start))
 	first, last = f.Start, f.End
@@ -276,9 +278,13 @@ func (s Series) Bounds() (first, last time.Time, bounded bool) {
 	var ruleLast time.Time
 	switch {
 	case r.count > 0:
-		list := s.countTimes()
+		tail, ok := s.countTail()
+		if !ok {
+			list := s.countTimes()
+			tail = list[max(0, len(list)-2):]
+		}
 		// A gap can reorder the last two civil times by the gap's length.
-		for _, c := range list[max(0, len(list)-2):] {
+		for _, c := range tail {
 			o := s.place(c)
 			if r.freq > Daily && s.Start.HasTime {
 				o = s.placeInstant(c)

@@ -2,6 +2,7 @@ package ics
 
 import (
 	"bytes"
+	"errors"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -28,21 +29,52 @@ type DecodeOptions struct {
 // maxRemindMinutes is the largest remind_before the tools take (4 weeks).
 const maxRemindMinutes = 40320
 
+// ErrNotCalendar is what Decode and Import return for input that holds no
+// VCALENDAR at all (RFC 5545 §3.4: an iCalendar stream is one or more
+// BEGIN:VCALENDAR … END:VCALENDAR objects): an empty file, or some other
+// kind of file named by mistake. Importing it would "succeed" with nothing
+// imported and every line skipped, which hides the mistake.
+var ErrNotCalendar = errors.New("not an iCalendar file")
+
 // Decode reads an iCalendar stream (RFC 5545) into a Calendar. It returns an
-// error only when r cannot be read; everything in the stream that cannot be
-// imported is listed in Calendar.Skipped, by line.
+// error when r cannot be read, and a *NotCalendarError (ErrNotCalendar) when the stream is empty or has no BEGIN:VCALENDAR line;
+// everything else in the stream that cannot be imported is listed in
+// Calendar.Skipped, by line.
 func Decode(r io.Reader, opts DecodeOptions) (*Calendar, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("the calendar could not be read: %w", err)
 	}
-	return DecodeBytes(data, opts), nil
+	cal := DecodeBytes(data, opts)
+	if cal.roots == 0 {
+		why := "it has no BEGIN:VCALENDAR line"
+		if len(bytes.TrimSpace(data)) == 0 {
+			why = "it is empty"
+		}
+		return cal, &NotCalendarError{Source: "the input", Why: why}
+	}
+	return cal, nil
 }
+
+// NotCalendarError is the sentence of ErrNotCalendar: what was read (a file
+// name, or "the input") and why it is no iCalendar stream.
+type NotCalendarError struct {
+	Source string // "SOURCES.md"
+	Why    string // "it has no BEGIN:VCALENDAR line", "it is empty"
+}
+
+func (e *NotCalendarError) Error() string {
+	return fmt.Sprintf("%s is not an iCalendar file: %s", e.Source, e.Why)
+}
+
+// Unwrap makes errors.Is(err, ErrNotCalendar) true.
+func (e *NotCalendarError) Unwrap() error { return ErrNotCalendar }
 
 // DecodeBytes is Decode for a file already in memory.
 func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
 	d := &decoder{opts: opts, cal: &Calendar{Counts: map[string]int{}, Zones: map[string]ZoneMatch{}}}
 	roots := d.p.parse(data)
+	d.cal.roots = len(roots)
 	if len(roots) == 0 && len(bytes.TrimSpace(data)) > 0 {
 		d.p.skip(1, "", "no BEGIN:VCALENDAR … END:VCALENDAR in the file")
 	}

@@ -37,6 +37,8 @@ type Calendar struct {
 	// Zones maps each TZID used in the file to the IANA zone it was read as,
 	// and how ("IANA name", "Windows zone name (CLDR)", "VTIMEZONE rules").
 	Zones map[string]ZoneMatch
+
+	roots int // VCALENDAR objects found; 0 means this is no iCalendar stream
 }
 
 // ZoneMatch says which IANA zone a TZID was read as.

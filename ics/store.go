@@ -29,7 +29,8 @@ type ImportOptions struct {
 	// DryRun works out what would be created, updated and skipped and
 	// changes nothing.
 	DryRun bool
-	// Source names the file in the change's summary ("calendar.ics").
+	// Source names the file in the change's summary ("calendar.ics") and
+	// in the *NotCalendarError of a file that is no calendar.
 	Source string
 }
 
@@ -64,7 +65,9 @@ func (r Report) Rows() int {
 // updated file updates what changed. The whole file is parsed and turned
 // into rows first; the rows are then written in one short transaction, one
 // journal change, so `undo` takes the import back whole. Items in the store
-// that the file does not mention are left alone.
+// that the file does not mention are left alone. Input with no VCALENDAR
+// (an empty file, a file of another kind) is refused with a
+// *NotCalendarError naming opts.Source, and nothing is written.
 func Import(ctx context.Context, st *store.Store, person store.Person, r io.Reader, opts ImportOptions) (Report, error) {
 	rep := Report{DryRun: opts.DryRun}
 	zone, err := tz.LoadZone(person.Zone)
@@ -73,6 +76,10 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 	}
 	t0 := time.Now()
 	cal, err := Decode(r, DecodeOptions{Zone: zone})
+	var nc *NotCalendarError
+	if errors.As(err, &nc) && opts.Source != "" {
+		nc.Source = opts.Source
+	}
 	if err != nil {
 		return rep, err
 	}

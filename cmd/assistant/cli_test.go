@@ -610,3 +610,44 @@ func TestCallTypingEndToEnd(t *testing.T) {
 		t.Errorf("undo did not take back the last task:\n%s", r.stdout)
 	}
 }
+
+// TestImportRefusesWhatIsNoCalendar: a file that is no iCalendar stream, an
+// empty input, a folder and a missing file are each one sentence and exit
+// 1, and nothing is imported.
+func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
+	h := newHome(t)
+	notes := filepath.Join(h.dir, "SOURCES.md")
+	empty := filepath.Join(h.dir, "empty.ics")
+	for name, body := range map[string]string{notes: "# Sources\n\n- rfc5545: the spec\n", empty: ""} {
+		if err := os.WriteFile(name, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"import", notes}, "", "“" + notes + "” is not an iCalendar file: it has no BEGIN:VCALENDAR line;"},
+		{[]string{"import", empty}, "", "“" + empty + "” is not an iCalendar file: it is empty;"},
+		{[]string{"import", "--dry-run", notes}, "", "is not an iCalendar file"},
+		{[]string{"import", "-"}, "", "standard input is not an iCalendar file: it is empty;"},
+		{[]string{"import", h.dir}, "", "“" + h.dir + "” is a folder, not an iCalendar file;"},
+		{[]string{"import", filepath.Join(h.dir, "missing.ics")}, "", "cannot read “" + filepath.Join(h.dir, "missing.ics") + "”: no such file"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			r := h.runIn(c.stdin, c.args...)
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			last := lines[len(lines)-1]
+			if r.code != 1 || !strings.HasPrefix(last, "assistant: ") || !strings.Contains(last, c.want) || r.stdout != "" {
+				t.Fatalf("want exit 1 and one line with %q, got %s", c.want, r)
+			}
+		})
+	}
+	if _, ok := newRegistry().Get("list_changes"); ok {
+		if r := h.must("call", "list_changes"); !strings.Contains(r.stdout, "No changes yet") {
+			t.Errorf("a refused import left a change:\n%s", r.stdout)
+		}
+	}
+}

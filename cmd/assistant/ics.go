@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,13 +77,17 @@ or standard output.`,
 func runImport(cmd *cobra.Command, a *app, o icsOptions) error {
 	var r io.Reader = a.stdin
 	name := "standard input"
+	shown := name // how a refusal names the input: the path as written
 	if o.File != "-" && o.File != "" {
+		if fi, err := os.Stat(o.File); err == nil && fi.IsDir() {
+			return failf(exitInvalid, "“%s” is a folder, not an iCalendar file; name an .ics file or - for standard input", o.File)
+		}
 		f, err := os.Open(o.File)
 		if err != nil {
 			return failf(exitInvalid, "cannot read “%s”: %v; name an .ics file or - for standard input", o.File, cleanErr(err))
 		}
 		defer f.Close()
-		r, name = f, filepath.Base(o.File)
+		r, name, shown = f, filepath.Base(o.File), "“"+o.File+"”"
 	}
 	st, p, err := a.session(cmd.Context())
 	if err != nil {
@@ -90,6 +95,11 @@ func runImport(cmd *cobra.Command, a *app, o icsOptions) error {
 	}
 	defer st.Close()
 	rep, err := ics.Import(cmd.Context(), st, store.Person{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()}, r, ics.ImportOptions{DryRun: o.DryRun, Source: name})
+	var nc *ics.NotCalendarError
+	if errors.As(err, &nc) {
+		nc.Source = shown
+		return failf(exitInvalid, "%v; name an .ics file, such as one a calendar app exports", nc)
+	}
 	if err != nil {
 		return fail(exitInternal, err)
 	}

@@ -101,7 +101,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		lines = append(lines, fmt.Sprintf("Repeats: %s (RRULE:%s)", d.Repeats, d.RRule))
 	}
 	if len(e.RDates) > 0 {
-		lines = append(lines, "Also on (RDATE): "+strings.Join(d.RDates, ", "))
+		lines = append(lines, "Also on (RDATE): "+firstOf(d.RDates))
 	}
 	if e.repeats() {
 		next := upcoming(e, ovs, person, now, nextCount)
@@ -117,7 +117,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		}
 	}
 	if len(e.ExDates) > 0 {
-		lines = append(lines, "Deleted occurrences (EXDATE): "+strings.Join(d.ExDates, ", "))
+		lines = append(lines, "Deleted occurrences (EXDATE): "+firstOf(d.ExDates))
 	}
 	if len(ovs) > 0 {
 		keys := make([]string, 0, len(ovs))
@@ -143,15 +143,45 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 			d.Exceptions = append(d.Exceptions, x)
 			parts = append(parts, text)
 		}
-		lines = append(lines, "Changed occurrences: "+strings.Join(parts, "; "))
+		lines = append(lines, "Changed occurrences: "+firstOfParts(parts))
 	}
 	if s := rem.Describe(); s != "" {
 		lines = append(lines, "Reminders: "+s)
 	}
 	if e.Notes != "" {
-		lines = append(lines, "Notes: "+e.Notes)
+		lines = append(lines, "Notes: "+fields.FitNotes(e.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
 	}
 	return lines, d
+}
+
+// listShown is how many EXDATEs, RDATEs or changed occurrences a whole
+// event's text lists before it only counts the rest; Data has them all.
+const listShown = 20
+
+// firstOf joins the first listShown of items, saying how many more there
+// are: "a, b, c and 980 more".
+func firstOf(items []string) string {
+	if len(items) <= listShown {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:listShown], ", ") + fmt.Sprintf(" and %d more", len(items)-listShown)
+}
+
+// firstOfParts is firstOf for parts already separated by "; ".
+func firstOfParts(parts []string) string {
+	if len(parts) <= listShown {
+		return strings.Join(parts, "; ")
+	}
+	return strings.Join(parts[:listShown], "; ") + fmt.Sprintf("; and %d more", len(parts)-listShown)
+}
+
+// textLen is the length in bytes of lines joined by line breaks.
+func textLen(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 1
+	}
+	return n
 }
 
 // changedFields names what an override changes.
@@ -253,7 +283,7 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 		lines = append(lines, "Reminders: "+s)
 	}
 	if o.Notes != "" {
-		lines = append(lines, "Notes: "+o.Notes)
+		lines = append(lines, "Notes: "+fields.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
 	}
 	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
 }

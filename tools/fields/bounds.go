@@ -33,3 +33,42 @@ const (
 	LocationWhat = "place (put details in “notes”)"
 	NotesWhat    = "note"
 )
+
+// AnswerRoom is how many bytes of a one-item answer (get_task, get_event,
+// and the answers of writes that show the item whole) the text around the
+// notes may leave to them: the notes get what is left of tools.ModelLimit
+// after the other lines and this reserve, kept for the lines a write adds
+// (warnings, notes on the rule) and the sentence that says they were cut.
+const AnswerRoom = 2048
+
+// FitNotes returns notes whole when they take at most room bytes; else
+// their first part, cut at a line break or space near the end of room when
+// there is one, and a sentence saying how many characters were left out.
+// The stored notes are never cut, and the answer's Data holds them whole:
+// a notes field of MaxNotes 4-byte characters is 40 KB, more than a model
+// turn (tools.ModelLimit), so the text shows what fits instead of spilling.
+func FitNotes(notes string, room int) string {
+	if len(notes) <= room {
+		return notes
+	}
+	room = max(room, 0)
+	cut := room
+	for cut > 0 && !utf8.RuneStart(notes[cut]) {
+		cut--
+	}
+	head := notes[:cut]
+	if i := lastBreak(head); i >= len(head)-200 && i > 0 {
+		head = head[:i]
+	}
+	rest := utf8.RuneCountInString(notes) - utf8.RuneCountInString(head)
+	return head + fmt.Sprintf("\n[%d more characters of these notes do not fit in one answer; they are kept as written.]", rest)
+}
+
+func lastBreak(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\n' || s[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}

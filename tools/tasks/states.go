@@ -9,6 +9,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -267,7 +268,8 @@ func (v view) detail(t task, hist []completion, total int) string {
 		}
 	}
 	if t.Notes != "" {
-		b.WriteString("\nnotes:\n" + t.Notes)
+		b.WriteString("\nnotes:\n")
+		b.WriteString(fields.FitNotes(t.Notes, tools.ModelLimit-fields.AnswerRoom-b.Len()))
 	}
 	return b.String()
 }

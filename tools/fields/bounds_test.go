@@ -1,0 +1,26 @@
+package fields
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestFitNotes(t *testing.T) {
+	cases := []struct {
+		notes      string
+		room       int
+		head, tail string
+	}{
+		{"short", 100, "short", "short"},
+		{strings.Repeat("𝄞", 10), 9, "𝄞𝄞", "[8 more characters"},
+		{"first line\nsecond line that is long", 20, "first line\nsecond\n[", "[18 more characters"},
+		{"abc", -5, "\n[", "[3 more characters"},
+	}
+	for _, c := range cases {
+		got := FitNotes(c.notes, c.room)
+		if !utf8.ValidString(got) || !strings.HasPrefix(got, c.head) || !strings.Contains(got, c.tail) {
+			t.Errorf("FitNotes(%q, %d) = %q, want it to start %q and hold %q", c.notes, c.room, got, c.head, c.tail)
+		}
+	}
+}

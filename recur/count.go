@@ -143,6 +143,12 @@ func (r *Rule) civilTimes(start, from, to time.Time) []time.Time {
 	return list[i:]
 }
 
+// smallCount is the COUNT up to which the full list is cheaper: one
+// short expansion, after which expanding near any window is a binary
+// search, where the fast path costs two expansions and then one per month
+// a window touches.
+const smallCount = 64
+
 var (
 	tailCache   sync.Map // countKey → []time.Time
 	tailCacheMu sync.Mutex
@@ -151,13 +157,14 @@ var (
 
 // countTail returns the last one or two times of countTimes (the same
 // values, civil or instants) without expanding the whole list, when the
-// rule has COUNT and periods of a fixed size (perPeriod), or a sub-daily
+// rule has a COUNT above smallCount and periods of a fixed size
+// (perPeriod), or a sub-daily
 // rule with no BYxxx part, whose times are evenly spaced instants. ok is
 // false otherwise, and also when the last period lies past the year 9999,
 // where the library stops and the full list is shorter than COUNT.
 func (s Series) countTail() (tail []time.Time, ok bool) {
 	r := s.Rule
-	if r == nil || r.count == 0 {
+	if r == nil || r.count <= smallCount {
 		return nil, false
 	}
 	key := countKey{rule: r, start: s.Start, zone: s.Zone.Name()}

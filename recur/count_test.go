@@ -129,7 +129,9 @@ func TestCountTailMatchesFullExpansion(t *testing.T) {
 		cases++
 		name := fmt.Sprintf("%s from %s in %s", r, start, s.Zone.Name())
 		full := s.countTimes()
-		tail, ok := s.countTail()
+		// computeTail is countTail without the smallCount shortcut.
+		tail := s.computeTail()
+		ok := tail != nil
 		if ok {
 			fast[r.freq]++
 			if want := full[max(0, len(full)-2):]; !slices.EqualFunc(tail, want, time.Time.Equal) {
@@ -146,7 +148,7 @@ func TestCountTailMatchesFullExpansion(t *testing.T) {
 				t.Fatalf("%s: occurrence %v–%v lies outside Bounds %v–%v", name, o.Start, o.End, first, last)
 			}
 		}
-		if !ok {
+		if _, ok := s.countTail(); !ok {
 			continue
 		}
 		// Windows at the start, around a random occurrence and across the
@@ -182,8 +184,9 @@ func TestCountTailMatchesFullExpansion(t *testing.T) {
 	}
 }
 
-// Which COUNT rules take the fast path, and that the rest fall back to the
-// full expansion with the same Bounds.
+// Which COUNT rules take the fast path (small COUNTs always use the full
+// list), and that the rest fall back to the full expansion with the same
+// Bounds.
 func TestCountTailCases(t *testing.T) {
 	cases := []struct {
 		rule, start string
@@ -210,16 +213,19 @@ func TestCountTailCases(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := Series{Start: tz.TimeMoment(dt(c.start)), Zone: tz.MustZone("Europe/Paris"), Rule: MustRule(c.rule)}
-		tail, ok := s.countTail()
-		if ok != c.fast {
+		tail := s.computeTail()
+		if ok := tail != nil; ok != c.fast {
 			t.Errorf("%s from %s: fast path %v, want %v", c.rule, c.start, ok, c.fast)
 		}
 		full := s.countTimes()
 		if got := tz.FromUTCClock(full[len(full)-1]).String(); got != c.last && !(s.Rule.freq > Daily) {
 			t.Errorf("%s from %s: last time %s, want %s", c.rule, c.start, got, c.last)
 		}
-		if ok && !tail[len(tail)-1].Equal(full[len(full)-1]) {
+		if tail != nil && !tail[len(tail)-1].Equal(full[len(full)-1]) {
 			t.Errorf("%s from %s: countTail ends %v, full list %v", c.rule, c.start, tail[len(tail)-1], full[len(full)-1])
+		}
+		if _, ok := s.countTail(); ok != (c.fast && s.Rule.count > smallCount) {
+			t.Errorf("%s from %s: countTail answers %v with smallCount %d", c.rule, c.start, ok, smallCount)
 		}
 		_, last, _ := s.Bounds()
 		want, _ := s.Zone.Instant(dt(c.last))

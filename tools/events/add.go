@@ -124,6 +124,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
 		out = append(out, "Note: "+s)
 	}
+	if s := fields.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
+		out = append(out, s)
+	}
 	out = append(out, lines...)
 	for _, w := range warnings {
 		out = append(out, "Warning: "+w)

@@ -12,6 +12,7 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -310,6 +311,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	if in.HasStart && in.Start.HasTime {
 		if s := gapSentence(newRef, n.Zone); s != "" {
 			u.note("Note: %s", s)
+		}
+	}
+	if in.HasStart || in.HasRule || in.HasZone {
+		if s := fields.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
+			u.notes = append(u.notes, s)
 		}
 	}
 	// Overrides follow a shift (re-keyed by it) and are dropped when the

@@ -137,7 +137,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	}
 	if outcome == added {
 		attach(tc, change, t.ID)
-		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + changeNote(change)
+		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + changeNote(change)
 		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
 	}
 	// An earlier task answers: show it as it is now.

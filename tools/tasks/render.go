@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -127,6 +128,18 @@ func (v view) movedNote(d due) string {
 	}
 	return fmt.Sprintf(" (%02d:%02d does not exist on %s in %s, the clocks skip it; it falls at %s.)",
 		d.Hour, d.Minute, d.Date, d.Zone.Name(), d.At.In(d.Zone.Location()).Format("15:04"))
+}
+
+// ruleNote says, after a sentence, when a repeating task's due is not one
+// of the days its rule gives (fields.OffRule), or "".
+func (v view) ruleNote(t task) string {
+	if t.Rule == nil || !t.HasDue {
+		return ""
+	}
+	if n := fields.OffRule("due", t.Due.Moment, t.Due.seriesZone(v.zone), t.Rule); n != "" {
+		return " " + n
+	}
+	return ""
 }
 
 func tagText(tags []string) string {

@@ -75,7 +75,11 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	}
 	after.UpdatedAt = e.now
 	attach(tc, change, id)
-	out := "Changed " + e.v.summary(after) + "." + e.v.movedNote(after.Due) + changeNote(change)
+	out := "Changed " + e.v.summary(after) + "." + e.v.movedNote(after.Due)
+	if a.Has("due") || a.Has("rrule") {
+		out += e.v.ruleNote(after)
+	}
+	out += changeNote(change)
 	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change})
 }
 

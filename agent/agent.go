@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -62,7 +63,8 @@ type Config struct {
 	APIKey string
 	// Model is the model name the server knows ("gpt-4.1-mini",
 	// "qwen2.5:7b"). Empty: DefaultOllamaModel on Ollama, else
-	// DefaultOpenAIModel.
+	// DefaultOpenAIModel, unless ChooseModel or Probe takes it from the
+	// server's list.
 	Model string
 
 	// Registry holds the tools offered to the model, each with its schema.
@@ -73,8 +75,9 @@ type Config struct {
 	// clock's now from it.
 	Context *tools.ToolContext
 
-	// MaxSteps is the most model requests one turn makes (default 12);
-	// at the limit the turn ends with an answer saying so.
+	// MaxSteps is the most model requests one turn makes (default 12;
+	// fronts keep it within 1 to MaxStepsLimit); at the limit the turn
+	// ends with an answer saying so.
 	MaxSteps int
 	// HistoryBudget is the most history sent with a request, in units of
 	// Measure (default 60000 characters). Older turns are dropped from what
@@ -128,14 +131,21 @@ type Agent struct {
 	person  tools.Person
 	baseURL string
 	local   bool // the default local Ollama: errors say how to start it
+	named   bool // Config.Model was given, so it is never taken from the server's list
 	undo    bool // the registry has the undo tool
 	log     *slog.Logger
+
+	mu     sync.Mutex
+	models []string // the server's GET /models answer, once listed
+	listed bool
 }
 
 // New checks cfg, fills in its defaults and returns an Agent. It fails
 // when the Registry or the Context is missing or the Context holds no
-// tools.Person. It makes no request: a server that does not answer is
-// found by the first Turn.
+// tools.Person, and with an *Error of KindSetup (exit 78) when BaseURL is
+// not an http:// or https:// URL with a host, which no retry could mend.
+// It makes no request: a server that does not answer is found by Probe or
+// the first Turn.
 func New(cfg Config) (*Agent, error) {
 	if cfg.Registry == nil {
 		return nil, errors.New("agent: Config.Registry is nil: give the registry of tools to offer")
@@ -156,6 +166,13 @@ func New(cfg Config) (*Agent, error) {
 			a.baseURL = OpenAIURL
 		}
 	}
+	if raw := strings.TrimSpace(cfg.BaseURL); raw != "" {
+		if err := checkBaseURL(raw); err != nil {
+			return nil, err
+		}
+	}
+	a.cfg.Model = strings.TrimSpace(a.cfg.Model)
+	a.named = a.cfg.Model != ""
 	if a.cfg.Model == "" {
 		if a.local {
 			a.cfg.Model = DefaultOllamaModel
@@ -428,7 +445,7 @@ func (t *turn) request(ctx context.Context, step int) (openai.ChatCompletionMess
 		}
 	}
 	if err != nil {
-		return msg, err
+		return msg, a.explainNotFound(ctx, err)
 	}
 	return clean(msg), nil
 }

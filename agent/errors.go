@@ -32,6 +32,9 @@ const (
 	// KindProtocol: the server answered with something that is not a chat
 	// completion. Exit code 76 (EX_PROTOCOL).
 	KindProtocol
+	// KindSetup: the settings cannot work as given, before any request (a
+	// base URL without http:// or https://). Exit code 78 (EX_CONFIG).
+	KindSetup
 )
 
 // Exit codes of a chat run, for the CLI (documented in docs/readme/chat.md).
@@ -42,7 +45,7 @@ const (
 	ExitUnavailable = 75  // KindUnavailable
 	ExitProtocol    = 76  // KindProtocol
 	ExitAuth        = 77  // KindAuth
-	ExitConfig      = 78  // KindNotFound, KindRefused
+	ExitConfig      = 78  // KindNotFound, KindRefused, KindSetup
 	ExitInterrupted = 130 // the turn was cancelled (Ctrl-C: 128 + SIGINT)
 )
 
@@ -71,7 +74,7 @@ func (e *Error) ExitCode() int {
 		return ExitUnreachable
 	case KindAuth:
 		return ExitAuth
-	case KindNotFound, KindRefused:
+	case KindNotFound, KindRefused, KindSetup:
 		return ExitConfig
 	case KindUnavailable:
 		return ExitUnavailable

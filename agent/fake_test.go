@@ -45,6 +45,11 @@ type fakeServer struct {
 	mu  sync.Mutex
 	rs  []reply
 	got []seen
+
+	// models, when not nil, is served at GET /v1/models as OpenAI lists
+	// them; nil answers 404 there, as servers without the endpoint do.
+	models     []string
+	modelsGets int // GET /v1/models requests received
 }
 
 func newFake(t testing.TB, rs ...reply) *fakeServer {
@@ -62,7 +67,37 @@ func (f *fakeServer) requests() []seen {
 	return append([]seen(nil), f.got...)
 }
 
+// listModels sets the ids served at GET /v1/models.
+func (f *fakeServer) listModels(ids ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.models = append([]string{}, ids...)
+}
+
+func (f *fakeServer) modelGets() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.modelsGets
+}
+
 func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/v1/models" && r.Method == http.MethodGet {
+		f.mu.Lock()
+		f.modelsGets++
+		ids := f.models
+		f.mu.Unlock()
+		if ids == nil {
+			http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
+			return
+		}
+		var data []string
+		for _, id := range ids {
+			data = append(data, fmt.Sprintf(`{"id":%q,"object":"model","created":1783958400,"owned_by":"library"}`, id))
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"object":"list","data":[`+strings.Join(data, ",")+`]}`)
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
 		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
 		return

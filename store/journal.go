@@ -166,15 +166,12 @@ func deleted(img []byte) bool {
 }
 
 func (tx *Tx) autoSummary() string {
-	var parts []string
-	for i, t := range tx.touched {
-		if i == 5 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(tx.touched)-5))
-			break
-		}
-		parts = append(parts, action(t.before, t.after)+" "+label(t.table, t.id))
+	rows := make([]ChangeRow, 0, len(tx.touched))
+	for _, t := range tx.touched {
+		rows = append(rows, ChangeRow{Table: t.table, ID: t.id, Label: label(t.table, t.id),
+			Action: action(t.before, t.after), Parent: parentLabel(t.table, t.before, t.after)})
 	}
-	return strings.Join(parts, ", ")
+	return Describe(rows, 5)
 }
 
 // Change is one journaled Write, as list_changes shows it.
@@ -194,6 +191,9 @@ type ChangeRow struct {
 	ID     int64  // row id
 	Label  string // "t12"
 	Action string // added, changed, deleted, restored
+	// Parent is the label of the item a part row belongs to ("t12" for a
+	// completion of task 12; see IsPart), "" for an item's own row.
+	Parent string
 }
 
 // Changes lists owner's most recent changes, newest first; limit is
@@ -276,7 +276,8 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Ch
 		if !ok {
 			continue
 		}
-		out[i].Rows = append(out[i].Rows, ChangeRow{Table: tbl, ID: rowID, Label: label(tbl, rowID), Action: action(before, after)})
+		out[i].Rows = append(out[i].Rows, ChangeRow{Table: tbl, ID: rowID, Label: label(tbl, rowID),
+			Action: action(before, after), Parent: parentLabel(tbl, before, after)})
 	}
 	return out, rr.Err()
 }

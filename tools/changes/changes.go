@@ -9,8 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
@@ -28,8 +31,11 @@ var changeID = regexp.MustCompile(`^[cC][0-9]{1,18}$`)
 // Undo is the undo tool: `change` (a change id such as c31; default the
 // person's latest change not yet undone). Data:
 // {"change": "c36", "undid": "c31", "tool": "update_task",
-// "rows": [{"id": "t12", "action": "changed"}]}, where action is what the
-// undo did to the row (changed, deleted, restored).
+// "rows": [{"id": "t12", "action": "changed"}, {"id": "t12", "action":
+// "deleted", "part": "completion"}]}, where action is what the undo did to
+// the item or, with "part", to that part of it (changed, deleted,
+// restored). The answer says it in words: "changed t12 (1 completion
+// removed)".
 func Undo() tools.Tool {
 	return tools.Tool{
 		Name:  "undo",
@@ -49,8 +55,8 @@ func Undo() tools.Tool {
 // ListChanges is the list_changes tool: `limit` (1–200, default 20). Data:
 // {"changes": [{"id": "c31", "tool": "add_task", "summary": "added t12",
 // "at": "2026-10-05T09:00:00+02:00", "undone_by": "", "undoes": "",
-// "rows": [{"id": "t12", "action": "added"}]}]}, newest first, times in the
-// person's zone.
+// "rows": [{"id": "t12", "action": "added"}]}]} (rows as in Undo), newest
+// first, times in the person's zone.
 func ListChanges() tools.Tool {
 	return tools.Tool{
 		Name:  "list_changes",
@@ -76,18 +82,46 @@ func host(tc *tools.ToolContext) (tools.Person, *store.Store, error) {
 	return p, s, err
 }
 
+// rowData is one item a change touched. A part of an item (a completion of
+// a task, a changed occurrence of an event) is given as its item, with
+// what it is in part, so no answer names a row the tools never show.
 type rowData struct {
 	ID     string `json:"id"`
 	Action string `json:"action"`
+	Part   string `json:"part,omitempty"` // "completion", "changed occurrence"
 }
 
 func rowsOf(c store.Change) []rowData {
 	out := make([]rowData, 0, len(c.Rows))
 	for _, r := range c.Rows {
+		if store.IsPart(r.Table) {
+			out = append(out, rowData{ID: r.Parent, Action: r.Action, Part: store.Noun(r.Table, 1)})
+			continue
+		}
 		out = append(out, rowData{ID: r.Label, Action: r.Action})
 	}
 	return out
 }
+
+// itemsOf are the labels of the items a change touched, each once, parts
+// counted as their item.
+func itemsOf(c store.Change) []string {
+	var out []string
+	for _, r := range c.Rows {
+		l := r.Label
+		if store.IsPart(r.Table) {
+			l = r.Parent
+		}
+		if l != "" && !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// undoItemsShown is how many items an undo's answer names before "and N
+// more": an undone import can touch thousands.
+const undoItemsShown = 10
 
 func undo(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
 	change := a.Line("change")
@@ -114,15 +148,9 @@ func undo(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 	if err != nil {
 		return tools.Internal(err)
 	}
-	items := make([]string, 0, len(c.Rows))
-	var parts []string
-	for _, r := range c.Rows {
-		items = append(items, r.Label)
-		parts = append(parts, r.Action+" "+r.Label)
-	}
-	tools.InsertResult(tc, tools.Changed{Change: newID, Items: items})
+	tools.InsertResult(tc, tools.Changed{Change: newID, Items: itemsOf(c)})
 	out := fmt.Sprintf("Undid %s (%s): %s. This undo is %s; undo %s to redo it.",
-		undone.ID, undone.Tool, strings.Join(parts, ", "), newID, newID)
+		undone.ID, undone.Tool, store.Describe(c.Rows, undoItemsShown), newID, newID)
 	return tools.SuccessWithData(out, map[string]any{
 		"change": newID, "undid": undone.ID, "tool": undone.Tool, "rows": rowsOf(c),
 	})
@@ -140,13 +168,22 @@ func fail(err error) tools.ExecResult {
 	return tools.Internal(err)
 }
 
-// sentence drops the sentinel's text the store appends with %w and ends
-// the sentence. The first letter is left as it is: sentences often start
-// with an id ("t12 was changed since…"), which stays lower case.
+// startsWithID matches a sentence that begins with an id ("t12 was
+// changed since…", "c31 is not one of your changes"), which stays lower
+// case.
+var startsWithID = regexp.MustCompile(`^[a-z]{1,2}[0-9]+\b`)
+
+// sentence drops the sentinel's text the store appends with %w, starts the
+// sentence with a capital (Go's error strings start lower case) unless it
+// starts with an id, and ends it.
 func sentence(err error) string {
 	s := err.Error()
 	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
 		s = strings.TrimSuffix(s, ": "+sentinel.Error())
+	}
+	if s != "" && !startsWithID.MatchString(s) {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
 	}
 	if !strings.HasSuffix(s, ".") {
 		s += "."

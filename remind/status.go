@@ -214,7 +214,7 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 		}
 		section("upcoming", ps.Upcoming, func(en Entry) string {
 			if !en.NextTry.IsZero() {
-				return fmt.Sprintf("  retry at %s after %d attempts: %s", tz.FormatModel(en.NextTry, zone), en.Attempts, en.Error)
+				return fmt.Sprintf("  retry at %s after %s: %s", tz.FormatModel(en.NextTry, zone), attempts(en.Attempts), en.Error)
 			}
 			if en.DeliveryID != "" {
 				return "  due now  " + en.DeliveryID
@@ -229,7 +229,7 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 		})
 		section("skipped", ps.Skipped, func(en Entry) string { return "  " + en.Error })
 		section("failed", ps.Failed, func(en Entry) string {
-			return fmt.Sprintf("  after %d attempts: %s  %s", en.Attempts, en.Error, en.DeliveryID)
+			return fmt.Sprintf("  after %s: %s  %s", attempts(en.Attempts), en.Error, en.DeliveryID)
 		})
 	}
 	_, err := io.WriteString(w, b.String())
@@ -258,4 +258,12 @@ func occSuffix(occ string) string {
 		return ""
 	}
 	return " (" + occ + ")"
+}
+
+// attempts is "1 attempt" or "3 attempts".
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", n)
 }

@@ -49,6 +49,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	var (
 		existing *event // the event a repeated key or the duplicate window gave back
 		why      string
+		alike    string // a warning about an event much like the new one
 		warnings []string
 		// The person's event generations before and after the insert.
 		genBefore, genAfter int64
@@ -73,15 +74,20 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			}
 		}
 		if !allowDup {
-			dup, err := duplicate(tx, e)
+			dup, similar, differs, err := duplicate(tx, e)
 			if err != nil {
 				return err
 			}
 			if dup != nil {
 				existing = dup
-				why = fmt.Sprintf("%s %s with the same title and start was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
+				why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
 					dup.label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
 				return nil
+			}
+			if similar != nil {
+				alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
+					similar.label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
+					strings.Join(differs, ", "))
 			}
 		}
 		// The overlap check runs before the insert, on the snapshot of
@@ -128,6 +134,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		out = append(out, s)
 	}
 	out = append(out, lines...)
+	if alike != "" {
+		warnings = append([]string{alike}, warnings...)
+	}
 	for _, w := range warnings {
 		out = append(out, "Warning: "+w)
 	}
@@ -159,28 +168,64 @@ func parseLabel(s string) (int64, bool) {
 	return id, err == nil
 }
 
-// duplicate finds a live event of the owner made within the duplicate
+// duplicate finds live events of the owner made within the duplicate
 // window with the same normalised title and the same start (design §6).
-func duplicate(tx *store.Tx, e *event) (*event, error) {
+// same is one that also has the same end, zone, location, rule, EXDATEs
+// and RDATEs: a call sent twice, to be answered with it. Failing that,
+// similar is the latest with the same title and start only, with what
+// differs in it: another request, added with a warning naming it.
+func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, err error) {
 	since := e.CreatedAt.Add(-fields.DuplicateWindow).Unix()
 	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
 		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
 		tx.Owner(), since, e.StartAt.Unix())
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	want := fields.NormTitle(e.Title)
 	for rows.Next() {
 		d, err := scanEvent(rows)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		if fields.NormTitle(d.Title) == want && d.Start == e.Start {
-			return d, nil
+		if fields.NormTitle(d.Title) != want || d.Start != e.Start {
+			continue
+		}
+		diff := eventDiffers(d, e)
+		if len(diff) == 0 {
+			return d, nil, nil, nil
+		}
+		if similar == nil {
+			similar, differs = d, diff
 		}
 	}
-	return nil, rows.Err()
+	return nil, similar, differs, rows.Err()
+}
+
+// eventDiffers names the fields, beyond title and start, in which b is
+// another request than a.
+func eventDiffers(a, b *event) []string {
+	var out []string
+	if a.End != b.End || a.AllDay != b.AllDay {
+		out = append(out, "end")
+	}
+	if a.Zone.Name() != b.Zone.Name() {
+		out = append(out, "time_zone")
+	}
+	if a.Location != b.Location {
+		out = append(out, "location")
+	}
+	if ruleText(a) != ruleText(b) {
+		out = append(out, "rrule")
+	}
+	if tz.MomentsJSON(a.ExDates) != tz.MomentsJSON(b.ExDates) {
+		out = append(out, "exdates")
+	}
+	if tz.MomentsJSON(a.RDates) != tz.MomentsJSON(b.RDates) {
+		out = append(out, "rdates")
+	}
+	return out
 }
 
 // overlaps names the timed events that the timed occurrences of e overlap:

@@ -53,7 +53,8 @@ func AddEvent() tools.Tool {
 		Title: "Add an event",
 		Description: "Adds a calendar event, once or repeating (rrule). Give start with a time for a timed event or a day alone for an all-day one. " +
 			"Times without a zone are read in time_zone, or the person's zone. The answer gives the event id (e7) and its next occurrence ids, " +
-			"and warns when it overlaps other events. A repeat of the same call within 10 minutes returns the first event unless allow_duplicate is set.",
+			"and warns when it overlaps other events. A repeat of the same call (same title, start, end, place and rule) within 10 minutes returns the first event unless allow_duplicate is set; " +
+			"one that differs only in those other fields is added, with a warning naming the first.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp, exdatesProp, rdatesProp,
 			fields.RemindBeforeProp, fields.RemindAtProp, fields.KeyProp, fields.AllowDuplicateProp,

@@ -291,13 +291,48 @@ func TestIdempotencyAndDuplicates(t *testing.T) {
 	e.fail(e.alice, "add_event", `{"title":"Dentist","start":"2026-10-06T11:00","key":"k1"}`, tools.CodeConflict, "The key “k1” was already used for e1 with other arguments")
 	e.now = e.now.Add(3 * time.Minute)
 	dup := e.ok(e.alice, "add_event", `{"title":"dentist.","start":"2026-10-06T10:00"}`)
-	if !strings.Contains(dup.Out, "e1 “Dentist” with the same title and start was added 3 min ago") {
+	if !strings.Contains(dup.Out, "e1 “Dentist” with the same title, start, end, place and rule was added 3 min ago") {
 		t.Fatalf("duplicate window: %s", dup.Out)
 	}
 	e.ok(e.alice, "add_event", `{"title":"dentist.","start":"2026-10-06T10:00","allow_duplicate":true}`)
 	e.now = e.now.Add(20 * time.Minute)
 	if out := e.ok(e.alice, "add_event", `{"title":"Dentist","start":"2026-10-06T10:00"}`).Out; !strings.HasPrefix(out, "Added e3") {
 		t.Fatalf("after the window: %s", out)
+	}
+}
+
+// Only a call that repeats every field that makes an event (title, start,
+// end, zone, place, rule, EXDATEs, RDATEs) answers with the first event; one
+// that differs in any of them is another request: it is added, with a
+// warning that names the event much like it.
+func TestDuplicateWindowComparesEveryField(t *testing.T) {
+	e := newEnv(t)
+	e.ok(e.alice, "add_event", `{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk"}`)
+	cases := []struct {
+		raw, differs string // differs is "" for the same request
+	}{
+		{`{"title":"ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","notes":"again"}`, ""},
+		{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=MINUTELY;COUNT=3","location":"Desk"}`, "rrule"},
+		{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","duration":30}`, "end"},
+		{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Room 2"}`, "location"},
+		{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","rdates":["2026-10-09T10:00"]}`, "rdates"},
+	}
+	for _, c := range cases {
+		res := e.ok(e.alice, "add_event", c.raw)
+		added := data(t, res)["added"] == true
+		if c.differs == "" {
+			if added || !strings.HasPrefix(res.Out, "e1 “Ping” with the same title, start, end, place and rule was added") {
+				t.Errorf("%s: not answered with e1:\n%s", c.raw, res.Out)
+			}
+			continue
+		}
+		want := "Warning: e1 “Ping”, added 1 min ago, has the same title and start but another " + c.differs + "; if one of the two is a copy, delete it with delete_event."
+		if !added || !strings.Contains(res.Out, want) {
+			t.Errorf("%s: want it added with %q:\n%s", c.raw, want, res.Out)
+		}
+		if added {
+			e.ok(e.alice, "delete_event", fmt.Sprintf(`{"id":%q}`, data(t, res)["event"].(map[string]any)["id"]))
+		}
 	}
 }
 

@@ -252,8 +252,9 @@ func Fingerprint(v any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// DuplicateWindow is how recent an item with the same normalised title and
-// the same due or start must be to count as a duplicate (design §6).
+// DuplicateWindow is how recent an item with the same normalised title,
+// the same due or start and the same other fields (rule, length, place,
+// priority, tags) must be to count as a duplicate (design §6).
 const DuplicateWindow = 10 * time.Minute
 
 // NormTitle is title as compared for the duplicate window: case-folded,
@@ -274,7 +275,7 @@ var (
 	RemindBeforeProp   = tools.Ints("remind_before", "Reminders as minutes before the start or due, for example [10, 1440] for 10 minutes and 1 day before.")
 	RemindAtProp       = tools.Strs("remind_at", "Reminders at fixed moments, such as [\"2026-10-05T08:00\"], in the item's zone.")
 	KeyProp            = tools.Str("key", "Optional idempotency key: repeating a call with the same key returns the first result instead of creating a second item.")
-	AllowDuplicateProp = tools.Bool("allow_duplicate", "Create the item even if one with the same title and time was made in the last 10 minutes.")
+	AllowDuplicateProp = tools.Bool("allow_duplicate", "Create the item even if the same one (same title, time and other fields) was made in the last 10 minutes.")
 )
 
 // LimitProp describes “limit” with its default and maximum.

@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -89,6 +88,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
 	outcome := added
 	var conflictRef string
+	var alike string // a warning about a task much like the new one
 	change, err := e.s.Write(ctx, e.person.ID, "add_task", func(tx *store.Tx) error {
 		if key != "" {
 			prev, ref, found, err := tx.LookupKey("add_task", key)
@@ -106,9 +106,13 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 			}
 		}
 		if !allowDup {
-			id, err := findDuplicate(tx, t, e)
+			id, like, differs, err := findDuplicate(tx, t, e)
 			if err != nil {
 				return err
+			}
+			if like.ID != 0 {
+				alike = fmt.Sprintf(" Warning: %s, added %s ago, has the same title and due but another %s; if one of the two is a copy, delete it with delete_task.",
+					label(like.ID), ago(e.now.Sub(like.CreatedAt)), strings.Join(differs, ", "))
 			}
 			if id != 0 {
 				outcome, t.ID = duplicate, id
@@ -137,7 +141,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	}
 	if outcome == added {
 		attach(tc, change, t.ID)
-		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + changeNote(change)
+		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + changeNote(change)
 		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
 	}
 	// An earlier task answers: show it as it is now.
@@ -155,7 +159,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	}
 	why := "this “key” was already used for it, so nothing new was added"
 	if outcome == duplicate {
-		why = fmt.Sprintf("a task with this title and due was added %s ago, so no copy was made; set “allow_duplicate” to add another",
+		why = fmt.Sprintf("a task with this title, due, priority, tags and rule was added %s ago, so no copy was made; set “allow_duplicate” to add another",
 			ago(e.now.Sub(cur.CreatedAt)))
 	}
 	out := fmt.Sprintf("Already there: %s (%s).", e.v.summary(cur), why)
@@ -172,19 +176,81 @@ func parseRef(ref string) (int64, error) {
 	return id, err
 }
 
-// findDuplicate looks for an open task of the owner added within
+// findDuplicate looks among the open tasks of the owner added within
 // fields.DuplicateWindow with the same normalised title and the same due
-// (design §6); 0 when there is none.
-func findDuplicate(tx *store.Tx, t task, e env) (int64, error) {
+// (design §6). same is the first that also has the same priority, tags
+// and rule: a call sent twice, answered with that task. Failing that,
+// similar is the latest with the same title and due only, and differs
+// names what it has otherwise: another request, added with a warning.
+// Both are 0 when there is none.
+func findDuplicate(tx *store.Tx, t task, e env) (same int64, similar task, differs []string, err error) {
 	cols := dueColumns(t.Due, t.HasDue)
-	var id int64
-	err := tx.QueryRow(`SELECT id FROM tasks
+	rows, err := tx.Query(`SELECT id FROM tasks
 		WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
 		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
-		ORDER BY id LIMIT 1`, tx.Owner(), fields.NormTitle(t.Title), e.now.Add(-fields.DuplicateWindow).Unix(),
-		cols["due_date"], cols["due_time"], cols["due_zone"]).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
+		ORDER BY id`, tx.Owner(), fields.NormTitle(t.Title), e.now.Add(-fields.DuplicateWindow).Unix(),
+		cols["due_date"], cols["due_time"], cols["due_zone"])
+	if err != nil {
+		return 0, task{}, nil, err
 	}
-	return id, err
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, task{}, nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, task{}, nil, err
+	}
+	for _, id := range ids {
+		c, err := loadTask(tx, id)
+		if err != nil {
+			return 0, task{}, nil, err
+		}
+		d := taskDiffers(c, t)
+		if len(d) == 0 {
+			return id, task{}, nil, nil
+		}
+		similar, differs = c, d
+	}
+	return 0, similar, differs, nil
+}
+
+// taskDiffers names the fields, beyond title and due, in which b is
+// another request than a.
+func taskDiffers(a, b task) []string {
+	var out []string
+	if a.Priority != b.Priority {
+		out = append(out, "priority")
+	}
+	if !sameTags(a.Tags, b.Tags) {
+		out = append(out, "tags")
+	}
+	ruleOf := func(t task) string {
+		if t.Rule == nil {
+			return ""
+		}
+		return t.Rule.String() + " " + t.RepeatFrom
+	}
+	if ruleOf(a) != ruleOf(b) {
+		out = append(out, "rrule")
+	}
+	return out
+}
+
+// sameTags compares tags as a set, ignoring case, as readTags keeps them.
+func sameTags(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, t := range a {
+		if len(removeTag(b, t)) == len(b) {
+			return false
+		}
+	}
+	return true
 }

@@ -54,13 +54,15 @@ var (
 
 // AddTask is the add_task tool. Data: {"task": {…}, "change": "c31",
 // "existing": false}; existing is true when an earlier task was returned
-// (the same idempotency key, or the same title and due within 10 minutes).
+// (the same idempotency key, or the same title, due, priority, tags and
+// rule within 10 minutes).
 func AddTask() tools.Tool {
 	return tools.Tool{
 		Name:  "add_task",
 		Title: "Add a task",
 		Description: "Adds a task for the person. Give a “due” day, or day and time, when it has one. " +
-			"Calling again with the same title and due within 10 minutes returns the first task instead of a copy (set “allow_duplicate” to add another). " +
+			"Calling again with the same title, due, priority, tags and rule within 10 minutes returns the first task instead of a copy (set “allow_duplicate” to add another); " +
+			"a task with the same title and due but other fields is added, with a warning naming the first. " +
 			"The answer gives the task's id (t12) to quote later.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,

@@ -136,7 +136,7 @@ func TestInsertManyOwnership(t *testing.T) {
 		{"id", "notes", Row{"title": "x", "id": 1}, "set by the store"},
 		{"deleted", "notes", Row{"title": "x", "deleted_at": "2026-01-01T00:00:00Z"}, "set by the store"},
 		{"column", "notes", Row{"title": "x", "nope": 1}, "no column"},
-		{"table", "people", Row{"name": "mallory"}, "not registered"},
+		{"table", "changes", Row{"tool": "x"}, "not registered"},
 		{"not null", "notes", Row{"due": 1}, "NOT NULL"},
 	}
 	for _, c := range cases {

@@ -74,6 +74,11 @@ func TestOwnership(t *testing.T) {
 	if _, _, err := f.s.CreateToken(f.ctx, f.bob.ID, "bob's laptop"); err != nil {
 		t.Fatal(err)
 	}
+	// Bob's own people row is journaled too (00008): a zone change of his.
+	bobZone, _, err := f.s.SetZone(f.ctx, f.bob.ID, "America/Chicago", "set_time_zone")
+	if err != nil || bobZone == "" {
+		t.Fatalf("bob's zone change = %q, %v", bobZone, err)
+	}
 	// Alice has her own things too, so "nothing found" is not just an empty store.
 	aliceNote, _ := f.add(t, f.alice.ID, "alice's")
 	aliceConv, _ := f.s.NewConversation(f.ctx, f.alice.ID)
@@ -107,6 +112,25 @@ func TestOwnership(t *testing.T) {
 			return write(func(tx *Tx) error { return tx.Update("notes", aliceNote, Row{"owner_id": f.bob.ID}) })
 		}, errAny},
 		{"Undo bob's change", func() error { _, err := f.s.Undo(f.ctx, alice, bobChange); return err }, ErrNotFound},
+		{"Get bob's person row", func() error { return read(func(tx *Tx) error { _, err := tx.Get("people", f.bob.ID); return err }) }, ErrNotFound},
+		{"Update bob's zone", func() error {
+			return write(func(tx *Tx) error { return tx.Update("people", f.bob.ID, Row{"zone": "Asia/Tokyo"}) })
+		}, ErrNotFound},
+		{"Update bob's name", func() error {
+			return write(func(tx *Tx) error { return tx.Update("people", f.bob.ID, Row{"name": "mallory"}) })
+		}, ErrNotFound},
+		{"Delete bob's person row", func() error { return write(func(tx *Tx) error { return tx.Delete("people", f.bob.ID) }) }, ErrNotFound},
+		{"Take bob's person row", func() error {
+			return write(func(tx *Tx) error { return tx.Update("people", alice, Row{"owner_id": f.bob.ID}) })
+		}, errAny},
+		{"Add a person owned by alice", func() error {
+			return write(func(tx *Tx) error {
+				_, err := tx.Insert("people", Row{"name": "mallory", "zone": "UTC", "created": t0.Unix()})
+				return err
+			})
+		}, errAny},
+		{"Undo bob's zone change", func() error { _, err := f.s.Undo(f.ctx, alice, bobZone); return err }, ErrNotFound},
+		{"SetZone changes only alice", func() error { return write(func(tx *Tx) error { _, err := tx.SetZone("Asia/Tokyo"); return err }) }, nil},
 		{"ChangeByID bob's change", func() error { _, err := f.s.ChangeByID(f.ctx, alice, bobChange); return err }, ErrNotFound},
 		{"Changes", func() error {
 			ch, err := f.s.Changes(f.ctx, alice, 200)

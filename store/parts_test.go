@@ -36,13 +36,13 @@ func TestPeople(t *testing.T) {
 	if err != nil || p.Name != "erin" || !p.Created.Equal(t0) {
 		t.Fatalf("EnsurePerson new = %+v, %v", p, err)
 	}
-	if err := f.s.SetZone(f.ctx, f.alice.ID, "Asia/Tokyo"); err != nil {
+	if _, _, err := f.s.SetZone(f.ctx, f.alice.ID, "Asia/Tokyo", "set_zone"); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := f.s.PersonByID(f.ctx, f.alice.ID); p.Zone != "Asia/Tokyo" {
 		t.Fatalf("zone after SetZone = %q", p.Zone)
 	}
-	if err := f.s.SetZone(f.ctx, 999, "UTC"); !errors.Is(err, ErrNotFound) {
+	if _, _, err := f.s.SetZone(f.ctx, 999, "UTC", "set_zone"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("SetZone unknown = %v", err)
 	}
 	if _, err := f.s.PersonByName(f.ctx, "nobody"); !errors.Is(err, ErrNotFound) {
@@ -68,7 +68,7 @@ func TestTxRules(t *testing.T) {
 		fn   func(tx *Tx) error
 		want string
 	}{
-		{"unregistered table", func(tx *Tx) error { _, err := tx.Insert("people", Row{"name": "x"}); return err }, `table "people" is not registered`},
+		{"unregistered table", func(tx *Tx) error { _, err := tx.Insert("changes", Row{"tool": "x"}); return err }, `table "changes" is not registered`},
 		{"injected table", func(tx *Tx) error { return tx.Delete("notes; DROP TABLE notes", 1) }, "is not registered"},
 		{"unknown column", func(tx *Tx) error { _, err := tx.Insert("notes", Row{"title": "x", "nope": 1}); return err }, `has no column "nope"`},
 		{"injected column", func(tx *Tx) error { return tx.Update("notes", id, Row{"title = 'x', owner_id": 2}) }, "has no column"},

@@ -9,6 +9,13 @@ import (
 	"time"
 )
 
+// The person's own row is journaled like any item (migration 00008), so
+// undo puts a zone change back. Its zone is the one thing a journaled
+// change makes to it (SetZone), so list_changes and undo's answers call
+// the row "time zone of person 3": a person row has no short id a tool
+// takes, and the number is the one `assistant person list` shows.
+func init() { RegisterTableAs("people", "time zone of person ") }
+
 // Person is one row of people: the truth for who someone is and which IANA
 // zone their civil times are read in (design §3).
 type Person struct {
@@ -87,14 +94,17 @@ func (s *Store) People(ctx context.Context) ([]Person, error) {
 }
 
 // AddPerson adds a person with an IANA zone. A taken name is ErrConflict.
+// Adding someone is not a journaled change (undo cannot take a person
+// away); the row gets owner_id = id from a trigger (migration 00008).
 func (s *Store) AddPerson(ctx context.Context, name, zone string) (Person, error) {
 	name, err := checkPerson(name, zone)
 	if err != nil {
 		return Person{}, err
 	}
+	now := s.now()
 	p, err := scanPerson(s.db.QueryRowContext(ctx,
-		`INSERT INTO people (name, zone, created) VALUES (?, ?, ?)
-		 ON CONFLICT (name) DO NOTHING RETURNING `+personCols, name, zone, s.now().Unix()))
+		`INSERT INTO people (name, zone, created, updated_at) VALUES (?, ?, ?, ?)
+		 ON CONFLICT (name) DO NOTHING RETURNING `+personCols, name, zone, now.Unix(), stamp(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Person{}, fmt.Errorf("a person named “%s” already exists; choose another “name”: %w", name, ErrConflict)
 	}
@@ -116,19 +126,41 @@ func (s *Store) EnsurePerson(ctx context.Context, name, zone string) (Person, er
 	return p, err
 }
 
-// SetZone changes a person's IANA zone; ErrNotFound for an unknown id.
-func (s *Store) SetZone(ctx context.Context, id int64, zone string) error {
+// SetZone changes person id's IANA zone as one journaled change made by
+// tool ("person set-zone"), so undo puts the old zone back (design §6). It
+// returns the change id ("c31"; "" when the person was already in zone and
+// nothing changed) and the zone before. ErrNotFound for an unknown id.
+func (s *Store) SetZone(ctx context.Context, id int64, zone, tool string) (change, was string, err error) {
+	change, err = s.Write(ctx, id, tool, func(tx *Tx) error {
+		var err error
+		was, err = tx.SetZone(zone)
+		return err
+	})
+	return change, was, err
+}
+
+// SetZone changes tx.Owner()'s IANA zone through Update, so the Write
+// journals it, and sets the change's summary ("time zone Europe/Paris →
+// Asia/Tokyo"; a caller may Summarize again after it). It returns the zone
+// before; setting the zone already stored changes nothing. The owner
+// filter of Update means only one's own row can change.
+func (tx *Tx) SetZone(zone string) (was string, err error) {
 	if err := checkZone(zone); err != nil {
-		return err
+		return "", err
 	}
-	r, err := s.db.ExecContext(ctx, `UPDATE people SET zone = ? WHERE id = ?`, zone, id)
+	row, err := tx.Get("people", tx.owner)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if n, _ := r.RowsAffected(); n == 0 {
-		return fmt.Errorf("there is no person with id %d: %w", id, ErrNotFound)
+	was, _ = row["zone"].(string)
+	if was == zone {
+		return was, nil
 	}
-	return nil
+	if err := tx.Update("people", tx.owner, Row{"zone": zone}); err != nil {
+		return "", err
+	}
+	tx.Summarize("time zone " + was + " → " + zone)
+	return was, nil
 }
 
 // DeletePerson removes a person and everything of theirs for good — items,

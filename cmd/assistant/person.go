@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -85,7 +86,8 @@ acts as; --tz (or ASSISTANT_TZ) changes the zone for one run only.`,
 		Use:   "set-zone [NAME] AREA/CITY",
 		Short: "Change a person's stored zone (default: the person --person picks)",
 		Long: `Change the IANA zone a person's plain times are read and shown in, for good.
-For one run only, use --tz or ASSISTANT_TZ instead.`,
+For one run only, use --tz or ASSISTANT_TZ instead. The change is journaled like
+any other: undo (as that person) puts the old zone back.`,
 		Example: `  assistant person set-zone Asia/Tokyo
   assistant person set-zone alice America/New_York`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -111,10 +113,16 @@ For one run only, use --tz or ASSISTANT_TZ instead.`,
 				if err != nil {
 					return storeFail(err)
 				}
-				if err := st.SetZone(cmd.Context(), p.ID, z.Name()); err != nil {
+				change, was, err := st.SetZone(cmd.Context(), p.ID, z.Name(), "person set-zone")
+				if err != nil {
 					return storeFail(err)
 				}
-				a.printf("%s is now in %s (was %s).\n", p.Name, z.Name(), p.Zone)
+				if change == "" {
+					a.printf("%s is already in %s; nothing changed.\n", p.Name, z.Name())
+					return nil
+				}
+				a.printf("%s is now in %s (was %s). Change %s; `assistant%s call undo %s` puts %s back.\n",
+					p.Name, z.Name(), was, change, a.personFlag(p.Name), change, was)
 				return nil
 			})
 		},
@@ -173,4 +181,24 @@ func (a *app) storePerson(ctx context.Context, st *store.Store) (store.Person, e
 		return p, err
 	}
 	return st.EnsurePerson(ctx, a.localName, a.localZone)
+}
+
+// personFlag is the --person flag a later command needs to act as name,
+// or "" for the local person, whom commands act as by default.
+func (a *app) personFlag(name string) string {
+	if name == a.localName {
+		return ""
+	}
+	return " --person " + shellWord(name)
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything beyond
+// letters, digits and -_.@ so a printed command can be pasted as is.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.@", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }

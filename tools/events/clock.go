@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -19,17 +20,24 @@ func currentTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 }
 
 func nowResult(now time.Time, zone tz.Zone, format string) tools.ExecResult {
+	return tools.SuccessWithData(fmt.Sprintf(format, tz.FormatModel(now, zone), zone.Name()), nowData(now, zone))
+}
+
+func nowData(now time.Time, zone tz.Zone) map[string]any {
 	local := now.In(zone.Location())
-	return tools.SuccessWithData(fmt.Sprintf(format, tz.FormatModel(now, zone), zone.Name()), map[string]any{
+	return map[string]any{
 		"now":       tz.RFC3339(now, zone),
 		"date":      zone.Today(now).String(),
 		"time":      local.Format("15:04"),
 		"weekday":   local.Weekday().String(),
 		"time_zone": zone.Name(),
 		"offset":    tz.FormatOffset(now, zone),
-	})
+	}
 }
 
+// setTimeZone stores the person's new zone as one journaled change, so
+// undo puts the old zone back (design §6). Naming the zone already stored
+// changes nothing and makes no change to undo.
 func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
 	c, err := host(ctx, tc)
 	if err != nil {
@@ -42,10 +50,24 @@ func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	if err := c.s.SetZone(ctx, c.person.ID, zone.Name()); err != nil {
+	// was is the stored zone, not c.zone: a run with --tz shows another.
+	var was string
+	change, err := c.s.Write(ctx, c.person.ID, "set_time_zone", func(tx *store.Tx) error {
+		var err error
+		was, err = tx.SetZone(zone.Name())
+		return err
+	})
+	if err != nil {
 		return result(err)
 	}
-	was := c.zone.Name()
-	res := nowResult(c.now, zone, "Your time zone is now %[2]s (it was "+was+"): it is %[1]s there. Events keep their own zones; they are shown in the new one from now on.")
-	return res
+	if change == "" {
+		return nowResult(c.now, zone, "Your time zone is already %[2]s; nothing changed. It is %[1]s there.")
+	}
+	tools.InsertResult(tc, tools.Changed{Change: change})
+	data := nowData(c.now, zone)
+	data["change"], data["was"] = change, was
+	out := fmt.Sprintf("Your time zone is now %s (it was %s): it is %s there. "+
+		"Events keep their own zones; they are shown in the new one from now on. Change %s; undo puts %s back.",
+		zone.Name(), was, tz.FormatModel(c.now, zone), change, was)
+	return tools.SuccessWithData(out, data)
 }

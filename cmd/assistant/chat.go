@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,6 +25,7 @@ type chatOptions struct {
 	New          bool   // start a new conversation instead of resuming the last
 	Conversation int64  // resume this conversation
 	MaxSteps     int    // model requests per message before giving up
+	NoHistory    bool   // keep no line history on disk
 	Settings     chatSettings
 }
 
@@ -42,7 +44,8 @@ OPENAI_BASE_URL), --model (or ASSISTANT_MODEL) and OPENAI_API_KEY. With no
 key and no base URL, a local Ollama at http://localhost:11434/v1 is used.
 The last conversation resumes unless --new or --conversation is given.
 Ctrl-C stops the answer being written; a second Ctrl-C, or Ctrl-D at the
-prompt, leaves.`,
+prompt, leaves. The lines you type are kept for recall (up arrow) in a
+file of your own next to the database; --no-history keeps none.`,
 		Example: `  assistant chat
   assistant chat -m "What is on my calendar this week?"
   OPENAI_API_KEY=sk-... ASSISTANT_MODEL=gpt-4.1-mini assistant chat
@@ -53,6 +56,9 @@ prompt, leaves.`,
 			if o.New && o.Conversation != 0 {
 				return usageError(cmd, "give --new or --conversation, not both")
 			}
+			if o.MaxSteps < 1 || o.MaxSteps > agent.MaxStepsLimit {
+				return failf(exitInvalid, "“--max-steps” must be a number from 1 to %d, not “%d”", agent.MaxStepsLimit, o.MaxSteps)
+			}
 			return runChat(cmd, a, o)
 		},
 	}
@@ -60,7 +66,8 @@ prompt, leaves.`,
 	f.StringVarP(&o.Message, "message", "m", "", "answer this one message and exit (- reads standard input)")
 	f.BoolVar(&o.New, "new", false, "start a new conversation")
 	f.Int64Var(&o.Conversation, "conversation", 0, "resume this conversation by id")
-	f.IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, "model requests per message before stopping")
+	f.IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, fmt.Sprintf("model requests per message before stopping (1 to %d)", agent.MaxStepsLimit))
+	f.BoolVar(&o.NoHistory, "no-history", false, "keep no history of the lines typed")
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
 	return cmd
@@ -107,7 +114,28 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 		Log:      a.log,
 	})
 	if err != nil {
+		var ae *agent.Error
+		if errors.As(err, &ae) {
+			return chatFail(err)
+		}
 		return fail(exitInternal, err)
+	}
+	// An interactive chat checks the server before it shows a prompt, so
+	// "nothing answers" comes before the person types. A one-shot message
+	// asks nothing first: its own request says the same in one sentence,
+	// and a script should not pay a second round trip on every run; it
+	// asks only when the model must be taken from the server's list.
+	var note string
+	if oneShot {
+		note, err = ag.ChooseModel(ctx)
+	} else {
+		note, err = ag.Probe(ctx)
+	}
+	if err != nil {
+		return chatFail(err)
+	}
+	if note != "" {
+		fmt.Fprintln(a.stderr, note)
 	}
 	var conv *agent.StoreConversation
 	switch {
@@ -129,21 +157,84 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 		_, err := ag.Turn(ctx, conv, message)
 		return chatFail(err)
 	}
-	return interactiveChat(ctx, a, ag, conv, p.Name)
+	history := ""
+	if !o.NoHistory {
+		history = chatHistoryPath(a.dbPath, p.ID)
+	}
+	return interactiveChat(ctx, a, ag, conv, p.Name, history)
+}
+
+// chatHistoryPath is the file in which an interactive chat keeps the lines
+// person typed, for recall with the up arrow: beside the database db, named
+// after it and the person's id ("assistant.db.chat_history.3"), so neither
+// two people nor two databases in one folder share one.
+func chatHistoryPath(db string, person int64) string {
+	return db + ".chat_history." + strconv.FormatInt(person, 10)
+}
+
+// removeChatHistory deletes person's line history of the database db; a
+// history that does not exist is no error. `person delete` calls it after
+// deleting the person: a later person may get the same id.
+func removeChatHistory(db string, person int64) error {
+	if err := os.Remove(chatHistoryPath(db, person)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot remove the chat history “%s”: %w", chatHistoryPath(db, person), err)
+	}
+	return nil
+}
+
+// removeChatHistories deletes the line histories of every person of the
+// database db, and the "chat_history" file beside it that earlier
+// versions shared between everyone. Histories have no dates, so purging
+// chats removes them whole.
+func removeChatHistories(db string) error {
+	dir, base := filepath.Split(db)
+	if dir == "" {
+		dir = "."
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot list the folder “%s” of the database: %w", dir, err)
+	}
+	var errs []error
+	for _, e := range entries {
+		name := e.Name()
+		rest, ours := strings.CutPrefix(name, base+".chat_history.")
+		if ours {
+			_, err := strconv.ParseInt(rest, 10, 64)
+			ours = err == nil
+		}
+		if !ours && name != "chat_history" {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("cannot remove the chat history “%s”: %w", filepath.Join(dir, name), err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // interactiveChat reads lines with editing and history and answers each.
 // A failure the person must fix outside (no server, a bad key, an unknown
 // model) ends the chat with its exit code; a passing one is told and the
 // chat goes on.
-func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.StoreConversation, name string) error {
-	history := filepath.Join(filepath.Dir(a.dbPath), "chat_history")
+// history is the file of lines to recall ("" keeps them in memory only).
+func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.StoreConversation, name, history string) error {
 	// readline makes the file with the umask's mode; what a person typed is
-	// theirs alone.
-	if f, err := os.OpenFile(history, os.O_CREATE|os.O_RDONLY, 0o600); err == nil {
-		f.Close()
-	} else {
-		history = ""
+	// theirs alone, whoever made the file first.
+	if history != "" {
+		if f, err := os.OpenFile(history, os.O_CREATE|os.O_RDONLY, 0o600); err == nil {
+			f.Close()
+			if err := os.Chmod(history, 0o600); err != nil {
+				a.log.Warn("the chat history stays in memory", "file", history, "err", err)
+				history = ""
+			}
+		} else {
+			a.log.Warn("the chat history stays in memory", "file", history, "err", err)
+			history = ""
+		}
 	}
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:          "› ",

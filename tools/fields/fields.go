@@ -270,7 +270,7 @@ func NormTitle(title string) string {
 // them in the same words.
 var (
 	FromProp           = tools.Str("from", "Start of the window: a day (2026-10-05) or a day and time (2026-10-05T09:00) in the person's zone. Default: today 00:00.")
-	ToProp             = tools.Str("to", "End of the window, exclusive: a day (the whole day is included) or a day and time. Default: 7 days after from.")
+	ToProp             = tools.Str("to", "End of the window: a day (2026-10-11: that whole day is included) or a day and time (2026-10-11T18:00: up to that moment, which is not included). Default: 7 days after from.")
 	CursorProp         = tools.Str("cursor", "The next-page cursor a previous answer gave (such as o20). Leave out for the first page.")
 	RemindBeforeProp   = tools.Ints("remind_before", "Reminders as minutes before the start or due, for example [10, 1440] for 10 minutes and 1 day before.")
 	RemindAtProp       = tools.Strs("remind_at", "Reminders at fixed moments, such as [\"2026-10-05T08:00\"], in the item's zone.")

@@ -71,7 +71,8 @@ func readNotes(a *args.Args) (string, bool) {
 // zone written in brackets on it, else the person's zone (design §3).
 func readDue(a *args.Args, person tz.Zone) (due, bool) {
 	zone := person
-	if z, ok := a.MomentZone("due"); ok {
+	z, bracketed := a.MomentZone("due")
+	if bracketed {
 		zone = z
 	}
 	m, ok := a.Moment("due", zone)
@@ -80,6 +81,17 @@ func readDue(a *args.Args, person tz.Zone) (due, bool) {
 	}
 	if !m.HasTime {
 		return due{Moment: m}, true
+	}
+	if bracketed {
+		// Moment has already moved a time in the zone's DST gap; keep the
+		// time as written, as for the person's own zone, so the answer
+		// says it was moved.
+		text := a.Text("due")
+		if i := strings.IndexByte(text, '['); i > 0 {
+			if dt, err := tz.ParseDateTime(strings.TrimSpace(text[:i])); err == nil {
+				return timedDue(dt, zone), true
+			}
+		}
 	}
 	return timedDue(m.DateTime, zone), true
 }

@@ -49,7 +49,7 @@ func (v view) dayWord(d tz.Date) string {
 func (v view) clock(d due) string {
 	s := d.At.In(v.zone.Location()).Format("15:04")
 	if d.Zone.Name() != v.zone.Name() {
-		s += fmt.Sprintf(" (%02d:%02d %s)", d.Hour, d.Minute, d.Zone.Name())
+		s += fmt.Sprintf(" (%s %s)", d.At.In(d.Zone.Location()).Format("15:04"), d.Zone.Name())
 	}
 	return s
 }
@@ -115,7 +115,7 @@ func (v view) dueText(d due) string {
 	}
 	s += tz.FormatModel(d.At, v.zone)
 	if d.Zone.Name() != v.zone.Name() {
-		s += fmt.Sprintf(" = %02d:%02d %s", d.Hour, d.Minute, d.Zone.Name())
+		s += fmt.Sprintf(" = %s %s", d.At.In(d.Zone.Location()).Format("15:04"), d.Zone.Name())
 	}
 	return s
 }

@@ -84,7 +84,7 @@ func ListTasks() tools.Tool {
 		Schema: tools.Schema{Properties: []tools.Property{
 			tools.Str("status", "open (default), done, or all.").OneOf("open", "done", "all"),
 			tools.Str("from", "Only tasks due at or after this: a day (2026-10-05) or a day and time in the person's zone. Leave out for no lower bound (overdue tasks included)."),
-			tools.Str("to", "Only tasks due before the end of this day (or before this time, given a day and time). Leave out for no upper bound."),
+			tools.Str("to", "Only tasks due up to this: a day (2026-10-11: that whole day is included) or a day and time (2026-10-11T18:00: up to that moment, which is not included). Leave out for no upper bound."),
 			tools.Str("tag", "Only tasks with this tag."),
 			tools.Str("query", "Only tasks whose title or notes contain this text (any case)."),
 			fields.LimitProp(DefaultLimit, MaxLimit),

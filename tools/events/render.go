@@ -39,7 +39,8 @@ const (
 )
 
 // span gives when o happens as read in zone: "Mon 2026-10-05 09:00–10:00
-// (+02:00)", "Mon 2026-10-05 22:00 (+02:00) to Tue 2026-10-06 01:00
+// (+02:00)", "Sun 2026-10-25 02:30 (+02:00)–02:30 (+01:00)" across a DST
+// change, "Mon 2026-10-05 22:00 (+02:00) to Tue 2026-10-06 01:00
 // (+02:00)", or for all-day ones "Mon 2026-10-05 (all day)" and "Mon
 // 2026-10-05 to Wed 2026-10-07 (all day)".
 func span(o *occ, zone tz.Zone) string {
@@ -64,15 +65,22 @@ func timeSpan(start, end time.Time, zone tz.Zone) string {
 	}
 	_, so := s.Zone()
 	_, eo := e.Zone()
-	if tz.DateOf(s) == tz.DateOf(e) && so == eo {
-		return s.Format(dayLayout+" "+timeLayout) + "–" + e.Format(timeLayout) + " (" + tz.FormatOffset(start, zone) + ")"
+	if tz.DateOf(s) == tz.DateOf(e) {
+		if so == eo {
+			return s.Format(dayLayout+" "+timeLayout) + "–" + e.Format(timeLayout) + " (" + tz.FormatOffset(start, zone) + ")"
+		}
+		// The clocks changed in between: each time gets its offset, or a
+		// fall-back 02:30–02:30 would read as no time at all.
+		return s.Format(dayLayout+" "+timeLayout) + " (" + tz.FormatOffset(start, zone) + ")–" +
+			e.Format(timeLayout) + " (" + tz.FormatOffset(end, zone) + ")"
 	}
 	return tz.FormatModel(start, zone) + " to " + tz.FormatModel(end, zone)
 }
 
 // ownZone is the note on an occurrence whose zone differs from the
 // person's: " (America/New_York: 09:00–10:00)", with the day when it
-// differs from the day the person reads.
+// differs from the day the person reads, and with offsets when the zone's
+// offset changes within it: " (Europe/Paris: 02:30 (+02:00)–02:30 (+01:00))".
 func ownZone(o *occ, person tz.Zone) string {
 	if o.AllDay || o.Zone.Name() == person.Name() {
 		return ""
@@ -80,15 +88,26 @@ func ownZone(o *occ, person tz.Zone) string {
 	loc := o.Zone.Location()
 	s, e := o.Start.In(loc), o.End.In(loc)
 	ps := o.Start.In(person.Location())
-	text := s.Format(timeLayout)
+	// When the zone's offset changes between start and end (a DST change
+	// inside the event), each time gets its offset: on a fall-back day
+	// 02:30–02:30 is an hour, which only the offsets tell.
+	_, so := s.Zone()
+	_, eo := e.Zone()
+	offset := func(t time.Time) string {
+		if so == eo || !e.After(s) {
+			return ""
+		}
+		return " (" + tz.FormatOffset(t, o.Zone) + ")"
+	}
+	text := s.Format(timeLayout) + offset(o.Start)
 	if tz.DateOf(s) != tz.DateOf(ps) {
-		text = s.Format(dayLayout + " " + timeLayout)
+		text = s.Format(dayLayout+" "+timeLayout) + offset(o.Start)
 	}
 	if e.After(s) {
 		if tz.DateOf(e) == tz.DateOf(s) {
-			text += "–" + e.Format(timeLayout)
+			text += "–" + e.Format(timeLayout) + offset(o.End)
 		} else {
-			text += " to " + e.Format(dayLayout+" "+timeLayout)
+			text += " to " + e.Format(dayLayout+" "+timeLayout) + offset(o.End)
 		}
 	}
 	return " (" + o.Zone.Name() + ": " + text + ")"

@@ -288,10 +288,12 @@ func parseRule(s string) (*Rule, error) {
 	if !freqSet {
 		return nil, ruleErr("needs FREQ (YEARLY, MONTHLY, WEEKLY, DAILY, HOURLY or MINUTELY), as in %s.", ruleExample)
 	}
+	// Sets first: a repeated BYDAY value must not count twice toward the
+	// times BYSETPOS can pick from, or the canonical text would be refused.
+	r.canonicalize()
 	if err := r.check(); err != nil {
 		return nil, err
 	}
-	r.canonicalize()
 	return r, nil
 }
 

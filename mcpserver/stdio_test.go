@@ -1,12 +1,21 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/tools"
 )
 
 // pipeServer runs ServeIO over a pair of OS pipes, as a desktop client
@@ -77,5 +86,237 @@ func TestServeIOBadOptions(t *testing.T) {
 	defer w.Close()
 	if err := ServeIO(context.Background(), testRegistry(nil), personContext(1, "Ada"), &Options{Tools: []string{"nope"}}, r, w); err == nil {
 		t.Error("ServeIO with an unknown tool name returned nil")
+	}
+}
+
+// rawPipe runs ServeIO over OS pipes with t's settings and gives the test
+// the raw ends: lines to write and a scanner over the answers.
+type rawPipe struct {
+	in   *os.File // the server's stdin, written by the test
+	out  *os.File // the server's stdout, read by the test
+	scan *bufio.Scanner
+	done chan error
+}
+
+func startRaw(t *testing.T, reg *tools.Registry, lt *lineTransport) *rawPipe {
+	t.Helper()
+	serverIn, clientOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clientIn, serverOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt.r, lt.w = serverIn, serverOut
+	p := &rawPipe{in: clientOut, out: clientIn, scan: bufio.NewScanner(clientIn), done: make(chan error, 1)}
+	p.scan.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	go func() { p.done <- serve(context.Background(), reg, personContext(7, "Grace"), nil, lt) }()
+	t.Cleanup(func() {
+		p.in.Close()
+		p.out.Close()
+	})
+	return p
+}
+
+func (p *rawPipe) send(t *testing.T, lines ...string) {
+	t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(p.in, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// answer reads the next line the server wrote, which must be JSON.
+func (p *rawPipe) answer(t *testing.T) json.RawMessage {
+	t.Helper()
+	if !p.scan.Scan() {
+		t.Fatalf("the server wrote no more lines (%v)", p.scan.Err())
+	}
+	raw := json.RawMessage(slices.Clone(p.scan.Bytes()))
+	if !json.Valid(raw) {
+		t.Fatalf("the server wrote %q, not JSON", raw)
+	}
+	return raw
+}
+
+// reply is one JSON-RPC response as the tests read it.
+type reply struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (p *rawPipe) reply(t *testing.T) reply {
+	t.Helper()
+	var r reply
+	if err := json.Unmarshal(p.answer(t), &r); err != nil {
+		t.Fatalf("the server's line is not a response: %v", err)
+	}
+	return r
+}
+
+const (
+	rawInit        = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+	rawInitialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func rawWhoami(id int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`, id)
+}
+
+// TestServeIOBadLines sends lines that are not JSON-RPC messages between
+// good calls: each gets its JSON-RPC error (JSON-RPC 2.0 §5.1) and the
+// next call is still answered.
+func TestServeIOBadLines(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{max: 4096})
+	p.send(t, rawInit, rawInitialized)
+	if r := p.reply(t); string(r.ID) != "1" || r.Result == nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	cases := []struct {
+		name, line string
+		code       int64
+		id         string
+	}{
+		{"not JSON", "garbage not json", -32700, "null"},
+		{"cut short", `{"jsonrpc":"2.0","id":5,"method":"tools/call"`, -32700, "null"},
+		{"trailing text", `{"jsonrpc":"2.0","id":5,"method":"ping"} and more`, -32700, "null"},
+		{"two messages on a line", `{"jsonrpc":"2.0","id":5,"method":"ping"}{"jsonrpc":"2.0","id":6,"method":"ping"}`, -32700, "null"},
+		{"object without jsonrpc", `{"foo":1}`, -32600, "null"},
+		{"wrong version keeps its id", `{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, "7"},
+		{"string id kept", `{"jsonrpc":"1.0","id":"a-7","method":"ping"}`, -32600, `"a-7"`},
+		{"object id is null", `{"jsonrpc":"1.0","id":{"x":1},"method":"ping"}`, -32600, "null"},
+		{"a number", `42`, -32600, "null"},
+		{"a string", `"tools/list"`, -32600, "null"},
+		{"method not a string", `{"jsonrpc":"2.0","id":8,"method":5}`, -32600, "8"},
+		{"empty batch", `[]`, -32600, "null"},
+		{"batch with a bad member", `[{"jsonrpc":"2.0","id":9,"method":"ping"},{"foo":1}]`, -32600, "null"},
+		{"batch with one id twice", `[{"jsonrpc":"2.0","id":9,"method":"ping"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`, -32600, "null"},
+		{"too deep", `{"jsonrpc":"2.0","id":10,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, -32600, "10"},
+		{"too long", `{"jsonrpc":"2.0","id":11,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5000) + `"}}`, -32600, "null"},
+	}
+	next := 100
+	for _, c := range cases {
+		next++
+		p.send(t, c.line, rawWhoami(next))
+		r := p.reply(t)
+		if r.Error == nil || r.Error.Code != c.code || string(r.ID) != c.id {
+			t.Errorf("%s: answered %+v, want error %d with id %s", c.name, r, c.code, c.id)
+		} else if c.code == -32700 && !strings.HasPrefix(r.Error.Message, "Parse error") {
+			t.Errorf("%s: message %q, want it to start with “Parse error”", c.name, r.Error.Message)
+		}
+		if r := p.reply(t); string(r.ID) != fmt.Sprint(next) || !strings.Contains(string(r.Result), "You are Grace.") {
+			t.Fatalf("%s: the call after it was answered %s %s, want whoami's result", c.name, r.ID, r.Result)
+		}
+	}
+
+	t.Run("passed on", func(t *testing.T) {
+		// Blank lines carry nothing, spaces around a message and CRLF are
+		// fine, and a good batch is served (with the answers in one array).
+		p.send(t, "", "   ", ` `+rawWhoami(200)+"  \r")
+		if r := p.reply(t); string(r.ID) != "200" || r.Result == nil {
+			t.Errorf("a call with spaces around it: %+v", r)
+		}
+		p.send(t, `[{"jsonrpc":"2.0","id":201,"method":"ping"},`+rawWhoami(202)+`]`)
+		var batch []reply
+		if err := json.Unmarshal(p.answer(t), &batch); err != nil || len(batch) != 2 {
+			t.Fatalf("a batch of two calls: %v %+v, want two answers", err, batch)
+		}
+		if string(batch[0].ID) != "201" || string(batch[1].ID) != "202" || batch[1].Result == nil {
+			t.Errorf("batch answers %+v, want ids 201 and 202 with results", batch)
+		}
+	})
+
+	p.in.Close()
+	if err := <-p.done; err != nil {
+		t.Errorf("serve after stdin closed: %v, want nil", err)
+	}
+}
+
+// TestServeIOAnswersAtEOF writes every request and closes stdin at once,
+// as `printf … | assistant mcp` does: each call read is still answered.
+func TestServeIOAnswersAtEOF(t *testing.T) {
+	var c calls
+	p := startRaw(t, testRegistry(&c), &lineTransport{})
+	lines := []string{rawInit, rawInitialized}
+	for id := 2; id <= 6; id++ {
+		lines = append(lines, rawWhoami(id))
+	}
+	p.send(t, append(lines, "garbage")...)
+	p.in.Close()
+	seen := map[string]bool{}
+	for p.scan.Scan() {
+		var r reply
+		if err := json.Unmarshal(p.scan.Bytes(), &r); err != nil {
+			t.Fatalf("line %q: %v", p.scan.Text(), err)
+		}
+		seen[string(r.ID)] = true
+	}
+	for _, id := range []string{"1", "2", "3", "4", "5", "6", "null"} {
+		if !seen[id] {
+			t.Errorf("no answer with id %s; answered %v", id, seen)
+		}
+	}
+	if n := c.n.Load(); n != 5 {
+		t.Errorf("%d calls ran, want 5", n)
+	}
+	if err := <-p.done; err != nil {
+		t.Errorf("serve: %v, want nil", err)
+	}
+}
+
+// TestServeIOClientLeavesDuringCall closes the client's ends while a call
+// runs: the call finishes, its answer is written or dropped, and the
+// server stops cleanly either way.
+func TestServeIOClientLeavesDuringCall(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		closeOutput bool // the client stops reading too, as when it dies
+	}{
+		{"stdin closed", false},
+		{"stdin and stdout closed", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			started, release, finished := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			reg := testRegistry(nil)
+			reg.Add(tools.Tool{
+				Name: "slow", Title: "Slow", ReadOnly: true,
+				Description: "Waits until the test lets it finish.",
+				Handler: func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult {
+					close(started)
+					<-release
+					defer close(finished)
+					return tools.Success("Done at last.")
+				},
+			})
+			p := startRaw(t, reg, &lineTransport{})
+			p.send(t, rawInit, rawInitialized, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
+			p.reply(t)
+			<-started
+			p.in.Close()
+			if c.closeOutput {
+				p.out.Close()
+			}
+			close(release)
+			<-finished
+			if !c.closeOutput {
+				if r := p.reply(t); string(r.ID) != "2" || !strings.Contains(string(r.Result), "Done at last.") {
+					t.Errorf("the running call was answered %+v, want its result", r)
+				}
+			}
+			select {
+			case err := <-p.done:
+				if err != nil {
+					t.Errorf("serve: %v, want nil", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("serve did not end within 10 s of the client leaving")
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -634,4 +635,157 @@ func TestBinaryHTTP(t *testing.T) {
 			t.Errorf("stderr %q, want the stop logged", log)
 		}
 	})
+}
+
+// TestBinaryStdioBadLine replays the new user's session (finding 3): a
+// line that is not JSON among calls gets a Parse error, the calls before
+// and after it are all answered, and stdin closing right after the last
+// line still lets every call be answered before the process exits 0.
+func TestBinaryStdioBadLine(t *testing.T) {
+	h := newHome(t)
+	cmd := h.command(context.Background(), "mcp")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	addTask := func(id int, title string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"add_task","arguments":{"title":%q}}}`, id, title)
+	}
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		addTask(3, "Before one"),
+		addTask(4, "Before two"),
+		"garbage not json",
+		addTask(5, "After the garbage"),
+		`{"not":"a JSON-RPC message"}`,
+		addTask(6, "After the odd object"),
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("`assistant mcp`: %v, want exit 0; stderr:\n%s", err, stderr.String())
+	}
+	answers := map[string]reply{}
+	var errorsSeen []reply
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r reply
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("stdout line %q is not a JSON-RPC response: %v", line, err)
+		}
+		if r.Error != nil {
+			errorsSeen = append(errorsSeen, r)
+			continue
+		}
+		answers[string(r.ID)] = r
+	}
+	for id := 1; id <= 6; id++ {
+		if _, ok := answers[fmt.Sprint(id)]; !ok {
+			t.Errorf("request %d was not answered; stdout:\n%s", id, out)
+		}
+	}
+	var codes []int64
+	for _, r := range errorsSeen {
+		if string(r.ID) != "null" {
+			t.Errorf("error %+v has id %s, want null", r.Error, r.ID)
+		}
+		codes = append(codes, r.Error.Code)
+	}
+	if !slices.Equal(codes, []int64{-32700, -32600}) {
+		t.Errorf("error codes %v, want the garbage's -32700 then the odd object's -32600", codes)
+	}
+	listed := h.run(t, "call", "list_tasks")
+	for _, title := range []string{"Before one", "Before two", "After the garbage", "After the odd object"} {
+		if !strings.Contains(listed, title) {
+			t.Errorf("list_tasks after the session lacks %q:\n%s", title, listed)
+		}
+	}
+}
+
+// TestBinaryStdioClientGone closes the server's stdout before it answers,
+// as a client that died does: the process must end with exit 0, not be
+// killed by SIGPIPE on its first answer.
+func TestBinaryStdioClientGone(t *testing.T) {
+	h := newHome(t)
+	cmd := h.command(context.Background(), "mcp")
+	var stderr lockedBuffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("`assistant mcp` whose client closed stdout: %v, want exit 0; stderr:\n%s", err, stderr.String())
+	}
+}
+
+// TestBinaryHTTPAddress checks how `assistant mcp --http` takes its
+// address: a wrong one or one in use is a wrong value (exit 1, one
+// sentence) and nothing claims to serve; a loopback one serves quietly,
+// and one beyond loopback serves with a warning about clear text.
+func TestBinaryHTTPAddress(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	h := newHome(t)
+	cases := []struct{ addr, want string }{
+		{"banana", "“--http” must be host:port such as 127.0.0.1:8765, not “banana”."},
+		{"127.0.0.1", "“--http” must be host:port such as 127.0.0.1:8765, not “127.0.0.1”."},
+		{"127.0.0.1:99999", "“--http” must be host:port such as 127.0.0.1:8765, not “127.0.0.1:99999”."},
+		{"192.0.2.1:8765", "“--http” names the host “192.0.2.1”, which is not an address of this machine"},
+		{taken.Addr().String(), taken.Addr().String() + " is in use by another program; pick another port."},
+	}
+	for _, c := range cases {
+		cmd := h.command(context.Background(), "mcp", "--http", c.addr)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("--http %s: %v, want exit 1; stderr:\n%s", c.addr, err, stderr.String())
+		}
+		if got := stderr.String(); !strings.Contains(got, c.want) || strings.Contains(got, "serving MCP") {
+			t.Errorf("--http %s: stderr\n%s\nwant %q and no claim to be serving", c.addr, got, c.want)
+		}
+	}
+
+	for _, c := range []struct {
+		addr string
+		warn bool
+	}{
+		{"127.0.0.1:0", false},
+		{"0.0.0.0:0", true},
+	} {
+		cmd := h.command(context.Background(), "mcp", "--http", c.addr)
+		var stderr lockedBuffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for !strings.Contains(stderr.String(), "serving MCP") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("--http %s after SIGTERM: %v, want exit 0", c.addr, err)
+		}
+		log := stderr.String()
+		if strings.Contains(log, `"addr":"`+c.addr+`"`) || !strings.Contains(log, "serving MCP") {
+			t.Errorf("--http %s: the log should name the port really bound, not %s:\n%s", c.addr, c.addr, log)
+		}
+		if got := strings.Contains(log, "clear text") && strings.Contains(log, "TLS"); got != c.warn {
+			t.Errorf("--http %s: warning about clear text logged %t, want %t:\n%s", c.addr, got, c.warn, log)
+		}
+	}
 }

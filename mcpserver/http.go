@@ -3,11 +3,13 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -169,19 +171,80 @@ func fromToken(_ context.Context, req *mcp.CallToolRequest) (*tools.ToolContext,
 	return tc, nil
 }
 
-// ServeHTTP listens on addr (DefaultAddr when empty) and serves h until ctx
-// is cancelled (SIGTERM in the binary), then drains: it stops accepting,
-// lets open requests finish for up to DrainTimeout, closes what is left
-// and returns nil. A failure to listen or serve is returned.
+// ServeHTTP listens on addr (DefaultAddr when empty) with Listen and
+// serves h until ctx is cancelled (SIGTERM in the binary), then drains: it
+// stops accepting, lets open requests finish for up to DrainTimeout,
+// closes what is left and returns nil. A failure to listen (see Listen) or
+// serve is returned.
 func ServeHTTP(ctx context.Context, addr string, h http.Handler) error {
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	ln, err := Listen(ctx, addr)
 	if err != nil {
 		return err
 	}
 	return Serve(ctx, ln, h)
+}
+
+// ErrBadAddr is (wrapped in) Listen's error when the address is not
+// host:port with a port from 0 to 65535 (or a service name).
+var ErrBadAddr = errors.New("not an address to listen on")
+
+// ErrHostNotHere is (wrapped in) Listen's error when the host of the
+// address does not resolve, or is an IP this machine does not have
+// (EADDRNOTAVAIL).
+var ErrHostNotHere = errors.New("not an address of this machine")
+
+// ErrAddrInUse is (wrapped in) Listen's error when another program already
+// listens on the address (EADDRINUSE).
+var ErrAddrInUse = errors.New("address in use")
+
+// ErrAddrDenied is (wrapped in) Listen's error when the system refuses the
+// port to this user (EACCES: ports below 1024 need privileges on most
+// systems).
+var ErrAddrDenied = errors.New("port not allowed")
+
+// Listen binds addr (host:port; DefaultAddr when empty) for TCP, so a
+// caller can report the bound address (port 0 picks a free one) before
+// serving. Its errors wrap ErrBadAddr, ErrHostNotHere, ErrAddrInUse or
+// ErrAddrDenied when the address is at fault, so a host can tell a wrong
+// value from a failure of its own.
+func Listen(ctx context.Context, addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	_, port, err := net.SplitHostPort(addr)
+	switch {
+	case err == nil && port == "":
+		err = errors.New("missing port")
+	case err == nil:
+		_, err = net.DefaultResolver.LookupPort(ctx, "tcp", port)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadAddr, err)
+	}
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+	if err == nil {
+		return ln, nil
+	}
+	var dns *net.DNSError
+	var addrErr *net.AddrError
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%w: %w", ErrAddrInUse, err)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("%w: %w", ErrAddrDenied, err)
+	case errors.Is(err, syscall.EADDRNOTAVAIL), errors.As(err, &dns), errors.As(err, &addrErr):
+		return nil, fmt.Errorf("%w: %w", ErrHostNotHere, err)
+	}
+	return nil, err
+}
+
+// Loopback reports whether a is a loopback address (127.0.0.0/8, ::1),
+// which nothing outside the machine can reach. A server bound elsewhere
+// (0.0.0.0, a LAN address) sends bearer tokens and data in clear text over
+// the network unless a reverse proxy with TLS is in front.
+func Loopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
 }
 
 // Serve is ServeHTTP on a listener already bound; it closes ln.

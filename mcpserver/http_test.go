@@ -283,3 +283,49 @@ func TestServeHTTPBindError(t *testing.T) {
 		t.Error("ServeHTTP on a taken address returned nil")
 	}
 }
+
+func TestListen(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	cases := []struct {
+		addr     string
+		want     error // nil: it binds
+		loopback bool
+	}{
+		{"banana", ErrBadAddr, false},
+		{"127.0.0.1", ErrBadAddr, false},
+		{"127.0.0.1:", ErrBadAddr, false},
+		{"127.0.0.1:99999", ErrBadAddr, false},
+		{"192.0.2.1:0", ErrHostNotHere, false}, // TEST-NET-1 (RFC 5737): no machine has it
+		{taken.Addr().String(), ErrAddrInUse, false},
+		{"127.0.0.1:0", nil, true},
+		{"[::1]:0", nil, true},
+		{"0.0.0.0:0", nil, false},
+	}
+	for _, c := range cases {
+		ln, err := Listen(context.Background(), c.addr)
+		if c.want != nil {
+			if !errors.Is(err, c.want) {
+				t.Errorf("Listen(%q): %v, want %v", c.addr, err, c.want)
+			}
+			if ln != nil {
+				ln.Close()
+			}
+			continue
+		}
+		if err != nil {
+			if c.addr == "[::1]:0" {
+				continue // a machine without IPv6 loopback
+			}
+			t.Errorf("Listen(%q): %v", c.addr, err)
+			continue
+		}
+		if got := Loopback(ln.Addr()); got != c.loopback {
+			t.Errorf("Loopback(%v) = %t, want %t", ln.Addr(), got, c.loopback)
+		}
+		ln.Close()
+	}
+}

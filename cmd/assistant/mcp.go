@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"net"
 
 	"github.com/spf13/cobra"
 
@@ -78,6 +79,13 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	if a.personSet || a.tzOverride != "" {
 		a.log.Warn("--person and --tz do not apply over HTTP: each request acts as its token's person, in that person's stored zone")
 	}
+	// Bind before anything else, so a wrong address fails at once and the
+	// log names the address really bound.
+	ln, err := mcpserver.Listen(ctx, o.HTTP)
+	if err != nil {
+		return listenError(o.HTTP, err)
+	}
+	defer ln.Close()
 	st, err := a.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -101,10 +109,33 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	if err != nil {
 		return fail(exitInternal, err)
 	}
-	a.log.Info("serving MCP over streamable HTTP", "addr", o.HTTP, "db", st.Path(), "tools", len(reg.Names()))
-	if err := mcpserver.ServeHTTP(ctx, o.HTTP, h); err != nil {
-		return failf(exitInternal, "cannot serve on “%s”: %v", o.HTTP, err)
+	addr := ln.Addr().String()
+	a.log.Info("serving MCP over streamable HTTP", "addr", addr, "url", "http://"+addr+"/mcp", "db", st.Path(), "tools", len(reg.Names()))
+	if !mcpserver.Loopback(ln.Addr()) {
+		a.log.Warn("listening beyond this machine without TLS: bearer tokens and data travel in clear text; "+
+			"keep --http on 127.0.0.1 and put a reverse proxy with TLS (such as Caddy or nginx) in front", "addr", addr)
+	}
+	if err := mcpserver.Serve(ctx, ln, h); err != nil {
+		return failf(exitInternal, "serving MCP on %s failed: %v", addr, err)
 	}
 	a.log.Info("stopped serving MCP")
 	return nil
+}
+
+// listenError turns a failure to bind “--http” into one sentence: a wrong
+// address, a port taken or refused is a wrong value (exit 1); anything
+// else is the system's (exit 6).
+func listenError(addr string, err error) error {
+	switch {
+	case errors.Is(err, mcpserver.ErrAddrInUse):
+		return failf(exitInvalid, "%s is in use by another program; pick another port.", addr)
+	case errors.Is(err, mcpserver.ErrAddrDenied):
+		return failf(exitInvalid, "%s needs privileges this user lacks (ports below 1024 usually do); pick a port above 1023, such as %s.", addr, mcpserver.DefaultAddr)
+	case errors.Is(err, mcpserver.ErrHostNotHere):
+		host, _, _ := net.SplitHostPort(addr)
+		return failf(exitInvalid, "“--http” names the host “%s”, which is not an address of this machine; use %s or one of this machine's own addresses.", host, mcpserver.DefaultAddr)
+	case errors.Is(err, mcpserver.ErrBadAddr):
+		return failf(exitInvalid, "“--http” must be host:port such as %s, not “%s”.", mcpserver.DefaultAddr, addr)
+	}
+	return failf(exitInternal, "cannot listen on %s: %v", addr, err)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/knadh/koanf/parsers/toml/v2"
 	"github.com/knadh/koanf/providers/file"
 	"github.com/knadh/koanf/v2"
+	gotoml "github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/store"
@@ -85,20 +86,29 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 // setting returns the first of: the flag's value when it was given on the
 // command line, the environment variable, the config file's key, def.
 func (a *app) setting(cmd *cobra.Command, flag, env, key, def string) string {
+	v, _ := a.settingFrom(cmd, flag, env, key, def)
+	return v
+}
+
+// settingFrom is setting with where the value came from, as a sentence
+// about a wrong value names it: "“--log-level”", "ASSISTANT_LOG",
+// "“log_level” in the config file “/home/ann/.config/assistant/config.toml”",
+// or "the default".
+func (a *app) settingFrom(cmd *cobra.Command, flag, env, key, def string) (value, from string) {
 	if flag != "" && cmd != nil {
 		if f := cmd.Flags().Lookup(flag); f != nil && f.Changed {
-			return f.Value.String()
+			return f.Value.String(), "“--" + flag + "”"
 		}
 	}
 	if env != "" {
 		if v, ok := os.LookupEnv(env); ok && v != "" {
-			return v
+			return v, env
 		}
 	}
 	if key != "" && a.conf.Exists(key) {
-		return a.conf.String(key)
+		return a.conf.String(key), "“" + key + "” in the config file “" + a.configPath + "”"
 	}
-	return def
+	return def, "the default"
 }
 
 // configFile is where the config file is looked for: --config,
@@ -130,14 +140,14 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if path != "" {
 		if _, err := os.Stat(path); err == nil || named {
 			if err := a.conf.Load(file.Provider(path), toml.Parser()); err != nil {
-				return failf(exitConfig, "cannot read the config file “%s”: %v; fix it or name another with --config", path, cleanErr(err))
+				return configError(path, err)
 			}
 		}
 	}
 
-	level := a.setting(cmd, "log-level", envLog, "log_level", "info")
+	level, from := a.settingFrom(cmd, "log-level", envLog, "log_level", "info")
 	if err := a.logLevel.UnmarshalText([]byte(level)); err != nil {
-		return failf(exitConfig, "“--log-level” must be debug, info, warn or error, not “%s”", level)
+		return failf(exitConfig, "%s must be debug, info, warn or error, not “%s”", from, level)
 	}
 	a.log = slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: a.logLevel}))
 	slog.SetDefault(a.log)
@@ -181,15 +191,54 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	a.tzOverride = a.setting(cmd, "tz", envTZ, "", "")
+	a.tzOverride, from = a.settingFrom(cmd, "tz", envTZ, "", "")
 	if a.tzOverride != "" {
 		z, err := tz.LoadZoneLoose(a.tzOverride)
 		if err != nil {
-			return failf(exitConfig, "“--tz” is wrong: %v", err)
+			return failf(exitConfig, "%s is wrong: %v", from, err)
 		}
 		a.tzOverride = z.Name()
 	}
 	return nil
+}
+
+// configError is the sentence of a config file that cannot be loaded: a
+// TOML syntax error names the file, line and column, and a bare word where
+// text belongs (person = alice, the commonest slip) is shown quoted.
+func configError(path string, err error) error {
+	var de *gotoml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		if key, value, ok := bareText(path, row); ok {
+			return failf(exitConfig, "the config file “%s” is not valid TOML at line %d: text needs double quotes, so write %s = \"%s\"",
+				path, row, key, value)
+		}
+		return failf(exitConfig, "the config file “%s” is not valid TOML at line %d, column %d: %s; fix it or name another with --config",
+			path, row, col, strings.TrimPrefix(de.Error(), "toml: "))
+	}
+	return failf(exitConfig, "cannot read the config file “%s”: %s; fix it or name another with --config",
+		path, strings.TrimPrefix(cleanErr(err).Error(), "toml: "))
+}
+
+// bareText reports whether line row (from 1) of the file is key = value
+// with a value that is no TOML value but reads as unquoted text: not a
+// quoted string, array, table, boolean or number.
+func bareText(path string, row int) (key, value string, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", "", false
+	}
+	lines := strings.Split(string(b), "\n")
+	if row < 1 || row > len(lines) {
+		return "", "", false
+	}
+	key, value, found := strings.Cut(lines[row-1], "=")
+	key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+	if !found || key == "" || value == "" || strings.ContainsAny(value[:1], "\"'[{+-0123456789") ||
+		value == "true" || value == "false" || strings.ContainsAny(value, "\"#") {
+		return "", "", false
+	}
+	return key, value, true
 }
 
 // cleanErr drops the wrapping a library adds in front of a parse error.

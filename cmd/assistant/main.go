@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -43,7 +44,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -56,8 +57,40 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Not ours: cobra refused the command line (a flag, an argument count,
 	// an unknown command).
-	fmt.Fprintf(stderr, "assistant: %s\n", oneLine(err.Error()))
+	fmt.Fprintf(stderr, "assistant: %s\n", oneLine(cobraSentence(cmd, err)))
 	return exitUsage
+}
+
+// cobra's own refusals of a command line, which are said again in the
+// CLI's words (cobra v1.10 args.go).
+var (
+	cobraUnknown = regexp.MustCompile(`^unknown command "(.*)" for "(.*)"`)
+	cobraCount   = regexp.MustCompile(`^(accepts|requires at least|accepts at most|accepts between \d+ and) (\d+) arg\(s\), (?:only )?received (\d+)`)
+)
+
+// cobraSentence rewords an error cobra made about cmd's command line: an
+// argument given to a command that takes none is not an "unknown command",
+// and a count of "arg(s)" becomes a sentence naming the command and its
+// help. Other errors (flags, suggestions) pass as they are.
+func cobraSentence(cmd *cobra.Command, err error) string {
+	msg := err.Error()
+	if cmd == nil {
+		return msg
+	}
+	if m := cobraUnknown.FindStringSubmatch(msg); m != nil && !cmd.HasAvailableSubCommands() {
+		return usageError(cmd, "“%s” takes no arguments, so “%s” is one too many", cmd.CommandPath(), m[1]).Error()
+	}
+	if m := cobraCount.FindStringSubmatch(msg); m != nil {
+		bound := strings.NewReplacer("accepts between", "between", "requires at least", "at least",
+			"accepts at most", "at most", "accepts", "").Replace(m[1])
+		noun := "arguments"
+		if m[2] == "1" {
+			noun = "argument"
+		}
+		return usageError(cmd, "“%s” takes %s, not %s", cmd.CommandPath(),
+			strings.TrimSpace(bound+" "+m[2]+" "+noun), m[3]).Error()
+	}
+	return msg
 }
 
 // oneLine folds a message onto one line: cobra's suggestions come on

@@ -13,14 +13,14 @@ import (
 
 // remindOptions are the flags of `assistant remind`.
 type remindOptions struct {
-	Once          bool          // one pass, then exit (cron, systemd timers)
-	Every         time.Duration // the loop's longest sleep
-	MaxLate       time.Duration // send missed reminders up to this late; older ones are skipped
-	Webhooks      []string      // POST each reminder as JSON to these URLs
-	WebhookSecret string        // HMAC-SHA256 key for the signature header
-	Exec          []string      // run these commands with the JSON on standard input
-	Status        bool          // list upcoming, sent, late, skipped and failed reminders
-	Digest        string        // "07:30": a daily agenda at that time in each person's zone
+	Once          bool     // one pass, then exit (cron, systemd timers)
+	Every         string   // the loop's longest sleep, a Go duration ("1m")
+	MaxLate       string   // send missed reminders up to this late; older ones are skipped ("6h")
+	Webhooks      []string // POST each reminder as JSON to these URLs
+	WebhookSecret string   // HMAC-SHA256 key for the signature header
+	Exec          []string // run these commands with the JSON on standard input
+	Status        bool     // list upcoming, sent, late, skipped and failed reminders
+	Digest        string   // "07:30": a daily agenda at that time in each person's zone
 }
 
 func newRemindCmd(a *app) *cobra.Command {
@@ -48,8 +48,8 @@ recorded as skipped past it.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Once, "once", false, "deliver what is due now and exit")
-	f.DurationVar(&o.Every, "every", time.Minute, "the longest sleep between passes of the loop")
-	f.DurationVar(&o.MaxLate, "max-late", 6*time.Hour, "send missed reminders up to this late")
+	f.StringVar(&o.Every, "every", "1m", "the longest sleep between passes of the loop, such as 30s or 5m")
+	f.StringVar(&o.MaxLate, "max-late", "6h", "send missed reminders up to this late, such as 6h")
 	f.StringArrayVar(&o.Webhooks, "webhook", nil, "POST each reminder as JSON to this URL (repeatable)")
 	f.StringVar(&o.WebhookSecret, "webhook-secret", "", "sign webhook bodies with HMAC-SHA256 using this key")
 	f.StringArrayVar(&o.Exec, "exec", nil, "run this command with the reminder's JSON on standard input (repeatable)")
@@ -64,11 +64,13 @@ recorded as skipped past it.`,
 // --once pass failed.
 func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 	ctx := cmd.Context()
-	if o.Every <= 0 {
-		return usageError(cmd, "“--every” must be a positive duration such as 30s or 5m, not “%s”", o.Every)
+	every, err := positiveDuration("every", o.Every)
+	if err != nil {
+		return err
 	}
-	if o.MaxLate <= 0 {
-		return usageError(cmd, "“--max-late” must be a positive duration such as 6h, not “%s”", o.MaxLate)
+	maxLate, err := positiveDuration("max-late", o.MaxLate)
+	if err != nil {
+		return err
 	}
 	var digest *remind.Digest
 	if o.Digest != "" {
@@ -114,7 +116,7 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		}
 		people = []int64{p.ID}
 	}
-	eng, err := remind.New(remind.Options{Store: st, Notifiers: notifiers, Now: a.now, MaxLate: o.MaxLate,
+	eng, err := remind.New(remind.Options{Store: st, Notifiers: notifiers, Now: a.now, MaxLate: maxLate,
 		Digest: digest, People: people, Log: a.log})
 	if err != nil {
 		return fail(exitInternal, err)
@@ -145,11 +147,25 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		}
 		return nil
 	}
-	a.log.Info("reminders loop started", "every", o.Every.String(), "max_late", o.MaxLate.String(),
+	a.log.Info("reminders loop started", "every", every.String(), "max_late", maxLate.String(),
 		"notifiers", len(notifiers))
-	if err := eng.Run(ctx, o.Every); err != nil {
+	if err := eng.Run(ctx, every); err != nil {
 		return fail(exitInternal, err)
 	}
 	a.log.Info("reminders loop stopped")
 	return nil
+}
+
+// positiveDuration reads the value of --flag as a Go duration (30s, 5m,
+// 1h30m) above zero; the sentence echoes the text as the person wrote it,
+// not Go's normalised form ("-1h", not "-1h0m0s").
+func positiveDuration(flag, text string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(text))
+	switch {
+	case err != nil:
+		return 0, failf(exitInvalid, "“--%s” must be a duration such as 30s, 5m or 1h, not “%s”", flag, text)
+	case d <= 0:
+		return 0, failf(exitInvalid, "“--%s” must be a duration above zero such as 30s, 5m or 1h, not “%s”", flag, text)
+	}
+	return d, nil
 }

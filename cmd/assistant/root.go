@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -41,7 +43,7 @@ Settings come from flags, then environment variables, then the config file
 	_ = root.RegisterFlagCompletionFunc("tz", completeZones)
 
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		return usageError(cmd, "%v", err)
+		return usageError(cmd, "%s", flagSentence(err))
 	})
 
 	root.AddCommand(
@@ -59,6 +61,18 @@ Settings come from flags, then environment variables, then the config file
 		newVersionCmd(a),
 	)
 	root.CompletionOptions.HiddenDefaultCmd = false
+	// cobra would add `completion` only when it executes, as a command
+	// that prints its help and exits 0 for a shell it does not know
+	// (`completion tcsh`); made now, it is a group like the others.
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// Shell names are short, so a suggestion is a guess (tcsh →
+			// bash); the list of shells says more.
+			c.DisableSuggestions = true
+			group(c)
+		}
+	}
 	return root
 }
 
@@ -80,7 +94,7 @@ func group(cmd *cobra.Command) *cobra.Command {
 		if c.SuggestionsMinimumDistance <= 0 {
 			c.SuggestionsMinimumDistance = 2
 		}
-		if sug := c.SuggestionsFor(args[0]); len(sug) > 0 {
+		if sug := c.SuggestionsFor(args[0]); len(sug) > 0 && !c.DisableSuggestions {
 			return usageError(c, "unknown command “%s” for “%s”; did you mean “%s”?", args[0], c.CommandPath(), sug[0])
 		}
 		return usageError(c, "unknown command “%s” for “%s”; use one of %s", args[0], c.CommandPath(), strings.Join(names, ", "))
@@ -106,6 +120,32 @@ func minArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// flagKinds say what a flag of each pflag type takes, for the sentence of
+// a value it could not read.
+var flagKinds = map[string]string{
+	"bool": "true or false", "int": "a whole number", "duration": "a duration such as 30s, 5m or 1h",
+}
+
+// flagSentence rewords pflag's refusal of a flag's value in the CLI's
+// words, echoing the value as written: “--read-only” must be true or false,
+// not “maybe” (pflag says strconv.ParseBool: parsing "maybe": invalid
+// syntax). Other flag errors (an unknown flag) pass as they are.
+func flagSentence(err error) string {
+	var iv *pflag.InvalidValueError
+	if errors.As(err, &iv) {
+		f := iv.GetFlag()
+		if kind, ok := flagKinds[f.Value.Type()]; ok {
+			return fmt.Sprintf("“--%s” must be %s, not “%s”", f.Name, kind, iv.GetValue())
+		}
+		return fmt.Sprintf("“--%s” cannot be “%s”: %v", f.Name, iv.GetValue(), errors.Unwrap(iv))
+	}
+	var vr *pflag.ValueRequiredError
+	if errors.As(err, &vr) {
+		return fmt.Sprintf("“--%s” needs a value after it", vr.GetFlag().Name)
+	}
+	return err.Error()
 }
 
 // completeZones offers IANA zone names for --tz and --zone.

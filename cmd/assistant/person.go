@@ -121,7 +121,7 @@ any other: undo (as that person) puts the old zone back.`,
 					a.printf("%s is already in %s; nothing changed.\n", p.Name, z.Name())
 					return nil
 				}
-				a.printf("%s is now in %s (was %s). Change %s; `assistant%s call undo %s` puts %s back.\n",
+				a.printf("%s is now in %s (was %s). Change %s; `assistant%s call undo change=%s` puts %s back.\n",
 					p.Name, z.Name(), was, change, a.personFlag(p.Name), change, was)
 				return nil
 			})

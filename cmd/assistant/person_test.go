@@ -1,0 +1,49 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// `person set-zone` is a journaled change like set_time_zone (new-user
+// finding 2): the printed undo command puts the zone back, and undo right
+// after it never reaches past it to the task added before.
+func TestPersonSetZoneUndo(t *testing.T) {
+	h := newHome(t)
+	h.must("call", "add_task", "title=Milk")
+	r := h.must("person", "set-zone", "Asia/Tokyo")
+	if r.stdout != "tester is now in Asia/Tokyo (was Europe/Paris). Change c2; `assistant call undo change=c2` puts Europe/Paris back.\n" {
+		t.Fatalf("set-zone: %s", r)
+	}
+	if r = h.must("person", "set-zone", "Asia/Tokyo"); r.stdout != "tester is already in Asia/Tokyo; nothing changed.\n" {
+		t.Fatalf("set-zone to the same zone: %s", r)
+	}
+	if r = h.must("call", "list_changes"); !strings.Contains(r.stdout, "person set-zone: time zone Europe/Paris → Asia/Tokyo") {
+		t.Fatalf("list_changes: %s", r)
+	}
+	if r = h.must("call", "undo"); !strings.Contains(r.stdout, "Undid c2 (person set-zone)") {
+		t.Fatalf("undo: %s", r)
+	}
+	if r = h.must("person", "list"); !regexp.MustCompile(`tester \(local\)\s+Europe/Paris`).MatchString(r.stdout) {
+		t.Fatalf("zone after undo:\n%s", r.stdout)
+	}
+	if r = h.must("call", "list_tasks"); !strings.Contains(r.stdout, "Milk") {
+		t.Fatalf("the task went with the zone's undo: %s", r)
+	}
+
+	// Another person's zone: the printed command acts as them, and the
+	// local person's undo cannot reach it.
+	h.must("person", "add", "alice", "--zone", "Europe/Paris")
+	r = h.must("person", "set-zone", "alice", "America/New_York")
+	if !strings.Contains(r.stdout, "`assistant --person alice call undo change=c4` puts Europe/Paris back") {
+		t.Fatalf("set-zone alice: %s", r)
+	}
+	if r = h.run("call", "undo", "change=c4"); r.code != 4 {
+		t.Fatalf("tester undoing alice's change: want exit 4, got %s", r)
+	}
+	h.must("--person", "alice", "call", "undo", "change=c4")
+	if r = h.must("person", "list"); !regexp.MustCompile(`alice\s+Europe/Paris`).MatchString(r.stdout) {
+		t.Fatalf("alice's zone after her undo:\n%s", r.stdout)
+	}
+}

@@ -186,8 +186,9 @@ func CurrentTime() tools.Tool {
 }
 
 // SetTimeZone is the set_time_zone tool: it stores the person's new IANA
-// zone (store.SetZone; not journaled, so not undoable: call it again with
-// the old zone). Data as current_time's, in the new zone.
+// zone as one journaled change (store.Tx.SetZone), which undo puts back.
+// Data as current_time's, in the new zone, plus "change" ("c31") and
+// "was" (the zone before) when the zone changed.
 func SetTimeZone() tools.Tool {
 	return tools.Tool{
 		Name:  "set_time_zone",

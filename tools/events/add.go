@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
-	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -343,8 +342,7 @@ func meets(c *event, from, to time.Time, clock int) bool {
 	if c.Rule == nil {
 		return c.StartAt.Before(to) && c.EndAt.After(from)
 	}
-	if c.Rule.Freq() > recur.Daily || strings.Contains(c.Rule.String(), "BYHOUR") ||
-		strings.Contains(c.Rule.String(), "BYMINUTE") || strings.Contains(c.Rule.String(), "BYSECOND") {
+	if !c.Rule.FixedClock() {
 		return true
 	}
 	// An occurrence overlaps when it starts in (from − length, to).

@@ -36,7 +36,9 @@ SIGTERM stops taking requests and lets open ones finish.`,
 		Example: `  assistant mcp
   assistant mcp --read-only
   assistant mcp --tools list_changes,undo
-  assistant token create --person alice && assistant mcp --http 127.0.0.1:8765`,
+  assistant person add alice --zone Europe/Paris
+  assistant token create --person alice
+  assistant mcp --http 127.0.0.1:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.HTTP != "" {

@@ -239,7 +239,20 @@ func (a *Agent) BaseURL() string { return a.baseURL }
 // SystemPrompt returns the system prompt as the next request would send
 // it: the person's name, and now (from the Context's clock) in their zone.
 func (a *Agent) SystemPrompt() string {
-	return systemPrompt(a.person, tools.Now(a.cfg.Context), a.undo)
+	return systemPrompt(a.currentPerson(context.Background()), tools.Now(a.cfg.Context), a.undo)
+}
+
+// currentPerson is the person as the store has them now (a set_time_zone
+// earlier in the chat, or its undo, moves them), through the Context's
+// tools.PersonSource when the host gave one; the person read at New
+// otherwise, or when the source fails.
+func (a *Agent) currentPerson(ctx context.Context) tools.Person {
+	p, err := tools.CurrentPerson(ctx, a.cfg.Context)
+	if err != nil {
+		a.log.Warn("reading the person again failed; keeping the zone read at start", "err", err)
+		return a.person
+	}
+	return p
 }
 
 // Turn sends the person's message userText in conv and runs the loop to
@@ -404,7 +417,7 @@ func (t *turn) runTools(ctx context.Context, calls []openai.ToolCall) []openai.C
 			}
 		}
 		msgs[i] = toolMessage(tc.ID, text)
-		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res, a.person.Zone))
+		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res, a.currentPerson(ctx).Zone))
 	}
 	return msgs
 }

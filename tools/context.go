@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"sort"
@@ -171,6 +172,22 @@ func Now(tc *ToolContext) time.Time {
 
 // PersonOf returns the Person of tc, or a *MissingToolContext error.
 func PersonOf(tc *ToolContext) (Person, error) { return Require[Person](tc) }
+
+// PersonSource reads the person afresh, for hosts whose session outlives a
+// change of the person's zone (a chat, an MCP stdio session): the Registry
+// calls it before each tool call, so a call made after set_time_zone (or
+// after undoing it) reads times in the new zone. A host that overrides the
+// zone for a run returns the override.
+type PersonSource func(ctx context.Context) (Person, error)
+
+// CurrentPerson returns the person from tc's PersonSource when it has one,
+// else the Person in tc.
+func CurrentPerson(ctx context.Context, tc *ToolContext) (Person, error) {
+	if src, ok := Get[PersonSource](tc); ok && src != nil {
+		return src(ctx)
+	}
+	return PersonOf(tc)
+}
 
 // Changed is result metadata a writing tool attaches: the change id of the
 // journal ("c31") and the ids of the items it touched ("t12", "e7").

@@ -1,12 +1,14 @@
 package tools
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -90,5 +92,36 @@ func TestForCallCopies(t *testing.T) {
 	}
 	if Now(&ToolContext{}).IsZero() {
 		t.Fatal("Now without a clock must give the wall clock")
+	}
+}
+
+func TestPersonSourceRefreshesEachCall(t *testing.T) {
+	zone := "Europe/Paris"
+	var tc ToolContext
+	Insert(&tc, Person{ID: 1, Zone: tz.MustZone("Europe/Paris")})
+	Insert(&tc, PersonSource(func(context.Context) (Person, error) {
+		return Person{ID: 1, Zone: tz.MustZone(zone)}, nil
+	}))
+	r := NewRegistry()
+	r.Add(Tool{Name: "where", Description: "Says the person's zone.", Handler: func(_ context.Context, tc *ToolContext, _ *args.Args) ExecResult {
+		p, err := PersonOf(tc)
+		if err != nil {
+			return Internal(err)
+		}
+		return Success(p.Zone.Name())
+	}})
+	for _, z := range []string{"Europe/Paris", "Asia/Tokyo"} {
+		zone = z
+		res, _ := r.Call(context.Background(), &tc, "where", nil)
+		if res.Out != z {
+			t.Fatalf("call saw %q, want %q", res.Out, z)
+		}
+		if p, _ := CurrentPerson(context.Background(), &tc); p.Zone.Name() != z {
+			t.Fatalf("CurrentPerson = %s", p.Zone)
+		}
+	}
+	Insert(&tc, PersonSource(func(context.Context) (Person, error) { return Person{}, errors.New("db gone") }))
+	if res, _ := r.Call(context.Background(), &tc, "where", nil); res.Code != CodeInternal {
+		t.Fatalf("a failing source must fail the call, got %+v", res)
 	}
 }

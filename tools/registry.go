@@ -90,6 +90,14 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if !ok {
 		return Failure(CodeInvalid, r.unknownSentence(name)), call
 	}
+	if src, ok := Get[PersonSource](call); ok && src != nil {
+		p, err := src(ctx)
+		if err != nil {
+			r.logger().Error("reading the person", "tool", name, "err", err)
+			return Internal(err), call
+		}
+		Insert(call, p)
+	}
 	a, err := args.New(raw, t.Schema.Names(), t.Schema.Required)
 	if err != nil {
 		return Invalid(err), call

@@ -227,15 +227,13 @@ func (r ExecResult) Spill(limit int) ExecResult {
 	if r.DidSpill || len(text) <= limit {
 		return r
 	}
-	note := fmt.Sprintf("\n… [%d bytes cut of %d; ask for less: a smaller from/to range, a lower limit, or the cursor of the next page] …\n", 0, len(text))
-	keep := limit - len(note) - 8
-	if keep < 32 {
-		keep = 32
-	}
+	// The note's length is known before the cut: the cut count has at most
+	// as many digits as the total.
+	noteLen := len(spillNote(len(text), len(text)))
+	keep := max(limit-noteLen, 32)
 	head := cutHead(text, keep*3/4)
 	tail := cutTail(text, keep-len(head))
-	cut := len(text) - len(head) - len(tail)
-	note = fmt.Sprintf("\n… [%d bytes cut of %d; ask for less: a smaller from/to range, a lower limit, or the cursor of the next page] …\n", cut, len(text))
+	note := spillNote(len(text)-len(head)-len(tail), len(text))
 	out := head + note + tail
 	r.OriginalCode = r.Code
 	r.Code = CodeSpill
@@ -246,6 +244,11 @@ func (r ExecResult) Spill(limit int) ExecResult {
 		r.Err = out
 	}
 	return r
+}
+
+// spillNote is the line between the head and the tail of a spilled text.
+func spillNote(cut, total int) string {
+	return fmt.Sprintf("\n… [%d bytes cut of %d; ask for less where the tool allows it: a narrower from/to, a lower limit, a query, or the next page's cursor] …\n", cut, total)
 }
 
 // cutHead returns the longest prefix of s of at most n bytes that ends on a

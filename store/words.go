@@ -17,6 +17,7 @@ var (
 		"events":           {"event", "events"},
 		"task_completions": {"completion", "completions"},
 		"event_overrides":  {"changed occurrence", "changed occurrences"},
+		"people":           {"person", "people"},
 	}
 	parts = map[string]part{
 		"task_completions": {column: "task_id", parent: "tasks"},

@@ -18,10 +18,11 @@ func newCallCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "call TOOL [name=value ...] [-]",
 		Short: "Run one tool as the person, from the shell",
-		Long: `Run one tool as the person and print its answer: the text on standard
-output, or the error sentence on standard error. The exit code is the
-tool's result code (0 ok, 1 invalid argument, 3 output cut, 4 not found,
-5 conflict, 6 internal error).
+		Long: `Run one tool as the person and print its answer: the whole text on
+standard output, however long (only chat and MCP cut answers to fit a
+model), or the error sentence on standard error. The exit code is the
+tool's result code (0 ok, 1 invalid argument, 4 not found, 5 conflict,
+6 internal error).
 
 Each name=value is typed by the tool's schema (see "assistant tools TOOL"):
 a text argument stays text (title=42 is the text "42"); a number is sent as

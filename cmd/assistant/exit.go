@@ -10,7 +10,9 @@ import (
 )
 
 // Exit codes of the binary. For `assistant call` the code is the tool
-// result's own (tools.CodeOK … tools.CodeInternal: 0, 1, 3, 4, 5, 6); every
+// result's own (tools.CodeOK … tools.CodeInternal: 0, 1, 4, 5, 6; never
+// tools.CodeSpill, since call prints an answer whole and only the chat and
+// MCP fronts cut one to fit a model); every
 // other command uses the same numbers for the same kinds of failure, and
 // the codes from 7 up for failures only the binary has. 2 is never a tool's
 // code (design §2), so a script can tell a usage mistake from a tool's answer.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The person's own row is journaled like any item (migration 00008), so
@@ -28,19 +30,28 @@ type Person struct {
 func checkPerson(name, zone string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
-		return "", fmt.Errorf("“name” must not be blank; write the person's name, for example “alice”")
+		return "", fmt.Errorf("“name” must not be blank; write the person's name, for example “alice”: %w", ErrInvalid)
+	}
+	if n := utf8.RuneCountInString(name); n > MaxPersonName {
+		return "", fmt.Errorf("“name” may be at most %d characters; this one has %d: %w", MaxPersonName, n, ErrInvalid)
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return "", fmt.Errorf("“name” must be one line without control characters: %w", ErrInvalid)
 	}
 	return name, checkZone(zone)
 }
+
+// MaxPersonName is the longest person name, in characters.
+const MaxPersonName = 64
 
 // checkZone accepts IANA zone names only: "Local" would mean whatever zone
 // the machine running the binary happens to be in.
 func checkZone(zone string) error {
 	if zone == "" || zone == "Local" {
-		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”, not “%s”", zone)
+		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”, not “%s”: %w", zone, ErrInvalid)
 	}
 	if _, err := time.LoadLocation(zone); err != nil {
-		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”; “%s” is not one", zone)
+		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”; “%s” is not one: %w", zone, ErrInvalid)
 	}
 	return nil
 }
@@ -60,7 +71,7 @@ func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 	p, err := scanPerson(s.db.QueryRowContext(ctx,
 		`SELECT `+personCols+` FROM people WHERE name = ?`, strings.TrimSpace(name)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("there is no person named “%s”; add them first: %w", name, ErrNotFound)
+		return p, fmt.Errorf("there is no person named “%s”: %w", name, ErrNotFound)
 	}
 	return p, err
 }

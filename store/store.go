@@ -33,6 +33,11 @@ var ErrNotFound = errors.New("not found")
 // other arguments, a taken name.
 var ErrConflict = errors.New("conflict")
 
+// ErrInvalid is wrapped by errors for a value the store refuses (a blank
+// or overlong person name, a zone that is not an IANA name); the error's
+// text is the sentence saying what to write instead.
+var ErrInvalid = errors.New("invalid")
+
 // Options tunes Open. The zero value (or nil) is the normal setting.
 type Options struct {
 	// NoMigrate opens without applying pending migrations, for

@@ -378,7 +378,28 @@ func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tools.Insert(tc, p)
 	tools.Insert(tc, tools.Clock(a.now))
 	tools.Insert(tc, st)
+	tools.Insert(tc, a.personSource(st, p))
 	return tc
+}
+
+// personSource re-reads p from the store before each tool call, so a
+// long session (chat, MCP over stdio) follows a set_time_zone or its undo.
+// With --tz / ASSISTANT_TZ the run's zone stays the override.
+func (a *app) personSource(st *store.Store, p tools.Person) tools.PersonSource {
+	return func(ctx context.Context) (tools.Person, error) {
+		if a.tzOverride != "" {
+			return p, nil
+		}
+		sp, err := st.PersonByID(ctx, p.ID)
+		if err != nil {
+			return p, err
+		}
+		zone, err := tz.LoadZone(sp.Zone)
+		if err != nil {
+			return p, err
+		}
+		return tools.Person{ID: sp.ID, Name: sp.Name, Zone: zone}, nil
+	}
 }
 
 // chatSettings are the model endpoint settings of `chat`, after

@@ -78,6 +78,8 @@ func storeFail(err error) error {
 		return fail(exitNotFound, sentence(err, store.ErrNotFound))
 	case errors.Is(err, store.ErrConflict):
 		return fail(exitConflict, sentence(err, store.ErrConflict))
+	case errors.Is(err, store.ErrInvalid):
+		return fail(exitInvalid, sentence(err, store.ErrInvalid))
 	}
 	return fail(exitInternal, err)
 }

@@ -149,6 +149,11 @@ if in doubt. --yes confirms.`,
 				if err := st.DeletePerson(cmd.Context(), p.ID); err != nil {
 					return storeFail(err)
 				}
+				// The chat's line history is theirs too, and a later person
+				// may be given the same id.
+				if err := removeChatHistory(a.dbPath, p.ID); err != nil {
+					a.log.Warn("could not remove the chat line history", "person", p.Name, "err", err)
+				}
 				a.printf("Deleted %s (person %d) and all their data.\n", p.Name, p.ID)
 				return nil
 			})

@@ -47,3 +47,21 @@ func TestPersonSetZoneUndo(t *testing.T) {
 		t.Fatalf("alice's zone after her undo:\n%s", r.stdout)
 	}
 }
+
+// A person's name is a value like any other: a blank or overlong one is
+// refused with its sentence and exit 1, and nothing is stored.
+func TestPersonNameRefused(t *testing.T) {
+	h := newHome(t)
+	for _, name := range []string{"", "   ", strings.Repeat("n", 65)} {
+		r := h.run("person", "add", name, "--zone", "Europe/Paris")
+		if r.code != 1 || !strings.Contains(r.stderr, "“name”") {
+			t.Errorf("person add %q: want exit 1 naming “name”, got %s", name, r)
+		}
+	}
+	if r := h.must("person", "list"); strings.Contains(r.stdout, "nnnn") {
+		t.Errorf("a refused person was stored:\n%s", r.stdout)
+	}
+	if r := h.run("person", "delete", "nobody", "--yes"); r.code != 4 || strings.Contains(r.stderr, "add them") {
+		t.Errorf("person delete nobody: want exit 4 without advice to add them, got %s", r)
+	}
+}

@@ -89,6 +89,8 @@ func sortedNames(set store.Row) []string {
 		switch k {
 		case "due_time", "due_zone", "due_at":
 			k = "due_date"
+		case "title_norm": // derived from title, not a field anyone set
+			continue
 		}
 		k = strings.TrimSuffix(k, "_date")
 		if !slices.Contains(names, k) {

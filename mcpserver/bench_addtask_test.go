@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -76,19 +77,55 @@ func floorServer(b *testing.B) *mcp.Server {
 	return srv
 }
 
-// catalogServer serves the real catalog for one person of a fresh store,
-// as `assistant mcp` does.
-func catalogServer(b *testing.B) *mcp.Server {
+// catalogContext is the ToolContext of one person of a fresh store, as
+// `assistant mcp` builds it.
+func catalogContext(b *testing.B) *tools.ToolContext {
 	st, p := openBenchStore(b)
 	tc := &tools.ToolContext{}
 	tools.Insert(tc, p)
 	tools.Insert(tc, tools.Clock(time.Now))
 	tools.Insert(tc, st)
-	srv, err := New(catalog.New(), Fixed(tc, nil))
+	return tc
+}
+
+// catalogServer serves the real catalog for one person of a fresh store.
+func catalogServer(b *testing.B) *mcp.Server {
+	srv, err := New(catalog.New(), Fixed(catalogContext(b), nil))
 	if err != nil {
 		b.Fatal(err)
 	}
 	return srv
+}
+
+// lineSession serves the real catalog with ServeIO over an OS pipe pair:
+// the binary's stdio path (lineTransport in front of the SDK's reader),
+// in this process.
+func lineSession(b *testing.B) *mcp.ClientSession {
+	serverIn, clientOut, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	clientIn, serverOut, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tc := catalogContext(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeIO(ctx, catalog.New(), tc, nil, serverIn, serverOut) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: clientIn, Writer: clientOut}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cs.Close()
+		cancel()
+		if err := <-done; err != nil {
+			b.Errorf("ServeIO: %v", err)
+		}
+	})
+	return cs
 }
 
 // binarySession starts the built binary over its stdin and stdout.
@@ -103,6 +140,7 @@ func BenchmarkAddTask(b *testing.B) {
 	}{
 		{"pipe/sdk-floor", func(b *testing.B) *mcp.ClientSession { return pipeSession(b, floorServer(b)) }},
 		{"pipe/mcpserver", func(b *testing.B) *mcp.ClientSession { return pipeSession(b, catalogServer(b)) }},
+		{"line/mcpserver", lineSession},
 		{"stdio/binary", binarySession},
 	}
 	for _, c := range cases {
@@ -173,10 +211,23 @@ func BenchmarkSpawnFirstCall(b *testing.B) {
 // package with one call of the floor, both over pipe pairs in this
 // process, so that both meet the same load from the rest of a shared
 // machine: the ratio of their medians is the issue's "at most 1.5×".
-// allocs/op here are both calls together; BenchmarkAddTask has them apart.
+// The floor is served by the SDK's own IOTransport; ours by it too
+// ("sdk-io", this package's share alone) and by ServeIO ("line", the
+// binary's stdio path with lineTransport). allocs/op here are both calls
+// together; BenchmarkAddTask has them apart.
 func BenchmarkAddTaskVsFloor(b *testing.B) {
-	floor := pipeSession(b, floorServer(b))
-	ours := pipeSession(b, catalogServer(b))
+	for _, c := range []struct {
+		name string
+		ours func(b *testing.B) *mcp.ClientSession
+	}{
+		{"sdk-io", func(b *testing.B) *mcp.ClientSession { return pipeSession(b, catalogServer(b)) }},
+		{"line", lineSession},
+	} {
+		b.Run(c.name, func(b *testing.B) { addTaskVsFloor(b, pipeSession(b, floorServer(b)), c.ours(b)) })
+	}
+}
+
+func addTaskVsFloor(b *testing.B, floor, ours *mcp.ClientSession) {
 	ctx := context.Background()
 	var tookFloor, tookOurs []time.Duration
 	i := 0

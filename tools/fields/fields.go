@@ -64,7 +64,7 @@ func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 		w.To, _ = zone.Instant(start.Date.AddDays(DefaultDays).At(start.Hour, start.Minute))
 	}
 	if a.Err() == nil && !w.To.After(w.From) {
-		a.Fail("to", fmt.Sprintf("“to” must be after “from”; the window %s to %s is empty. Write a later “to”, such as %s.",
+		a.Fail("to", fmt.Sprintf("“to” must be after “from”; the window %s to %s is empty, so write a later “to”, such as %s.",
 			fromM, toM, zone.Today(w.From).AddDays(1)))
 	}
 	return w

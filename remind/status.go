@@ -2,8 +2,12 @@ package remind
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,31 +20,44 @@ const StatusLimit = 20
 
 // Entry is one reminder in a status report.
 type Entry struct {
-	DeliveryID string    // "" for an upcoming reminder not yet due
+	DeliveryID string    // the id it has (or will have when recorded); "" for an upcoming one
 	Item       string    // "t12", "e7", "digest"
 	Title      string    // the item's title as it is now
-	Occurrence string    // RECURRENCE-ID form; "" for a task without a due
+	Occurrence string    // RECURRENCE-ID form; "" for a task without a due; a digest's day "20261005"
 	Trigger    string    // "before:15", "at:…", "digest"
 	FireAt     time.Time // when it is (was) due
 	SentAt     time.Time // zero unless sent
 	Attempts   int
 	NextTry    time.Time // a pending retry's time
-	Error      string    // the last failure, or why it was skipped
+	Error      string    // the last failure, or why it was (or will be) skipped
+	Claimed    bool      // in a sender's hands right now
 }
 
-// PersonStatus is one person's reminders, each section newest first except
-// Upcoming (soonest first).
+// PersonStatus is one person's reminders at At, classified by that clock
+// the way the next pass will treat them. Due and Missed are oldest first
+// and newest first; Upcoming is soonest first; the recorded sections are
+// newest first. Each list holds at most StatusLimit entries except Due and
+// Missed, which hold all (WriteStatus shows the first StatusLimit).
 type PersonStatus struct {
 	Name, Zone string
-	Upcoming   []Entry // not yet due, and due ones waiting for a retry
-	Sent       []Entry
-	Late       []Entry // of the sent, those more than LateAfter after their time
-	Skipped    []Entry
-	Failed     []Entry
+	At         time.Time     // the clock the report was made at
+	MaxLate    time.Duration // the --max-late the classification used
+	// Due: fire time passed no more than MaxLate ago and not sent yet
+	// (recorded or not), or a retry whose time came: the next pass sends it.
+	Due []Entry
+	// Missed: fire time passed more than MaxLate ago and never sent: the
+	// next pass records it as skipped (or failed, after earlier attempts).
+	Missed []Entry
+	// Upcoming: fire times and retries still in the future.
+	Upcoming []Entry
+	Sent     []Entry
+	Late     []Entry // of the sent, those more than LateAfter after their time
+	Skipped  []Entry
+	Failed   []Entry
 }
 
 // Status brings the index up to date with the items (it records and sends
-// nothing) and reports every person's reminders.
+// nothing) and reports every person's reminders as of the engine's clock.
 func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	people, err := e.persons(ctx)
 	if err != nil {
@@ -49,14 +66,15 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	now := e.now()
 	var out []PersonStatus
 	for _, p := range people {
-		ps := PersonStatus{Name: p.Name, Zone: p.Zone.Name()}
+		ps := PersonStatus{Name: p.Name, Zone: p.Zone.Name(), At: now, MaxLate: e.maxLate}
 		var r Result
 		if err := e.rebuild(ctx, p, now, &r); err != nil {
 			return nil, err
 		}
+		var st state
 		if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-			st, err := e.sync(tx, p, now, &r)
-			if err != nil {
+			var err error
+			if st, err = e.sync(tx, p, now, &r); err != nil {
 				return err
 			}
 			return saveState(tx, st)
@@ -79,7 +97,7 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 				titles[label] = t
 				return t
 			}
-			if err := upcoming(tx, p, title, &ps); err != nil {
+			if err := e.unsent(tx, p, st, now, title, &ps); err != nil {
 				return err
 			}
 			sections := []struct {
@@ -93,7 +111,7 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 				{&ps.Failed, `status = 'failed' ORDER BY fire_at DESC, id DESC`},
 			}
 			for _, s := range sections {
-				list, err := entries(tx, s.q, title)
+				list, err := entries(tx, s.q, StatusLimit, title)
 				if err != nil {
 					return err
 				}
@@ -109,10 +127,12 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	return out, nil
 }
 
-func entries(tx *store.Tx, cond string, title func(string) string) ([]Entry, error) {
+// entries reads delivery rows matching cond (which ends in ORDER BY), at
+// most limit of them (-1: all).
+func entries(tx *store.Tx, cond string, limit int, title func(string) string) ([]Entry, error) {
 	rows, err := tx.Query(`SELECT delivery_id, item, occurrence, trigger, fire_at, coalesce(sent_at, 0), attempts,
 		next_attempt, status, last_error FROM reminder_deliveries WHERE owner_id = ? AND `+cond+` LIMIT ?`,
-		tx.Owner(), StatusLimit)
+		tx.Owner(), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +150,12 @@ func entries(tx *store.Tx, cond string, title func(string) string) ([]Entry, err
 		if sent > 0 {
 			en.SentAt = time.Unix(sent, 0).UTC()
 		}
-		if status == "pending" {
+		switch status {
+		case "pending":
 			en.NextTry = time.Unix(next, 0).UTC()
+		case "claimed":
+			en.Claimed = true
+			en.NextTry = time.Unix(next, 0).UTC() // the lease's end
 		}
 		out = append(out, en)
 	}
@@ -145,37 +169,66 @@ func entries(tx *store.Tx, cond string, title func(string) string) ([]Entry, err
 	return out, nil
 }
 
-// upcoming lists the due deliveries waiting for a retry, then the next
-// fires of the items that fire soonest.
-func upcoming(tx *store.Tx, p person, title func(string) string, ps *PersonStatus) error {
-	waiting, err := entries(tx, `status IN ('pending', 'claimed') ORDER BY next_attempt, id`, title)
+// unsent fills Due, Missed and Upcoming: what the next pass will do with
+// the recorded deliveries not yet settled, with the fires whose time came
+// since the last pass but that no pass has recorded yet (status never
+// records: a pass at the same clock would), and with the next fires to
+// come. The rules are those of record, insert and claim, so the report
+// says what a pass run now would do.
+func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title func(string) string, ps *PersonStatus) error {
+	recorded, err := entries(tx, `status IN ('pending', 'claimed') ORDER BY next_attempt, id`, -1, title)
 	if err != nil {
 		return err
 	}
-	ps.Upcoming = waiting
+	for _, en := range recorded {
+		e.classify(en, now, ps)
+	}
+
 	rows, err := tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
-		ORDER BY next_fire, item LIMIT ?`, tx.Owner(), StatusLimit)
+		AND next_fire <= ? ORDER BY next_fire, item`, tx.Owner(), now.Unix())
 	if err != nil {
 		return err
 	}
-	type next struct {
-		label string
-		at    int64
+	past, err := scanNext(rows)
+	if err != nil {
+		return err
 	}
-	var list []next
-	for rows.Next() {
-		var n next
-		if err := rows.Scan(&n.label, &n.at); err != nil {
-			rows.Close()
+	rows, err = tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
+		AND next_fire > ? ORDER BY next_fire, item LIMIT ?`, tx.Owner(), now.Unix(), StatusLimit)
+	if err != nil {
+		return err
+	}
+	future, err := scanNext(rows)
+	if err != nil {
+		return err
+	}
+	after := now.Truncate(time.Second).Add(time.Second)
+	for _, n := range past {
+		it, ok, err := loadItem(tx, n.label, p.Zone)
+		if err != nil || !ok {
+			continue
+		}
+		for _, f := range it.between(time.Unix(n.at, 0), now) {
+			known, err := isRecorded(tx, n.label, f.Occurrence, f.Trigger, f.At)
+			if err != nil {
+				return err
+			}
+			if !known {
+				e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), n.label, f.Occurrence, f.Trigger, f.At.Unix()),
+					Item: n.label, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps)
+			}
+		}
+		// What the pass will move the item's next fire to.
+		if at, ok := it.next(after); ok {
+			future = append(future, next{n.label, at.Unix()})
+		}
+	}
+	if e.digest != nil {
+		if err := e.unsentDigests(tx, p, st, now, ps); err != nil {
 			return err
 		}
-		list = append(list, n)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, n := range list {
+	for _, n := range future {
 		it, ok, err := loadItem(tx, n.label, p.Zone)
 		if err != nil || !ok {
 			continue
@@ -186,14 +239,110 @@ func upcoming(tx *store.Tx, p person, title func(string) string, ps *PersonStatu
 				Trigger: f.Trigger, FireAt: f.At})
 		}
 	}
+	slices.SortStableFunc(ps.Upcoming, func(a, b Entry) int { return upcomingAt(a).Compare(upcomingAt(b)) })
+	slices.SortStableFunc(ps.Due, func(a, b Entry) int { return a.FireAt.Compare(b.FireAt) })
+	slices.SortStableFunc(ps.Missed, func(a, b Entry) int { return b.FireAt.Compare(a.FireAt) })
 	if len(ps.Upcoming) > StatusLimit {
 		ps.Upcoming = ps.Upcoming[:StatusLimit]
 	}
 	return nil
 }
 
+// upcomingAt is when an upcoming entry will next be tried.
+func upcomingAt(en Entry) time.Time {
+	if !en.NextTry.IsZero() {
+		return en.NextTry
+	}
+	return en.FireAt
+}
+
+// classify puts an unsent reminder in the section the next pass at now
+// decides: past MaxLate it is skipped (or, after attempts, failed); due
+// or a retry whose time came, it is sent; otherwise it waits.
+func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus) {
+	switch late := now.Sub(en.FireAt); {
+	case en.Claimed && en.NextTry.After(now):
+		ps.Due = append(ps.Due, en) // being sent right now
+	case !en.NextTry.IsZero() && en.NextTry.After(now):
+		ps.Upcoming = append(ps.Upcoming, en) // a retry's wait
+	case late > e.maxLate:
+		if en.Attempts == 0 {
+			en.Error = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) +
+				" allowed (--max-late)"
+		} else {
+			en.Error = "gives up after " + attempts(en.Attempts) + ": more than " + humanDuration(e.maxLate) +
+				" late (--max-late); last error: " + orNone(en.Error)
+		}
+		ps.Missed = append(ps.Missed, en)
+	case late < 0:
+		ps.Upcoming = append(ps.Upcoming, en)
+	default:
+		ps.Due = append(ps.Due, en)
+	}
+}
+
+// isRecorded reports whether a fire has a delivery row already.
+func isRecorded(tx *store.Tx, label, occ, trig string, at time.Time) (bool, error) {
+	var one int
+	err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = ? AND occurrence = ?
+		AND trigger = ? AND fire_at = ?`, tx.Owner(), label, occ, trig, at.Unix()).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// unsentDigests classifies the agendas whose time came since the last
+// pass and are not recorded (as recordDigests would record them), and adds
+// the next one to Upcoming.
+func (e *Engine) unsentDigests(tx *store.Tx, p person, st state, now time.Time, ps *PersonStatus) error {
+	passed := time.Unix(st.PassedAt, 0)
+	for day := p.Zone.Today(passed); !day.After(p.Zone.Today(now)); day = day.AddDays(1) {
+		at, _ := p.Zone.Instant(day.At(e.digest.Hour, e.digest.Minute))
+		if !at.After(passed) || at.After(now) {
+			continue
+		}
+		// One agenda a day whatever its time was, as recordDigests keeps it.
+		var one int
+		err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
+			tx.Owner(), day.Basic()).Scan(&one)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), "digest", day.Basic(), "digest", at.Unix()),
+			Item: "digest", Title: "daily agenda", Occurrence: day.Basic(), Trigger: "digest", FireAt: at}, now, ps)
+	}
+	at := e.nextDigest(p.Zone, now)
+	day := p.Zone.Today(at)
+	ps.Upcoming = append(ps.Upcoming, Entry{Item: "digest", Title: "daily agenda", Occurrence: day.Basic(),
+		Trigger: "digest", FireAt: at})
+	return nil
+}
+
+// next is one row of remind_next.
+type next struct {
+	label string
+	at    int64
+}
+
+func scanNext(rows *sql.Rows) ([]next, error) {
+	defer rows.Close()
+	var list []next
+	for rows.Next() {
+		var n next
+		if err := rows.Scan(&n.label, &n.at); err != nil {
+			return nil, err
+		}
+		list = append(list, n)
+	}
+	return list, rows.Err()
+}
+
 // WriteStatus renders reports as text for a terminal, instants in each
-// person's zone.
+// person's zone as the tools show them ("Mon 2026-10-05 08:45 (+02:00)").
 func WriteStatus(w io.Writer, reports []PersonStatus) error {
 	var b strings.Builder
 	for i, ps := range reports {
@@ -207,17 +356,34 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 		fmt.Fprintf(&b, "%s (%s)\n", ps.Name, ps.Zone)
 		section := func(name string, list []Entry, line func(Entry) string) {
 			fmt.Fprintf(&b, "  %s: %d\n", name, len(list))
-			for _, en := range list {
+			for i, en := range list {
+				if i == StatusLimit {
+					fmt.Fprintf(&b, "    … and %d more\n", len(list)-i)
+					break
+				}
 				fmt.Fprintf(&b, "    %s  %s “%s” %s%s\n", tz.FormatModel(en.FireAt, zone), en.Item, en.Title,
-					describeTrigger(en), line(en))
+					describeTrigger(en, zone), line(en))
 			}
 		}
+		section("due now", ps.Due, func(en Entry) string {
+			var s string
+			switch late := ps.At.Sub(en.FireAt); {
+			case en.Claimed:
+				s = "being sent (" + ordinal(en.Attempts) + " attempt)"
+			case en.Attempts > 0:
+				s = fmt.Sprintf("retry due after %s: %s", attempts(en.Attempts), en.Error)
+			case late < time.Minute:
+				s = "now"
+			default:
+				s = humanDuration(late) + " ago"
+			}
+			return "  " + s + "  " + en.DeliveryID
+		})
+		section("will be skipped", ps.Missed, func(en Entry) string { return "  " + en.Error })
 		section("upcoming", ps.Upcoming, func(en Entry) string {
 			if !en.NextTry.IsZero() {
-				return fmt.Sprintf("  retry at %s after %s: %s", tz.FormatModel(en.NextTry, zone), attempts(en.Attempts), en.Error)
-			}
-			if en.DeliveryID != "" {
-				return "  due now  " + en.DeliveryID
+				return fmt.Sprintf("  retry at %s after %s: %s  %s", tz.FormatModel(en.NextTry, zone),
+					attempts(en.Attempts), en.Error, en.DeliveryID)
 			}
 			return ""
 		})
@@ -236,9 +402,10 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 	return err
 }
 
-// describeTrigger says what a trigger is in words: "15 min before
-// 20261005T070000Z".
-func describeTrigger(en Entry) string {
+// describeTrigger says what a trigger is in words, times in zone as the
+// tools show them: "15 min before (20261005T070000Z)", "at Mon 2026-10-05
+// 08:00 (+02:00)", "for Mon 2026-10-05".
+func describeTrigger(en Entry, zone tz.Zone) string {
 	kind, val, _ := strings.Cut(en.Trigger, ":")
 	switch kind {
 	case "before":
@@ -246,11 +413,45 @@ func describeTrigger(en Entry) string {
 		fmt.Sscan(val, &n)
 		return humanDuration(time.Duration(n)*time.Minute) + " before" + occSuffix(en.Occurrence)
 	case "at":
-		return "at " + val + occSuffix(en.Occurrence)
+		return "at " + momentWords(val, zone) + occSuffix(en.Occurrence)
 	case "digest":
+		if m, _, err := tz.ParseBasic(en.Occurrence); err == nil {
+			return "for " + tz.FormatDateModel(m.Date)
+		}
 		return "for " + en.Occurrence
 	}
 	return en.Trigger
+}
+
+// momentWords renders a stored moment ("2026-10-05T08:00" or
+// "2026-10-05", civil in zone) as the tools show it; text that is not one
+// is given back as it is.
+func momentWords(s string, zone tz.Zone) string {
+	m, err := tz.ParseMoment(s)
+	if err != nil {
+		return s
+	}
+	if !m.HasTime {
+		return tz.FormatDateModel(m.Date)
+	}
+	at, _ := zone.Instant(m.DateTime)
+	return tz.FormatModel(at, zone)
+}
+
+// ordinal is "1st", "2nd", "3rd", "4th"… for attempt numbers.
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 func occSuffix(occ string) string {

@@ -105,12 +105,7 @@ func (e *Engine) digestMessage(ctx context.Context, p person, d *delivery, m *Me
 		b.WriteString("\nNo events.")
 	}
 	for _, ev := range body.Events {
-		when := "all day"
-		if !ev.AllDay {
-			t, _ := time.Parse(time.RFC3339, ev.Start)
-			when = p.Zone.In(t).String()[11:]
-		}
-		fmt.Fprintf(&b, "\n%s %s (%s)", when, ev.Title, ev.ID)
+		fmt.Fprintf(&b, "\n%s %s (%s)", eventWhen(ev, day, p.Zone), ev.Title, ev.ID)
 	}
 	if body.TasksTotal == 0 {
 		b.WriteString("\nNo tasks due.")
@@ -120,7 +115,7 @@ func (e *Engine) digestMessage(ctx context.Context, p person, d *delivery, m *Me
 		if t.Overdue {
 			mark = "overdue"
 		}
-		fmt.Fprintf(&b, "\n[%s] %s (%s, %s)", mark, t.Title, t.ID, t.Due)
+		fmt.Fprintf(&b, "\n[%s] %s (%s), due %s", mark, t.Title, t.ID, dueWords(t.Due, p.Zone))
 	}
 	if n := body.TasksTotal - len(body.Tasks); n > 0 {
 		fmt.Fprintf(&b, "\n… and %d more tasks", n)
@@ -130,6 +125,36 @@ func (e *Engine) digestMessage(ctx context.Context, p person, d *delivery, m *Me
 	}
 	m.Text = b.String()
 	return err
+}
+
+// eventWhen is how an agenda line of day says when an event starts: "all
+// day", "09:00" on the day itself, or the whole time as the tools write it
+// ("Sun 2026-10-04 22:00 (+02:00)") for one that began earlier.
+func eventWhen(ev DigestEvent, day tz.Date, zone tz.Zone) string {
+	if ev.AllDay {
+		return "all day"
+	}
+	t, err := time.Parse(time.RFC3339, ev.Start)
+	if err != nil {
+		return ev.Start
+	}
+	local := zone.In(t)
+	if local.Date != day {
+		return tz.FormatModel(t, zone)
+	}
+	return fmt.Sprintf("%02d:%02d", local.Hour, local.Minute)
+}
+
+// dueWords renders a digest task's due (a date, or RFC 3339) as the tools
+// write it: "Thu 2026-10-01" or "Mon 2026-10-05 09:00 (+02:00)".
+func dueWords(due string, zone tz.Zone) string {
+	if d, err := tz.ParseDate(due); err == nil {
+		return tz.FormatDateModel(d)
+	}
+	if t, err := time.Parse(time.RFC3339, due); err == nil {
+		return tz.FormatModel(t, zone)
+	}
+	return due
 }
 
 func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) error {

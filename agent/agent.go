@@ -135,9 +135,10 @@ type Agent struct {
 	undo    bool // the registry has the undo tool
 	log     *slog.Logger
 
-	mu     sync.Mutex
-	models []string // the server's GET /models answer, once listed
-	listed bool
+	mu      sync.Mutex
+	models  []string // the server's GET /models answer, once listed
+	listErr error    // why GET /models failed, once it did
+	listed  bool     // GET /models was asked (models or listErr holds the answer)
 }
 
 // New checks cfg, fills in its defaults and returns an Agent. It fails
@@ -270,7 +271,10 @@ func (a *Agent) currentPerson(ctx context.Context) tools.Person {
 // ErrInterrupted and the context's cause when ctx is cancelled, with
 // the text written so far as answer — calls that ran keep their results,
 // calls not yet run are answered "cancelled", and conv never holds an
-// unanswered tool call; an error from conv's Load or Append.
+// unanswered tool call; an error from conv's Load or Append. Text the
+// person saw of an answer that was stopped or failed is stored with the
+// question, marked " [stopped]" or " [cut off: …]", so a later "go on"
+// refers to it.
 func (a *Agent) Turn(ctx context.Context, conv Conversation, userText string) (answer string, err error) {
 	text := strings.TrimSpace(userText)
 	if text == "" {
@@ -302,7 +306,16 @@ type turn struct {
 	stored  bool                           // something of this turn is stored
 	out     *lineWriter
 	said    strings.Builder // all text the model wrote this turn
+	partial strings.Builder // text of the step being answered, shown but not yet stored
 }
+
+// Marks ending a partial answer kept in the conversation, so the model
+// later knows the text stops there and why ("go on" then has something to
+// go on from).
+const (
+	stoppedMark = " [stopped]"
+	failedMark  = " [cut off: the model server failed before I finished]"
+)
 
 func (t *turn) run(ctx context.Context) (string, error) {
 	a := t.a
@@ -310,17 +323,19 @@ func (t *turn) run(ctx context.Context) (string, error) {
 		if ctx.Err() != nil {
 			return t.cancelled(ctx)
 		}
+		t.partial.Reset()
 		msg, err := t.request(ctx, step)
 		if err != nil {
 			if ctx.Err() != nil {
 				return t.cancelled(ctx)
 			}
 			t.out.end()
-			if serr := t.close(ctx, "(The model server failed before I finished; the tool calls above that ran are done.)"); serr != nil {
+			if serr := t.close(ctx, failedMark, "(The model server failed before I finished; the tool calls above that ran are done.)"); serr != nil {
 				err = errors.Join(err, serr)
 			}
 			return t.said.String(), err
 		}
+		t.partial.Reset() // its text is in msg now
 		if len(msg.ToolCalls) == 0 {
 			if strings.TrimSpace(msg.Content) == "" {
 				// An assistant message with neither text nor calls is
@@ -371,18 +386,25 @@ func (t *turn) save(ctx context.Context) error {
 func (t *turn) cancelled(ctx context.Context) (string, error) {
 	t.out.end()
 	cause := context.Cause(ctx)
-	if err := t.close(ctx, "(Interrupted by the person; the tool calls above that ran are done, the others were not made.)"); err != nil {
+	if err := t.close(ctx, stoppedMark, "(Interrupted by the person; the tool calls above that ran are done, the others were not made.)"); err != nil {
 		return t.said.String(), errors.Join(err, cause)
 	}
 	return t.said.String(), fmt.Errorf("%w (%w)", ErrInterrupted, cause)
 }
 
-// close ends a turn cut short after some of its steps were stored with an
-// assistant note, so the stored history reads as a finished exchange
-// (templates that want user and assistant to alternate take it) and the
-// model later knows why the turn stopped. A turn that stored nothing
-// stores nothing.
-func (t *turn) close(ctx context.Context, note string) error {
+// close ends a turn cut short with an assistant message, so the stored
+// history reads as a finished exchange (templates that want user and
+// assistant to alternate take it) and the model later knows why the turn
+// stopped. When the person saw part of an answer, that text is stored
+// with mark after it, together with the question when it was not stored
+// yet; otherwise a turn with stored steps gets note, and a turn that
+// stored nothing and showed nothing stores nothing.
+func (t *turn) close(ctx context.Context, mark, note string) error {
+	if shown := strings.TrimRight(t.partial.String(), " \t\r\n"); shown != "" {
+		t.partial.Reset()
+		t.pending = append(t.pending, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: shown + mark})
+		return t.save(ctx)
+	}
 	if !t.stored {
 		return nil
 	}
@@ -492,6 +514,7 @@ func (t *turn) streamOnce(ctx context.Context, req openai.ChatCompletionRequest)
 				text.WriteString(ch.Delta.Content)
 				t.out.text(ch.Delta.Content)
 				t.said.WriteString(ch.Delta.Content)
+				t.partial.WriteString(ch.Delta.Content)
 				emitted = true
 			}
 			acc.add(ch.Delta.ToolCalls)

@@ -26,6 +26,13 @@ type reply struct {
 	body   string   // a whole JSON body (non-streaming answer or error)
 	sse    []string // data payloads of a stream; "data: [DONE]" is added
 	wait   bool     // block until the request's context ends (a model that never answers)
+	// After the sse payloads: hold blocks until the request's context ends
+	// (a model still writing); cut drops the connection without [DONE].
+	hold, cut bool
+	// whole answers body even to a stream request, as some proxies do,
+	// with Content-Type ctype ("" sends application/json; "-" sends none).
+	whole bool
+	ctype string
 }
 
 // seen is one request as the fake server received it.
@@ -147,14 +154,30 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "data: %s\n\n", d)
 			fl.Flush()
 		}
+		if rep.hold {
+			<-r.Context().Done()
+			return
+		}
+		if rep.cut {
+			// The server closes the connection mid-body: the client reads
+			// an unexpected EOF, as when a proxy or the network drops it.
+			panic(http.ErrAbortHandler)
+		}
 		fmt.Fprint(w, "data: [DONE]\n\n")
 		fl.Flush()
 		return
 	}
-	if status == http.StatusOK && s.req.Stream {
+	if status == http.StatusOK && s.req.Stream && !rep.whole {
 		f.t.Errorf("request %d: a whole answer was scripted but the request asks for a stream", n)
 	}
-	w.Header().Set("Content-Type", "application/json")
+	switch rep.ctype {
+	case "":
+		w.Header().Set("Content-Type", "application/json")
+	case "-":
+		w.Header()["Content-Type"] = nil // no sniffing either
+	default:
+		w.Header().Set("Content-Type", rep.ctype)
+	}
 	w.WriteHeader(status)
 	io.WriteString(w, rep.body)
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// ProbeTimeout bounds the one GET {base}/models that Probe and
-// ChooseModel make: long enough for a local server on a loaded machine,
+// ProbeTimeout bounds the one GET {base}/models an Agent makes (for
+// Probe, ChooseModel, and the sentence of an unknown model): long enough for a local server on a loaded machine,
 // short enough that a chat never seems to hang before its prompt.
 const ProbeTimeout = 2 * time.Second
 
@@ -48,20 +48,26 @@ func (a *Agent) isOpenAI() bool {
 
 // Models returns the ids of the models the server lists at GET
 // {base}/models, in the server's order. The request is bounded by
-// ProbeTimeout. The answer is kept: later calls, and the sentence of an
-// unknown-model error, reuse it. Errors are go-openai's (an HTTP status) or
-// the transport's, unexplained.
+// ProbeTimeout and made once per Agent: its answer, or its failure, is
+// kept, and later calls (the sentence of an unknown-model error) reuse it,
+// unless the caller's ctx ended first. Errors are go-openai's (an HTTP
+// status) or the transport's, unexplained.
 func (a *Agent) Models(ctx context.Context) ([]string, error) {
 	a.mu.Lock()
 	if a.listed {
 		defer a.mu.Unlock()
-		return a.models, nil
+		return a.models, a.listErr
 	}
 	a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	lctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
-	list, err := a.client.ListModels(ctx)
+	list, err := a.client.ListModels(lctx)
 	if err != nil {
+		if ctx.Err() == nil {
+			a.mu.Lock()
+			a.listErr, a.listed = err, true
+			a.mu.Unlock()
+		}
 		return nil, err
 	}
 	var ids []string

@@ -34,11 +34,15 @@ type attemptKey struct{}
 
 // recorder wraps the caller's HTTP client and notes the status and
 // Retry-After of every failed response in the attempt riding in the
-// request's context.
+// request's context. It also hands a whole answer to a streamed request
+// on as a stream (wholeAsStream).
 type recorder struct{ next HTTPDoer }
 
 func (r recorder) Do(req *http.Request) (*http.Response, error) {
 	resp, err := r.next.Do(req)
+	if err == nil {
+		resp = wholeAsStream(req, resp)
+	}
 	if resp != nil && resp.StatusCode >= 400 {
 		if at, ok := req.Context().Value(attemptKey{}).(*attempt); ok {
 			at.status = resp.StatusCode
@@ -113,6 +117,10 @@ func withRetries[T any](ctx context.Context, a *Agent, op func(ctx context.Conte
 		}
 		// Text already shown to the person cannot be taken back, so a
 		// stream that broke after it started is not replayed.
+		if emitted && at.status == 0 && isConnError(err) {
+			return v, backoff.Permanent(&Error{Kind: KindUnavailable, Err: err,
+				Sentence: fmt.Sprintf("The connection to the model server at %s dropped after the answer had started; ask again.", a.baseURL)})
+		}
 		if emitted || !shouldRetry(err, at.status) || (at.status == 0 && isNoServer(err) && a.localServer()) {
 			return v, backoff.Permanent(a.explain(err, at.status, tries))
 		}
@@ -288,7 +296,7 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 			Sentence: fmt.Sprintf("The model server at %s does not know the model “%s” or is not an OpenAI-compatible endpoint (HTTP 404)%s: %s", a.baseURL, a.cfg.Model, said, a.notFoundFix())}
 	case status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status == http.StatusConflict || status >= 500:
 		return &Error{Kind: KindUnavailable, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s kept failing (HTTP %d after %d tries)%s; try again in a while.", a.baseURL, status, tries, said)}
+			Sentence: fmt.Sprintf("The model server at %s kept failing (HTTP %d after %s)%s; try again in a while.", a.baseURL, status, triesText(tries), said)}
 	case status >= 400:
 		return &Error{Kind: KindRefused, Status: status, Err: err,
 			Sentence: fmt.Sprintf("The model server at %s refused the request (HTTP %d)%s; check ASSISTANT_MODEL and the server's tool-call settings.", a.baseURL, status, said)}
@@ -298,7 +306,7 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 	}
 	if isConnError(err) {
 		return &Error{Kind: KindUnavailable, Err: err,
-			Sentence: fmt.Sprintf("The connection to the model server at %s kept failing (%d tries: %v); try again in a while.", a.baseURL, tries, err)}
+			Sentence: fmt.Sprintf("The connection to the model server at %s kept failing (%s: %v); try again in a while.", a.baseURL, triesText(tries), err)}
 	}
 	var api *openai.APIError
 	if errors.As(err, &api) {
@@ -321,4 +329,12 @@ func (a *Agent) notFoundFix() string {
 		return fmt.Sprintf("fetch it with `ollama pull %s` or name another with ASSISTANT_MODEL.", a.cfg.Model)
 	}
 	return "name a model the server has with ASSISTANT_MODEL, and check that OPENAI_BASE_URL ends in /v1."
+}
+
+// triesText counts attempts in words: "1 try", "3 tries".
+func triesText(n int) string {
+	if n == 1 {
+		return "1 try"
+	}
+	return fmt.Sprintf("%d tries", n)
 }

@@ -27,8 +27,8 @@ var (
 //
 //	→ add_task "Dentist" due Tue 2026-12-01 15:00 ✓ t12
 //
-// the tool's name, its most telling arguments, and ✓ with the first id of
-// the answer, or ✗ with the first words of the error. Times are shown as
+// the tool's name, its most telling arguments, and ✓ with the id the
+// answer is about (see answerID), or ✗ with the first words of the error. Times are shown as
 // the person reads them: a time the model wrote as an instant (…Z, an
 // offset) is shown in the person's zone.
 func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
@@ -65,7 +65,7 @@ func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 	}
 	if res.OK() {
 		b.WriteString(" ✓")
-		if id := firstID.FindString(res.TextOut()); id != "" {
+		if id := answerID(res); id != "" {
 			b.WriteString(" " + id)
 		}
 	} else {
@@ -73,6 +73,24 @@ func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 		b.WriteString(firstWords(res.TextOut(), 8))
 	}
 	return b.String()
+}
+
+// answerID is what a tool line shows after ✓: the item the call was
+// about. An undo's answer names the change it undid and the new change
+// that records the undo; the person asked about the first, so it is
+// shown as "undid c7", read from the result's data (its "undid" field)
+// rather than guessed from the words. Other answers show the first id
+// their text quotes ("Added t12 …").
+func answerID(res tools.ExecResult) string {
+	if len(res.Data) > 0 {
+		var d struct {
+			Undid string `json:"undid"`
+		}
+		if json.Unmarshal(res.Data, &d) == nil && firstID.MatchString(d.Undid) {
+			return "undid " + firstID.FindString(d.Undid)
+		}
+	}
+	return firstID.FindString(res.TextOut())
 }
 
 // firstID finds an id as answers quote them: t12, e7, c31,

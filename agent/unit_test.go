@@ -303,3 +303,44 @@ func TestStoreConversation(t *testing.T) {
 		t.Errorf("stored call keeps a stream index: %s", raw)
 	}
 }
+
+// A name that is only a placeholder ("me", empty) is not used to address
+// the person: the prompt speaks of them instead.
+func TestSystemPromptPlaceholderName(t *testing.T) {
+	now := time.Date(2026, 3, 29, 9, 0, 0, 0, time.UTC)
+	for _, name := range []string{"me", "", " Me ", "user"} {
+		got := systemPrompt(tools.Person{Name: name, Zone: paris}, now, true)
+		for _, want := range []string{"assistant of the person you are talking with:", "the zone they are in.", "unless they ask for"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("name %q: prompt lacks %q:\n%s", name, want, got)
+			}
+		}
+		if strings.Contains(strings.ToLower(got), "of me") || strings.Contains(got, "me asks") || strings.Contains(got, "zone me") {
+			t.Errorf("name %q: prompt addresses a placeholder:\n%s", name, got)
+		}
+	}
+	got := systemPrompt(tools.Person{Name: "Ada", Zone: paris}, now, false)
+	for _, want := range []string{"assistant of Ada:", "the zone Ada is in.", "unless Ada asks for"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// An undo's line names the change it undid, not the change recording the
+// undo, whatever order the answer's words give them in.
+func TestToolLineUndo(t *testing.T) {
+	undid := tools.SuccessWithData("This undo is c8 (undoing c7, add_task): deleted t3.",
+		map[string]any{"change": "c8", "undid": "c7", "tool": "add_task"})
+	if got, want := toolLine("undo", `{}`, undid, paris), "→ undo ✓ undid c7"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	if got, want := toolLine("undo", `{"change":"c7"}`, undid, paris), "→ undo c7 ✓ undid c7"; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// Data without "undid" leaves the first id of the text.
+	added := tools.SuccessWithData("Added t12 “Dentist” (c9).", map[string]any{"id": "t12", "change": "c9"})
+	if got, want := toolLine("add_task", `{"title":"Dentist"}`, added, paris), `→ add_task "Dentist" ✓ t12`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

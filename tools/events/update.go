@@ -268,10 +268,21 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	if err := times(n, tz.Moment{}, false, dur, days); err != nil {
 		return err
 	}
-	if in.HasRule {
+	switch {
+	case in.HasRule:
 		n.Rule = in.Rule
-	} else if in.clears("rrule") {
+	case in.clears("rrule"):
 		n.Rule = nil
+	default:
+		// A move to another day takes the rule's days along (design §4),
+		// or is refused when they cannot follow.
+		var err error
+		if n.Rule, err = moveRule(e.Rule, refStart.Date.DaysUntil(newRef.Date), e.Start, n.Start, e.label()); err != nil {
+			return err
+		}
+		if ruleText(n) != ruleText(e) {
+			u.note("The rule's days moved with the start: RRULE:%s (was RRULE:%s).", n.Rule, e.Rule)
+		}
 	}
 	clock := e.Start.DateTime
 	shiftAll := func(list []tz.Moment) []tz.Moment {
@@ -315,6 +326,9 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
 		if s := fields.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
+			u.notes = append(u.notes, s)
+		}
+		if s := monthEndNote(n.Rule, n.Start); s != "" && (ruleText(n) != ruleText(e) || n.Start.Date.Day != e.Start.Date.Day) {
 			u.notes = append(u.notes, s)
 		}
 	}
@@ -746,7 +760,11 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			if err != nil {
 				return err
 			}
-			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), t.Occ.Original)
+			from := tz.FormatDateModel(t.Occ.Original.Date)
+			if !e.AllDay {
+				from = tz.FormatModel(t.Occ.Start, c.zone)
+			}
+			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), from)
 			first, _, _ := old.series(c.zone).Bounds()
 			if prev := old.series(c.zone).StartsBetween(first, t.Occ.Start); len(prev) > 0 {
 				last := newOcc(old, prev[len(prev)-1])

@@ -132,6 +132,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if s := fields.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
 		out = append(out, s)
 	}
+	if s := monthEndNote(e.Rule, e.Start); s != "" {
+		out = append(out, s)
+	}
 	out = append(out, lines...)
 	if alike != "" {
 		warnings = append([]string{alike}, warnings...)

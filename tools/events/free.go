@@ -121,7 +121,7 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 			}
 		}
 	}
-	shown := fields.Window{From: later(w.From, from), To: w.To}
+	shown := freeWindow(later(w.From, from), w.To, c.zone)
 	var b strings.Builder
 	hours := fmt.Sprintf("%02d:%02d–%02d:%02d", dayStart/60, dayStart%60, dayEnd/60, dayEnd%60)
 	days := "weekdays"
@@ -129,9 +129,9 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 		days = "every day"
 	}
 	if len(free) == 0 {
-		fmt.Fprintf(&b, "No free time of %s from %s within %s, %s (%s).", minutes(time.Duration(need)*time.Minute), shown.String(c.zone), hours, days, c.zone.Name())
+		fmt.Fprintf(&b, "No free time of %s from %s within %s, %s (%s).", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.zone.Name())
 	} else {
-		fmt.Fprintf(&b, "Free time of at least %s from %s within %s, %s (%s):", minutes(time.Duration(need)*time.Minute), shown.String(c.zone), hours, days, c.zone.Name())
+		fmt.Fprintf(&b, "Free time of at least %s from %s within %s, %s (%s):", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.zone.Name())
 	}
 	type slot struct {
 		Start   string `json:"start"`
@@ -208,4 +208,17 @@ func taskDues(tx *store.Tx, from, to time.Time) ([]time.Time, error) {
 		out = append(out, time.Unix(at, 0).UTC())
 	}
 	return out, rows.Err()
+}
+
+// freeWindow gives the searched window as list_events does
+// (fields.Window.String): a “to” at midnight is the last day it includes,
+// also when the search starts later than 00:00 because part of the first
+// day is past: "Mon 2026-04-13 11:15 (+02:00) to the end of Mon 2026-04-13".
+func freeWindow(from, to time.Time, zone tz.Zone) string {
+	w := fields.Window{From: from, To: to}
+	f, t := zone.In(from), zone.In(to)
+	if t.Hour != 0 || t.Minute != 0 || f.Hour == 0 && f.Minute == 0 {
+		return w.String(zone)
+	}
+	return tz.FormatModel(from, zone) + " to the end of " + tz.FormatDateModel(t.Date.AddDays(-1))
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -70,7 +71,7 @@ func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time
 func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time) ([]string, seriesData) {
 	rem := e.reminders()
 	d := seriesData{ID: e.label(), UID: e.UID, Title: e.Title, Location: e.Location, Notes: e.Notes, AllDay: e.AllDay,
-		TimeZone: e.Zone.Name(), ExDates: texts(e.ExDates), RDates: texts(e.RDates), RemindBefore: rem.Before,
+		TimeZone: e.Zone.Name(), ExDates: texts(sortedMoments(e.ExDates, e.Zone)), RDates: texts(sortedMoments(e.RDates, e.Zone)), RemindBefore: rem.Before,
 		RemindAt: texts(rem.At), Next: []occData{}, Exceptions: []exceptionData{}}
 	if d.RemindBefore == nil {
 		d.RemindBefore = []int{}
@@ -97,11 +98,11 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 	lines = append(lines, when)
 	if e.Rule != nil {
 		d.RRule = e.Rule.String()
-		d.Repeats = e.Rule.Describe()
+		d.Repeats = describeRule(e, person)
 		lines = append(lines, fmt.Sprintf("Repeats: %s (RRULE:%s)", d.Repeats, d.RRule))
 	}
 	if len(e.RDates) > 0 {
-		lines = append(lines, "Also on (RDATE): "+firstOf(d.RDates))
+		lines = append(lines, "Also on (RDATE): "+firstOf(modelMoments(e.RDates, e, person)))
 	}
 	if e.repeats() {
 		next := upcoming(e, ovs, person, now, nextCount)
@@ -117,7 +118,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		}
 	}
 	if len(e.ExDates) > 0 {
-		lines = append(lines, "Deleted occurrences (EXDATE): "+firstOf(d.ExDates))
+		lines = append(lines, "Deleted occurrences (EXDATE): "+firstOf(modelMoments(e.ExDates, e, person)))
 	}
 	if len(ovs) > 0 {
 		keys := make([]string, 0, len(ovs))
@@ -204,6 +205,65 @@ func (o *override) changedFields() []string {
 	return out
 }
 
+// momentInstant is where EXDATE or RDATE m of a series in zone falls: a
+// date at 00:00 of that day.
+func momentInstant(m tz.Moment, zone tz.Zone) time.Time {
+	if !m.HasTime {
+		return zone.StartOfDay(m.Date)
+	}
+	t, _ := zone.Instant(m.DateTime)
+	return t
+}
+
+// sortedMoments is a sorted copy of EXDATEs or RDATEs of a series in
+// zone: they are kept in the order they were written, which need not be
+// the calendar's.
+func sortedMoments(ms []tz.Moment, zone tz.Zone) []tz.Moment {
+	out := slices.Clone(ms)
+	slices.SortStableFunc(out, func(a, b tz.Moment) int { return momentInstant(a, zone).Compare(momentInstant(b, zone)) })
+	return out
+}
+
+// modelMoments gives e's EXDATEs or RDATEs sorted, as the model reads
+// times: in the person's zone with weekday and offset, or the day alone
+// for dates.
+func modelMoments(ms []tz.Moment, e *event, person tz.Zone) []string {
+	ms = sortedMoments(ms, e.Zone)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		if m.HasTime && !e.AllDay {
+			out[i] = tz.FormatModel(momentInstant(m, e.Zone), person)
+		} else {
+			out[i] = tz.FormatDateModel(m.Date)
+		}
+	}
+	return out
+}
+
+// describeRule is e's rule in words (recur.Rule.Describe) with a timed
+// UNTIL read in the person's zone, as every other time in an answer,
+// rather than in UTC as RFC 5545 §3.3.10 stores it.
+func describeRule(e *event, person tz.Zone) string {
+	m, utc, ok := e.Rule.Until()
+	if !ok || !m.HasTime {
+		return e.Rule.Describe()
+	}
+	open, err := recur.ParseRule(withoutUntil(e.Rule))
+	if err != nil {
+		return e.Rule.Describe()
+	}
+	at, _ := e.Zone.Instant(m.DateTime)
+	if utc {
+		at = m.DateTime.AsUTC()
+	}
+	return open.Describe() + ", until " + tz.FormatModel(at, person)
+}
+
+// withoutUntil is the rule's text with UNTIL taken out.
+func withoutUntil(r *recur.Rule) string {
+	return partsText(dropParts(ruleParts(r), "UNTIL"))
+}
+
 func texts(ms []tz.Moment) []string {
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -259,7 +319,7 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 	}
 	head += ", one occurrence of " + e.label()
 	if e.Rule != nil {
-		head += " (" + e.Rule.Describe() + ")"
+		head += " (" + describeRule(e, person) + ")"
 	}
 	lines := []string{head, "When: " + span(&o, person) + ownZone(&o, person) + gapNote(&o)}
 	data := map[string]any{"occurrence": dataOf(&o), "series": e.label()}

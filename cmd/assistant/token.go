@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -8,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 func newTokenCmd(a *app) *cobra.Command {
@@ -54,9 +57,19 @@ again. Keep it like a password.`,
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the tokens (never the tokens themselves: only their first characters)",
-		Args:  cobra.NoArgs,
+		Long: `List every person's tokens: id, person, first characters, label, when
+made, last used and revoked. Times are shown as the tools show them
+("Mon 2026-10-05 09:00 (+02:00)") in the zone of whoever the command acts
+as: --tz if given, else the stored zone of the person --person names (the
+local person by default), else, when the local person has no row yet, the
+zone they would get (the config's zone, TZ, then the machine's).`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withStore(cmd.Context(), func(st *store.Store) error {
+				zone, err := a.listingZone(cmd.Context(), st)
+				if err != nil {
+					return err
+				}
 				toks, err := st.Tokens(cmd.Context())
 				if err != nil {
 					return storeFail(err)
@@ -74,10 +87,10 @@ again. Keep it like a password.`,
 				for _, t := range toks {
 					state := "valid"
 					if !t.Revoked.IsZero() {
-						state = "revoked " + t.Revoked.Format(time.RFC3339)
+						state = "revoked " + tz.FormatModel(t.Revoked, zone)
 					}
 					fmt.Fprintf(w, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Prefix, dash(t.Label),
-						t.Created.Format(time.RFC3339), stampOrDash(t.LastUsed), state)
+						tz.FormatModel(t.Created, zone), stampOrDash(t.LastUsed, zone), state)
 				}
 				return w.Flush()
 			})
@@ -110,9 +123,38 @@ func dash(s string) string {
 	return s
 }
 
-func stampOrDash(t time.Time) string {
+// stampOrDash renders t in zone as the tools do, or "-" when it is zero
+// (never happened).
+func stampOrDash(t time.Time, zone tz.Zone) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.Format(time.RFC3339)
+	return tz.FormatModel(t, zone)
+}
+
+// listingZone is the zone a listing of everyone's rows shows times in:
+// --tz (or ASSISTANT_TZ) when set; else the stored zone of the person this
+// run acts as; else, when that is the local person and they have no row
+// yet, the zone their first run would give them (config, TZ, the
+// machine's). Listing never makes the local person's row.
+func (a *app) listingZone(ctx context.Context, st *store.Store) (tz.Zone, error) {
+	name := a.localZone
+	if a.tzOverride != "" {
+		name = a.tzOverride
+	} else if a.personSet {
+		p, err := a.storePerson(ctx, st)
+		if err != nil {
+			return tz.Zone{}, storeFail(err)
+		}
+		name = p.Zone
+	} else if p, err := st.PersonByName(ctx, a.localName); err == nil {
+		name = p.Zone
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return tz.Zone{}, storeFail(err)
+	}
+	zone, err := tz.LoadZone(name)
+	if err != nil {
+		return tz.Zone{}, failf(exitConfig, "times cannot be shown in the zone “%s” (%v); fix it with `assistant person set-zone`", name, err)
+	}
+	return zone, nil
 }

@@ -116,7 +116,7 @@ func UpdateEvent() tools.Tool {
 		Name:  "update_event",
 		Title: "Change an event",
 		Description: "Changes an event, one occurrence of it, or it from one occurrence on (scope). Give only the fields to change; clear names fields to empty. " +
-			"Plain times are read in the event's own zone unless time_zone is given. With scope all, a new start for an occurrence id moves every occurrence by the same shift. " +
+			"Plain times are read in the event's own zone unless time_zone is given. With scope all, a new start for an occurrence id moves every occurrence by the same shift; a move to another day takes the rule's weekdays along (BYDAY=TU becomes WE), and a rule whose days cannot follow (BYMONTHDAY, 1TU…) needs the new rrule in the same call. " +
 			"Following splits the series: the rest becomes a new event. Undo with the change id of the answer.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			tools.Str("id", "The event (e7) or occurrence (e7@20261005T070000Z) to change, as list_events shows them."),

@@ -48,7 +48,7 @@ recorded as skipped past it.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Once, "once", false, "deliver what is due now and exit")
-	f.StringVar(&o.Every, "every", "1m", "the longest sleep between passes of the loop, such as 30s or 5m")
+	f.StringVar(&o.Every, "every", "1m", "the longest sleep between passes of the loop (not with --once or --status), such as 30s or 5m")
 	f.StringVar(&o.MaxLate, "max-late", "6h", "send missed reminders up to this late, such as 6h")
 	f.StringArrayVar(&o.Webhooks, "webhook", nil, "POST each reminder as JSON to this URL (repeatable)")
 	f.StringVar(&o.WebhookSecret, "webhook-secret", "", "sign webhook bodies with HMAC-SHA256 using this key")
@@ -70,6 +70,9 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 	}
 	maxLate, err := positiveDuration("max-late", o.MaxLate)
 	if err != nil {
+		return err
+	}
+	if err := remindModes(cmd, o); err != nil {
 		return err
 	}
 	var digest *remind.Digest
@@ -153,6 +156,25 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		return fail(exitInternal, err)
 	}
 	a.log.Info("reminders loop stopped")
+	return nil
+}
+
+// remindModes refuses flags that mean nothing in the mode chosen, rather
+// than ignoring them: --every paces only the loop, --status sends nothing,
+// and --once and --status are two different runs. Values are checked
+// before this (a bad duration is exit 1 whatever the mode).
+func remindModes(cmd *cobra.Command, o remindOptions) error {
+	every := cmd.Flags().Changed("every")
+	switch {
+	case o.Once && o.Status:
+		return usageError(cmd, "“--once” delivers and “--status” only reports, so give one of them")
+	case every && o.Once:
+		return usageError(cmd, "“--every” paces the loop, and “--once” makes one pass and exits, so give one of them")
+	case every && o.Status:
+		return usageError(cmd, "“--every” paces the loop, and “--status” only reports, so leave “--every” out")
+	case o.Status && (len(o.Webhooks) > 0 || len(o.Exec) > 0 || o.WebhookSecret != ""):
+		return usageError(cmd, "“--status” sends nothing, so leave out “--webhook”, “--webhook-secret” and “--exec”")
+	}
 	return nil
 }
 

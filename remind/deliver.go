@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // delivery is one claimed row of reminder_deliveries.
@@ -164,7 +165,7 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 	})
 	late := now.Sub(d.FireAt)
 	attrs := []any{"person", p.Name, "delivery", d.ID, "item", d.Item, "occurrence", d.Occurrence,
-		"trigger", d.Trigger, "fire_at", d.FireAt.Format(time.RFC3339), "attempt", d.Attempt}
+		"trigger", d.Trigger, "fire_at", tz.RFC3339(d.FireAt, p.Zone), "attempt", d.Attempt}
 	switch {
 	case len(failures) == 0:
 		r.Sent++

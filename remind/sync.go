@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // state is a person's row of remind_state.
@@ -519,7 +520,7 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 			continue
 		}
 		for _, f := range it.between(time.Unix(d.from, 0), now) {
-			if err := e.insert(tx, d.label, f.Occurrence, f.Trigger, f.At, now, r); err != nil {
+			if err := e.insert(tx, p, d.label, f.Occurrence, f.Trigger, f.At, now, r); err != nil {
 				return err
 			}
 		}
@@ -540,7 +541,7 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 
 // insert records one due fire, as pending, or as skipped when it is more
 // than MaxLate late. A fire already recorded is left as it is.
-func (e *Engine) insert(tx *store.Tx, label, occ, trig string, at, now time.Time, r *Result) error {
+func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at, now time.Time, r *Result) error {
 	status, why := "pending", ""
 	if late := now.Sub(at); late > e.maxLate {
 		status = "skipped"
@@ -556,8 +557,8 @@ func (e *Engine) insert(tx *store.Tx, label, occ, trig string, at, now time.Time
 	}
 	if n, _ := res.RowsAffected(); n > 0 && status == "skipped" {
 		r.Skipped++
-		e.log.Warn("reminder skipped: missed by more than --max-late", "item", label, "occurrence", occ,
-			"trigger", trig, "fire_at", at.UTC().Format(time.RFC3339), "late", humanDuration(now.Sub(at)))
+		e.log.Warn("reminder skipped: missed by more than --max-late", "person", p.Name, "item", label, "occurrence", occ,
+			"trigger", trig, "fire_at", tz.RFC3339(at, p.Zone), "late", humanDuration(now.Sub(at)))
 	}
 	return nil
 }

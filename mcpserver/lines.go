@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -20,12 +21,6 @@ import (
 // mcp.DefaultMaxLineLength, 16 MiB). A longer line is answered with an
 // Invalid Request error and skipped; the session goes on.
 const MaxLineBytes = mcp.DefaultMaxLineLength
-
-// maxNesting is how deep go-sdk v1.8.0 lets a message's objects and arrays
-// nest (internal/json's defaultMaxDepth); deeper input makes its stdio
-// reader fail, which would end the session, so such a line is answered
-// here instead.
-const maxNesting = 1000
 
 // lineTransport is the MCP stdio transport (newline-delimited JSON-RPC,
 // MCP 2025-06-18 "Transports: stdio") made robust to a bad client:
@@ -40,16 +35,27 @@ const maxNesting = 1000
 //     mcp` gets all its answers. The SDK alone cancels those calls and drops
 //     their answers.
 //
-// Good lines reach the SDK's IOTransport unchanged but for the spaces
-// around them; our own error answers go through the same locked writer as
-// the SDK's messages, each in one Write, so lines never interleave.
+// It is its own mcp.Connection rather than a filter in front of the SDK's
+// IOTransport: each line is decoded once, by jsonrpc.DecodeMessage as the
+// SDK decodes, and the message itself is handed on, where the filter had
+// the SDK decode the same bytes again (go-sdk v1.8.0's decoder takes a
+// fresh 32 KiB buffer for every value it reads). Messages are written as
+// IOTransport writes them (jsonrpc.EncodeMessage and a newline, one Write
+// each); our error answers go through the same locked writer, so lines
+// never interleave.
 //
 // Batches (JSON arrays) are checked as a whole and refused whole when any
 // member is not a JSON-RPC message, when two calls share an id, or when an
-// id is still being answered. The SDK refuses batches once the session
-// speaks MCP 2025-06-18 or later, but it learns the version through a hook
-// this wrapper cannot pass on, so here batches are served in every
-// version: lenient, and never a reason to end the session.
+// id is still being answered; the answers to a batch's calls are written
+// together as one array once the last is ready (JSON-RPC 2.0 §6), as
+// IOTransport does. Two differences from IOTransport (go-sdk v1.8.0,
+// ioConn.Read): notifications in a batch are not waited for (IOTransport
+// waits for an answer to them that never comes, so such a batch is never
+// answered), and batches are served in every protocol version.
+// IOTransport refuses them from MCP 2025-06-18 on, by ending the session,
+// but learns the version through an unexported hook
+// (serverConnection.sessionUpdated) that a connection outside the SDK
+// cannot implement: lenient, and never a reason to end the session.
 type lineTransport struct {
 	r     io.ReadCloser
 	w     io.WriteCloser
@@ -59,7 +65,7 @@ type lineTransport struct {
 }
 
 // Connect implements mcp.Transport.
-func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 	out := &lockedWriter{w: t.w}
 	calls := newOpenCalls()
 	drain := t.drain
@@ -70,26 +76,34 @@ func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if maxLine <= 0 {
 		maxLine = MaxLineBytes
 	}
-	in := &lineReader{
-		max:    maxLine,
-		src:    bufio.NewReaderSize(t.r, 64<<10),
-		closer: t.r,
-		out:    out,
-		calls:  calls,
-		drain:  drain,
-		log:    t.log,
+	log := t.log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
 	}
-	// Our reader already caps lines; a second cap in the SDK would count
-	// differently and end the session instead of answering.
-	inner, err := (&mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}).Connect(ctx)
-	if err != nil {
-		return nil, err
+	c := &lineConn{
+		in: &lineReader{
+			max:   maxLine,
+			src:   bufio.NewReaderSize(t.r, 64<<10),
+			out:   out,
+			calls: calls,
+			drain: drain,
+			log:   log,
+		},
+		r:        t.r,
+		out:      out,
+		calls:    calls,
+		incoming: make(chan lineMsgs),
+		closed:   make(chan struct{}),
 	}
-	return &answeringConn{Connection: inner, calls: calls}, nil
+	// Reading happens in its own goroutine so that Close can end a Read
+	// blocked on stdin, which mcp.Connection asks for (and IOTransport
+	// does the same); it leaks when closing r does not end r.Read.
+	go c.readLoop()
+	return c, nil
 }
 
-// lockedWriter serialises whole messages: the SDK writes each message with
-// one Write (under its own lock, which our answers do not take).
+// lockedWriter serialises whole messages: every message and every error
+// answer is one Write.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.WriteCloser
@@ -103,47 +117,172 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 
 func (l *lockedWriter) Close() error { return l.w.Close() }
 
-// answeringConn is the SDK's connection with the calls it answers struck
-// off the open calls.
-type answeringConn struct {
-	mcp.Connection
-	calls *openCalls
+// lineMsgs is what one good line carried (one message, or a batch's), or
+// the error that ended reading.
+type lineMsgs struct {
+	msgs []jsonrpc.Message
+	err  error
 }
 
-func (c *answeringConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	err := c.Connection.Write(ctx, msg)
-	// Struck off after the write, so the end of input is passed on only
-	// once the answer left (or could not: then nothing more will).
-	if r, ok := msg.(*jsonrpc.Response); ok {
+// lineConn is the mcp.Connection of a lineTransport.
+type lineConn struct {
+	in       *lineReader // used by readLoop alone
+	r        io.Closer
+	out      *lockedWriter
+	calls    *openCalls
+	incoming chan lineMsgs
+	queue    []jsonrpc.Message // the rest of the last batch; the SDK reads from one goroutine
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
+}
+
+func (c *lineConn) readLoop() {
+	for {
+		msgs, err := c.in.read()
+		select {
+		case c.incoming <- lineMsgs{msgs, err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read implements mcp.Connection: the next message of the input, io.EOF
+// once it ended (and the calls read were answered) or the connection was
+// closed, or the error that stopped reading.
+func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(c.queue) > 0 {
+		m := c.queue[0]
+		c.queue = c.queue[1:]
+		return m, nil
+	}
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.closed:
+		return nil, io.EOF
+	case v := <-c.incoming:
+		if v.err != nil {
+			return nil, v.err
+		}
+		c.queue = v.msgs[1:]
+		return v.msgs[0], nil
+	}
+}
+
+// Write implements mcp.Connection. An answer to a call of a batch is held
+// until the batch's last answer, and then all are written as one array.
+func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r, isAnswer := msg.(*jsonrpc.Response)
+	if !isAnswer {
+		return c.write(msg)
+	}
+	batch, inBatch := c.calls.collect(r)
+	if !inBatch {
+		err := c.write(msg)
+		// Struck off after the write, so the end of input is passed on
+		// only once the answer left (or could not: then nothing more will).
 		c.calls.answered(r.ID)
+		return err
+	}
+	if batch == nil {
+		return nil
+	}
+	data := []byte{'['}
+	for i, m := range batch {
+		b, err := jsonrpc.EncodeMessage(m)
+		if err != nil {
+			return fmt.Errorf("encoding an answer of a batch: %w", err)
+		}
+		if i > 0 {
+			data = append(data, ',')
+		}
+		data = append(data, b...)
+	}
+	_, err := c.out.Write(append(data, ']', '\n'))
+	for _, m := range batch {
+		c.calls.answered(m.ID)
 	}
 	return err
 }
 
-func (c *answeringConn) Close() error {
-	c.calls.close()
-	return c.Connection.Close()
+func (c *lineConn) write(msg jsonrpc.Message) error {
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding a message: %w", err)
+	}
+	_, err = c.out.Write(append(data, '\n'))
+	return err
 }
 
-// openCalls are the ids of the calls read and not yet answered.
+// Close implements mcp.Connection: it closes both ends, once, and stops
+// the wait for open calls at the end of input.
+func (c *lineConn) Close() error {
+	c.calls.close()
+	c.closeOnce.Do(func() {
+		c.closeErr = errors.Join(c.r.Close(), c.out.Close())
+		close(c.closed)
+	})
+	return c.closeErr
+}
+
+// SessionID implements mcp.Connection; stdio has no sessions.
+func (c *lineConn) SessionID() string { return "" }
+
+// openCalls are the ids of the calls read and not yet answered, and the
+// batches among them still waiting for answers.
 type openCalls struct {
-	mu     sync.Mutex
-	ids    map[jsonrpc.ID]struct{}
-	wake   chan struct{} // a token after each answer
-	closed chan struct{}
-	once   sync.Once
+	mu      sync.Mutex
+	ids     map[jsonrpc.ID]struct{}
+	batches map[jsonrpc.ID]*callBatch
+	wake    chan struct{} // a token after each answer
+	closed  chan struct{}
+	once    sync.Once
+}
+
+// callBatch gathers the answers to the calls of one batch, in the order
+// of the calls.
+type callBatch struct {
+	at      map[jsonrpc.ID]int // the place of each call not yet answered
+	answers []*jsonrpc.Response
 }
 
 func newOpenCalls() *openCalls {
-	return &openCalls{ids: map[jsonrpc.ID]struct{}{}, wake: make(chan struct{}, 1), closed: make(chan struct{})}
+	return &openCalls{
+		ids:     map[jsonrpc.ID]struct{}{},
+		batches: map[jsonrpc.ID]*callBatch{},
+		wake:    make(chan struct{}, 1),
+		closed:  make(chan struct{}),
+	}
 }
 
-func (o *openCalls) add(ids []jsonrpc.ID) {
+// add records the calls of one line; those of a batch are answered
+// together.
+func (o *openCalls) add(ids []jsonrpc.ID, batch bool) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	for _, id := range ids {
 		o.ids[id] = struct{}{}
 	}
-	o.mu.Unlock()
+	if !batch || len(ids) == 0 {
+		return
+	}
+	b := &callBatch{at: make(map[jsonrpc.ID]int, len(ids)), answers: make([]*jsonrpc.Response, len(ids))}
+	for i, id := range ids {
+		b.at[id] = i
+		o.batches[id] = b
+	}
 }
 
 func (o *openCalls) has(id jsonrpc.ID) bool {
@@ -151,6 +290,24 @@ func (o *openCalls) has(id jsonrpc.ID) bool {
 	defer o.mu.Unlock()
 	_, ok := o.ids[id]
 	return ok
+}
+
+// collect files r with its batch. inBatch is false when r answers no call
+// of a batch; all is the batch's answers once r is its last, else nil.
+func (o *openCalls) collect(r *jsonrpc.Response) (all []*jsonrpc.Response, inBatch bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	b, ok := o.batches[r.ID]
+	if !ok {
+		return nil, false
+	}
+	delete(o.batches, r.ID)
+	b.answers[b.at[r.ID]] = r
+	delete(b.at, r.ID)
+	if len(b.at) > 0 {
+		return nil, true
+	}
+	return b.answers, true
 }
 
 func (o *openCalls) answered(id jsonrpc.ID) {
@@ -187,24 +344,24 @@ func (o *openCalls) wait(limit time.Duration) int {
 	}
 }
 
-// lineReader hands the SDK's reader one good JSON-RPC line at a time and
-// answers the others itself.
+// lineReader reads the input line by line, decodes each good line into
+// its messages and answers the others itself.
 type lineReader struct {
-	src    *bufio.Reader
-	closer io.Closer
-	out    io.Writer
-	calls  *openCalls
-	drain  time.Duration
-	max    int
-	log    *slog.Logger
+	src   *bufio.Reader
+	out   io.Writer
+	calls *openCalls
+	drain time.Duration
+	max   int
+	log   *slog.Logger
 
-	line []byte // the line being read
-	msg  []byte // the good line handed on, trimmed, with its newline
-	rest []byte // what of msg the SDK has not read yet
+	line []byte // the line being read, reused: decoded messages do not alias it
 }
 
-func (l *lineReader) Read(p []byte) (int, error) {
-	for len(l.rest) == 0 {
+// read returns the messages of the next good line. At the end of input it
+// first waits for the calls read to be answered, then returns io.EOF; any
+// other error is one of reading, or of writing an error answer.
+func (l *lineReader) read() ([]jsonrpc.Message, error) {
+	for {
 		line, tooLong, err := l.next()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
@@ -212,18 +369,14 @@ func (l *lineReader) Read(p []byte) (int, error) {
 					l.log.Warn("standard input ended; calls still running will not be answered", "calls", left)
 				}
 			}
-			return 0, err
+			return nil, err
 		}
-		if err := l.check(line, tooLong); err != nil {
-			return 0, err
+		msgs, err := l.decode(line, tooLong)
+		if err != nil || len(msgs) > 0 {
+			return msgs, err
 		}
 	}
-	n := copy(p, l.rest)
-	l.rest = l.rest[n:]
-	return n, nil
 }
-
-func (l *lineReader) Close() error { return l.closer.Close() }
 
 // next reads one line, without its newline; the last line may lack one. A
 // line longer than l.max is read to its end but not kept.
@@ -250,79 +403,82 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// check hands line on (l.rest) when it is a JSON-RPC message or batch the
-// SDK will read without failing, and answers it otherwise. The error is
-// one of writing the answer.
-func (l *lineReader) check(line []byte, tooLong bool) error {
+// decode returns the messages of line, a JSON-RPC message or a batch of
+// them, and records the calls among them as open. It answers any other
+// line itself and returns no messages; the error is one of writing that
+// answer.
+func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error) {
 	msg := bytes.TrimSpace(line)
 	switch {
 	case tooLong:
-		return l.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %d bytes", l.max), len(line))
+		return nil, l.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %d bytes", l.max), len(line))
 	case len(msg) == 0:
-		return nil // a blank line carries nothing, as between NDJSON values
+		return nil, nil // a blank line carries nothing, as between NDJSON values
 	case !json.Valid(msg):
+		// jsonrpc.DecodeMessage reads the first value and ignores what
+		// follows, so a line with more after its message is caught here.
 		var v json.RawMessage
 		reason := "it is not JSON"
 		if err := json.Unmarshal(msg, &v); err != nil {
 			reason = err.Error()
 		}
-		return l.refuse(nil, jsonrpc.CodeParseError, "Parse error: the line is not JSON ("+reason+"); send one JSON-RPC message per line", len(line))
+		return nil, l.refuse(nil, jsonrpc.CodeParseError, "Parse error: the line is not JSON ("+reason+"); send one JSON-RPC message per line", len(line))
 	}
-	ids, err := l.callIDs(msg)
+	var (
+		msgs []jsonrpc.Message
+		ids  []jsonrpc.ID
+		err  error
+	)
+	if msg[0] == '[' {
+		msgs, ids, err = l.batch(msg)
+	} else {
+		var m jsonrpc.Message
+		if m, err = jsonrpc.DecodeMessage(msg); err == nil {
+			msgs = []jsonrpc.Message{m}
+			if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
+				ids = []jsonrpc.ID{r.ID}
+			}
+		}
+	}
 	if err != nil {
-		return l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error(), len(line))
+		return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error(), len(line))
 	}
-	l.calls.add(ids)
-	l.msg = append(append(l.msg[:0], msg...), '\n')
-	l.rest = l.msg
-	return nil
+	l.calls.add(ids, msg[0] == '[')
+	return msgs, nil
 }
 
-// callIDs checks that msg (valid JSON) is a JSON-RPC message or a batch of
-// them, read as go-sdk reads them (jsonrpc.DecodeMessage), and returns the
-// ids of its calls.
-func (l *lineReader) callIDs(msg []byte) ([]jsonrpc.ID, error) {
-	if msg[0] != '[' {
-		m, err := jsonrpc.DecodeMessage(msg)
-		if err != nil {
-			return nil, err
-		}
-		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
-			return []jsonrpc.ID{r.ID}, nil
-		}
-		return nil, nil
-	}
+// batch decodes the members of the batch msg (a valid JSON array) as
+// go-sdk decodes messages (jsonrpc.DecodeMessage) and returns them with
+// the ids of its calls.
+func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, error) {
 	var members []json.RawMessage
 	if err := json.Unmarshal(msg, &members); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(members) == 0 {
-		return nil, errors.New("the batch is empty")
+		return nil, nil, errors.New("the batch is empty")
 	}
-	if nesting(msg) > maxNesting {
-		return nil, fmt.Errorf("the batch nests deeper than %d levels", maxNesting)
-	}
+	msgs := make([]jsonrpc.Message, 0, len(members))
 	var ids []jsonrpc.ID
 	for i, raw := range members {
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
-			return nil, fmt.Errorf("message %d of the batch: %v", i+1, err)
+			return nil, nil, fmt.Errorf("message %d of the batch: %v", i+1, err)
 		}
+		msgs = append(msgs, m)
 		r, ok := m.(*jsonrpc.Request)
 		if !ok || !r.ID.IsValid() {
 			continue
 		}
-		for _, id := range ids {
-			if id == r.ID {
-				return nil, fmt.Errorf("two calls of the batch have the id %v", r.ID.Raw())
-			}
+		if slices.Contains(ids, r.ID) {
+			return nil, nil, fmt.Errorf("two calls of the batch have the id %v", r.ID.Raw())
 		}
 		if l.calls.has(r.ID) {
-			return nil, fmt.Errorf("the id %v of the batch belongs to a call still running", r.ID.Raw())
+			return nil, nil, fmt.Errorf("the id %v of the batch belongs to a call still running", r.ID.Raw())
 		}
 		ids = append(ids, r.ID)
 	}
-	return ids, nil
+	return msgs, ids, nil
 }
 
 // refuse writes a JSON-RPC error response for a line the SDK is not
@@ -354,32 +510,4 @@ func idOf(msg []byte) json.RawMessage {
 		return probe.ID
 	}
 	return nil
-}
-
-// nesting returns how deep the objects and arrays of the valid JSON b
-// nest.
-func nesting(b []byte) int {
-	depth, most := 0, 0
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			most = max(most, depth)
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return most
 }

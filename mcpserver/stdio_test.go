@@ -230,6 +230,18 @@ func TestServeIOBadLines(t *testing.T) {
 		if string(batch[0].ID) != "201" || string(batch[1].ID) != "202" || batch[1].Result == nil {
 			t.Errorf("batch answers %+v, want ids 201 and 202 with results", batch)
 		}
+		// A notification in a batch is not waited for: the batch's one
+		// call is answered alone in the array, and a batch of
+		// notifications alone gets no answer at all.
+		p.send(t, `[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}},`+rawWhoami(203)+`]`)
+		batch = nil
+		if err := json.Unmarshal(p.answer(t), &batch); err != nil || len(batch) != 1 || string(batch[0].ID) != "203" || batch[0].Result == nil {
+			t.Fatalf("a batch of a notification and a call: %v %+v, want the call's answer alone", err, batch)
+		}
+		p.send(t, `[{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":998}}]`, rawWhoami(204))
+		if r := p.reply(t); string(r.ID) != "204" || r.Result == nil {
+			t.Errorf("the call after a batch of notifications was answered %+v, want whoami's result", r)
+		}
 	})
 
 	p.in.Close()
@@ -247,23 +259,35 @@ func TestServeIOAnswersAtEOF(t *testing.T) {
 	for id := 2; id <= 6; id++ {
 		lines = append(lines, rawWhoami(id))
 	}
+	// The calls of a batch are open calls too; their answers come as one
+	// array.
+	lines = append(lines, "["+rawWhoami(7)+","+rawWhoami(8)+"]")
 	p.send(t, append(lines, "garbage")...)
 	p.in.Close()
 	seen := map[string]bool{}
 	for p.scan.Scan() {
-		var r reply
-		if err := json.Unmarshal(p.scan.Bytes(), &r); err != nil {
-			t.Fatalf("line %q: %v", p.scan.Text(), err)
+		var rs []reply
+		if strings.HasPrefix(p.scan.Text(), "[") {
+			if err := json.Unmarshal(p.scan.Bytes(), &rs); err != nil || len(rs) != 2 {
+				t.Fatalf("line %q: %v, want the batch's two answers", p.scan.Text(), err)
+			}
+		} else {
+			rs = make([]reply, 1)
+			if err := json.Unmarshal(p.scan.Bytes(), &rs[0]); err != nil {
+				t.Fatalf("line %q: %v", p.scan.Text(), err)
+			}
 		}
-		seen[string(r.ID)] = true
+		for _, r := range rs {
+			seen[string(r.ID)] = true
+		}
 	}
-	for _, id := range []string{"1", "2", "3", "4", "5", "6", "null"} {
+	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "null"} {
 		if !seen[id] {
 			t.Errorf("no answer with id %s; answered %v", id, seen)
 		}
 	}
-	if n := c.n.Load(); n != 5 {
-		t.Errorf("%d calls ran, want 5", n)
+	if n := c.n.Load(); n != 7 {
+		t.Errorf("%d calls ran, want 7", n)
 	}
 	if err := <-p.done; err != nil {
 		t.Errorf("serve: %v, want nil", err)

@@ -98,7 +98,7 @@ func catalogServer(b *testing.B) *mcp.Server {
 }
 
 // lineSession serves the real catalog with ServeIO over an OS pipe pair:
-// the binary's stdio path (lineTransport in front of the SDK's reader),
+// the binary's stdio path (lineTransport (our own mcp.Connection)),
 // in this process.
 func lineSession(b *testing.B) *mcp.ClientSession {
 	serverIn, clientOut, err := os.Pipe()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -81,4 +82,31 @@ func (c *StoreConversation) Append(ctx context.Context, msgs ...openai.ChatCompl
 		raws[i] = b
 	}
 	return c.Store.AppendMessages(ctx, c.Owner, c.ID, raws)
+}
+
+// ConversationInfo is one of a person's stored conversations as a listing
+// shows it: the store's summary and the first line the person wrote in
+// it, whitespace collapsed ("" when they wrote nothing yet).
+type ConversationInfo struct {
+	store.ConversationSummary
+	FirstLine string
+}
+
+// ListStoreConversations returns owner's conversations, the one `assistant
+// chat` would resume first, for `assistant chat --list`.
+func ListStoreConversations(ctx context.Context, s *store.Store, owner int64) ([]ConversationInfo, error) {
+	sums, err := s.Conversations(ctx, owner, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ConversationInfo, len(sums))
+	for i, c := range sums {
+		out[i].ConversationSummary = c
+		var m openai.ChatCompletionMessage
+		if len(c.FirstUser) > 0 && json.Unmarshal(c.FirstUser, &m) == nil {
+			first, _, _ := strings.Cut(strings.TrimSpace(m.Content), "\n")
+			out[i].FirstLine = strings.Join(strings.Fields(first), " ")
+		}
+	}
+	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"text/tabwriter"
 
 	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
@@ -24,6 +25,7 @@ type chatOptions struct {
 	Message      string // -m: answer this one message and exit; "-" reads standard input
 	New          bool   // start a new conversation instead of resuming the last
 	Conversation int64  // resume this conversation
+	List         bool   // list the person's conversations and exit
 	MaxSteps     int    // model requests per message before giving up
 	NoHistory    bool   // keep no line history on disk
 	Settings     chatSettings
@@ -32,7 +34,7 @@ type chatOptions struct {
 func newChatCmd(a *app) *cobra.Command {
 	var o chatOptions
 	cmd := &cobra.Command{
-		Use:   "chat [-m MESSAGE]",
+		Use:   "chat [-m MESSAGE | --list]",
 		Short: "Talk with a model that keeps your tasks and calendar",
 		Long: `Open a chat in the terminal with a model that works on your tasks and
 calendar through the tools; each tool call shows as one line. With -m, answer
@@ -42,12 +44,18 @@ does a chat whose standard input is not a terminal).
 The model is any OpenAI-compatible Chat Completions server: --base-url (or
 OPENAI_BASE_URL), --model (or ASSISTANT_MODEL) and OPENAI_API_KEY. With no
 key and no base URL, a local Ollama at http://localhost:11434/v1 is used.
-The last conversation resumes unless --new or --conversation is given.
-Ctrl-C stops the answer being written; a second Ctrl-C, or Ctrl-D at the
-prompt, leaves. The lines you type are kept for recall (up arrow) in a
-file of your own next to the database; --no-history keeps none.`,
+The last conversation resumes unless --new or --conversation is given;
+--list shows your conversations with their ids, and -m names the one it
+used on standard error ("conversation 3").
+Ctrl-C stops the answer being written (the text shown so far is kept in
+the conversation, marked [stopped]). At the prompt, Ctrl-D leaves, and so
+does Ctrl-C pressed twice on an empty line (exit 130). The lines you type
+are kept for recall (up arrow) in a file of your own next to the
+database; --no-history keeps none.`,
 		Example: `  assistant chat
   assistant chat -m "What is on my calendar this week?"
+  assistant chat --list
+  assistant chat --conversation 3
   OPENAI_API_KEY=sk-... ASSISTANT_MODEL=gpt-4.1-mini assistant chat
   assistant chat --base-url http://localhost:8080/v1 --model qwen3`,
 		Args: cobra.NoArgs,
@@ -55,6 +63,9 @@ file of your own next to the database; --no-history keeps none.`,
 			o.Settings = a.chatSettings(cmd)
 			if o.New && o.Conversation != 0 {
 				return usageError(cmd, "give --new or --conversation, not both")
+			}
+			if o.List && (o.New || o.Conversation != 0 || cmd.Flags().Changed("message")) {
+				return usageError(cmd, "--list shows the conversations and exits; give it without -m, --new or --conversation")
 			}
 			if o.MaxSteps < 1 || o.MaxSteps > agent.MaxStepsLimit {
 				return failf(exitInvalid, "“--max-steps” must be a number from 1 to %d, not “%d”", agent.MaxStepsLimit, o.MaxSteps)
@@ -65,7 +76,8 @@ file of your own next to the database; --no-history keeps none.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.Message, "message", "m", "", "answer this one message and exit (- reads standard input)")
 	f.BoolVar(&o.New, "new", false, "start a new conversation")
-	f.Int64Var(&o.Conversation, "conversation", 0, "resume this conversation by id")
+	f.Int64Var(&o.Conversation, "conversation", 0, "resume this conversation by id (see --list)")
+	f.BoolVar(&o.List, "list", false, "list your conversations, newest first, and exit")
 	f.IntVar(&o.MaxSteps, "max-steps", agent.DefaultMaxSteps, fmt.Sprintf("model requests per message before stopping (1 to %d)", agent.MaxStepsLimit))
 	f.BoolVar(&o.NoHistory, "no-history", false, "keep no history of the lines typed")
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
@@ -77,6 +89,9 @@ file of your own next to the database; --no-history keeps none.`,
 // input that is not a terminal) or an interactive chat, in the person's
 // stored conversation.
 func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
+	if o.List {
+		return listChats(cmd.Context(), a)
+	}
 	message, oneShot := o.Message, cmd.Flags().Changed("message")
 	if message == "-" || (!oneShot && !isTerminal(a.stdin)) {
 		b, err := io.ReadAll(a.stdin)
@@ -152,16 +167,86 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 	a.log.Debug("chat", "model", ag.Model(), "base_url", ag.BaseURL(), "conversation", conv.ID, "person", p.Name)
 
 	if oneShot {
-		// The agent ends its own last line on Out, whatever way the turn
-		// ends; another newline here would leave a blank line after it.
-		_, err := ag.Turn(ctx, conv, message)
-		return chatFail(err)
+		return oneMessage(ctx, a, ag, conv, message)
 	}
 	history := ""
 	if !o.NoHistory {
 		history = chatHistoryPath(a.dbPath, p.ID)
 	}
 	return interactiveChat(ctx, a, ag, conv, p.Name, history)
+}
+
+// oneMessage answers message in conv (chat -m, or a piped message). The
+// agent ends its own last line on Out, whatever way the turn ends, so a
+// Ctrl-C leaves no half-written line. When the turn stored something, the
+// conversation's id follows on standard error, so a script can come back
+// to it with --conversation; "(stopped)" says an answer was cut by Ctrl-C.
+func oneMessage(ctx context.Context, a *app, ag *agent.Agent, conv *agent.StoreConversation, message string) error {
+	before := storedCount(ctx, conv)
+	_, err := ag.Turn(ctx, conv, message)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(a.stderr, "(stopped)")
+	}
+	if storedCount(ctx, conv) > before {
+		fmt.Fprintf(a.stderr, "conversation %d\n", conv.ID)
+	}
+	return chatFail(err)
+}
+
+// storedCount is how many messages conv holds; -1 when it cannot be read
+// (the turn's own error then says why).
+func storedCount(ctx context.Context, conv *agent.StoreConversation) int {
+	msgs, err := conv.Load(context.WithoutCancel(ctx))
+	if err != nil {
+		return -1
+	}
+	return len(msgs)
+}
+
+// listChats prints the person's conversations, the one `assistant chat`
+// resumes first: id, when it started and when its last message came (in
+// the person's zone), how many messages it holds, and the first line they
+// wrote in it, clipped. It needs no model server.
+func listChats(ctx context.Context, a *app) error {
+	st, p, err := a.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	convs, err := agent.ListStoreConversations(ctx, st, p.ID)
+	if err != nil {
+		return storeFail(err)
+	}
+	if len(convs) == 0 {
+		fmt.Fprintln(a.stdout, "No conversations yet; `assistant chat` starts one.")
+		return nil
+	}
+	const when = "Mon 2006-01-02 15:04"
+	loc := p.Zone.Location()
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED\tLAST MESSAGE\tMESSAGES\tFIRST LINE")
+	for _, c := range convs {
+		first := c.FirstLine
+		if first == "" {
+			first = "–"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", c.ID, c.Created.In(loc).Format(when), c.LastMessage.In(loc).Format(when),
+			c.Messages, clipLine(first, 50))
+	}
+	if err := tw.Flush(); err != nil {
+		return fail(exitInternal, err)
+	}
+	fmt.Fprintf(a.stdout, "Times in %s. Resume one with `assistant chat --conversation ID`.\n", p.Zone.Name())
+	return nil
+}
+
+// clipLine cuts s to at most n characters, ending a cut one with "…".
+func clipLine(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // chatHistoryPath is the file in which an interactive chat keeps the lines
@@ -268,6 +353,10 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 	stop := make(chan struct{})
 	defer close(stop)
 	go turns.watch(sigs, stop)
+	// A Ctrl-C on an empty line leaves only when pressed twice in a row,
+	// as Node's and Python's prompts have it: a single one, pressed to stop
+	// an answer that had just ended, must not close the chat.
+	leaving := false
 	for {
 		if turns.quitting() {
 			return quietExit(exitCancelled)
@@ -278,11 +367,18 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 			return quietExit(exitCancelled)
 		}
 		if errors.Is(err, readline.ErrInterrupt) {
-			if line == "" {
-				return nil
+			if strings.TrimSpace(line) != "" {
+				leaving = false // Ctrl-C clears the line typed
+				continue
 			}
+			if leaving {
+				return quietExit(exitCancelled)
+			}
+			leaving = true
+			fmt.Fprintln(a.stderr, "(press Ctrl-C again or Ctrl-D to leave)")
 			continue
 		}
+		leaving = false
 		if err != nil { // io.EOF: Ctrl-D
 			return nil
 		}

@@ -133,7 +133,8 @@ func TestChatTakesTheModelTheServerLists(t *testing.T) {
 			if c.wantCode != 0 {
 				return
 			}
-			if want := strings.ReplaceAll(c.wantNote, "%s", srv.URL+"/v1"); r.stderr != want {
+			// The note on the model, then the conversation the message went to.
+			if want := strings.ReplaceAll(c.wantNote, "%s", srv.URL+"/v1") + "conversation 1\n"; r.stderr != want {
 				t.Errorf("stderr = %q, want %q", r.stderr, want)
 			}
 			reqs := fake.requests()

@@ -1,0 +1,59 @@
+//go:build linux
+
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+)
+
+// An interactive chat asks the server for its models once per start, for
+// the check before the prompt and the choice of the model together; a
+// server that answers GET /models with an error is not asked again.
+func TestChatAsksForTheModelsOncePerStart(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		model  string
+		listed []string // nil: GET /v1/models answers 404
+	}{
+		{name: "named model, listed", model: "test-model", listed: []string{"test-model"}},
+		{name: "no model named, listed", listed: []string{"test-model"}},
+		{name: "named model, no list", model: "test-model"},
+		{name: "no model named, no list"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var gets atomic.Int32
+			fake := &scriptedModel{t: t, answers: [][]string{answerOnce("Hello.")}}
+			var models http.Handler = fake // answers 400 to GET /v1/models
+			if c.listed != nil {
+				models = listing(fake, c.listed...)
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path == "/v1/models" {
+					gets.Add(1)
+				}
+				models.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			h := newHome(t)
+			h.env["ASSISTANT_LOG"] = "warn"
+			h.env["OPENAI_BASE_URL"] = srv.URL + "/v1"
+			h.env["ASSISTANT_MODEL"] = c.model
+			s := h.interactive("chat")
+			s.waitFor("› ", 0)
+			n := len(s.output())
+			s.typeText("hi\r")
+			s.waitFor("Hello.", n)
+			s.waitFor("› ", n)
+			s.typeText("\x04")
+			if code := s.wait(); code != 0 {
+				t.Fatalf("want exit 0, got %d:\n%s", code, s.output())
+			}
+			if got := gets.Load(); got != 1 {
+				t.Errorf("%d GET /v1/models in one start, want 1:\n%s", got, s.output())
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -11,24 +12,35 @@ import (
 
 // An interactive chat asks the server for its models once per start, for
 // the check before the prompt and the choice of the model together; a
-// server that answers GET /models with an error is not asked again.
+// server that answers GET /models with an error is not asked again, not
+// even to name its models when it then refuses the model (404).
 func TestChatAsksForTheModelsOncePerStart(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		model  string
-		listed []string // nil: GET /v1/models answers 404
+		listed []string // nil: GET /v1/models answers 400
+		gone   bool     // the chat request answers 404: no such model
 	}{
 		{name: "named model, listed", model: "test-model", listed: []string{"test-model"}},
 		{name: "no model named, listed", listed: []string{"test-model"}},
 		{name: "named model, no list", model: "test-model"},
 		{name: "no model named, no list"},
+		{name: "unknown model, no list", model: "nosuch", gone: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var gets atomic.Int32
 			fake := &scriptedModel{t: t, answers: [][]string{answerOnce("Hello.")}}
-			var models http.Handler = fake // answers 400 to GET /v1/models
+			var chat http.Handler = fake // answers 400 to GET /v1/models
+			if c.gone {
+				chat = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusNotFound)
+					fmt.Fprint(w, `{"error":{"message":"model not found","type":"NotFoundError"}}`)
+				})
+			}
+			models := chat
 			if c.listed != nil {
-				models = listing(fake, c.listed...)
+				models = listing(chat, c.listed...)
 			}
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				if r.URL.Path == "/v1/models" {
@@ -45,11 +57,17 @@ func TestChatAsksForTheModelsOncePerStart(t *testing.T) {
 			s.waitFor("› ", 0)
 			n := len(s.output())
 			s.typeText("hi\r")
-			s.waitFor("Hello.", n)
-			s.waitFor("› ", n)
-			s.typeText("\x04")
-			if code := s.wait(); code != 0 {
-				t.Fatalf("want exit 0, got %d:\n%s", code, s.output())
+			want := 0
+			if c.gone {
+				s.waitFor("“nosuch”", n)
+				want = 78
+			} else {
+				s.waitFor("Hello.", n)
+				s.waitFor("› ", n)
+				s.typeText("\x04")
+			}
+			if code := s.wait(); code != want {
+				t.Fatalf("want exit %d, got %d:\n%s", want, code, s.output())
 			}
 			if got := gets.Load(); got != 1 {
 				t.Errorf("%d GET /v1/models in one start, want 1:\n%s", got, s.output())

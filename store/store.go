@@ -143,7 +143,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if s.Now == nil {
 		s.Now = time.Now
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := pingFresh(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 	}
@@ -158,6 +158,35 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// pingFresh opens the first connection. On a new file, the first
+// connection to run the DSN's PRAGMA journal_mode=WAL converts the file and
+// holds an exclusive lock meanwhile; SQLite answers the others SQLITE_BUSY
+// at once, without waiting in the busy handler. So two processes starting
+// together on a fresh database (chat and remind, say) retry here for a
+// while instead of failing.
+func pingFresh(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(10 * time.Second)
+	wait := 5 * time.Millisecond
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
+}
+
+// isBusy reports SQLITE_BUSY (5) or one of its extended codes.
+func isBusy(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == 5
 }
 
 // Close closes the database; a WAL checkpoint runs as the last connection

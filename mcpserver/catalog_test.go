@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
-	"github.com/assistant-dev/assistant/tz"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // The in-memory tests above use a test registry to reach every shape a
@@ -41,27 +40,13 @@ type catalogEnv struct {
 
 func newCatalogEnv(t *testing.T) *catalogEnv {
 	t.Helper()
-	ctx := context.Background()
-	now := func() time.Time { return catalogNow }
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "assistant.db"), &store.Options{Now: now})
+	env := tooltest.Open(t, catalogNow)
+	person := env.Person("ada", "Europe/Paris")
+	srv, err := New(catalog.New(), Fixed(env.Context(person), nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	p, err := st.EnsurePerson(ctx, "ada", "Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	person := tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)}
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, person)
-	tools.Insert(tc, tools.Clock(now))
-	tools.Insert(tc, st)
-	srv, err := New(catalog.New(), Fixed(tc, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &catalogEnv{t: t, ctx: ctx, st: st, person: person, cs: connect(t, srv)}
+	return &catalogEnv{t: t, ctx: env.Ctx, st: env.Store, person: person, cs: connect(t, srv)}
 }
 
 // call calls tool with raw JSON arguments; a protocol error fails the

@@ -1,70 +1,49 @@
 package changes
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tz"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // notes is a journaled table only these tests create, so the tools are
 // tested without the tasks package.
 func init() { store.RegisterTable("notes") }
 
+// env is alice (Europe/Paris) and bob (America/New_York) with the journal
+// tools and the notes table on a fresh store.
 type env struct {
-	ctx   context.Context
-	s     *store.Store
-	reg   *tools.Registry
+	*tooltest.Env
 	alice tools.Person
 	bob   tools.Person
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	clock := time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
-	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), &store.Options{Now: func() time.Time { return clock }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if _, err := s.DB().Exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY,
+	e := &env{Env: tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), Register)}
+	if _, err := e.Store.DB().Exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY,
 		owner_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
 		title TEXT NOT NULL, deleted_at TEXT, updated_at TEXT)`); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{ctx: ctx, s: s, reg: tools.NewRegistry()}
-	Register(e.reg)
-	for _, p := range []struct {
-		dst        *tools.Person
-		name, zone string
-	}{{&e.alice, "alice", "Europe/Paris"}, {&e.bob, "bob", "America/New_York"}} {
-		sp, err := s.AddPerson(ctx, p.name, p.zone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		*p.dst = tools.Person{ID: sp.ID, Name: sp.Name, Zone: tz.MustZone(p.zone)}
-	}
+	e.alice = e.Person("alice", "Europe/Paris")
+	e.bob = e.Person("bob", "America/New_York")
 	return e
 }
 
 func (e *env) call(t *testing.T, who tools.Person, name, raw string) (tools.ExecResult, *tools.ToolContext) {
 	t.Helper()
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, who)
-	tools.Insert(tc, e.s)
-	return e.reg.Call(e.ctx, tc, name, []byte(raw))
+	return e.Call(who, name, raw)
 }
 
 func (e *env) write(t *testing.T, who tools.Person, tool string, fn func(tx *store.Tx) error) string {
 	t.Helper()
-	c, err := e.s.Write(e.ctx, who.ID, tool, fn)
+	c, err := e.Store.Write(e.Ctx, who.ID, tool, fn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +53,7 @@ func (e *env) write(t *testing.T, who tools.Person, tool string, fn func(tx *sto
 func (e *env) title(t *testing.T, who tools.Person, id int64) string {
 	t.Helper()
 	var title string
-	err := e.s.Read(e.ctx, who.ID, func(tx *store.Tx) error {
+	err := e.Store.Read(e.Ctx, who.ID, func(tx *store.Tx) error {
 		r, err := tx.Get("notes", id)
 		if err != nil {
 			return err

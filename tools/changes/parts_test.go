@@ -1,44 +1,25 @@
 package changes
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tasks"
-	"github.com/assistant-dev/assistant/tz"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // TestUndoSpeaksOfItems runs the real task tools: undoing a completion
 // says what happened to the task, and no answer or data names the
 // completion row (tc1) or a derived column.
 func TestUndoSpeaksOfItems(t *testing.T) {
-	ctx := context.Background()
-	clock := time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
-	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), &store.Options{Now: func() time.Time { return clock }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	sp, err := s.AddPerson(ctx, "alice", "Europe/Paris")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := tools.NewRegistry()
-	Register(reg)
-	tasks.Register(reg)
+	e := tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), Register, tasks.Register)
+	alice := e.Person("alice", "Europe/Paris")
 	call := func(name, raw string) tools.ExecResult {
 		t.Helper()
-		tc := &tools.ToolContext{}
-		tools.Insert(tc, tools.Person{ID: sp.ID, Name: sp.Name, Zone: tz.MustZone(sp.Zone)})
-		tools.Insert(tc, tools.Clock(func() time.Time { return clock }))
-		tools.Insert(tc, s)
-		res, _ := reg.Call(ctx, tc, name, []byte(raw))
+		res, _ := e.Call(alice, name, raw)
 		if !res.OK() {
 			t.Fatalf("%s %s = %d %q", name, raw, res.Code, res.TextOut())
 		}
@@ -78,13 +59,10 @@ func TestUndoSpeaksOfItems(t *testing.T) {
 	if len(data.Rows) != 2 || (data.Rows[0] != want[0] && data.Rows[0] != want[1]) {
 		t.Errorf("undo data rows = %+v, want %+v in some order", data.Rows, want)
 	}
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, tools.Person{ID: sp.ID, Name: sp.Name, Zone: tz.MustZone(sp.Zone)})
-	tools.Insert(tc, s)
 	for range 3 {
-		reg.Call(ctx, tc, "undo", []byte(`{}`))
+		e.Call(alice, "undo", `{}`)
 	}
-	if res, _ := reg.Call(ctx, tc, "undo", []byte(`{}`)); res.Code != tools.CodeNotFound || res.TextOut() != "There is no change left to undo." {
+	if res, _ := e.Call(alice, "undo", `{}`); res.Code != tools.CodeNotFound || res.TextOut() != "There is no change left to undo." {
 		t.Errorf("undo with nothing left = %d %q, want 4 and a capitalised sentence", res.Code, res.TextOut())
 	}
 }

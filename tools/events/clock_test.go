@@ -11,7 +11,7 @@ import (
 
 func (e *env) storedZone(who tools.Person) string {
 	e.t.Helper()
-	p, err := e.s.PersonByID(e.ctx, who.ID)
+	p, err := e.Store.PersonByID(e.Ctx, who.ID)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -24,7 +24,7 @@ func (e *env) storedZone(who tools.Person) string {
 // finding 2).
 func TestSetTimeZoneUndo(t *testing.T) {
 	e := newEnv(t)
-	tasks.Register(e.reg)
+	tasks.Register(e.Reg)
 	e.ok(e.alice, "add_task", `{"title":"NY today","due":"2026-10-05"}`)
 
 	res, tc := e.call(e.alice, "set_time_zone", `{"time_zone":"Asia/Tokyo"}`)
@@ -84,7 +84,7 @@ func TestSetTimeZoneUndo(t *testing.T) {
 // the change before it.
 func TestSetTimeZoneSameZone(t *testing.T) {
 	e := newEnv(t)
-	tasks.Register(e.reg)
+	tasks.Register(e.Reg)
 	e.ok(e.alice, "add_task", `{"title":"Milk"}`)
 	res, tc := e.call(e.alice, "set_time_zone", `{"time_zone":"Europe/Paris"}`)
 	if !res.OK() || res.Out != "Your time zone is already Europe/Paris; nothing changed. It is Mon 2026-10-05 09:00 (+02:00) there." {

@@ -289,13 +289,13 @@ func TestIdempotencyAndDuplicates(t *testing.T) {
 		t.Fatalf("repeat with key: %s", again.Out)
 	}
 	e.fail(e.alice, "add_event", `{"title":"Dentist","start":"2026-10-06T11:00","key":"k1"}`, tools.CodeConflict, "The key “k1” was already used for e1 with other arguments")
-	e.now = e.now.Add(3 * time.Minute)
+	e.Now = e.Now.Add(3 * time.Minute)
 	dup := e.ok(e.alice, "add_event", `{"title":"dentist.","start":"2026-10-06T10:00"}`)
 	if !strings.Contains(dup.Out, "e1 “Dentist” with the same title, start, end, place and rule was added 3 min ago") {
 		t.Fatalf("duplicate window: %s", dup.Out)
 	}
 	e.ok(e.alice, "add_event", `{"title":"dentist.","start":"2026-10-06T10:00","allow_duplicate":true}`)
-	e.now = e.now.Add(20 * time.Minute)
+	e.Now = e.Now.Add(20 * time.Minute)
 	if out := e.ok(e.alice, "add_event", `{"title":"Dentist","start":"2026-10-06T10:00"}`).Out; !strings.HasPrefix(out, "Added e3") {
 		t.Fatalf("after the window: %s", out)
 	}
@@ -354,7 +354,7 @@ func TestFindFreeTime(t *testing.T) {
 	e.ok(e.alice, "add_event", `{"title":"A","start":"2026-10-06T10:00","duration":60}`)
 	e.ok(e.alice, "add_event", `{"title":"B","start":"2026-10-06T10:30","end":"2026-10-06T12:00"}`)
 	e.ok(e.alice, "add_event", `{"title":"Off","start":"2026-10-06"}`)
-	if _, err := e.s.DB().Exec(`INSERT INTO tasks (owner_id, title, title_norm, due_date, due_time, due_zone, due_at, created_at)
+	if _, err := e.Store.DB().Exec(`INSERT INTO tasks (owner_id, title, title_norm, due_date, due_time, due_zone, due_at, created_at)
 		VALUES (?, 'Report', 'report', '2026-10-06', '2026-10-06T16:00', 'Europe/Paris', ?, 0)`, e.alice.ID,
 		time.Date(2026, 10, 6, 14, 0, 0, 0, time.UTC).Unix()); err != nil {
 		t.Fatal(err)
@@ -396,7 +396,7 @@ func TestClockTools(t *testing.T) {
 	if !strings.HasPrefix(res.Out, "Your time zone is now Asia/Tokyo (it was Europe/Paris): it is Mon 2026-10-05 16:00 (+09:00) there.") {
 		t.Fatalf("set_time_zone: %s", res.Out)
 	}
-	p, err := e.s.PersonByID(e.ctx, e.alice.ID)
+	p, err := e.Store.PersonByID(e.Ctx, e.alice.ID)
 	if err != nil || p.Zone != "Asia/Tokyo" {
 		t.Fatalf("stored zone %q %v", p.Zone, err)
 	}

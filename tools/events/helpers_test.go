@@ -1,19 +1,15 @@
 package events
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/changes"
-	"github.com/assistant-dev/assistant/tz"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -21,50 +17,27 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // monday is the fixed clock of the tests: Mon 2026-10-05 09:00 in Paris.
 var monday = time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
 
+// env is alice (Europe/Paris) and bob (America/New_York) with the event
+// tools and undo on a fresh store at monday.
 type env struct {
+	*tooltest.Env
 	t     *testing.T
-	ctx   context.Context
-	s     *store.Store
-	reg   *tools.Registry
-	now   time.Time
 	alice tools.Person
 	bob   tools.Person
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	ctx := context.Background()
-	e := &env{t: t, ctx: ctx, now: monday, reg: tools.NewRegistry()}
-	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), &store.Options{Now: func() time.Time { return e.now }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	e.s = s
-	Register(e.reg)
-	changes.Register(e.reg)
-	for _, p := range []struct {
-		dst        *tools.Person
-		name, zone string
-	}{{&e.alice, "alice", "Europe/Paris"}, {&e.bob, "bob", "America/New_York"}} {
-		sp, err := s.AddPerson(ctx, p.name, p.zone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		*p.dst = tools.Person{ID: sp.ID, Name: sp.Name, Zone: tz.MustZone(p.zone)}
-	}
+	e := &env{Env: tooltest.Open(t, monday, Register, changes.Register), t: t}
+	e.alice = e.Person("alice", "Europe/Paris")
+	e.bob = e.Person("bob", "America/New_York")
 	return e
 }
 
-// call runs a tool as who with the fixed clock.
+// call runs a tool as who with the env's clock.
 func (e *env) call(who tools.Person, name, raw string) (tools.ExecResult, *tools.ToolContext) {
 	e.t.Helper()
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, who)
-	tools.Insert(tc, e.s)
-	now := e.now
-	tools.Insert(tc, tools.Clock(func() time.Time { return now }))
-	return e.reg.Call(e.ctx, tc, name, []byte(raw))
+	return e.Call(who, name, raw)
 }
 
 // ok runs a call that must succeed and returns its text.
@@ -117,7 +90,7 @@ func (e *env) snapshot() string {
 		`SELECT id, owner_id, tool FROM changes ORDER BY id`, `SELECT owner_id, tool, key FROM idempotency_keys ORDER BY key`,
 		`SELECT id, zone FROM people ORDER BY id`,
 	} {
-		rows, err := e.s.DB().Query(q)
+		rows, err := e.Store.DB().Query(q)
 		if err != nil {
 			e.t.Fatal(err)
 		}
@@ -143,21 +116,5 @@ func (e *env) snapshot() string {
 // golden compares got with testdata/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to write it)", err)
-	}
-	if string(want) != got {
-		t.Fatalf("%s differs:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	tooltest.Golden(t, name, got, *update)
 }

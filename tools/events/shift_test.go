@@ -186,7 +186,7 @@ func TestTimesInPersonsZone(t *testing.T) {
 	}
 	// find_free_time's window reads as list_events': a date-only “to”
 	// is the last day it includes, also when the search starts now.
-	e.now = time.Date(2026, 10, 5, 9, 7, 0, 0, time.UTC)
+	e.Now = time.Date(2026, 10, 5, 9, 7, 0, 0, time.UTC)
 	free := e.ok(e.alice, "find_free_time", `{"to":"2026-10-06"}`)
 	if !strings.Contains(free.Out, "from Mon 2026-10-05 11:15 (+02:00) to the end of Tue 2026-10-06 within") {
 		t.Fatalf("find_free_time window:\n%s", free.Out)

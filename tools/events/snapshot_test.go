@@ -16,18 +16,16 @@ import (
 // snapshot is the listing read afresh, with the write visible.
 func TestSnapshotNeverStale(t *testing.T) {
 	e := newEnv(t)
-	s2, err := store.Open(e.ctx, dbPath(t, e.s), &store.Options{Now: func() time.Time { return e.now }})
+	s2, err := store.Open(e.Ctx, e.Path, &store.Options{Now: func() time.Time { return e.Now }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s2.Close() })
 	via := func(s *store.Store, name, raw string) tools.ExecResult {
 		t.Helper()
-		tc := &tools.ToolContext{}
-		tools.Insert(tc, e.alice)
+		tc := e.Context(e.alice)
 		tools.Insert(tc, s)
-		tools.Insert(tc, tools.Clock(func() time.Time { return e.now }))
-		res, _ := e.reg.Call(e.ctx, tc, name, []byte(raw))
+		res, _ := e.Reg.Call(e.Ctx, tc, name, []byte(raw))
 		if res.Code != tools.CodeOK {
 			t.Fatalf("%s %s: %s", name, raw, res.TextOut())
 		}
@@ -40,7 +38,7 @@ func TestSnapshotNeverStale(t *testing.T) {
 		want, gone string
 	}{
 		{"add here", func() {
-			via(e.s, "add_event", `{"title":"Standup","start":"2026-10-05T09:30","rrule":"FREQ=WEEKLY;BYDAY=MO,TH"}`)
+			via(e.Store, "add_event", `{"title":"Standup","start":"2026-10-05T09:30","rrule":"FREQ=WEEKLY;BYDAY=MO,TH"}`)
 		},
 			"e1@20261005T073000Z  Mon 2026-10-05 09:30–10:30 (+02:00)  Standup", ""},
 		{"shift by another process", func() { via(s2, "update_event", `{"id":"e1","start":"2026-10-05T11:00"}`) },
@@ -55,7 +53,7 @@ func TestSnapshotNeverStale(t *testing.T) {
 			}
 		}, "e1@20261010T090000Z  Sat 2026-10-10 11:00–12:00", ""},
 		{"add here again", func() {
-			via(e.s, "add_event", `{"title":"Lunch","start":"2026-10-06T12:30","rrule":"FREQ=DAILY;COUNT=3"}`)
+			via(e.Store, "add_event", `{"title":"Lunch","start":"2026-10-06T12:30","rrule":"FREQ=DAILY;COUNT=3"}`)
 		},
 			"e2@20261008T103000Z  Thu 2026-10-08 12:30–13:30 (+02:00)  Lunch", "e2@20261009"},
 		{"delete by another process", func() { via(s2, "delete_event", `{"id":"e1"}`) },
@@ -63,9 +61,9 @@ func TestSnapshotNeverStale(t *testing.T) {
 	}
 	for _, st := range steps {
 		st.write()
-		cached := via(e.s, "list_events", week).Out
+		cached := via(e.Store, "list_events", week).Out
 		snapshots.Clear()
-		fresh := via(e.s, "list_events", week).Out
+		fresh := via(e.Store, "list_events", week).Out
 		if cached != fresh {
 			t.Fatalf("%s: the cached listing differs from a fresh one:\n%s\n---\n%s", st.name, cached, fresh)
 		}
@@ -86,7 +84,7 @@ func TestAddCarriesSnapshot(t *testing.T) {
 	before := v.(*snapshot)
 	e.ok(e.alice, "add_event", `{"title":"Gym","start":"2026-10-06T18:00","rrule":"FREQ=WEEKLY"}`)
 	var gen int64
-	if err := e.s.DB().QueryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, e.alice.ID).Scan(&gen); err != nil {
+	if err := e.Store.DB().QueryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, e.alice.ID).Scan(&gen); err != nil {
 		t.Fatal(err)
 	}
 	v, _ = snapshots.Load(e.alice.ID)
@@ -100,15 +98,4 @@ func TestAddCarriesSnapshot(t *testing.T) {
 	if out := e.ok(e.alice, "list_events", `{}`).Out; !strings.Contains(out, "e2@20261006T160000Z  Tue 2026-10-06 18:00–19:00 (+02:00)  Gym") {
 		t.Fatalf("listing: %s", out)
 	}
-}
-
-// dbPath is the file behind s.
-func dbPath(t *testing.T, s *store.Store) string {
-	t.Helper()
-	var seq int
-	var name, file string
-	if err := s.DB().QueryRow(`PRAGMA database_list`).Scan(&seq, &name, &file); err != nil {
-		t.Fatal(err)
-	}
-	return file
 }

@@ -130,7 +130,7 @@ func TestBadArguments(t *testing.T) {
 	var sentences strings.Builder
 	for _, c := range cases {
 		before := h.counts(t)
-		res, call := h.call(p, c.tool, c.raw)
+		res, call := h.Call(p, c.tool, c.raw)
 		raw := c.raw
 		if len(raw) > 120 {
 			raw = raw[:120] + "…"

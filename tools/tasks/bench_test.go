@@ -12,7 +12,7 @@ func BenchmarkAddTask(b *testing.B) {
 	h := newHarness(b, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 	b.ResetTimer()
 	for i := range b.N {
-		res, _ := h.call(h.paris, "add_task", fmt.Sprintf(`{"title":"Task %d","due":"2026-12-01T09:00","tags":["bench"],"priority":2}`, i))
+		res, _ := h.Call(h.paris, "add_task", fmt.Sprintf(`{"title":"Task %d","due":"2026-12-01T09:00","tags":["bench"],"priority":2}`, i))
 		if !res.OK() {
 			b.Fatal(res.TextOut())
 		}
@@ -23,7 +23,7 @@ func BenchmarkAddTask(b *testing.B) {
 // through database/sql, in its own transaction, with no journal.
 func BenchmarkBareInsert(b *testing.B) {
 	h := newHarness(b, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
-	db := h.s.DB()
+	db := h.Store.DB()
 	b.ResetTimer()
 	for i := range b.N {
 		if _, err := db.Exec(`INSERT INTO tasks (owner_id, title, title_norm, due_date, due_time, due_zone, due_at, priority, tags, created_at, updated_at)
@@ -37,7 +37,7 @@ func BenchmarkBareInsert(b *testing.B) {
 // BenchmarkListTasks lists the first page out of 2,000 open tasks.
 func BenchmarkListTasks(b *testing.B) {
 	h := newHarness(b, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
-	db := h.s.DB()
+	db := h.Store.DB()
 	for i := range 2000 {
 		if _, err := db.Exec(`INSERT INTO tasks (owner_id, title, title_norm, due_date, priority, tags, created_at, updated_at)
 			VALUES (?, ?, '', ?, ?, '["x"]', 0, '2026-11-30T08:00:00Z')`,
@@ -47,7 +47,7 @@ func BenchmarkListTasks(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if res, _ := h.call(h.paris, "list_tasks", `{}`); !res.OK() {
+		if res, _ := h.Call(h.paris, "list_tasks", `{}`); !res.OK() {
 			b.Fatal(res.TextOut())
 		}
 	}

@@ -14,7 +14,7 @@ func TestDuplicateWindowComparesEveryField(t *testing.T) {
 	h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 	p := h.paris
 	h.add(t, p, `{"title":"Buy milk","due":"2026-12-01","priority":2,"tags":["errands","home"],"rrule":"FREQ=WEEKLY"}`)
-	h.now = h.now.Add(2 * time.Minute)
+	h.Now = h.Now.Add(2 * time.Minute)
 	cases := []struct {
 		raw, differs string // differs is "" for the same request
 	}{
@@ -26,7 +26,7 @@ func TestDuplicateWindowComparesEveryField(t *testing.T) {
 		{`{"title":"Buy milk","due":"2026-12-01"}`, "priority, tags, rrule"},
 	}
 	for _, c := range cases {
-		res, _ := h.call(p, "add_task", c.raw)
+		res, _ := h.Call(p, "add_task", c.raw)
 		var d written
 		out := h.data(t, p, "add_task", c.raw, &d) // the same call again answers alike
 		if c.differs == "" {

@@ -27,12 +27,12 @@ func TestMaximalTaskFitsOneAnswer(t *testing.T) {
 	raw := fmt.Sprintf(`{"title":%q,"notes":%q,"due":"2026-11-30T09:00[Pacific/Kiritimati]","priority":1,"tags":%s,"rrule":"FREQ=DAILY","remind_before":[0,5,10,15,20,25,30,35,40,45],"remind_at":["2026-11-29T08:00","2026-11-29T08:01","2026-11-29T08:02"]}`,
 		big(fields.MaxTitle), big(fields.MaxNotes), tj)
 	answers := map[string]tools.ExecResult{}
-	answers["add_task"], _ = h.call(p, "add_task", raw)
+	answers["add_task"], _ = h.Call(p, "add_task", raw)
 	for range MaxHistory + 3 {
 		h.ok(t, p, "complete_task", `{"id":"t1"}`)
 	}
-	answers["update_task"], _ = h.call(p, "update_task", fmt.Sprintf(`{"id":"t1","notes":%q}`, big(fields.MaxNotes-1)+"x"))
-	answers["get_task"], _ = h.call(p, "get_task", `{"id":"t1"}`)
+	answers["update_task"], _ = h.Call(p, "update_task", fmt.Sprintf(`{"id":"t1","notes":%q}`, big(fields.MaxNotes-1)+"x"))
+	answers["get_task"], _ = h.Call(p, "get_task", `{"id":"t1"}`)
 	for name, res := range answers {
 		if !res.OK() || len(res.Out) > tools.ModelLimit || res.Spill(tools.ModelLimit).DidSpill {
 			t.Errorf("%s: code %d, %d bytes (a model turn holds %d)", name, res.Code, len(res.Out), tools.ModelLimit)

@@ -118,10 +118,10 @@ func TestRepeating(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, time.Time{})
 			p := h.paris
-			h.at("Europe/Paris", c.start)
+			h.At("Europe/Paris", c.start)
 			id := h.add(t, p, c.add)
 			for i, s := range c.steps {
-				h.at("Europe/Paris", s.at)
+				h.At("Europe/Paris", s.at)
 				var d written
 				d, out := h.write(t, p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
 				if d.Next != s.next {
@@ -153,7 +153,7 @@ func TestRepeating(t *testing.T) {
 func TestRepeatingDSTInstants(t *testing.T) {
 	h := newHarness(t, time.Time{})
 	p := h.paris
-	h.at("Europe/Paris", "2026-10-24T08:00")
+	h.At("Europe/Paris", "2026-10-24T08:00")
 	id := h.add(t, p, `{"title":"Pills","due":"2026-10-24T09:00","rrule":"FREQ=DAILY"}`)
 	if got := h.task(t, p, id).DueAt; got != "2026-10-24T09:00:00+02:00" {
 		t.Fatalf("first due_at %s", got)
@@ -161,7 +161,7 @@ func TestRepeatingDSTInstants(t *testing.T) {
 	// Summer time ends at 03:00 on Sun 2026-10-25.
 	want := []string{"2026-10-25T09:00:00+01:00", "2026-10-26T09:00:00+01:00"}
 	for i, at := range []string{"2026-10-24T10:00", "2026-10-25T10:00"} {
-		h.at("Europe/Paris", at)
+		h.At("Europe/Paris", at)
 		var d written
 		d, _ = h.write(t, p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
 		if d.Task.DueAt != want[i] || d.Task.DueZone != "Europe/Paris" {
@@ -173,14 +173,14 @@ func TestRepeatingDSTInstants(t *testing.T) {
 func TestRescheduleKeepsRule(t *testing.T) {
 	h := newHarness(t, time.Time{})
 	p := h.paris
-	h.at("Europe/Paris", "2026-11-30T10:00")
+	h.At("Europe/Paris", "2026-11-30T10:00")
 	id := h.add(t, p, `{"title":"Review","due":"2026-12-01T09:00","rrule":"FREQ=WEEKLY;COUNT=4"}`)
 	var d written
 	d, out := h.write(t, p, "update_task", fmt.Sprintf(`{"id":%q,"due":"2026-12-03T14:00"}`, id))
 	if d.Task.RRule != "FREQ=WEEKLY;COUNT=4" || d.Task.Due != "2026-12-03T14:00" || !strings.Contains(out, "repeats every week") {
 		t.Fatalf("rescheduling lost the rule: %+v %s", d.Task, out)
 	}
-	h.at("Europe/Paris", "2026-12-03T15:00")
+	h.At("Europe/Paris", "2026-12-03T15:00")
 	d, _ = h.write(t, p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
 	if d.Next != "2026-12-10T14:00" {
 		t.Fatalf("after a reschedule the series continues from the new due; next %q", d.Next)
@@ -210,9 +210,9 @@ func TestRemindAtFollowsTheDue(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			h := newHarness(t, time.Time{})
 			p := h.paris
-			h.at("Europe/Paris", "2026-12-01T10:00")
+			h.At("Europe/Paris", "2026-12-01T10:00")
 			id := h.add(t, p, c.add)
-			h.at("Europe/Paris", "2026-12-03T20:00")
+			h.At("Europe/Paris", "2026-12-03T20:00")
 			h.write(t, p, c.call, fmt.Sprintf(c.args, id))
 			got := h.task(t, p, id)
 			if len(got.RemindAt) != 1 || got.RemindAt[0] != c.want {

@@ -17,7 +17,7 @@ import (
 // of it.
 func TestReadmeSession(t *testing.T) {
 	h := newHarness(t, time.Time{})
-	h.at("Europe/Paris", "2026-11-30T09:00") // Mon
+	h.At("Europe/Paris", "2026-11-30T09:00") // Mon
 	steps := []struct{ line, raw string }{
 		{`add_task title="Buy milk" due=2026-12-01 tags=errands priority=2`,
 			`{"title":"Buy milk","due":"2026-12-01","tags":"errands","priority":2}`},
@@ -43,13 +43,13 @@ func TestReadmeSession(t *testing.T) {
 	}
 	var b strings.Builder
 	for _, s := range steps {
-		res, _ := h.call(h.paris, strings.Fields(s.line)[0], s.raw)
+		res, _ := h.Call(h.paris, strings.Fields(s.line)[0], s.raw)
 		fmt.Fprintf(&b, "$ assistant call %s\n%s\n", s.line, res.TextOut())
 		if res.Code != 0 {
 			fmt.Fprintf(&b, "(exit %d)\n", res.Code)
 		}
 		b.WriteString("\n")
-		h.now = h.now.Add(time.Minute)
+		h.Now = h.Now.Add(time.Minute)
 	}
 	golden(t, "session.golden", b.String())
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "readme", "tasks.md"))
@@ -64,7 +64,7 @@ func TestReadmeSession(t *testing.T) {
 func TestSchemasAreFlat(t *testing.T) {
 	h := newHarness(t, time.Time{})
 	for _, name := range []string{"add_task", "list_tasks", "get_task", "update_task", "complete_task", "reopen_task", "delete_task"} {
-		tool, ok := h.reg.Get(name)
+		tool, ok := h.Reg.Get(name)
 		if !ok {
 			t.Fatalf("%s is not registered", name)
 		}

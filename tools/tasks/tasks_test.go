@@ -17,13 +17,13 @@ func TestOwnership(t *testing.T) {
 	before := h.counts(t)
 	for _, tool := range []string{"get_task", "complete_task", "reopen_task", "delete_task"} {
 		for _, who := range []string{id, missing} {
-			res, _ := h.call(h.ny, tool, fmt.Sprintf(`{"id":%q}`, who))
+			res, _ := h.Call(h.ny, tool, fmt.Sprintf(`{"id":%q}`, who))
 			if res.Code != tools.CodeNotFound || res.Err != "There is no task "+who+"." {
 				t.Errorf("%s %s as bob: %d %q", tool, who, res.Code, res.TextOut())
 			}
 		}
 	}
-	res, _ := h.call(h.ny, "update_task", fmt.Sprintf(`{"id":%q,"title":"mine now"}`, id))
+	res, _ := h.Call(h.ny, "update_task", fmt.Sprintf(`{"id":%q,"title":"mine now"}`, id))
 	if res.Code != tools.CodeNotFound || res.Err != "There is no task "+id+"." {
 		t.Errorf("update as bob: %d %q", res.Code, res.TextOut())
 	}
@@ -51,12 +51,12 @@ func TestOwnership(t *testing.T) {
 // New York day is still due today, not overdue.
 func TestTodayIsThePersonsDay(t *testing.T) {
 	h := newHarness(t, time.Time{})
-	h.at("America/New_York", "2026-03-20T09:00")
+	h.At("America/New_York", "2026-03-20T09:00")
 	today := h.add(t, h.ny, `{"title":"File taxes","due":"2026-03-20"}`)
 	yesterday := h.add(t, h.ny, `{"title":"Old","due":"2026-03-19"}`)
 	tomorrow := h.add(t, h.ny, `{"title":"Next","due":"2026-03-21"}`)
-	h.at("America/New_York", "2026-03-20T21:30")
-	if h.now.UTC().Day() != 21 {
+	h.At("America/New_York", "2026-03-20T21:30")
+	if h.Now.UTC().Day() != 21 {
 		t.Fatal("the test needs UTC to be on the next day")
 	}
 	want := map[string]string{today: "today", yesterday: "overdue 1 day (Thu 2026-03-19)", tomorrow: "tomorrow"}
@@ -77,7 +77,7 @@ func TestIdempotencyKey(t *testing.T) {
 	raw := `{"title":"Book flights","due":"2026-12-05","key":"k-1"}`
 	var first, again written
 	h.data(t, p, "add_task", raw, &first)
-	h.now = h.now.Add(30 * time.Minute) // past the duplicate window: only the key matches
+	h.Now = h.Now.Add(30 * time.Minute) // past the duplicate window: only the key matches
 	before := h.counts(t)
 	out := h.data(t, p, "add_task", `{"title":" Book flights ","due":"20261205","key":"k-1"}`, &again)
 	if !again.Existing || again.Task.ID != first.Task.ID || !strings.Contains(out, "“key”") {
@@ -86,7 +86,7 @@ func TestIdempotencyKey(t *testing.T) {
 	if h.counts(t) != before {
 		t.Fatal("a replay wrote")
 	}
-	res, _ := h.call(p, "add_task", `{"title":"Book hotel","due":"2026-12-05","key":"k-1"}`)
+	res, _ := h.Call(p, "add_task", `{"title":"Book hotel","due":"2026-12-05","key":"k-1"}`)
 	if res.Code != tools.CodeConflict || !strings.Contains(res.Err, "“key” “k-1” was already used for "+first.Task.ID) {
 		t.Fatalf("a reused key with other arguments: %d %s", res.Code, res.TextOut())
 	}
@@ -106,7 +106,7 @@ func TestDuplicateWindow(t *testing.T) {
 	p := h.paris
 	var first, d written
 	h.data(t, p, "add_task", `{"title":"Buy milk","due":"2026-12-01"}`, &first)
-	h.now = h.now.Add(4 * time.Minute)
+	h.Now = h.Now.Add(4 * time.Minute)
 	d, out := h.write(t, p, "add_task", `{"title":"buy   MILK!","due":"2026-12-01"}`)
 	if !d.Existing || d.Task.ID != first.Task.ID || !strings.Contains(out, "4 minutes ago") || !strings.Contains(out, "allow_duplicate") {
 		t.Fatalf("no duplicate found: %s", out)
@@ -121,9 +121,9 @@ func TestDuplicateWindow(t *testing.T) {
 			t.Errorf("%s returned the existing task", raw)
 		}
 	}
-	h.now = h.now.Add(7 * time.Minute) // 11 minutes after the first
+	h.Now = h.Now.Add(7 * time.Minute) // 11 minutes after the first
 	d, _ = h.write(t, p, "add_task", `{"title":"Buy milk","due":"2026-12-02T10:00"}`)
-	h.now = h.now.Add(11 * time.Minute)
+	h.Now = h.Now.Add(11 * time.Minute)
 	d, _ = h.write(t, p, "add_task", `{"title":"Buy milk","due":"2026-12-02T10:00"}`)
 	if d.Existing {
 		t.Fatal("the window is 10 minutes")
@@ -137,8 +137,8 @@ func TestUndo(t *testing.T) {
 	added := h.task(t, p, id)
 
 	// undo of complete puts the due back and takes the completion away
-	h.now = h.now.Add(2 * time.Hour)
-	res, call := h.call(p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
+	h.Now = h.Now.Add(2 * time.Hour)
+	res, call := h.Call(p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
 	ch, ok := tools.Result[tools.Changed](call)
 	if !res.OK() || !ok || ch.Change == "" || ch.Items[0] != id {
 		t.Fatalf("complete did not report its change: %+v %v", res, ok)
@@ -159,11 +159,11 @@ func TestUndo(t *testing.T) {
 	}
 
 	// undo of add
-	res0, _ := h.call(p, "undo", `{}`)
+	res0, _ := h.Call(p, "undo", `{}`)
 	if !res0.OK() {
 		t.Fatal(res0.TextOut())
 	}
-	res, _ = h.call(p, "get_task", fmt.Sprintf(`{"id":%q}`, id))
+	res, _ = h.Call(p, "get_task", fmt.Sprintf(`{"id":%q}`, id))
 	if res.Code != tools.CodeNotFound {
 		t.Fatalf("undo of add left the task: %s", res.TextOut())
 	}
@@ -232,7 +232,7 @@ func TestCompleteReopenDelete(t *testing.T) {
 		t.Fatal(out)
 	}
 	h.ok(t, p, "delete_task", fmt.Sprintf(`{"id":%q}`, id))
-	res, _ := h.call(p, "delete_task", fmt.Sprintf(`{"id":%q}`, id))
+	res, _ := h.Call(p, "delete_task", fmt.Sprintf(`{"id":%q}`, id))
 	if res.Code != tools.CodeNotFound || res.Err != "There is no task "+id+"." {
 		t.Fatalf("deleting twice: %s", res.TextOut())
 	}
@@ -244,7 +244,7 @@ func TestCompleteReopenDelete(t *testing.T) {
 func TestListOrderFiltersAndPages(t *testing.T) {
 	h := newHarness(t, time.Time{})
 	p := h.paris
-	h.at("Europe/Paris", "2026-11-30T10:00") // Mon
+	h.At("Europe/Paris", "2026-11-30T10:00") // Mon
 	for _, raw := range []string{
 		`{"title":"No due, urgent","priority":1}`,                             // t1
 		`{"title":"Friday","due":"2026-12-04"}`,                               // t2
@@ -320,7 +320,7 @@ func TestListWorstCaseNeverSpills(t *testing.T) {
 		if cursor != "" {
 			raw = fmt.Sprintf(`{"limit":%d,"cursor":%q,"tag":%q,"query":%q}`, MaxLimit, cursor, tags[0], strings.Repeat("𝄞", 20))
 		}
-		res, _ := h.call(p, "list_tasks", raw)
+		res, _ := h.Call(p, "list_tasks", raw)
 		if !res.OK() || len(res.Out) > tools.ModelLimit || res.Spill(tools.ModelLimit).DidSpill {
 			t.Fatalf("page %d: %d bytes, code %d", pages, len(res.Out), res.Code)
 		}

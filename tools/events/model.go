@@ -128,56 +128,84 @@ func newUID() string {
 	return hex.EncodeToString(b[:]) + "@assistant"
 }
 
+// timingColumns are the columns that place a series in time: what both a
+// whole event (eventColumns) and the light rows of a snapshot read.
+const timingColumns = `all_day, start_local, end_local, tzid, start_at, end_at, rrule, exdates, rdates`
+
 // eventColumns is the SELECT list scanEvent reads.
-const eventColumns = `id, uid, title, location, notes, all_day, start_local, end_local, tzid,
-	start_at, end_at, rrule, exdates, rdates, remind_before, remind_at, split_from, prev_starts, created_at`
+const eventColumns = `id, uid, title, location, notes, ` + timingColumns + `,
+	remind_before, remind_at, split_from, prev_starts, created_at`
 
 type scanner interface{ Scan(dest ...any) error }
+
+// timing receives timingColumns of one row; one value may serve row after
+// row, each Scan overwriting every field.
+type timing struct {
+	allDay             int
+	startL, endL, tzid string
+	startAt, endAt     int64
+	rrule              sql.NullString
+	exdates, rdates    string
+}
+
+// dest is the Scan destinations of timingColumns, in their order.
+func (c *timing) dest() []any {
+	return []any{&c.allDay, &c.startL, &c.endL, &c.tzid, &c.startAt, &c.endAt, &c.rrule, &c.exdates, &c.rdates}
+}
+
+// decode sets e's all-day flag, TZID, DTSTART, DTEND, their instants,
+// RRULE, EXDATE and RDATE from c; e.ID must be set, for the error. An
+// error means the row breaks the schema's own forms: a bug or a
+// hand-edited database.
+func (c *timing) decode(e *event) error {
+	e.AllDay = c.allDay == 1
+	var err error
+	if e.Zone, err = tz.LoadZone(c.tzid); err != nil {
+		return fmt.Errorf("event %d: %w", e.ID, err)
+	}
+	if e.Start, err = tz.ParseMoment(c.startL); err != nil {
+		return fmt.Errorf("event %d: %w", e.ID, err)
+	}
+	if e.End, err = tz.ParseMoment(c.endL); err != nil {
+		return fmt.Errorf("event %d: %w", e.ID, err)
+	}
+	e.StartAt = time.Unix(c.startAt, 0).UTC()
+	e.EndAt = time.Unix(c.endAt, 0).UTC()
+	if c.rrule.Valid && c.rrule.String != "" {
+		if e.Rule, err = recur.ParseRule(c.rrule.String); err != nil {
+			return fmt.Errorf("event %d: %w", e.ID, err)
+		}
+	}
+	if e.ExDates, err = tz.ParseMomentsJSON(c.exdates); err != nil {
+		return fmt.Errorf("event %d exdates: %w", e.ID, err)
+	}
+	if e.RDates, err = tz.ParseMomentsJSON(c.rdates); err != nil {
+		return fmt.Errorf("event %d rdates: %w", e.ID, err)
+	}
+	return nil
+}
 
 // scanEvent decodes one row of eventColumns. An error means the row breaks
 // the schema's own forms: a bug or a hand-edited database.
 func scanEvent(sc scanner) (*event, error) {
 	var (
 		e                              event
-		allDay                         int
-		startL, endL, tzid             string
-		startAt, endAt, created        int64
-		rrule                          sql.NullString
-		exdates, rdates, prev          string
+		t                              timing
+		created                        int64
+		prev                           string
 		remindBefore, remindAt         string
 		splitFromN                     sql.NullInt64
 		title, location, notes, uidStr string
 	)
-	if err := sc.Scan(&e.ID, &uidStr, &title, &location, &notes, &allDay, &startL, &endL, &tzid,
-		&startAt, &endAt, &rrule, &exdates, &rdates, &remindBefore, &remindAt, &splitFromN, &prev, &created); err != nil {
+	dest := append([]any{&e.ID, &uidStr, &title, &location, &notes}, t.dest()...)
+	if err := sc.Scan(append(dest, &remindBefore, &remindAt, &splitFromN, &prev, &created)...); err != nil {
 		return nil, err
 	}
 	e.UID, e.Title, e.Location, e.Notes = uidStr, title, location, notes
-	e.AllDay = allDay == 1
-	var err error
-	if e.Zone, err = tz.LoadZone(tzid); err != nil {
-		return nil, fmt.Errorf("event %d: %w", e.ID, err)
+	if err := t.decode(&e); err != nil {
+		return nil, err
 	}
-	if e.Start, err = tz.ParseMoment(startL); err != nil {
-		return nil, fmt.Errorf("event %d: %w", e.ID, err)
-	}
-	if e.End, err = tz.ParseMoment(endL); err != nil {
-		return nil, fmt.Errorf("event %d: %w", e.ID, err)
-	}
-	e.StartAt = time.Unix(startAt, 0).UTC()
-	e.EndAt = time.Unix(endAt, 0).UTC()
 	e.CreatedAt = time.Unix(created, 0).UTC()
-	if rrule.Valid && rrule.String != "" {
-		if e.Rule, err = recur.ParseRule(rrule.String); err != nil {
-			return nil, fmt.Errorf("event %d: %w", e.ID, err)
-		}
-	}
-	if e.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
-		return nil, fmt.Errorf("event %d exdates: %w", e.ID, err)
-	}
-	if e.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
-		return nil, fmt.Errorf("event %d rdates: %w", e.ID, err)
-	}
 	e.remindBefore, e.remindAt = remindBefore, remindAt
 	e.SplitFrom = splitFromN.Int64
 	if prev != "" && prev != "[]" {

@@ -2,12 +2,10 @@ package events
 
 import (
 	"database/sql"
-	"fmt"
 	"math"
 	"sync"
 	"time"
 
-	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -120,7 +118,7 @@ func lightEvent(e *event) *event {
 // loadSeries reads the columns expansion needs of tx's owner's live series
 // whose stored bounds reach [from, to] (Unix seconds).
 func loadSeries(tx *store.Tx, from, to int64) ([]seriesRow, error) {
-	rows, err := tx.Query(`SELECT id, all_day, start_local, end_local, tzid, start_at, end_at, rrule, exdates, rdates, first_at, last_at
+	rows, err := tx.Query(`SELECT id, `+timingColumns+`, first_at, last_at
 		FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at <= ? AND (last_at IS NULL OR last_at >= ?)`,
 		tx.Owner(), to, from)
 	if err != nil {
@@ -128,42 +126,20 @@ func loadSeries(tx *store.Tx, from, to int64) ([]seriesRow, error) {
 	}
 	defer rows.Close()
 	var (
-		out                []seriesRow
-		allDay             int
-		startL, endL, tzid string
-		startAt, endAt     int64
-		rrule              sql.NullString
-		exdates, rdates    string
-		first              int64
-		last               sql.NullInt64
+		out   []seriesRow
+		id    int64
+		t     timing
+		first int64
+		last  sql.NullInt64
 	)
+	dest := append(append([]any{&id}, t.dest()...), &first, &last)
 	for rows.Next() {
-		e := &event{}
-		if err := rows.Scan(&e.ID, &allDay, &startL, &endL, &tzid, &startAt, &endAt, &rrule, &exdates, &rdates, &first, &last); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
-		e.AllDay = allDay == 1
-		if e.Zone, err = tz.LoadZone(tzid); err != nil {
-			return nil, fmt.Errorf("event %d: %w", e.ID, err)
-		}
-		if e.Start, err = tz.ParseMoment(startL); err != nil {
-			return nil, fmt.Errorf("event %d: %w", e.ID, err)
-		}
-		if e.End, err = tz.ParseMoment(endL); err != nil {
-			return nil, fmt.Errorf("event %d: %w", e.ID, err)
-		}
-		e.StartAt = time.Unix(startAt, 0).UTC()
-		e.EndAt = time.Unix(endAt, 0).UTC()
-		if rrule.Valid && rrule.String != "" {
-			if e.Rule, err = recur.ParseRule(rrule.String); err != nil {
-				return nil, fmt.Errorf("event %d: %w", e.ID, err)
-			}
-		}
-		if e.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
-			return nil, fmt.Errorf("event %d exdates: %w", e.ID, err)
-		}
-		if e.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
-			return nil, fmt.Errorf("event %d rdates: %w", e.ID, err)
+		e := &event{ID: id}
+		if err := t.decode(e); err != nil {
+			return nil, err
 		}
 		r := seriesRow{e: e, first: first, last: math.MaxInt64}
 		if last.Valid {

@@ -354,32 +354,12 @@ func changed(have, want store.Row) store.Row {
 
 // existing reads the live rows of one table of tx's owner keyed by key(row).
 func existing(tx *store.Tx, query string, cols []string, key func(store.Row) string) (map[string]store.Row, error) {
-	rows, err := tx.Query(query, tx.Owner())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[string]store.Row{}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		r := store.Row{}
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				r[c] = string(b)
-			} else {
-				r[c] = vals[i]
-			}
-		}
+	err := eachRow(tx, cols, query, []any{tx.Owner()}, func(r store.Row) error {
 		out[key(r)] = r
-	}
-	return out, rows.Err()
+		return nil
+	})
+	return out, err
 }
 
 var (
@@ -569,97 +549,87 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE `+evWhere+` ORDER BY start_at, id`, tx.Owner(), hi, lo)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRow(rows, eventCols)
-			if err != nil {
-				return err
-			}
-			e, err := eventFromRow(r, zone)
-			if err != nil {
-				return err
-			}
-			if err := wr.Event(e); err != nil {
-				return err
-			}
-			for _, o := range ovByEvent[r["id"].(int64)] {
-				ov, err := overrideFromRow(e, o, zone)
+		err = eachRow(tx, eventCols, `SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE `+evWhere+` ORDER BY start_at, id`,
+			[]any{tx.Owner(), hi, lo}, func(r store.Row) error {
+				e, err := eventFromRow(r, zone)
 				if err != nil {
 					return err
 				}
-				if err := wr.Event(ov); err != nil {
+				if err := wr.Event(e); err != nil {
 					return err
 				}
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		trows, err := tx.Query(`SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE `+tkWhere+` ORDER BY id`, tx.Owner(), lo, hi, loDay, hiDay)
+				for _, o := range ovByEvent[r["id"].(int64)] {
+					ov, err := overrideFromRow(e, o, zone)
+					if err != nil {
+						return err
+					}
+					if err := wr.Event(ov); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
 		if err != nil {
 			return err
 		}
-		defer trows.Close()
-		for trows.Next() {
-			r, err := scanRow(trows, taskCols)
-			if err != nil {
-				return err
-			}
-			t, err := taskFromRow(r, zone)
-			if err != nil {
-				return err
-			}
-			if err := wr.Task(t); err != nil {
-				return err
-			}
-		}
-		if err := trows.Err(); err != nil {
+		err = eachRow(tx, taskCols, `SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE `+tkWhere+` ORDER BY id`,
+			[]any{tx.Owner(), lo, hi, loDay, hiDay}, func(r store.Row) error {
+				t, err := taskFromRow(r, zone)
+				if err != nil {
+					return err
+				}
+				return wr.Task(t)
+			})
+		if err != nil {
 			return err
 		}
 		return wr.Close()
 	})
 }
 
-func scanRow(rows *sql.Rows, cols []string) (store.Row, error) {
+// eachRow runs query with args and calls fn with each row read as cols
+// (TEXT as string), in order, stopping at the first error.
+func eachRow(tx *store.Tx, cols []string, query string, args []any, fn func(store.Row) error) error {
+	rows, err := tx.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, err
-	}
-	r := store.Row{}
-	for i, c := range cols {
-		if b, ok := vals[i].([]byte); ok {
-			r[c] = string(b)
-		} else {
-			r[c] = vals[i]
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		r := make(store.Row, len(cols))
+		for i, c := range cols {
+			if b, ok := vals[i].([]byte); ok {
+				r[c] = string(b)
+			} else {
+				r[c] = vals[i]
+			}
+		}
+		if err := fn(r); err != nil {
+			return err
 		}
 	}
-	return r, nil
+	return rows.Err()
 }
 
+// loadOverrides reads tx's owner's live overrides by their event's id,
+// each event's in RECURRENCE-ID order.
 func loadOverrides(tx *store.Tx) (map[int64][]store.Row, error) {
-	rows, err := tx.Query(`SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL ORDER BY recurrence_id`, tx.Owner())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	out := map[int64][]store.Row{}
-	for rows.Next() {
-		r, err := scanRow(rows, overrideCols)
-		if err != nil {
-			return nil, err
-		}
-		id := r["event_id"].(int64)
-		out[id] = append(out[id], r)
-	}
-	return out, rows.Err()
+	err := eachRow(tx, overrideCols, `SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL ORDER BY recurrence_id`,
+		[]any{tx.Owner()}, func(r store.Row) error {
+			id := r["event_id"].(int64)
+			out[id] = append(out[id], r)
+			return nil
+		})
+	return out, err
 }
 
 func str(v any) string {

@@ -287,11 +287,10 @@ func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		if err != nil {
 			return err
 		}
-		all, err := loadOverrides(tx, []int64{t.E.ID})
+		ovs, err := overridesOf(tx, t.E.ID)
 		if err != nil {
 			return err
 		}
-		ovs := all[t.E.ID]
 		if t.Occ == nil {
 			lines, data := describe(t.E, ovs, c.zone, c.now)
 			res = tools.SuccessWithData(strings.Join(lines, "\n"), map[string]any{"event": data})

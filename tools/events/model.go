@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/recur"
@@ -346,44 +345,24 @@ func ptr(s *string) any {
 	return *s
 }
 
-// loadOverrides reads the live overrides of the given events, by event id
-// and then by RECURRENCE-ID.
-func loadOverrides(tx *store.Tx, ids []int64) (map[int64]map[string]*override, error) {
-	out := map[int64]map[string]*override{}
-	if len(ids) == 0 {
-		return out, nil
+// overridesOf reads the live overrides of event id by RECURRENCE-ID; the
+// map is never nil, so a change may add to it.
+func overridesOf(tx *store.Tx, id int64) (map[string]*override, error) {
+	rows, err := tx.Query(`SELECT `+overrideColumns+` FROM event_overrides
+		WHERE owner_id = ? AND deleted_at IS NULL AND event_id = ?`, tx.Owner(), id)
+	if err != nil {
+		return nil, err
 	}
-	// Chunked so the statement stays under SQLite's variable limit.
-	for len(ids) > 0 {
-		n := min(len(ids), 500)
-		chunk := ids[:n]
-		ids = ids[n:]
-		args := make([]any, 0, n+1)
-		args = append(args, tx.Owner())
-		for _, id := range chunk {
-			args = append(args, id)
-		}
-		rows, err := tx.Query(`SELECT `+overrideColumns+` FROM event_overrides
-			WHERE owner_id = ? AND deleted_at IS NULL AND event_id IN (?`+strings.Repeat(",?", n-1)+`)`, args...)
+	defer rows.Close()
+	out := map[string]*override{}
+	for rows.Next() {
+		o, err := scanOverride(rows)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			o, err := scanOverride(rows)
-			if err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if out[o.EventID] == nil {
-				out[o.EventID] = map[string]*override{}
-			}
-			out[o.EventID][o.Key] = o
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
+		out[o.Key] = o
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // bounds are the stored first_at and last_at of e with its overrides: the
@@ -435,12 +414,12 @@ func insertEvent(tx *store.Tx, e *event) (int64, error) {
 // saveEvent writes every column of e whose value changed since before
 // (the row as loaded), bounds recomputed from e's live overrides.
 func saveEvent(tx *store.Tx, before, e *event) error {
-	ovs, err := loadOverrides(tx, []int64{e.ID})
+	ovs, err := overridesOf(tx, e.ID)
 	if err != nil {
 		return err
 	}
 	after := e.columns()
-	for k, v := range boundsColumns(e, ovs[e.ID]) {
+	for k, v := range boundsColumns(e, ovs) {
 		after[k] = v
 	}
 	prev := before.columns()

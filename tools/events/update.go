@@ -93,13 +93,9 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if err != nil {
 			return err
 		}
-		all, err := loadOverrides(tx, []int64{t.E.ID})
+		ovs, err := overridesOf(tx, t.E.ID)
 		if err != nil {
 			return err
-		}
-		ovs := all[t.E.ID]
-		if ovs == nil {
-			ovs = map[string]*override{}
 		}
 		def := t.E.Zone
 		if t.Occ != nil && scope == scopeThis {
@@ -164,15 +160,15 @@ func (r ref) render(tx *store.Tx, c *call) ([]string, any, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	all, err := loadOverrides(tx, []int64{t.E.ID})
+	ovs, err := overridesOf(tx, t.E.ID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.Occ != nil {
-		res := occurrenceResult(t.E, *t.Occ, all[t.E.ID], c.zone)
+		res := occurrenceResult(t.E, *t.Occ, ovs, c.zone)
 		return []string{res.Out}, res.Data, nil
 	}
-	lines, d := describe(t.E, all[t.E.ID], c.zone, c.now)
+	lines, d := describe(t.E, ovs, c.zone, c.now)
 	return lines, d, nil
 }
 
@@ -683,14 +679,11 @@ func (u *updater) following(r recur.Occurrence) (*event, error) {
 		return nil, err
 	}
 	u.note("%s now ends before %s; the rest is the new series %s.", e.label(), e.label()+"@"+r.Key(), n.label())
-	all, err := loadOverrides(u.tx, []int64{n.ID})
+	ovs, err := overridesOf(u.tx, n.ID)
 	if err != nil {
 		return nil, err
 	}
-	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: all[n.ID], in: u.in, person: u.person}
-	if rest.ovs == nil {
-		rest.ovs = map[string]*override{}
-	}
+	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person}
 	if err := rest.all(nil); err != nil {
 		return nil, err
 	}
@@ -717,15 +710,12 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if err != nil {
 			return err
 		}
-		all, err := loadOverrides(tx, []int64{t.E.ID})
+		ovs, err := overridesOf(tx, t.E.ID)
 		if err != nil {
 			return err
 		}
 		e := t.E
-		u = &updater{tx: tx, c: c, e: e, ovs: all[e.ID], person: c.zone}
-		if u.ovs == nil {
-			u.ovs = map[string]*override{}
-		}
+		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.zone}
 		u.item(e.label())
 		switch {
 		case scope == scopeThis && !e.repeats():

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/teambition/rrule-go"
 )
@@ -31,17 +31,9 @@ type benchSeries struct {
 // the last five years at working hours (no DST gap, so rrule-go's own
 // expansion is right too), a third ended by COUNT or UNTIL, DTSTART on an
 // occurrence of its rule (rrule-go does not count an off-rule DTSTART).
-func benchStore(b *testing.B) (*store.Store, tools.Person, []*event, []benchSeries) {
-	ctx := context.Background()
-	s, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), &store.Options{Now: func() time.Time { return monday }})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
-	sp, err := s.AddPerson(ctx, "alice", "Europe/Paris")
-	if err != nil {
-		b.Fatal(err)
-	}
+func benchStore(b *testing.B) (*tooltest.Env, tools.Person, []*event, []benchSeries) {
+	env := tooltest.Open(b, monday, Register)
+	p := env.Person("alice", "Europe/Paris")
 	rng := rand.New(rand.NewPCG(1, 2))
 	kinds := []string{"FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "FREQ=YEARLY", "FREQ=WEEKLY;INTERVAL=2", "FREQ=MONTHLY;BYDAY=2TU"}
 	zones := []string{"Europe/Paris", "America/New_York", "Asia/Tokyo", "UTC"}
@@ -49,7 +41,7 @@ func benchStore(b *testing.B) (*store.Store, tools.Person, []*event, []benchSeri
 		evs  []*event
 		text []benchSeries
 	)
-	_, err = s.Write(ctx, sp.ID, "bench", func(tx *store.Tx) error {
+	_, err := env.Store.Write(env.Ctx, p.ID, "bench", func(tx *store.Tx) error {
 		for i := range 10000 {
 			kind := kinds[i%len(kinds)]
 			rule := kind
@@ -83,7 +75,7 @@ func benchStore(b *testing.B) (*store.Store, tools.Person, []*event, []benchSeri
 	if err != nil {
 		b.Fatal(err)
 	}
-	return s, tools.Person{ID: sp.ID, Name: "alice", Zone: tz.MustZone("Europe/Paris")}, evs, text
+	return env, p, evs, text
 }
 
 // naiveWeek lists a window the naive way of issue 5: parse each series'
@@ -144,13 +136,8 @@ func sameStarts(b *testing.B, what string, got, want [][]time.Time) int {
 // list_events result reports x-naive, how many times faster it was than
 // naive in this run.
 func BenchmarkListWeek(b *testing.B) {
-	s, p, evs, text := benchStore(b)
-	reg := tools.NewRegistry()
-	Register(reg)
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, p)
-	tools.Insert(tc, s)
-	tools.Insert(tc, tools.Clock(func() time.Time { return monday }))
+	env, p, evs, text := benchStore(b)
+	s, reg, tc := env.Store, env.Reg, env.Context(p)
 	ctx := context.Background()
 	raw := []byte(`{"from":"2026-10-05","to":"2026-10-11"}`)
 	w := fields.Window{From: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 5}), To: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 12})}
@@ -220,13 +207,8 @@ func BenchmarkListWeek(b *testing.B) {
 // BenchmarkAddRepeating is one add_event of a repeating event end to end
 // (arguments, recurrence, overlap check, SQLite write with journal).
 func BenchmarkAddRepeating(b *testing.B) {
-	s, p, _, _ := benchStore(b)
-	reg := tools.NewRegistry()
-	Register(reg)
-	tc := &tools.ToolContext{}
-	tools.Insert(tc, p)
-	tools.Insert(tc, s)
-	tools.Insert(tc, tools.Clock(func() time.Time { return monday }))
+	env, p, _, _ := benchStore(b)
+	reg, tc := env.Reg, env.Context(p)
 	// The first call builds the person's snapshot (as any first call
 	// after another process's write does); later adds carry it over.
 	if res, _ := reg.Call(context.Background(), tc, "list_events", []byte(`{}`)); res.Code != tools.CodeOK {

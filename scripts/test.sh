@@ -26,6 +26,13 @@ while read -r pkg deps; do
 	esac
 done < <(go list -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
 
+# Build the binary once; the end-to-end tests of cmd/assistant and
+# mcpserver run it instead of building their own.
+bindir=$(mktemp -d)
+trap 'rm -rf "$bindir"' EXIT
+go build -o "$bindir/assistant" ./cmd/assistant
+export ASSISTANT_BINARY="$bindir/assistant"
+
 status=0
 if [ ${#race[@]} -gt 0 ]; then
 	go test -race -count=1 "${race[@]}" || status=1

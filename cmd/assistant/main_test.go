@@ -26,6 +26,12 @@ const runLimit = 2 * time.Minute
 const fixedNow = "2026-10-05T09:00:00+02:00"
 
 func TestMain(m *testing.M) {
+	// A binary built once for the whole run (scripts/test.sh does this, for
+	// this package and mcpserver's end-to-end tests alike).
+	if given := os.Getenv("ASSISTANT_BINARY"); given != "" {
+		bin = given
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "assistant-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -527,6 +527,7 @@ func (d *decoder) task(n *node) {
 	}
 	if hasStart {
 		t.Start, t.HasStart = start.in(t.Zone), true
+		t.StartLine = n.propLine("DTSTART", 0)
 	}
 	if p := n.Props.Get("PRIORITY"); p != nil {
 		v, err := strconv.Atoi(strings.TrimSpace(p.Value))

@@ -129,6 +129,9 @@ type Task struct {
 	// HasDue and HasStart say whether they were given.
 	Due, Start       tz.Moment
 	HasDue, HasStart bool
+	// StartLine is the line of DTSTART (0 when absent): the store has no
+	// task start, so an import lists it there as not kept.
+	StartLine int
 	// Zone is the zone of a timed due (or start): its TZID's IANA zone,
 	// UTC for "Z" times, the person's zone for floating times.
 	Zone     tz.Zone

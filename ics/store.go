@@ -191,6 +191,12 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if t.Floating {
 			t.Zone = person
 		}
+		if t.HasStart {
+			// The tasks table has a due and no start; DTSTART only
+			// served as the base of the to-do's relative alarms (RFC 5545
+			// §3.8.6.3) and the anchor of its RRULE.
+			skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
+		}
 		if t.Rule != nil && !t.HasDue {
 			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
 			t.Rule = nil

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,12 +39,17 @@ const (
 	envSysTZ   = "TZ"               // the local person's zone on first run when the config names none
 )
 
+// envHistoryBudget is chat's most history sent with one request, in
+// characters (--history-budget); like the others, the flag wins over it and
+// it wins over the config file.
+const envHistoryBudget = "ASSISTANT_HISTORY_BUDGET"
+
 // configKeys are the keys the config file may hold; any other is reported
 // once as a warning (a typo should not pass silently, and a newer file
 // should still work with an older binary).
 var configKeys = []string{
 	"db", "person", "zone", "log_level",
-	"chat.model", "chat.base_url", "chat.api_key",
+	"chat.model", "chat.base_url", "chat.api_key", "chat.history_budget",
 }
 
 // globalFlags are the raw values of the root command's persistent flags.
@@ -403,17 +409,35 @@ func (a *app) personSource(st *store.Store, p tools.Person) tools.PersonSource {
 }
 
 // chatSettings are the model endpoint settings of `chat`, after
-// precedence: flags, ASSISTANT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY,
-// the config file's [chat] table. Empty means "let the agent choose" (a
-// local Ollama with no key).
+// precedence: flags, ASSISTANT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY /
+// ASSISTANT_HISTORY_BUDGET, the config file's [chat] table. Empty (or 0
+// for HistoryBudget) means "let the agent choose" (a local Ollama with no
+// key, agent.DefaultHistoryBudget).
 type chatSettings struct {
 	Model, BaseURL, APIKey string
+	// HistoryBudget is the most history sent with one request, in
+	// characters as agent.Config.Measure counts them by default; the system
+	// prompt and the tools' schemas come on top.
+	HistoryBudget int
 }
 
-func (a *app) chatSettings(cmd *cobra.Command) chatSettings {
-	return chatSettings{
+// chatSettings resolves the settings of `chat`; a history budget that is
+// not a whole number above 0 is an error naming where it came from
+// (exitConfig, like every other setting read with precedence).
+func (a *app) chatSettings(cmd *cobra.Command) (chatSettings, error) {
+	s := chatSettings{
 		Model:   a.setting(cmd, "model", envModel, "chat.model", ""),
 		BaseURL: a.setting(cmd, "base-url", envBaseURL, "chat.base_url", ""),
 		APIKey:  a.setting(nil, "", envAPIKey, "chat.api_key", ""),
 	}
+	raw, from := a.settingFrom(cmd, "history-budget", envHistoryBudget, "chat.history_budget", "")
+	if raw == "" && from == "the default" {
+		return s, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(raw))
+	if err != nil || n < 1 {
+		return s, failf(exitConfig, "%s must be a whole number of characters above 0, such as 8000, not “%s”", from, raw)
+	}
+	s.HistoryBudget = n
+	return s, nil
 }

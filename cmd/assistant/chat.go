@@ -47,6 +47,10 @@ key and no base URL, a local Ollama at http://localhost:11434/v1 is used.
 The last conversation resumes unless --new or --conversation is given;
 --list shows your conversations with their ids, and -m names the one it
 used on standard error ("conversation 3").
+A long conversation sends only its latest turns, at most --history-budget
+characters (or ASSISTANT_HISTORY_BUDGET, or history_budget in the config
+file's [chat] table; default 60000); lower it for a model with a small
+context. The database keeps every turn.
 Ctrl-C stops the answer being written (the text shown so far is kept in
 the conversation, marked [stopped]). At the prompt, Ctrl-D leaves, and so
 does Ctrl-C pressed twice on an empty line (exit 130). The lines you type
@@ -57,10 +61,14 @@ database; --no-history keeps none.`,
   assistant chat --list
   assistant chat --conversation 3
   OPENAI_API_KEY=sk-... ASSISTANT_MODEL=gpt-4.1-mini assistant chat
-  assistant chat --base-url http://localhost:8080/v1 --model qwen3`,
+  assistant chat --base-url http://localhost:8080/v1 --model qwen3
+  assistant chat --history-budget 8000   # a model with a small context`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			o.Settings = a.chatSettings(cmd)
+			var err error
+			if o.Settings, err = a.chatSettings(cmd); err != nil {
+				return err
+			}
 			if o.New && o.Conversation != 0 {
 				return usageError(cmd, "give --new or --conversation, not both")
 			}
@@ -82,6 +90,9 @@ database; --no-history keeps none.`,
 	f.BoolVar(&o.NoHistory, "no-history", false, "keep no history of the lines typed")
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
+	// A string, so a wrong value gets the settings' sentence naming where it
+	// came from, as a wrong ASSISTANT_HISTORY_BUDGET does.
+	f.String("history-budget", "", fmt.Sprintf("send at most `N` characters of the conversation with each request (default %d; env ASSISTANT_HISTORY_BUDGET)", agent.DefaultHistoryBudget))
 	return cmd
 }
 
@@ -124,9 +135,11 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 		Registry: reg,
 		Context:  a.toolContext(st, p),
 		MaxSteps: o.MaxSteps,
-		Stream:   true,
-		Out:      a.stdout,
-		Log:      a.log,
+		// 0 (not set) lets the agent use its default.
+		HistoryBudget: o.Settings.HistoryBudget,
+		Stream:        true,
+		Out:           a.stdout,
+		Log:           a.log,
 	})
 	if err != nil {
 		var ae *agent.Error

@@ -153,6 +153,16 @@ func checkOffered(t testing.TB, reg *tools.Registry, s seen) {
 	}
 }
 
+// checkOfferedAll is checkOffered on every request of a turn: a step
+// after a tool call, a retry and a resumed chat offer the same tools as
+// the first request.
+func checkOfferedAll(t testing.TB, reg *tools.Registry, reqs []seen) {
+	t.Helper()
+	for _, r := range reqs {
+		checkOffered(t, reg, r)
+	}
+}
+
 // plumberStream is the first answer of the plumber case as OpenAI streams
 // it: the call's id and name first, the arguments in three pieces.
 func plumberStream(id string) reply {
@@ -304,7 +314,7 @@ func TestRealToolsParallelAddAndListEvents(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}
-	checkOffered(t, e.reg, reqs[0])
+	checkOfferedAll(t, e.reg, reqs)
 	if calls := reqs[1].req.Messages[2].ToolCalls; len(calls) != 2 || calls[0].Function.Name != "add_event" || calls[1].Function.Name != "list_events" ||
 		calls[0].Function.Arguments != `{"title":"Dentist","start":"2026-07-15T15:00","duration":45}` ||
 		calls[1].Function.Arguments != `{"from":"2026-07-13","to":"2026-07-19"}` {
@@ -367,6 +377,7 @@ func TestRealToolsMalformedDueCorrected(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
+	checkOfferedAll(t, e.reg, reqs)
 	const sentence = "“due” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next friday”."
 	if tm := toolMessages(reqs[1]); len(tm) != 1 || tm[0].ToolCallID != "call_m1" || tm[0].Content != sentence {
 		t.Errorf("tool messages after the bad call = %+v, want the sentence %q", tm, sentence)
@@ -430,8 +441,8 @@ func TestRealToolsRetries(t *testing.T) {
 			for _, p := range c.retried {
 				sameMessages(t, reqs[p[0]], reqs[p[1]])
 			}
+			checkOfferedAll(t, e.reg, reqs)
 			last := reqs[len(reqs)-1]
-			checkOffered(t, e.reg, last)
 			if tm := toolMessages(last); len(tm) != 1 || !strings.HasPrefix(tm[0].Content, "Added t1 “Buy milk”") {
 				t.Errorf("tool messages = %+v", tm)
 			}
@@ -470,8 +481,9 @@ func TestRealToolsStepLimit(t *testing.T) {
 		t.Errorf("answer %q, Out %q", answer, e.out.String())
 	}
 	if n := len(e.fake.requests()); n != 3 {
-		t.Errorf("%d requests, want 3", n)
+		t.Fatalf("%d requests, want 3", n)
 	}
+	checkOfferedAll(t, e.reg, e.fake.requests())
 	if tm := toolMessages(e.fake.requests()[2]); len(tm) != 2 || !strings.HasPrefix(tm[0].Content, "Added t1") || !strings.HasPrefix(tm[1].Content, "Already there: t1") {
 		t.Errorf("tool messages = %+v", tm)
 	}
@@ -527,6 +539,8 @@ func TestRealToolsResumeNextDay(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests, want 4", len(reqs))
 	}
+	// The new run's agent offers the tools afresh.
+	checkOfferedAll(t, e.reg, reqs)
 	r := reqs[2]
 	if got := rolesOf(r.req.Messages); got != "system user assistant+1 tool assistant user" {
 		t.Errorf("resumed request has %s", got)
@@ -578,7 +592,12 @@ func TestRealToolsOllamaIndexZeroParallel(t *testing.T) {
 	if _, err := e.agent.Turn(e.ctx, NewMemory(), "buy milk and eggs tomorrow, eggs by 10"); err != nil {
 		t.Fatal(err)
 	}
-	r := e.fake.requests()[1]
+	reqs := e.fake.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	checkOfferedAll(t, e.reg, reqs)
+	r := reqs[1]
 	if calls := r.req.Messages[2].ToolCalls; len(calls) != 2 || calls[0].ID != "call_o1" || calls[1].ID != "call_o2" {
 		t.Errorf("calls sent back = %+v", calls)
 	}

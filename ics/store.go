@@ -481,9 +481,47 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	return nil
 }
 
+// touches reports whether the series e, with its overrides, shows an
+// occurrence overlapping [from, to) (a zero bound is open). The stored
+// bounds only narrow the rows down: an all-day series' are widened by a day
+// either side, and a series may skip the window between its first and last
+// occurrence. With both bounds the window is expanded; with one, the
+// series' own bounds and its overrides' times decide.
+func touches(e *Event, ovs []*Event, from, to time.Time) bool {
+	switch {
+	case from.IsZero() && to.IsZero():
+		return true
+	case !from.IsZero() && !to.IsZero():
+		cal := &Calendar{Events: make([]Event, 0, 1+len(ovs))}
+		cal.Events = append(cal.Events, *e)
+		for _, ov := range ovs {
+			cal.Events = append(cal.Events, *ov)
+		}
+		return len(cal.Instances(e.UID, from, to)) > 0
+	}
+	first, last, bounded := e.Series().Bounds()
+	if !from.IsZero() && (!bounded || last.After(from)) {
+		return true
+	}
+	if !to.IsZero() && first.Before(to) {
+		return true
+	}
+	for _, ov := range ovs {
+		if ov.Status == "CANCELLED" {
+			continue
+		}
+		in := ov.instance(*ov.RecurrenceID, true, false)
+		if (!from.IsZero() && in.End.After(from)) || (!to.IsZero() && in.Start.Before(to)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Export writes person's events and tasks as one iCalendar file to w,
-// streamed row by row: the events that can touch [from, to) (every event
-// when both are zero) with their changed and cancelled occurrences, and the
+// streamed row by row: the events with an occurrence overlapping [from, to)
+// (every event when both are zero), each whole with its rule and all its
+// changed and cancelled occurrences, and the
 // tasks due in that window or with no due. Times keep their zones; a
 // VTIMEZONE is written for each zone used.
 func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writer, from, to time.Time) error {
@@ -561,14 +599,21 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 				if err != nil {
 					return err
 				}
-				if err := wr.Event(e); err != nil {
-					return err
-				}
+				var ovs []*Event
 				for _, o := range ovByEvent[r["id"].(int64)] {
 					ov, err := overrideFromRow(e, o, zone)
 					if err != nil {
 						return err
 					}
+					ovs = append(ovs, ov)
+				}
+				if !touches(e, ovs, from, to) {
+					return nil
+				}
+				if err := wr.Event(e); err != nil {
+					return err
+				}
+				for _, ov := range ovs {
 					if err := wr.Event(ov); err != nil {
 						return err
 					}

@@ -24,9 +24,12 @@ type env struct {
 	s    *store.Store
 	reg  *tools.Registry
 	now  time.Time
-	ada  tools.Person // Europe/Paris
-	bob  tools.Person // America/New_York
-	rec  *recorder
+	// clock, when set, is read instead of now: a clock that moves by
+	// itself (the fake time of a synctest bubble).
+	clock func() time.Time
+	ada   tools.Person // Europe/Paris
+	bob   tools.Person // America/New_York
+	rec   *recorder
 }
 
 func newEnv(t testing.TB, now time.Time) *env {
@@ -44,12 +47,20 @@ func newEnv(t testing.TB, now time.Time) *env {
 // open opens another handle on the database, as another process would.
 func (e *env) open() *store.Store {
 	e.t.Helper()
-	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
+	s, err := store.Open(e.ctx, e.path, &store.Options{Now: e.time})
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// time is the test's clock: clock when set, else now.
+func (e *env) time() time.Time {
+	if e.clock != nil {
+		return e.clock()
+	}
+	return e.now
 }
 
 func (e *env) person(name, zone string) tools.Person {
@@ -85,7 +96,7 @@ func (e *env) call(who tools.Person, name, raw string) string {
 	tc := &tools.ToolContext{}
 	tools.Insert(tc, who)
 	tools.Insert(tc, e.s)
-	tools.Insert(tc, tools.Clock(func() time.Time { return e.now }))
+	tools.Insert(tc, tools.Clock(e.time))
 	res, _ := e.reg.Call(e.ctx, tc, name, []byte(raw))
 	if !res.OK() {
 		e.t.Fatalf("%s %s: code %d: %s", name, raw, res.Code, res.Err)
@@ -112,7 +123,7 @@ func (e *env) engine(opts Options) *Engine {
 	if opts.Notifiers == nil {
 		opts.Notifiers = []Notifier{e.rec}
 	}
-	opts.Now = func() time.Time { return e.now }
+	opts.Now = e.time
 	eng, err := New(opts)
 	if err != nil {
 		e.t.Fatal(err)

@@ -281,18 +281,28 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 			}
 		}
 		if obefore.Valid || oat.Valid {
-			b, a := obefore.String, oat.String
+			// The series' remind_at keeps its offset from DTSTART; the
+			// occurrence's own remind_at is absolute (RFC 5545 §3.8.6.3,
+			// a DATE-TIME trigger of the RECURRENCE-ID instance), so it is
+			// measured from this occurrence's start and fires at its moment.
+			b, a, base := obefore.String, oat.String, first
 			if !obefore.Valid {
 				b = before
 			}
 			if !oat.Valid {
 				a = at
+			} else if ov.Start.IsZero() {
+				if orig, ok := keyStart(key, s.Zone); ok {
+					base = orig
+				} // else not an occurrence, which never fires (occurrenceAt)
+			} else {
+				base = ov.Start
 			}
 			orem, err := fields.ParseReminders(b, a)
 			if err != nil {
 				return bad(err)
 			}
-			ov.Triggers = triggers(orem, first, evZone)
+			ov.Triggers = triggers(orem, base, evZone)
 			if ov.Triggers == nil {
 				ov.Triggers = []trigger{}
 			}
@@ -306,6 +316,21 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 		it.Over[key] = ov
 	}
 	return it, true, rows.Err()
+}
+
+// keyStart is the original start of the occurrence a RECURRENCE-ID names:
+// a UTC DATE-TIME as written, a DATE at 00:00 of that day in zone.
+func keyStart(key string, zone tz.Zone) (time.Time, bool) {
+	m, utc, err := tz.ParseBasic(key)
+	switch {
+	case err != nil:
+		return time.Time{}, false
+	case !m.HasTime:
+		return zone.StartOfDay(m.Date), true
+	case utc:
+		return m.DateTime.AsUTC(), true
+	}
+	return time.Time{}, false
 }
 
 // hasReminders reports whether anything of the item can ever fire.

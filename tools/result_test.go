@@ -3,6 +3,8 @@ package tools
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -117,8 +119,9 @@ func TestSpill(t *testing.T) {
 	if s := small.Spill(100); s.DidSpill || s.Code != 0 || s.Out != "short" {
 		t.Fatalf("small result changed: %+v", s)
 	}
-	// Multi-byte text so that naive cuts would split runes.
-	big := strings.Repeat("é€😀", 2000) // 9 bytes a round
+	// Multi-byte text so that naive cuts would split runes; it starts and
+	// ends with its own marks, so a head or tail taken from elsewhere shows.
+	big := "START " + strings.Repeat("é€😀", 2000) + " 🎉END" // 9 bytes a round
 	cases := []struct {
 		name  string
 		r     ExecResult
@@ -147,14 +150,55 @@ func TestSpill(t *testing.T) {
 			if !strings.Contains(text, "bytes cut of "+itoa(total)) {
 				t.Errorf("no size note in %q", text[len(text)/2-100:len(text)/2+100])
 			}
-			if !strings.HasPrefix(c.r.TextOut(), text[:50]) {
-				t.Error("head not kept")
-			}
+			checkCuts(t, c.r.TextOut(), text)
 			again := s.Spill(c.limit)
 			if again.TextOut() != text || again.OriginalCode != c.orig {
 				t.Error("spilling twice changed the result")
 			}
 		})
+	}
+}
+
+// Every cut point is tried: limits a byte apart move both cuts across
+// every byte of the 2-, 3- and 4-byte runes.
+func TestSpillCutsOnRunes(t *testing.T) {
+	text := "é€😀" + strings.Repeat("aé€😀", 300) + "😀€é"
+	for limit := 400; limit < 420; limit++ {
+		s := Success(text).Spill(limit)
+		if len(s.Out) > limit {
+			t.Errorf("limit %d: %d bytes", limit, len(s.Out))
+		}
+		checkCuts(t, text, s.Out)
+	}
+}
+
+// spillNoteRE matches the note Spill puts between head and tail.
+var spillNoteRE = regexp.MustCompile(`\n… \[(\d+) bytes cut of (\d+); [^\]]*\] …\n`)
+
+// checkCuts checks that spilled is a head of orig, the note, and a tail of
+// orig: the head a prefix and the tail a suffix of orig, each cut on a
+// rune boundary (so each is valid UTF-8), none empty, and the note's counts
+// adding up to orig's length.
+func checkCuts(t *testing.T, orig, spilled string) {
+	t.Helper()
+	loc := spillNoteRE.FindStringSubmatchIndex(spilled)
+	if loc == nil {
+		t.Fatalf("no spill note in %q", spilled)
+	}
+	head, tail := spilled[:loc[0]], spilled[loc[1]:]
+	cut, _ := strconv.Atoi(spilled[loc[2]:loc[3]])
+	total, _ := strconv.Atoi(spilled[loc[4]:loc[5]])
+	if head == "" || tail == "" {
+		t.Errorf("head %d bytes, tail %d bytes; both must be kept", len(head), len(tail))
+	}
+	if !strings.HasPrefix(orig, head) || !utf8.ValidString(head) || !utf8.RuneStart(orig[len(head)]) {
+		t.Errorf("the head (%d bytes) is not a prefix of the original cut on a rune boundary: ends %q", len(head), head[max(0, len(head)-12):])
+	}
+	if !strings.HasSuffix(orig, tail) || !utf8.ValidString(tail) || !utf8.RuneStart(orig[len(orig)-len(tail)]) {
+		t.Errorf("the tail (%d bytes) is not a suffix of the original cut on a rune boundary: starts %q", len(tail), tail[:min(len(tail), 12)])
+	}
+	if total != len(orig) || cut != len(orig)-len(head)-len(tail) {
+		t.Errorf("note says %d bytes cut of %d; head %d + tail %d of %d", cut, total, len(head), len(tail), len(orig))
 	}
 }
 

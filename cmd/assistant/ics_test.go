@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// icsLines joins iCalendar lines with CRLF.
+func icsLines(lines ...string) string { return strings.Join(lines, "\r\n") + "\r\n" }
+
+// sampleICS has two events and three tasks around the fixed clock
+// (Mon 2026-10-05 09:00 in Paris): one event and one task in the first
+// week, one of each later, and a task with no due; the to-do "rent" has
+// a DTSTART, which the store does not keep.
+var sampleICS = icsLines(
+	"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+	"BEGIN:VEVENT", "UID:dentist", "SUMMARY:Dentist",
+	"DTSTART;TZID=Europe/Paris:20261006T100000", "DTEND;TZID=Europe/Paris:20261006T110000", "END:VEVENT",
+	"BEGIN:VEVENT", "UID:concert", "SUMMARY:Concert",
+	"DTSTART;TZID=Europe/Paris:20261020T200000", "DTEND;TZID=Europe/Paris:20261020T220000", "END:VEVENT",
+	"BEGIN:VTODO", "UID:rent", "SUMMARY:Pay rent",
+	"DTSTART;VALUE=DATE:20261001", // line 19
+	"DUE;VALUE=DATE:20261006", "END:VTODO",
+	"BEGIN:VTODO", "UID:taxes", "SUMMARY:File taxes", "DUE;VALUE=DATE:20261030", "END:VTODO",
+	"BEGIN:VTODO", "UID:someday", "SUMMARY:Learn the cello", "END:VTODO",
+	"END:VCALENDAR",
+)
+
+const sampleNew = "events 2 new, 0 updated, 0 unchanged; changed occurrences 0 new, 0 updated, 0 unchanged; tasks 3 new, 0 updated, 0 unchanged."
+
+// TestImportCLI: --dry-run says what would be imported and writes nothing
+// (the list tools show nothing and a second dry run says the same); the
+// import from standard input writes it as one change and lists the
+// to-do's DTSTART as not kept; importing the file again changes nothing.
+func TestImportCLI(t *testing.T) {
+	h := newHome(t)
+	file := filepath.Join(h.dir, "cal.ics")
+	if err := os.WriteFile(file, []byte(sampleICS), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		r := h.must("import", "--dry-run", file)
+		if want := "Would import cal.ics: " + sampleNew + "\n"; !strings.HasPrefix(r.stdout, want) || strings.Contains(r.stdout, "This is change") {
+			t.Fatalf("dry run: want %q first and no change, got %s", want, r)
+		}
+	}
+	if r := h.must("call", "list_events"); !strings.Contains(r.stdout, "No events") {
+		t.Fatalf("a dry run wrote events:\n%s", r.stdout)
+	}
+	if r := h.must("call", "list_tasks"); !strings.Contains(r.stdout, "No open tasks") {
+		t.Fatalf("a dry run wrote tasks:\n%s", r.stdout)
+	}
+
+	r := h.runIn(sampleICS, "import", "-")
+	wantLines := []string{
+		"Imported standard input: " + sampleNew,
+		"This is change c1: `assistant call undo change=c1` takes the whole import back.",
+		"Skipped (1):",
+		"  line 19 (VTODO rent): DTSTART of a to-do is not kept",
+	}
+	if r.code != 0 {
+		t.Fatalf("import -: %s", r)
+	}
+	for _, w := range wantLines {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("import - does not say %q:\n%s", w, r.stdout)
+		}
+	}
+	if r := h.must("call", "list_events"); !strings.Contains(r.stdout, "Dentist") || strings.Contains(r.stdout, "Concert") {
+		t.Errorf("list_events of this week after the import:\n%s", r.stdout)
+	}
+	if r := h.must("call", "list_tasks"); !strings.Contains(r.stdout, "Pay rent") || !strings.Contains(r.stdout, "Learn the cello") {
+		t.Errorf("list_tasks after the import:\n%s", r.stdout)
+	}
+
+	r = h.must("import", file)
+	if want := "Imported cal.ics: events 0 new, 0 updated, 2 unchanged; changed occurrences 0 new, 0 updated, 0 unchanged; tasks 0 new, 0 updated, 3 unchanged.\nNothing changed.\n"; !strings.HasPrefix(r.stdout, want) {
+		t.Errorf("a second import: want %q first, got %s", want, r)
+	}
+}
+
+// TestExportCLI: export --from/--to writes the items of those days (--to
+// is the day after the last) and the tasks with no due, to standard output
+// or to a file, the same bytes both ways; the file imports into an empty
+// database. Wrong flags and days are refused with their exit codes.
+func TestExportCLI(t *testing.T) {
+	h := newHome(t)
+	h.runIn(sampleICS, "import", "-")
+
+	out := h.must("export", "--from", "2026-10-06", "--to", "2026-10-07")
+	if !strings.HasPrefix(out.stdout, "BEGIN:VCALENDAR\r\n") || !strings.HasSuffix(out.stdout, "END:VCALENDAR\r\n") {
+		t.Fatalf("export to standard output is not one CRLF calendar:\n%s", out.stdout)
+	}
+	for uid, want := range map[string]bool{"dentist": true, "rent": true, "someday": true, "concert": false, "taxes": false} {
+		if got := strings.Contains(out.stdout, "UID:"+uid+"\r\n"); got != want {
+			t.Errorf("UID %s exported: %v, want %v", uid, got, want)
+		}
+	}
+	if !strings.Contains(out.stdout, "BEGIN:VTIMEZONE\r\nTZID:Europe/Paris\r\n") {
+		t.Errorf("the export has no VTIMEZONE for Europe/Paris:\n%s", out.stdout)
+	}
+
+	file := filepath.Join(h.dir, "week.ics")
+	r := h.must("export", "--from", "2026-10-06", "--to", "2026-10-07", file)
+	if r.stdout != "" {
+		t.Errorf("export to a file printed %q", r.stdout)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != out.stdout {
+		t.Errorf("the file differs from standard output:\n%s\n---\n%s", data, out.stdout)
+	}
+
+	all := h.must("export")
+	if !strings.Contains(all.stdout, "UID:concert\r\n") || !strings.Contains(all.stdout, "UID:taxes\r\n") {
+		t.Errorf("an export without --from and --to left items out:\n%s", all.stdout)
+	}
+
+	other := newHome(t)
+	r = other.must("import", file)
+	if want := "Imported week.ics: events 1 new, 0 updated, 0 unchanged; changed occurrences 0 new, 0 updated, 0 unchanged; tasks 2 new, 0 updated, 0 unchanged.\n"; !strings.HasPrefix(r.stdout, want) || strings.Contains(r.stdout, "Skipped") {
+		t.Errorf("importing the export: want %q and nothing skipped, got %s", want, r)
+	}
+
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"export", "--from", "tomorrow"}, 1, "“--from” must be a day such as 2026-01-01, not “tomorrow”"},
+		{[]string{"export", "--to", "2026-13-01"}, 1, "“--to” must be a day"},
+		{[]string{"export", "--from", "2026-10-07", "--to", "2026-10-07"}, 1, "“--to” must be after “--from”"},
+		{[]string{"export", filepath.Join(h.dir, "no", "such", "folder", "x.ics")}, 1, "cannot write"},
+		{[]string{"export", "a.ics", "b.ics"}, 2, "takes at most one file"},
+		{[]string{"export", "--since", "2026-01-01"}, 2, "--since"},
+		{[]string{"import"}, 2, "takes one file"},
+		{[]string{"import", "a.ics", "b.ics"}, 2, "takes one file"},
+	}
+	for _, c := range cases {
+		r := h.run(c.args...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("assistant %s: want exit %d and %q, got %s", strings.Join(c.args, " "), c.code, c.want, r)
+		}
+	}
+}

@@ -304,6 +304,15 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	case shift != 0:
 		n.RDates = shiftAll(e.RDates)
 	}
+	// Absolute reminders keep their offset from the start as the series
+	// moves (design §5), unless the call sets or clears them.
+	if shift != 0 && !in.HasAt && !in.clears("remind_at") {
+		at, err := tz.ParseMomentsJSON(e.remindAt)
+		if err != nil {
+			return err
+		}
+		n.remindAt = tz.MomentsJSON(shiftAll(at))
+	}
 	zoneChanged := n.Zone.Name() != e.Zone.Name()
 	moved := n.Start != e.Start || zoneChanged
 	if moved {

@@ -425,7 +425,7 @@ func (t *turn) runTools(ctx context.Context, calls []openai.ToolCall) []openai.C
 			continue
 		}
 		start := time.Now()
-		res, _ := a.cfg.Registry.Call(ctx, a.cfg.Context, tc.Function.Name, []byte(tc.Function.Arguments))
+		res, call := a.cfg.Registry.Call(ctx, a.cfg.Context, tc.Function.Name, []byte(tc.Function.Arguments))
 		res = res.Spill(tools.ModelLimit)
 		a.log.Debug("tool call", "tool", tc.Function.Name, "code", res.Code, "took", time.Since(start))
 		text := res.TextOut()
@@ -439,7 +439,13 @@ func (t *turn) runTools(ctx context.Context, calls []openai.ToolCall) []openai.C
 			}
 		}
 		msgs[i] = toolMessage(tc.ID, text)
-		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res, a.currentPerson(ctx).Zone))
+		// The call's context holds the person as the registry read them for
+		// this call; reading them again would cost another query.
+		zone := a.person.Zone
+		if p, err := tools.PersonOf(call); err == nil {
+			zone = p.Zone
+		}
+		t.out.line(toolLine(tc.Function.Name, tc.Function.Arguments, res, zone))
 	}
 	return msgs
 }

@@ -307,11 +307,8 @@ func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 
 // occurrenceResult shows one occurrence whole.
 func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zone) tools.ExecResult {
-	o := newOcc(e, r)
+	o, _ := shown(e, r, ovs, person)
 	ov := ovs[o.Key()]
-	if ov != nil {
-		o.apply(ov, person)
-	}
 	head := o.id() + " " + quote(o.Title)
 	if o.Location != "" {
 		head += " @ " + o.Location

@@ -248,3 +248,57 @@ func windowOccs(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]oc
 	sortOccs(out)
 	return out, nil
 }
+
+// shown is occurrence r of e as it now is, its override (if any) applied;
+// ok is false when the override cancels it. Every answer that names one
+// occurrence builds it here, so a moved one is shown at its new time.
+func shown(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zone) (o occ, ok bool) {
+	o = newOcc(e, r)
+	if ov := ovs[o.Key()]; ov != nil {
+		if ov.Cancel {
+			return o, false
+		}
+		o.apply(ov, person)
+	}
+	return o, true
+}
+
+// lastBefore returns the occurrence of e, as shown, that starts latest
+// among those whose rule start lies before t; ok is false when there is
+// none. The rule is searched back from t in growing windows, and every
+// moved occurrence is weighed too, as a move can carry an early one past
+// later ones.
+func lastBefore(e *event, ovs map[string]*override, person tz.Zone, t time.Time) (last occ, ok bool) {
+	s := e.series(person)
+	first, _, _ := s.Bounds()
+	consider := func(r recur.Occurrence) {
+		if !r.Start.Before(t) {
+			return
+		}
+		if o, live := shown(e, r, ovs, person); live && (!ok || compareOccs(o, last) > 0) {
+			last, ok = o, true
+		}
+	}
+	for step := 8 * 24 * time.Hour; !ok; step *= 4 {
+		lo := t.Add(-step)
+		if step > 100*365*24*time.Hour || lo.Before(first) {
+			lo = first
+		}
+		list := s.StartsBetween(lo, t)
+		for i := len(list) - 1; i >= 0 && !ok; i-- {
+			consider(list[i])
+		}
+		if !lo.After(first) {
+			break
+		}
+	}
+	for key, ov := range ovs {
+		if !ov.HasTime || ov.Cancel {
+			continue
+		}
+		if r, found := occurrenceAt(s, key, person); found {
+			consider(r)
+		}
+	}
+	return last, ok
+}

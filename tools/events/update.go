@@ -738,9 +738,8 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.label(), quote(e.Title))
 			return tx.Delete(eventsTable, e.ID)
 		case scopeThis:
-			o := newOcc(e, *t.Occ)
+			o, _ := shown(e, *t.Occ, u.ovs, c.zone)
 			if ov := u.ovs[o.Key()]; ov != nil {
-				o.apply(ov, c.zone)
 				if err := tx.Delete(overridesTable, ov.ID); err != nil {
 					return err
 				}
@@ -764,9 +763,7 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 				from = tz.FormatModel(t.Occ.Start, c.zone)
 			}
 			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), from)
-			first, _, _ := old.series(c.zone).Bounds()
-			if prev := old.series(c.zone).StartsBetween(first, t.Occ.Start); len(prev) > 0 {
-				last := newOcc(old, prev[len(prev)-1])
+			if last, ok := lastBefore(old, u.ovs, c.zone, t.Occ.Start); ok {
 				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
 			}
 			return nil

@@ -63,7 +63,7 @@ func TestBadArguments(t *testing.T) {
 		{"list_events", `{"limit":0}`, "“limit” must be a whole number from 1 to 40"},
 		{"list_events", `{"limit":41}`, "“limit” must be a whole number from 1 to 40"},
 		{"list_events", `{"cursor":"zz"}`, "“cursor” must be the cursor a previous answer gave"},
-		{"list_events", `{"cursor":"o999"}`, "“cursor” o999 is past the end"},
+		{"list_events", `{"cursor":"o999"}`, "not “o999”; leave it out for the first page"},
 
 		{"get_event", `{}`, "“id” is required"},
 		{"get_event", `{"id":"t5"}`, "“id” must be an event id such as e7"},

@@ -66,20 +66,23 @@ func AddEvent() tools.Tool {
 // ListEvents is the list_events tool. Data: {"events": [{"id":
 // "e7@20261005T070000Z", "series": "e7", "title", "start", "end",
 // "time_zone", "all_day", "location", "notes", "changed"}], "total",
-// "next_cursor", "time_zone", "from", "to"}: start and end in RFC 3339
-// with the offset of the event's time_zone, or days (end inclusive) for
-// all-day ones.
+// "next_cursor", "time_zone", "from", "to", "searched_to"}: start and end
+// in RFC 3339 with the offset of the event's time_zone, or days (end
+// inclusive) for all-day ones. total is left out when it is not known
+// (more than a thousand after the page, or a window longer than one page
+// looks at); searched_to is where a page of such a window stopped.
 func ListEvents() tools.Tool {
 	return tools.Tool{
 		Name:  "list_events",
 		Title: "List events",
 		Description: "Lists every occurrence of the person's events that overlaps a window (default: today and the next 6 days), in time order, " +
 			"shown in the person's zone with weekday and UTC offset, and in the event's own zone when it differs. " +
-			"Each line starts with the occurrence id (e7@20261005T070000Z) to quote in get_event, update_event or delete_event.",
+			"Each line starts with the occurrence id (e7@20261005T070000Z) to quote in get_event, update_event or delete_event. " +
+			"One answer looks at most 366 days past where it starts; a longer window goes on through next_cursor.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			fields.FromProp, fields.ToProp,
 			tools.Str("query", "Only occurrences whose title, location or notes contain this text (any case)."),
-			fields.LimitProp(listDefault, listMax), fields.CursorProp,
+			fields.LimitProp(listDefault, listMax), cursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
 		Handler: listEvents,

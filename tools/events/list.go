@@ -3,12 +3,15 @@ package events
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Page sizes of list_events: a full page of the longest lines (titles and
@@ -19,6 +22,49 @@ const (
 	listMax     = 40
 )
 
+// listSpanDays is how far past where it starts one page of list_events
+// looks: a longer window is served in stretches of this many days, each
+// ending with a cursor, so a page's work follows its size and never the
+// window's.
+const listSpanDays = 366
+
+// listCount is how many occurrences after a page list_events counts to
+// give the total; past it the total is left out.
+const listCount = 1000
+
+// cursorProp is list_events' cursor: a place in the listing, not an offset.
+var cursorProp = tools.Str("cursor", "The next-page cursor a previous answer gave (such as p30.1791185400.3.20261007T073000Z). Leave out for the first page.")
+
+// readListCursor reads “cursor” as a place in the listing: shown is how
+// many occurrences came before it.
+func readListCursor(a *args.Args) (at *position, shown int) {
+	c := a.Text("cursor")
+	if c == "" {
+		return nil, 0
+	}
+	bad := func() (*position, int) {
+		a.Fail("cursor", fmt.Sprintf("“cursor” must be the cursor a previous answer gave (its next_cursor, such as p30.1791185400.3.20261007T073000Z), not “%s”; leave it out for the first page.", clip(c, 60)))
+		return nil, 0
+	}
+	parts := strings.Split(c, ".")
+	if len(parts) != 4 || !strings.HasPrefix(parts[0], "p") {
+		return bad()
+	}
+	n, err1 := strconv.Atoi(parts[0][1:])
+	sec, err2 := strconv.ParseInt(parts[1], 10, 64)
+	id, err3 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || n < 0 || id < 0 || len(parts[3]) > 20 {
+		return bad()
+	}
+	return &position{start: time.Unix(sec, 0).UTC(), id: id, key: parts[3]}, n
+}
+
+// listCursor is the cursor of the page after shown occurrences, resuming
+// after p.
+func listCursor(shown int, p position) string {
+	return fmt.Sprintf("p%d.%d.%d.%s", shown, p.start.Unix(), p.id, p.key)
+}
+
 func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
 	c, err := host(ctx, tc)
 	if err != nil {
@@ -27,53 +73,32 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	w := fields.ReadWindow(a, c.zone, c.now)
 	query := a.Line("query")
 	limit := a.Number("limit", listDefault, 1, listMax)
+	after, offset := readListCursor(a)
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	var (
-		list, page []occ
-		offset     int
-	)
+	var pg listing
 	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		var err error
-		if list, err = windowOccs(tx, c.zone, w, 0); err != nil {
-			return err
-		}
-		if query != "" {
-			// Matching needs every occurrence's text; without a query
-			// only the page's is read.
-			if err := fillText(tx, list); err != nil {
-				return err
-			}
-			q := strings.ToLower(query)
-			kept := list[:0]
-			for _, o := range list {
-				if strings.Contains(strings.ToLower(o.Title), q) || strings.Contains(strings.ToLower(o.Location), q) ||
-					strings.Contains(strings.ToLower(o.Notes), q) {
-					kept = append(kept, o)
-				}
-			}
-			list = kept
-		}
-		offset = fields.ReadCursor(a, len(list))
-		if a.Err() != nil {
-			return nil
-		}
-		page = list[offset:min(len(list), offset+limit)]
-		if query == "" {
-			return fillText(tx, page)
-		}
-		return nil
+		pg, err = listPage(ctx, tx, c.zone, w, after, query, limit)
+		return err
 	})
 	if err != nil {
 		return result(err)
 	}
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
+	page, rest, scan, cut, ended := pg.page, pg.rest, pg.scan, pg.cut, pg.ended
+	var next string
+	switch {
+	case rest > 0:
+		next = listCursor(offset+len(page), positionOf(&page[len(page)-1]))
+	case cut:
+		next = listCursor(offset+len(page), position{start: scan.To})
 	}
-	next := fields.NextCursor(offset, limit, len(list))
+	total := -1
+	if ended && !cut {
+		total = offset + len(page) + rest
+	}
 	what := "events"
-	if len(list) == 1 {
+	if total == 1 {
 		what = "event"
 	}
 	if query != "" {
@@ -81,12 +106,16 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	}
 	var b strings.Builder
 	switch {
-	case len(list) == 0:
+	case len(page) == 0 && offset == 0 && next == "":
 		fmt.Fprintf(&b, "No %s from %s (%s).", what, w.String(c.zone), c.zone.Name())
+	case len(page) == 0:
+		fmt.Fprintf(&b, "No more %s from %s (%s) up to %s.", what, w.String(c.zone), c.zone.Name(), tz.FormatModel(scan.To, c.zone))
 	case offset == 0 && next == "":
-		fmt.Fprintf(&b, "%d %s from %s (%s):", len(list), what, w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "%d %s from %s (%s):", len(page), what, w.String(c.zone), c.zone.Name())
+	case total >= 0:
+		fmt.Fprintf(&b, "%s %d–%d of %d from %s (%s):", capital(what), offset+1, offset+len(page), total, w.String(c.zone), c.zone.Name())
 	default:
-		fmt.Fprintf(&b, "%s %d–%d of %d from %s (%s):", capital(what), offset+1, offset+len(page), len(list), w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "%s %d–%d from %s (%s), more follow:", capital(what), offset+1, offset+len(page), w.String(c.zone), c.zone.Name())
 	}
 	data := make([]occData, 0, len(page))
 	for i := range page {
@@ -94,14 +123,99 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 		b.WriteString(line(&page[i], c.zone))
 		data = append(data, dataOf(&page[i]))
 	}
-	if next != "" {
+	if cut && rest == 0 {
+		fmt.Fprintf(&b, "\nOne call looks at most %d days ahead, so this one stopped at %s; the window goes on: call again with cursor %s.",
+			listSpanDays, tz.FormatModel(scan.To, c.zone), next)
+	} else if next != "" {
 		fmt.Fprintf(&b, "\nMore: call again with cursor %s.", next)
 	}
-	return tools.SuccessWithData(b.String(), map[string]any{
-		"events": data, "total": len(list), "next_cursor": next, "time_zone": c.zone.Name(),
+	out := map[string]any{
+		"events": data, "next_cursor": next, "time_zone": c.zone.Name(),
 		"from": w.From.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
 		"to":   w.To.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
-	})
+	}
+	if total >= 0 {
+		out["total"] = total
+	}
+	if cut {
+		out["searched_to"] = scan.To.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00")
+	}
+	return tools.SuccessWithData(b.String(), out)
+}
+
+// listing is one page of list_events.
+type listing struct {
+	page  []occ
+	rest  int           // occurrences after the page, counted up to listCount
+	ended bool          // nothing follows rest
+	scan  fields.Window // what the page looked at
+	cut   bool          // scan ends before the window asked for
+	scans int           // rule scans made, for the tests of bounded work
+}
+
+// listPage lists up to limit occurrences of w after the cursor position
+// after (nil for the first page), with titles, and counts up to listCount
+// more. It looks from the later of where the page starts and the first
+// start any series in play can have, at most listSpanDays ahead.
+func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, after *position, query string, limit int) (listing, error) {
+	pg := listing{scan: w}
+	pageFrom := w.From
+	if after != nil && after.start.After(pageFrom) {
+		pageFrom = after.start
+	}
+	snap, err := seriesFor(tx, pageFrom, w.To)
+	if err != nil {
+		return pg, err
+	}
+	earliest, any := int64(0), false
+	for i := range snap.rows {
+		r := &snap.rows[i]
+		if r.reaches(pageFrom.Unix(), w.To.Unix()) && (!any || r.first < earliest) {
+			earliest, any = r.first, true
+		}
+	}
+	if !any {
+		pg.ended = true
+		return pg, nil
+	}
+	if t := time.Unix(earliest, 0); t.After(pageFrom) {
+		pageFrom = t
+	}
+	if end := pageFrom.AddDate(0, 0, listSpanDays); end.Before(w.To) {
+		pg.scan.To, pg.cut = end, true
+	}
+	streams, err := windowStreams(tx, zone, pg.scan, 0, after, query)
+	if err != nil {
+		return pg, err
+	}
+	m, err := newMerger(ctx, streams)
+	if err != nil {
+		return pg, err
+	}
+	for len(pg.page) < limit {
+		o, ok, err := m.next()
+		if err != nil {
+			return pg, err
+		}
+		if !ok {
+			pg.ended = true
+			break
+		}
+		pg.page = append(pg.page, o)
+	}
+	for !pg.ended && pg.rest < listCount {
+		_, ok, err := m.next()
+		if err != nil {
+			return pg, err
+		}
+		if !ok {
+			pg.ended = true
+			break
+		}
+		pg.rest++
+	}
+	pg.scans = m.scans()
+	return pg, fillText(tx, pg.page)
 }
 
 func capital(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

@@ -1,0 +1,360 @@
+package events
+
+import (
+	"container/heap"
+	"context"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// A listing expands lazily: each series gives its occurrences in time
+// order a few at a time (a stream), and a heap merges the streams, so a
+// page costs what its occurrences cost, not what the window holds.
+
+// position is a place in the order of occurrences (start, then series id,
+// then RECURRENCE-ID, as compareOccs orders them): a page resumes just
+// after it. A position with key "" and id 0 lies before every occurrence
+// starting at its instant.
+type position struct {
+	start time.Time
+	id    int64
+	key   string
+}
+
+// before reports whether p comes before occurrence o.
+func (p *position) before(o *occ) bool {
+	if c := o.Start.Compare(p.start); c != 0 {
+		return c > 0
+	}
+	if o.Event.ID != p.id {
+		return o.Event.ID > p.id
+	}
+	return o.Key() > p.key
+}
+
+func positionOf(o *occ) position { return position{start: o.Start, id: o.Event.ID, key: o.Key()} }
+
+// Steps of a rule's scan: the first looks this far ahead, and each next
+// one doubles while a scan finds few occurrences and halves while it finds
+// many, within these bounds.
+const (
+	firstStep = 6 * time.Hour
+	leastStep = time.Hour
+	mostStep  = 64 * 24 * time.Hour
+)
+
+// stream gives the occurrences of one series that overlap a window, its
+// overrides applied and cancelled ones left out, in compareOccs order.
+type stream struct {
+	e      *event
+	s      recur.Series
+	ovs    map[string]*override
+	person tz.Zone
+	w      fields.Window
+	after  *position       // only occurrences after it, or all when nil
+	keep   func(*occ) bool // a filter (a query), or nil
+	// rule is false when only the overrides' occurrences can pass keep.
+	rule bool
+	next time.Time // the rule's starts before next have been scanned
+	step time.Duration
+	buf  []occ // scanned occurrences of the rule, not yet given
+	own  []occ // occurrences whose override gives them a time (or, without rule, text), in order
+	// scans counts the rule's scans, for the tests of bounded work.
+	scans int
+}
+
+// newStream prepares the stream of e in w. The rule's starts are first
+// looked for at the latest of w.From less the longest occurrence, the
+// cursor's place and first (the earliest start e can have, as stored).
+func newStream(e *event, first time.Time, ovs map[string]*override, person tz.Zone, w fields.Window, after *position, keep func(*occ) bool, rule bool) *stream {
+	st := &stream{e: e, s: e.series(person), ovs: ovs, person: person, w: w, after: after, keep: keep, rule: rule, step: firstStep}
+	st.next = w.From.Add(-longest(e))
+	if after != nil && after.start.After(st.next) {
+		st.next = after.start
+	}
+	if first.After(st.next) {
+		st.next = first
+	}
+	for key, ov := range ovs {
+		if ov.Cancel || (!ov.HasTime && (rule || (ov.Title == nil && ov.Location == nil && ov.Notes == nil))) {
+			continue
+		}
+		if !ov.HasTime {
+			// Without the rule, an override that only changes text is
+			// found here; its own time is the rule's.
+			r, ok := occurrenceAt(st.s, key, person)
+			if !ok {
+				continue
+			}
+			if o, ok := shown(e, r, ovs, person); ok && st.passes(&o) {
+				st.own = append(st.own, o)
+			}
+			continue
+		}
+		start, end := ov.StartAt, ov.EndAt
+		if e.AllDay {
+			start, end = person.StartOfDay(ov.Start.Date), person.StartOfDay(ov.End.Date)
+		}
+		if !w.Contains(start, end) || (after != nil && start.Before(after.start)) {
+			continue
+		}
+		r, ok := occurrenceAt(st.s, key, person)
+		if !ok {
+			continue
+		}
+		if o, ok := shown(e, r, ovs, person); ok && st.passes(&o) {
+			st.own = append(st.own, o)
+		}
+	}
+	sortOccs(st.own)
+	return st
+}
+
+// passes reports whether o belongs to the stream: in the window, after
+// the cursor, kept by the filter.
+func (st *stream) passes(o *occ) bool {
+	return st.w.Contains(o.Start, o.End) && (st.after == nil || st.after.before(o)) && (st.keep == nil || st.keep(o))
+}
+
+// fill scans the rule until an occurrence is buffered or the window ends.
+func (st *stream) fill(ctx context.Context) error {
+	for st.rule && len(st.buf) == 0 && st.next.Before(st.w.To) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		hi := st.next.Add(st.step)
+		if !hi.Before(st.w.To) {
+			hi = st.w.To
+		}
+		st.scans++
+		found := st.s.StartsBetween(st.next, hi)
+		st.next = hi
+		for _, r := range found {
+			o := newOcc(st.e, r)
+			if len(st.ovs) > 0 {
+				if ov := st.ovs[o.Key()]; ov != nil {
+					if ov.Cancel || ov.HasTime {
+						continue // a moved one is in own, at its new time
+					}
+					o.apply(ov, st.person)
+				}
+			}
+			if st.passes(&o) {
+				st.buf = append(st.buf, o)
+			}
+		}
+		switch {
+		case len(found) < 16:
+			st.step = min(2*st.step, mostStep)
+		case len(found) > 256:
+			st.step = max(st.step/2, leastStep)
+		}
+	}
+	return nil
+}
+
+// peek returns the stream's next occurrence without taking it; ok is
+// false when the stream has ended.
+func (st *stream) peek(ctx context.Context) (o *occ, ok bool, err error) {
+	if err := st.fill(ctx); err != nil {
+		return nil, false, err
+	}
+	switch {
+	case len(st.buf) == 0 && len(st.own) == 0:
+		return nil, false, nil
+	case len(st.own) == 0:
+		return &st.buf[0], true, nil
+	case len(st.buf) == 0:
+		return &st.own[0], true, nil
+	}
+	// The rule's next start may come before the buffered one's only when
+	// it was not scanned yet, and fill scans up to the first buffered.
+	if compareOccs(st.own[0], st.buf[0]) < 0 {
+		return &st.own[0], true, nil
+	}
+	return &st.buf[0], true, nil
+}
+
+// pop takes the occurrence peek returned.
+func (st *stream) pop() occ {
+	if len(st.own) > 0 && (len(st.buf) == 0 || compareOccs(st.own[0], st.buf[0]) < 0) {
+		o := st.own[0]
+		st.own = st.own[1:]
+		return o
+	}
+	o := st.buf[0]
+	st.buf = st.buf[1:]
+	if len(st.buf) == 0 {
+		st.buf = nil // let the scanned chunk go
+	}
+	return o
+}
+
+// merger yields the occurrences of many streams in compareOccs order.
+type merger struct {
+	ctx   context.Context
+	heads streamHeap
+	all   []*stream
+}
+
+type streamHeap []streamHead
+
+type streamHead struct {
+	o  *occ
+	st *stream
+}
+
+func (h streamHeap) Len() int           { return len(h) }
+func (h streamHeap) Less(i, j int) bool { return compareOccs(*h[i].o, *h[j].o) < 0 }
+func (h streamHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *streamHeap) Push(x any)        { *h = append(*h, x.(streamHead)) }
+func (h *streamHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func newMerger(ctx context.Context, streams []*stream) (*merger, error) {
+	m := &merger{ctx: ctx, all: streams}
+	for _, st := range streams {
+		o, ok, err := st.peek(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			m.heads = append(m.heads, streamHead{o, st})
+		}
+	}
+	heap.Init(&m.heads)
+	return m, nil
+}
+
+// next returns the next occurrence; ok is false when every stream ended.
+// A cancelled ctx ends it with ctx's error.
+func (m *merger) next() (o occ, ok bool, err error) {
+	if len(m.heads) == 0 {
+		return o, false, nil
+	}
+	st := m.heads[0].st
+	o = st.pop()
+	p, more, err := st.peek(m.ctx)
+	if err != nil {
+		return o, false, err
+	}
+	if more {
+		m.heads[0].o = p
+		heap.Fix(&m.heads, 0)
+	} else {
+		heap.Pop(&m.heads)
+	}
+	return o, true, nil
+}
+
+// scans is how many rule scans the streams made.
+func (m *merger) scans() int {
+	n := 0
+	for _, st := range m.all {
+		n += st.scans
+	}
+	return n
+}
+
+// windowStreams makes the streams of tx's owner's live series that can
+// overlap w (skip names one to leave out, 0 for none), from the cached
+// snapshot. With a query, only occurrences whose title, location or notes
+// (their override's, where it sets them) contain it (any case) are given:
+// a series whose own text does not contain it gives only the occurrences
+// an override changes.
+func windowStreams(tx *store.Tx, person tz.Zone, w fields.Window, skip int64, after *position, query string) ([]*stream, error) {
+	snap, err := seriesFor(tx, w.From, w.To)
+	if err != nil {
+		return nil, err
+	}
+	from, to := w.From.Unix(), w.To.Unix()
+	var (
+		cands []*seriesRow
+		span  time.Duration
+	)
+	for i := range snap.rows {
+		r := &snap.rows[i]
+		if r.reaches(from, to) && r.e.ID != skip {
+			cands = append(cands, r)
+			span = max(span, longest(r.e))
+		}
+	}
+	ovs, err := windowOverrides(tx, w.From, w.To, span)
+	if err != nil {
+		return nil, err
+	}
+	var texts map[int64]eventText
+	q := strings.ToLower(query)
+	if query != "" {
+		if texts, err = matchingText(tx, q); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*stream, 0, len(cands))
+	for _, r := range cands {
+		e, first := r.e, time.Unix(r.first, 0)
+		if query == "" {
+			out = append(out, newStream(e, first, ovs[e.ID], person, w, after, nil, true))
+			continue
+		}
+		t, match := texts[e.ID]
+		if !match && len(ovs[e.ID]) == 0 {
+			continue
+		}
+		keep := func(o *occ) bool { return occMatches(o, t, q) }
+		out = append(out, newStream(e, first, ovs[e.ID], person, w, after, keep, match))
+	}
+	return out, nil
+}
+
+// matchingText reads the title, location and notes of tx's owner's live
+// events whose own text contains q (lower case); the others' text is not
+// kept.
+func matchingText(tx *store.Tx, q string) (map[int64]eventText, error) {
+	rows, err := tx.Query(`SELECT id, title, location, notes FROM events WHERE owner_id = ? AND deleted_at IS NULL`, tx.Owner())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]eventText{}
+	for rows.Next() {
+		var id int64
+		var t eventText
+		if err := rows.Scan(&id, &t.title, &t.location, &t.notes); err != nil {
+			return nil, err
+		}
+		if hasText(t.title, q) || hasText(t.location, q) || hasText(t.notes, q) {
+			out[id] = t
+		}
+	}
+	return out, rows.Err()
+}
+
+// occMatches reports whether occurrence o, of a series with text t, has q
+// (lower case) in its title, location or notes, its override's where set.
+func occMatches(o *occ, t eventText, q string) bool {
+	title, location, notes := t.title, t.location, t.notes
+	if ov := o.Override; ov != nil {
+		if ov.Title != nil {
+			title = *ov.Title
+		}
+		if ov.Location != nil {
+			location = *ov.Location
+		}
+		if ov.Notes != nil {
+			notes = *ov.Notes
+		}
+	}
+	return hasText(title, q) || hasText(location, q) || hasText(notes, q)
+}
+
+func hasText(s, q string) bool { return strings.Contains(strings.ToLower(s), q) }

@@ -165,10 +165,25 @@ func BenchmarkListWeek(b *testing.B) {
 		slices.SortFunc(got[i], time.Time.Compare)
 	}
 	sameStarts(b, "listing", got, full)
-	res, _ := reg.Call(ctx, tc, "list_events", raw)
-	var data struct{ Total int }
-	if res.Code != tools.CodeOK || json.Unmarshal(res.Data, &data) != nil || data.Total != want {
-		b.Fatalf("list_events gave %d occurrences, the full expansion %d: %s", data.Total, want, res.TextOut())
+	// The pages of list_events, cursor to cursor, give them all.
+	shown := 0
+	for cursor := ""; ; {
+		page := fmt.Sprintf(`{"from":"2026-10-05","to":"2026-10-11","limit":40,"cursor":%q}`, cursor)
+		res, _ := reg.Call(ctx, tc, "list_events", []byte(page))
+		var data struct {
+			Events     []any
+			NextCursor string `json:"next_cursor"`
+		}
+		if res.Code != tools.CodeOK || json.Unmarshal(res.Data, &data) != nil {
+			b.Fatal(res.TextOut())
+		}
+		shown += len(data.Events)
+		if cursor = data.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if shown != want {
+		b.Fatalf("list_events gave %d occurrences, the full expansion %d", shown, want)
 	}
 
 	var naiveNs float64
@@ -252,6 +267,35 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 				bounds(e, nil)
 				expand(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)})
 				upcoming(e, nil, zone, monday, nextCount)
+			}
+		})
+	}
+}
+
+// BenchmarkListPage is one first page of list_events (30 occurrences) end
+// to end over windows far larger than the page: a MINUTELY series over
+// ten years listed over those ten years, and a daily series listed from
+// 0001-01-01 to 9999-12-31. Its B/op is the memory of one page.
+func BenchmarkListPage(b *testing.B) {
+	for _, c := range []struct{ name, add, list string }{
+		{"minutely-10y", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY;UNTIL=20361005T070000Z"}`,
+			`{"from":"2026-10-05","to":"2036-10-04"}`},
+		{"daily-0001-9999", `{"title":"Walk","start":"2026-10-05T09:00","rrule":"FREQ=DAILY"}`,
+			`{"from":"0001-01-01","to":"9999-12-31"}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			env := tooltest.Open(b, monday, Register)
+			p := env.Person("alice", "Europe/Paris")
+			if res, _ := env.Call(p, "add_event", c.add); res.Code != tools.CodeOK {
+				b.Fatal(res.TextOut())
+			}
+			raw := []byte(c.list)
+			tc := env.Context(p)
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, _ := env.Reg.Call(context.Background(), tc, "list_events", raw); res.Code != tools.CodeOK {
+					b.Fatal(res.TextOut())
+				}
 			}
 		})
 	}

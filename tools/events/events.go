@@ -161,7 +161,7 @@ func FindFreeTime() tools.Tool {
 		Title: "Find free time",
 		Description: "Finds free slots of at least duration minutes within working hours (day_start to day_end, person's zone) between from and to. " +
 			"Timed events are busy, all-day events are not; with tasks, open tasks with a due time are busy for the 30 minutes before they are due. " +
-			"Slots start no earlier than now.",
+			"Slots start no earlier than now. One call searches at most 92 days from the later of from and now; past that it stops and says where.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			fields.FromProp, fields.ToProp,
 			tools.Int("duration", "Minutes needed, 5 to 1440 (default 30).").Range(5, 24*60),

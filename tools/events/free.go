@@ -77,51 +77,27 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	} else if now.After(from) {
 		from = now
 	}
-	var busy []interval
+	// The search starts at the later of from and now and looks at most
+	// freeMaxDays ahead of that.
+	start := later(w.From, from)
+	asked := w.To
+	cut := false
+	if end := c.zone.StartOfDay(c.zone.Today(start).AddDays(freeMaxDays)); end.Before(w.To) {
+		w.To, cut = end, true
+	}
+	var (
+		free  []interval
+		total int
+	)
 	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		list, err := windowOccs(tx, c.zone, w, 0)
-		if err != nil {
-			return err
-		}
-		for _, o := range list {
-			if !o.AllDay {
-				busy = append(busy, interval{o.Start, o.End})
-			}
-		}
-		if withTasks {
-			dues, err := taskDues(tx, w.From, w.To.Add(taskBusy))
-			if err != nil {
-				return err
-			}
-			for _, d := range dues {
-				busy = append(busy, interval{d.Add(-taskBusy), d})
-			}
-		}
-		return nil
+		var err error
+		free, total, _, err = freeSlots(ctx, tx, c.zone, fields.Window{From: start, To: w.To}, need, dayStart, dayEnd, weekends, withTasks)
+		return err
 	})
 	if err != nil {
 		return result(err)
 	}
-	slices.SortFunc(busy, func(a, b interval) int { return a.from.Compare(b.from) })
-	var free []interval
-	total := 0
-	for d := c.zone.Today(w.From); c.zone.StartOfDay(d).Before(w.To); d = d.AddDays(1) {
-		if !weekends && (d.Weekday() == time.Saturday || d.Weekday() == time.Sunday) {
-			continue
-		}
-		lo, _ := c.zone.Instant(d.At(0, 0).AddMinutes(dayStart))
-		hi, _ := c.zone.Instant(d.At(0, 0).AddMinutes(dayEnd))
-		lo, hi = later(lo, from), earlier(hi, w.To)
-		for _, gap := range gaps(lo, hi, busy) {
-			if gap.to.Sub(gap.from) >= time.Duration(need)*time.Minute {
-				total++
-				if len(free) < maxSlots {
-					free = append(free, gap)
-				}
-			}
-		}
-	}
-	shown := freeWindow(later(w.From, from), w.To, c.zone)
+	shown := freeWindow(start, w.To, c.zone)
 	var b strings.Builder
 	hours := fmt.Sprintf("%02d:%02d–%02d:%02d", dayStart/60, dayStart%60, dayEnd/60, dayEnd%60)
 	days := "weekdays"
@@ -146,10 +122,128 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	if total > len(free) {
 		fmt.Fprintf(&b, "\n… and %d more; ask for a shorter from/to window to see them.", total-len(free))
 	}
+	if cut {
+		fmt.Fprintf(&b, "\nfind_free_time looks at most %d days ahead, so the search stopped at the end of %s, before the “to” asked (%s); call again with “from” %s for later free time.",
+			freeMaxDays, tz.FormatDateModel(c.zone.Today(w.To).AddDays(-1)), tz.FormatModel(asked, c.zone), c.zone.Today(w.To))
+	}
 	if !withTasks {
 		b.WriteString("\n(Tasks were not counted; set “tasks” to count open tasks with a due time as busy.)")
 	}
 	return tools.SuccessWithData(b.String(), map[string]any{"free": data, "total": total, "time_zone": c.zone.Name(), "tasks_counted": withTasks})
+}
+
+// freeMaxDays is how many days one find_free_time call searches at most,
+// from the day of the later of “from” and now (in the person's zone).
+const freeMaxDays = 92
+
+// freeSlots returns up to maxSlots free slots of at least need minutes
+// within working hours (dayStart to dayEnd, minutes after midnight in
+// zone) of w, and how many there are in all. Busy times stream in start
+// order from the event streams (timed occurrences) and, with withTasks,
+// the half hour before each open task's due time, so memory does not
+// grow with the window. It stops with ctx's error when ctx is done; days
+// is how many days it looked at, for the tests of bounded work.
+func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, need, dayStart, dayEnd int, weekends, withTasks bool) (free []interval, total, days int, err error) {
+	streams, err := windowStreams(tx, zone, w, 0, nil, "")
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	occs, err := newMerger(ctx, streams)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	var dues []time.Time
+	if withTasks {
+		if dues, err = taskDues(tx, w.From, w.To.Add(taskBusy)); err != nil {
+			return nil, 0, 0, err
+		}
+		slices.SortFunc(dues, time.Time.Compare)
+	}
+	// next gives the busy intervals in order of their start.
+	var (
+		head    occ
+		hasHead bool
+	)
+	next := func() (interval, bool, error) {
+		for !hasHead {
+			o, ok, err := occs.next()
+			if err != nil || !ok {
+				if err != nil {
+					return interval{}, false, err
+				}
+				break
+			}
+			if !o.AllDay {
+				head, hasHead = o, true
+			}
+		}
+		if len(dues) > 0 && (!hasHead || dues[0].Add(-taskBusy).Before(head.Start)) {
+			d := dues[0]
+			dues = dues[1:]
+			return interval{d.Add(-taskBusy), d}, true, nil
+		}
+		if !hasHead {
+			return interval{}, false, nil
+		}
+		hasHead = false
+		return interval{head.Start, head.End}, true, nil
+	}
+	var (
+		pending    interval
+		hasPending bool
+		carry      time.Time // the latest end of the busy times taken so far
+	)
+	long := time.Duration(need) * time.Minute
+	for d := zone.Today(w.From); zone.StartOfDay(d).Before(w.To); d = d.AddDays(1) {
+		days++
+		if err := ctx.Err(); err != nil {
+			return nil, 0, days, err
+		}
+		if !weekends && (d.Weekday() == time.Saturday || d.Weekday() == time.Sunday) {
+			continue
+		}
+		lo, _ := zone.Instant(d.At(0, 0).AddMinutes(dayStart))
+		hi, _ := zone.Instant(d.At(0, 0).AddMinutes(dayEnd))
+		lo, hi = later(lo, w.From), earlier(hi, w.To)
+		if !lo.Before(hi) {
+			continue
+		}
+		cur := later(lo, carry)
+		gap := func(to time.Time) {
+			if to.Sub(cur) >= long {
+				total++
+				if len(free) < maxSlots {
+					free = append(free, interval{cur, to})
+				}
+			}
+		}
+		for {
+			if !hasPending {
+				if pending, hasPending, err = next(); err != nil {
+					return nil, 0, days, err
+				}
+				if !hasPending {
+					break
+				}
+			}
+			if !pending.from.Before(hi) {
+				break // it belongs to a later day
+			}
+			hasPending = false
+			carry = later(carry, pending.to)
+			if !pending.to.After(cur) {
+				continue
+			}
+			if pending.from.After(cur) {
+				gap(earlier(pending.from, hi))
+			}
+			cur = later(cur, pending.to)
+		}
+		if cur.Before(hi) {
+			gap(hi)
+		}
+	}
+	return free, total, days, nil
 }
 
 func later(a, b time.Time) time.Time {
@@ -164,29 +258,6 @@ func earlier(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// gaps returns the parts of [lo, hi) that no busy interval covers; busy is
-// sorted by start.
-func gaps(lo, hi time.Time, busy []interval) []interval {
-	var out []interval
-	cur := lo
-	for _, b := range busy {
-		if !cur.Before(hi) {
-			break
-		}
-		if !b.to.After(cur) || !b.from.Before(hi) {
-			continue
-		}
-		if b.from.After(cur) {
-			out = append(out, interval{cur, b.from})
-		}
-		cur = later(cur, b.to)
-	}
-	if cur.Before(hi) {
-		out = append(out, interval{cur, hi})
-	}
-	return out
 }
 
 // taskDues returns the due instants in [from, to) of the owner's open,

@@ -80,7 +80,8 @@ func (r *Registry) Subset(keep func(Tool) bool) *Registry {
 // Call never panics and never returns a Go error: an unknown tool name,
 // arguments that are not a JSON object or do not fit the schema's names,
 // and a panic or internal error inside the handler each become a failed
-// ExecResult with a sentence a model can act on.
+// ExecResult with a sentence a model can act on. Every result is cut to
+// the answer bounds (ExecResult.Bound).
 func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw []byte) (res ExecResult, call *ToolContext) {
 	if tc == nil {
 		tc = &ToolContext{}
@@ -114,6 +115,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		// not report success for a call it did not make as asked.
 		res = Invalid(a.Err())
 	}
+	res = res.Bound()
 	if res.Code == CodeInternal && res.internal != nil {
 		if errors.Is(res.internal, context.Canceled) {
 			res.Err = "The call was cancelled before it finished; nothing was changed."

@@ -281,3 +281,158 @@ func cutTail(s string, n int) string {
 	}
 	return s[i:]
 }
+
+// Answer bounds, in characters (Unicode code points): the text of every
+// answer stays within TextBound, and its text and Data together
+// (structuredContent as serialized) within AnswerBound. Registry.Call
+// applies them to every tool's result with Bound; the tools shape their
+// own answers (pages, previews of notes) so that the bound rarely has to
+// cut.
+const (
+	TextBound   = 40_000
+	AnswerBound = 100_000
+)
+
+// dataCutSentence ends the text of an answer whose Data was cut, and is
+// the "truncated" field of that Data when it is an object.
+const dataCutSentence = "The structured data of this answer was cut to fit 100,000 characters: long texts in it end in “…” and long lists keep only their first items. " +
+	"get_task or get_event gives one item whole; a lower limit, the next page's cursor or a narrower from/to give the rest."
+
+// Bound cuts r to the answer bounds: a text over TextBound keeps its head
+// and ends with a sentence saying how much was cut and how to ask for
+// less; Data that does not fit beside the text has its long strings and
+// then its long arrays shortened (staying valid JSON), gets a "truncated"
+// field with the sentence when it is an object, and the text ends with the
+// same sentence. A result within the bounds is returned unchanged.
+func (r ExecResult) Bound() ExecResult {
+	text := r.TextOut()
+	chars := utf8.RuneCountInString(text)
+	textCut := chars > TextBound
+	if textCut {
+		note := fmt.Sprintf("\n[The text of this answer was cut here: it had %d characters, more than one answer holds (%d). Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars, TextBound)
+		text = headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2) + note
+		chars = utf8.RuneCountInString(text)
+	}
+	dataCut := len(r.Data) > 0 && chars+utf8.RuneCount(r.Data) > AnswerBound
+	if dataCut {
+		r.Data = shrinkData(r.Data, AnswerBound-chars-utf8.RuneCountInString(dataCutSentence)-2)
+		text += "\n" + dataCutSentence
+	}
+	if !textCut && !dataCut {
+		return r
+	}
+	if !r.OK() && r.Err != "" {
+		r.Err = text
+	} else {
+		r.Out, r.Output = text, nil
+	}
+	return r
+}
+
+// headRunes returns the first n characters of s.
+func headRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// shrinkData returns data cut to at most room characters: strings are cut
+// (ending in "…") to ever shorter lengths, then the longest
+// arrays are halved, until it fits; as a last resort it is only the
+// "truncated" sentence.
+func shrinkData(data json.RawMessage, room int) json.RawMessage {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return json.RawMessage(`{"truncated":` + strconvQuote(dataCutSentence) + `}`)
+	}
+	mark := func() {
+		if m, ok := v.(map[string]any); ok {
+			m["truncated"] = dataCutSentence
+		}
+	}
+	fits := func() (json.RawMessage, bool) {
+		b, err := json.Marshal(v)
+		return b, err == nil && utf8.RuneCount(b) <= room
+	}
+	mark()
+	for limit := 4096; limit >= 32; limit /= 2 {
+		v = cutStrings(v, limit)
+		mark()
+		if b, ok := fits(); ok {
+			return b
+		}
+	}
+	box := map[string]any{"v": v}
+	for range 200 {
+		if !halveLongest(box) {
+			break
+		}
+		v = box["v"]
+		if b, ok := fits(); ok {
+			return b
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"truncated": dataCutSentence})
+	return b
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// cutStrings cuts every string in v longer than limit characters.
+func cutStrings(v any, limit int) any {
+	switch x := v.(type) {
+	case string:
+		if len(x) > limit && utf8.RuneCountInString(x) > limit {
+			return headRunes(x, limit) + "…"
+		}
+	case []any:
+		for i := range x {
+			x[i] = cutStrings(x[i], limit)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = cutStrings(e, limit)
+		}
+	}
+	return v
+}
+
+// halveLongest halves the longest array (of two or more items) held in
+// box, at any depth, keeping its first items; false when there is none.
+func halveLongest(box map[string]any) bool {
+	var (
+		set  func([]any)
+		keep []any
+		walk func(x any, put func([]any))
+	)
+	walk = func(x any, put func([]any)) {
+		switch x := x.(type) {
+		case []any:
+			if len(x) > max(1, len(keep)) {
+				keep, set = x, put
+			}
+			for i := range x {
+				walk(x[i], func(a []any) { x[i] = a })
+			}
+		case map[string]any:
+			for k, e := range x {
+				walk(e, func(a []any) { x[k] = a })
+			}
+		}
+	}
+	walk(box, nil)
+	if set == nil {
+		return false
+	}
+	set(keep[:(len(keep)+1)/2])
+	return true
+}

@@ -112,7 +112,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 			parts := make([]string, len(next))
 			for i := range next {
 				parts[i] = next[i].id() + " " + span(&next[i], person) + gapNote(&next[i])
-				d.Next = append(d.Next, dataOf(&next[i]))
+				d.Next = append(d.Next, listDataOf(&next[i]))
 			}
 			lines = append(lines, "Next: "+strings.Join(parts, "; "))
 		}

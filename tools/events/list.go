@@ -121,7 +121,7 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	for i := range page {
 		b.WriteByte('\n')
 		b.WriteString(line(&page[i], c.zone))
-		data = append(data, dataOf(&page[i]))
+		data = append(data, listDataOf(&page[i]))
 	}
 	if cut && rest == 0 {
 		fmt.Fprintf(&b, "\nOne call looks at most %d days ahead, so this one stopped at %s; the window goes on: call again with cursor %s.",

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -159,6 +160,7 @@ type occData struct {
 	AllDay   bool   `json:"all_day"`
 	Location string `json:"location,omitempty"`
 	Notes    string `json:"notes,omitempty"`
+	NotesCut bool   `json:"notes_cut,omitempty"`
 	Changed  bool   `json:"changed,omitempty"`
 	Moved    bool   `json:"moved_by_dst_gap,omitempty"`
 }
@@ -171,6 +173,14 @@ func dataOf(o *occ) occData {
 	} else {
 		d.Start, d.End = tz.RFC3339(o.Start, o.Zone), tz.RFC3339(o.End, o.Zone)
 	}
+	return d
+}
+
+// listDataOf is o as a list's Data gives it: notes only as their preview
+// (fields.Preview), with notes_cut set when get_event has more.
+func listDataOf(o *occ) occData {
+	d := dataOf(o)
+	d.Notes, d.NotesCut = fields.Preview(o.Notes)
 	return d
 }
 

@@ -72,3 +72,29 @@ func lastBreak(s string) int {
 	}
 	return -1
 }
+
+// NotesPreview is how many characters of notes a list's Data carries for
+// each item; get_task and get_event give them whole.
+const NotesPreview = 100
+
+// Preview returns the first NotesPreview characters of notes, cut at a
+// space or line break near the end when there is one, and whether more
+// follows.
+func Preview(notes string) (head string, more bool) {
+	if utf8.RuneCountInString(notes) <= NotesPreview {
+		return notes, false
+	}
+	n, cut := 0, len(notes)
+	for i := range notes {
+		if n == NotesPreview {
+			cut = i
+			break
+		}
+		n++
+	}
+	head = notes[:cut]
+	if i := lastBreak(head); i >= len(head)-30 && i > 0 {
+		head = head[:i]
+	}
+	return head, true
+}

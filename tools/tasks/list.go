@@ -90,7 +90,7 @@ func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page = append(page, e.v.data(t))
+		page = append(page, e.v.listData(t))
 	}
 	next := fields.NextCursor(offset, len(rows), total)
 	var out tools.Output

@@ -181,6 +181,7 @@ type taskData struct {
 	ID           string           `json:"id"`
 	Title        string           `json:"title"`
 	Notes        string           `json:"notes"`
+	NotesCut     bool             `json:"notes_cut,omitempty"`
 	Status       string           `json:"status"`
 	Standing     string           `json:"standing"`
 	Overdue      bool             `json:"overdue"`
@@ -245,6 +246,14 @@ func (v view) data(t task) taskData {
 	if !t.UpdatedAt.IsZero() {
 		d.UpdatedAt = tz.RFC3339(t.UpdatedAt, v.zone)
 	}
+	return d
+}
+
+// listData is t as a list's Data gives it: notes only as their preview
+// (fields.Preview), with notes_cut set when get_task has more.
+func (v view) listData(t task) taskData {
+	d := v.data(t)
+	d.Notes, d.NotesCut = fields.Preview(t.Notes)
 	return d
 }
 

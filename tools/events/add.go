@@ -247,8 +247,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 		}
 		w.To = w.From.Add(overlapHorizon)
 	}
-	mine := expand(e, nil, person, w)
-	mine = mine[:min(len(mine), overlapMax)]
+	mine := firstOccs(e, nil, person, w, overlapMax)
 	if len(mine) == 0 {
 		return nil, nil
 	}

@@ -50,21 +50,10 @@ type exceptionData struct {
 	End     string   `json:"end,omitempty"`
 }
 
-// upcoming returns up to n occurrences of e that end after from, in order.
+// upcoming returns up to n occurrences of e that end after from, in
+// order, looking at most a hundred years ahead.
 func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time, n int) []occ {
-	first, last, bounded := bounds(e, ovs)
-	if from.Before(first) {
-		from = first
-	}
-	step := 35 * 24 * time.Hour
-	for {
-		w := fields.Window{From: from, To: from.Add(step)}
-		list := expand(e, ovs, person, w)
-		if len(list) >= n || bounded && !w.To.Before(last) || step > 50*365*24*time.Hour {
-			return list[:min(n, len(list))]
-		}
-		step *= 4
-	}
+	return firstOccs(e, ovs, person, fields.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
 }
 
 // describe gives e whole in lines for the model, and as Data.

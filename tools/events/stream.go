@@ -358,3 +358,18 @@ func occMatches(o *occ, t eventText, q string) bool {
 }
 
 func hasText(s, q string) bool { return strings.Contains(strings.ToLower(s), q) }
+
+// firstOccs returns up to n occurrences of e, overrides applied, that
+// overlap w, in order, expanding no more of the rule than they need.
+func firstOccs(e *event, ovs map[string]*override, person tz.Zone, w fields.Window, n int) []occ {
+	first, _, _ := bounds(e, ovs)
+	st := newStream(e, first, ovs, person, w, nil, nil, true)
+	var out []occ
+	for len(out) < n {
+		if _, ok, _ := st.peek(context.Background()); !ok {
+			break
+		}
+		out = append(out, st.pop())
+	}
+	return out
+}

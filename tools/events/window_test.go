@@ -166,3 +166,22 @@ func TestListQueryFindsChangedOccurrence(t *testing.T) {
 		t.Errorf("query standup: %v", ids)
 	}
 }
+
+// add_event and get_event of a MINUTELY series expand only the
+// occurrences they show or check, not weeks of them.
+func TestOneEventAnswersExpandWhatTheyShow(t *testing.T) {
+	e := newEnv(t)
+	var add, get tools.ExecResult
+	n := allocated(func() {
+		add = e.ok(e.alice, "add_event", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY"}`)
+	})
+	m := allocated(func() { get = e.ok(e.alice, "get_event", `{"id":"e1"}`) })
+	if n > 8<<20 || m > 8<<20 {
+		t.Errorf("add_event allocated %d MB and get_event %d MB, want under 8 each", n>>20, m>>20)
+	}
+	for _, res := range []tools.ExecResult{add, get} {
+		if !strings.Contains(res.Out, "e1@20261005T070100Z Mon 2026-10-05 09:01") {
+			t.Errorf("next occurrences missing:\n%s", res.Out)
+		}
+	}
+}

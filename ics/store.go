@@ -492,12 +492,7 @@ func touches(e *Event, ovs []*Event, from, to time.Time) bool {
 	case from.IsZero() && to.IsZero():
 		return true
 	case !from.IsZero() && !to.IsZero():
-		cal := &Calendar{Events: make([]Event, 0, 1+len(ovs))}
-		cal.Events = append(cal.Events, *e)
-		for _, ov := range ovs {
-			cal.Events = append(cal.Events, *ov)
-		}
-		return len(cal.Instances(e.UID, from, to)) > 0
+		return touchesWindow(e, ovs, from, to)
 	}
 	first, last, bounded := e.Series().Bounds()
 	if !from.IsZero() && (!bounded || last.After(from)) {
@@ -513,6 +508,43 @@ func touches(e *Event, ovs []*Event, from, to time.Time) bool {
 		in := ov.instance(*ov.RecurrenceID, true, false)
 		if (!from.IsZero() && in.End.After(from)) || (!to.IsZero() && in.Start.Before(to)) {
 			return true
+		}
+	}
+	return false
+}
+
+// touchesWindow is touches with both bounds. An override shows its own
+// time (none when cancelled); the other occurrences are looked for in
+// growing stretches of the window, stopping at the first one, so the
+// work follows the occurrences looked at, never the window's length.
+func touchesWindow(e *Event, ovs []*Event, from, to time.Time) bool {
+	overridden := make(map[tz.Moment]bool, len(ovs))
+	for _, ov := range ovs {
+		overridden[*ov.RecurrenceID] = true
+		if ov.Status == "CANCELLED" {
+			continue
+		}
+		in := ov.instance(*ov.RecurrenceID, true, false)
+		if in.Start.Before(to) && (in.End.After(from) || (in.End.Equal(in.Start) && !in.Start.Before(from))) {
+			return true
+		}
+	}
+	s := e.Series()
+	step := 24 * time.Hour
+	for lo := from; lo.Before(to); {
+		hi := lo.Add(step)
+		if !hi.Before(to) {
+			hi = to
+		}
+		found := s.Between(lo, hi)
+		for _, o := range found {
+			if !overridden[o.Original] {
+				return true
+			}
+		}
+		lo = hi
+		if len(found) < 16 {
+			step = min(2*step, 64*24*time.Hour)
 		}
 	}
 	return false

@@ -274,14 +274,19 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 
 // BenchmarkListPage is one first page of list_events (30 occurrences) end
 // to end over windows far larger than the page: a MINUTELY series over
-// ten years listed over those ten years, and a daily series listed from
-// 0001-01-01 to 9999-12-31. Its B/op is the memory of one page.
+// ten years listed over those ten years (its first page and one five
+// years in), and a daily series listed from 0001-01-01 to 9999-12-31. Its
+// B/op is the memory of one page.
 func BenchmarkListPage(b *testing.B) {
 	for _, c := range []struct{ name, add, list string }{
 		{"minutely-10y", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY;UNTIL=20361005T070000Z"}`,
 			`{"from":"2026-10-05","to":"2036-10-04"}`},
 		{"daily-0001-9999", `{"title":"Walk","start":"2026-10-05T09:00","rrule":"FREQ=DAILY"}`,
 			`{"from":"0001-01-01","to":"9999-12-31"}`},
+		// A page five years in, by the cursor of the occurrence before it.
+		{"minutely-10y-year5", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY;UNTIL=20361005T070000Z"}`,
+			fmt.Sprintf(`{"from":"2026-10-05","to":"2036-10-04","cursor":%q}`,
+				listCursor(2629440, position{start: time.Date(2031, 10, 5, 7, 0, 0, 0, time.UTC), id: 1, key: "20311005T070000Z"}))},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			env := tooltest.Open(b, monday, Register)

@@ -144,7 +144,7 @@ const freeMaxDays = 92
 // grow with the window. It stops with ctx's error when ctx is done; days
 // is how many days it looked at, for the tests of bounded work.
 func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, need, dayStart, dayEnd int, weekends, withTasks bool) (free []interval, total, days int, err error) {
-	streams, err := windowStreams(tx, zone, w, 0, nil, "")
+	streams, err := windowStreams(tx, nil, zone, w, 0, nil, "")
 	if err != nil {
 		return nil, 0, 0, err
 	}

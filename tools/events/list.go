@@ -163,7 +163,7 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, 
 	if after != nil && after.start.After(pageFrom) {
 		pageFrom = after.start
 	}
-	snap, err := seriesFor(tx, pageFrom, w.To)
+	snap, err := seriesFor(tx, w.From, w.To)
 	if err != nil {
 		return pg, err
 	}
@@ -184,7 +184,7 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, 
 	if end := pageFrom.AddDate(0, 0, listSpanDays); end.Before(w.To) {
 		pg.scan.To, pg.cut = end, true
 	}
-	streams, err := windowStreams(tx, zone, pg.scan, 0, after, query)
+	streams, err := windowStreams(tx, snap, zone, pg.scan, 0, after, query)
 	if err != nil {
 		return pg, err
 	}

@@ -271,10 +271,13 @@ func (m *merger) scans() int {
 // (their override's, where it sets them) contain it (any case) are given:
 // a series whose own text does not contain it gives only the occurrences
 // an override changes.
-func windowStreams(tx *store.Tx, person tz.Zone, w fields.Window, skip int64, after *position, query string) ([]*stream, error) {
-	snap, err := seriesFor(tx, w.From, w.To)
-	if err != nil {
-		return nil, err
+// snap is the snapshot to use, or nil to take one covering w.
+func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w fields.Window, skip int64, after *position, query string) ([]*stream, error) {
+	var err error
+	if snap == nil {
+		if snap, err = seriesFor(tx, w.From, w.To); err != nil {
+			return nil, err
+		}
 	}
 	from, to := w.From.Unix(), w.To.Unix()
 	var (

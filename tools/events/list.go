@@ -23,7 +23,8 @@ const (
 )
 
 // listSpanDays is how far past where it starts one page of list_events
-// looks: a longer window is served in stretches of this many days, each
+// looks (to the end of the day before that many days later, in the
+// person's zone): a longer window is served in stretches of this many days, each
 // ending with a cursor, so a page's work follows its size and never the
 // window's.
 const listSpanDays = 366
@@ -47,6 +48,9 @@ func readListCursor(a *args.Args) (at *position, shown int) {
 		return nil, 0
 	}
 	parts := strings.Split(c, ".")
+	if len(parts) == 2 {
+		parts = append(parts, "0", "") // a place between instants
+	}
 	if len(parts) != 4 || !strings.HasPrefix(parts[0], "p") {
 		return bad()
 	}
@@ -62,6 +66,9 @@ func readListCursor(a *args.Args) (at *position, shown int) {
 // listCursor is the cursor of the page after shown occurrences, resuming
 // after p.
 func listCursor(shown int, p position) string {
+	if p.id == 0 && p.key == "" {
+		return fmt.Sprintf("p%d.%d", shown, p.start.Unix())
+	}
 	return fmt.Sprintf("p%d.%d.%d.%s", shown, p.start.Unix(), p.id, p.key)
 }
 
@@ -181,7 +188,7 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, 
 	if t := time.Unix(earliest, 0); t.After(pageFrom) {
 		pageFrom = t
 	}
-	if end := pageFrom.AddDate(0, 0, listSpanDays); end.Before(w.To) {
+	if end := zone.StartOfDay(zone.Today(pageFrom).AddDays(listSpanDays)); end.Before(w.To) {
 		pg.scan.To, pg.cut = end, true
 	}
 	streams, err := windowStreams(tx, snap, zone, pg.scan, 0, after, query)

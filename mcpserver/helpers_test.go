@@ -102,7 +102,7 @@ func testRegistry(c *calls) *tools.Registry {
 			if err := a.Err(); err != nil {
 				return tools.Invalid(err)
 			}
-			text := strings.Repeat("row of a long listing\n", 2000) // 44,000 bytes
+			text := strings.Repeat("row of a long listing\n", 1500) // 33,000 bytes: over a model turn, within tools.TextBound
 			if fail {
 				return tools.Conflict(text)
 			}

@@ -154,7 +154,7 @@ func TestCallSpill(t *testing.T) {
 			if len(got) > tools.ModelLimit {
 				t.Errorf("text is %d bytes, over the %d limit", len(got), tools.ModelLimit)
 			}
-			if !strings.Contains(got, "bytes cut of 44000") {
+			if !strings.Contains(got, "bytes cut of 33000") {
 				t.Errorf("text does not say what was cut: …%s…", got[len(got)/2-100:len(got)/2+100])
 			}
 			if !c.isError && !sameJSON(t, res.StructuredContent, `{"rows":2000}`) {

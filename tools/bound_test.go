@@ -29,6 +29,7 @@ func TestCallBoundsEveryAnswer(t *testing.T) {
 		"long output": WithOutput(&Output{Heading: "rows:", Rows: strings.Split(strings.Repeat("row\n", 20_000), "\n")}),
 		"failure":     Failure(CodeInvalid, strings.Repeat("bad ", 20_000)),
 		"small":       SuccessWithData("fine", map[string]any{"ok": true}),
+		"quotes":      SuccessWithData(strings.Repeat(`"<>"`, 9_000), map[string]any{"items": items[:7]}),
 	}
 	r := NewRegistry()
 	for name, res := range cases {
@@ -38,14 +39,14 @@ func TestCallBoundsEveryAnswer(t *testing.T) {
 	for name, before := range cases {
 		res, _ := r.Call(context.Background(), nil, strings.ReplaceAll(name, " ", "_"), nil)
 		text := res.TextOut()
-		if utf8.RuneCountInString(text) > TextBound || utf8.RuneCountInString(text)+utf8.RuneCount(res.Data) > AnswerBound {
+		if utf8.RuneCountInString(text) > TextBound || serialized(text)+utf8.RuneCount(res.Data) > AnswerBound {
 			t.Errorf("%s: text %d bytes, data %d bytes", name, len(text), len(res.Data))
 		}
 		if len(res.Data) > 0 && !json.Valid(res.Data) {
 			t.Errorf("%s: data is not JSON after the cut", name)
 		}
 		n := utf8.RuneCountInString(before.TextOut())
-		cut := n > TextBound || n+utf8.RuneCount(before.Data) > AnswerBound
+		cut := n > TextBound || serialized(before.TextOut())+utf8.RuneCount(before.Data) > AnswerBound
 		says := strings.Contains(text, "was cut") && strings.Contains(text, "get_task or get_event")
 		if cut != says {
 			t.Errorf("%s: cut %v, but the text says so: %v\n…%s", name, cut, says, text[max(0, len(text)-400):])

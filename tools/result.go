@@ -283,8 +283,8 @@ func cutTail(s string, n int) string {
 }
 
 // Answer bounds, in characters (Unicode code points): the text of every
-// answer stays within TextBound, and its text and Data together
-// (structuredContent as serialized) within AnswerBound. Registry.Call
+// answer stays within TextBound, and its text and Data together, both as
+// serialized (the text as a JSON string), within AnswerBound. Registry.Call
 // applies them to every tool's result with Bound; the tools shape their
 // own answers (pages, previews of notes) so that the bound rarely has to
 // cut.
@@ -307,15 +307,20 @@ const dataCutSentence = "The structured data of this answer was cut to fit 100,0
 func (r ExecResult) Bound() ExecResult {
 	text := r.TextOut()
 	chars := utf8.RuneCountInString(text)
-	textCut := chars > TextBound
+	// The text counts toward AnswerBound as a JSON string, as it is sent:
+	// quotes and escapes included, and leaves at least dataRoom for Data.
+	const dataRoom = 2000
+	sent := serialized(text)
+	textCut := chars > TextBound || sent > AnswerBound-dataRoom
 	if textCut {
-		note := fmt.Sprintf("\n[The text of this answer was cut here: it had %d characters, more than one answer holds (%d). Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars, TextBound)
-		text = headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2) + note
-		chars = utf8.RuneCountInString(text)
+		note := fmt.Sprintf("\n[The text of this answer was cut here: its %d characters are more than one answer holds. Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars)
+		keep := headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2)
+		text = headSerialized(keep, AnswerBound-dataRoom-serialized(note)-serialized(dataCutSentence)) + note
+		sent = serialized(text)
 	}
-	dataCut := len(r.Data) > 0 && chars+utf8.RuneCount(r.Data) > AnswerBound
+	dataCut := len(r.Data) > 0 && sent+utf8.RuneCount(r.Data) > AnswerBound
 	if dataCut {
-		r.Data = shrinkData(r.Data, AnswerBound-chars-utf8.RuneCountInString(dataCutSentence)-2)
+		r.Data = shrinkData(r.Data, AnswerBound-sent-serialized(dataCutSentence))
 		text += "\n" + dataCutSentence
 	}
 	if !textCut && !dataCut {
@@ -327,6 +332,33 @@ func (r ExecResult) Bound() ExecResult {
 		r.Out, r.Output = text, nil
 	}
 	return r
+}
+
+// serialized is the length in characters of s written as a JSON string.
+func serialized(s string) int {
+	b, _ := json.Marshal(s)
+	return utf8.RuneCount(b)
+}
+
+// headSerialized returns the longest prefix of s that takes at most n
+// characters written as a JSON string (as encoding/json writes it: quotes,
+// backslashes and control characters escaped, <, > and & as \u003c…).
+func headSerialized(s string, n int) string {
+	n -= 2 // the quotes
+	for i, r := range s {
+		cost := 1
+		switch {
+		case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+			cost = 2
+		case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError:
+			cost = 6
+		}
+		if n < cost {
+			return s[:i]
+		}
+		n -= cost
+	}
+	return s
 }
 
 // headRunes returns the first n characters of s.

@@ -120,6 +120,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		if errors.Is(res.internal, context.Canceled) {
 			res.Err = "The call was cancelled before it finished; nothing was changed."
 		}
+		if errors.Is(res.internal, context.DeadlineExceeded) {
+			res.Err = "The call ran out of time and was stopped; nothing was changed: ask for less, such as a narrower from/to or a lower limit."
+		}
 		r.logger().Error("tool failed", "tool", name, "err", res.internal)
 	}
 	return res, call

@@ -22,11 +22,10 @@ const (
 	listMax     = 40
 )
 
-// listSpanDays is how far past where it starts one page of list_events
-// looks (to the end of the day before that many days later, in the
-// person's zone): a longer window is served in stretches of this many days, each
-// ending with a cursor, so a page's work follows its size and never the
-// window's.
+// listSpanDays is how many days past where it starts one page of
+// list_events looks (up to 00:00 of the day that many days later, in the
+// person's zone): a longer window is served in stretches, each ending
+// with a cursor, so a page's work follows its size and never the window's.
 const listSpanDays = 366
 
 // listCount is how many occurrences after a page list_events counts to

@@ -265,7 +265,7 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 					b.Fatal(err)
 				}
 				bounds(e, nil)
-				expand(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)})
+				firstOccs(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
 				upcoming(e, nil, zone, monday, nextCount)
 			}
 		})

@@ -33,7 +33,7 @@ func FuzzStreamScans(f *testing.F) {
 			return
 		}
 		w := fields.Window{From: e.StartAt, To: e.StartAt.AddDate(0, 0, listSpanDays)}
-		st := newStream(e, e.StartAt, nil, paris, w, nil, nil, true)
+		st := newStream(e, e.StartAt, time.Time{}, nil, paris, w, nil, nil, true)
 		var last time.Time
 		for range listMax + 1 + listCount {
 			o, ok, err := st.peek(context.Background())

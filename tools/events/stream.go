@@ -3,6 +3,7 @@ package events
 import (
 	"container/heap"
 	"context"
+	"math"
 	"strings"
 	"time"
 
@@ -39,14 +40,29 @@ func (p *position) before(o *occ) bool {
 
 func positionOf(o *occ) position { return position{start: o.Start, id: o.Event.ID, key: o.Key()} }
 
-// Steps of a rule's scan: the first looks this far ahead, and each next
+// Steps of a rule's scan: the first looks firstStep ahead, and each next
 // one doubles while a scan finds few occurrences and halves while it finds
 // many, within these bounds.
 const (
-	firstStep = 6 * time.Hour
 	leastStep = time.Hour
 	mostStep  = 64 * 24 * time.Hour
 )
+
+// firstStep is how far the first scan of e's rule looks: about a dozen
+// occurrences of a plain rule of its FREQ.
+func firstStep(e *event) time.Duration {
+	switch {
+	case e.Rule == nil:
+		return mostStep
+	case e.Rule.Freq() == recur.Minutely:
+		return leastStep
+	case e.Rule.Freq() == recur.Hourly:
+		return 12 * time.Hour
+	case e.Rule.Freq() == recur.Daily:
+		return 16 * 24 * time.Hour
+	}
+	return mostStep
+}
 
 // stream gives the occurrences of one series that overlap a window, its
 // overrides applied and cancelled ones left out, in compareOccs order.
@@ -61,6 +77,7 @@ type stream struct {
 	// rule is false when only the overrides' occurrences can pass keep.
 	rule bool
 	next time.Time // the rule's starts before next have been scanned
+	end  time.Time // and none starts at or after end
 	step time.Duration
 	buf  []occ // scanned occurrences of the rule, not yet given
 	own  []occ // occurrences whose override gives them a time (or, without rule, text), in order
@@ -68,11 +85,15 @@ type stream struct {
 	scans int
 }
 
-// newStream prepares the stream of e in w. The rule's starts are first
-// looked for at the latest of w.From less the longest occurrence, the
-// cursor's place and first (the earliest start e can have, as stored).
-func newStream(e *event, first time.Time, ovs map[string]*override, person tz.Zone, w fields.Window, after *position, keep func(*occ) bool, rule bool) *stream {
-	st := &stream{e: e, s: e.series(person), ovs: ovs, person: person, w: w, after: after, keep: keep, rule: rule, step: firstStep}
+// newStream prepares the stream of e in w. The rule's starts are looked
+// for from the latest of w.From less the longest occurrence, the cursor's
+// place and first (no start of e comes earlier), up to the earlier of w.To
+// and last (no start of e comes later; zero when e never ends).
+func newStream(e *event, first, last time.Time, ovs map[string]*override, person tz.Zone, w fields.Window, after *position, keep func(*occ) bool, rule bool) *stream {
+	st := &stream{e: e, s: e.series(person), ovs: ovs, person: person, w: w, after: after, keep: keep, rule: rule, step: firstStep(e), end: w.To}
+	if !last.IsZero() && last.Before(st.end) {
+		st.end = last.Add(time.Second)
+	}
 	st.next = w.From.Add(-longest(e))
 	if after != nil && after.start.After(st.next) {
 		st.next = after.start
@@ -123,13 +144,13 @@ func (st *stream) passes(o *occ) bool {
 
 // fill scans the rule until an occurrence is buffered or the window ends.
 func (st *stream) fill(ctx context.Context) error {
-	for st.rule && len(st.buf) == 0 && st.next.Before(st.w.To) {
+	for st.rule && len(st.buf) == 0 && st.next.Before(st.end) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		hi := st.next.Add(st.step)
-		if !hi.Before(st.w.To) {
-			hi = st.w.To
+		if !hi.Before(st.end) {
+			hi = st.end
 		}
 		st.scans++
 		found := st.s.StartsBetween(st.next, hi)
@@ -304,9 +325,12 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w fields.Window
 	}
 	out := make([]*stream, 0, len(cands))
 	for _, r := range cands {
-		e, first := r.e, time.Unix(r.first, 0)
+		e, first, last := r.e, time.Unix(r.first, 0), time.Time{}
+		if r.last != math.MaxInt64 {
+			last = time.Unix(r.last, 0)
+		}
 		if query == "" {
-			out = append(out, newStream(e, first, ovs[e.ID], person, w, after, nil, true))
+			out = append(out, newStream(e, first, last, ovs[e.ID], person, w, after, nil, true))
 			continue
 		}
 		t, match := texts[e.ID]
@@ -314,7 +338,7 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w fields.Window
 			continue
 		}
 		keep := func(o *occ) bool { return occMatches(o, t, q) }
-		out = append(out, newStream(e, first, ovs[e.ID], person, w, after, keep, match))
+		out = append(out, newStream(e, first, last, ovs[e.ID], person, w, after, keep, match))
 	}
 	return out, nil
 }
@@ -365,8 +389,11 @@ func hasText(s, q string) bool { return strings.Contains(strings.ToLower(s), q) 
 // firstOccs returns up to n occurrences of e, overrides applied, that
 // overlap w, in order, expanding no more of the rule than they need.
 func firstOccs(e *event, ovs map[string]*override, person tz.Zone, w fields.Window, n int) []occ {
-	first, _, _ := bounds(e, ovs)
-	st := newStream(e, first, ovs, person, w, nil, nil, true)
+	first, last, bounded := bounds(e, ovs)
+	if !bounded {
+		last = time.Time{}
+	}
+	st := newStream(e, first, last, ovs, person, w, nil, nil, true)
 	var out []occ
 	for len(out) < n {
 		if _, ok, _ := st.peek(context.Background()); !ok {

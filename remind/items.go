@@ -25,9 +25,10 @@ type trigger struct {
 // RECURRENCE-ID (RFC 5545 §3.8.4.4).
 type override struct {
 	Cancelled bool
-	Start     time.Time // zero: keeps the series' time
-	Triggers  []trigger // nil: the series' reminders
-	Title     string    // "": the series' title
+	Start     time.Time     // zero: keeps the series' time
+	Length    time.Duration // with Start: the occurrence's own length
+	Triggers  []trigger     // nil: the series' reminders
+	Title     string        // "": the series' title
 }
 
 // item is one task or event as the reminders job sees it: its series of
@@ -56,6 +57,7 @@ type item struct {
 type fire struct {
 	Occurrence string    // RECURRENCE-ID form, "" for a task without a due
 	Start      time.Time // the occurrence's start or due (zero without one)
+	End        time.Time // an event occurrence's end (zero for a task)
 	Trigger    string
 	At         time.Time
 }
@@ -253,31 +255,36 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	}
 	it.Triggers = triggers(rem, first, evZone)
 
-	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, start_at, remind_before, remind_at,
-		updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
+	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, end_local, start_at, end_at,
+		remind_before, remind_at, updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
 	if err != nil {
 		return nil, false, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			key                                 string
-			cancelled                           int
-			otitle, ostartL, obefore, oat, oupd sql.NullString
-			ostartAt                            sql.NullInt64
+			key                             string
+			cancelled                       int
+			otitle, ostartL, oendL, obefore sql.NullString
+			oat, oupd                       sql.NullString
+			ostartAt, oendAt                sql.NullInt64
 		)
-		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &ostartAt, &obefore, &oat, &oupd); err != nil {
+		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &oendL, &ostartAt, &oendAt, &obefore, &oat, &oupd); err != nil {
 			return nil, false, err
 		}
 		ov := &override{Cancelled: cancelled == 1, Title: otitle.String}
 		if ostartAt.Valid {
 			ov.Start = time.Unix(ostartAt.Int64, 0).UTC()
+			ov.Length = time.Duration(oendAt.Int64-ostartAt.Int64) * time.Second
 			if it.AllDay {
 				m, err := tz.ParseMoment(ostartL.String)
 				if err != nil {
 					return bad(err)
 				}
 				ov.Start = zone.StartOfDay(m.Date)
+				if em, err := tz.ParseMoment(oendL.String); err == nil {
+					ov.Length = zone.StartOfDay(em.Date).Sub(ov.Start)
+				}
 			}
 		}
 		if obefore.Valid || oat.Valid {
@@ -411,10 +418,14 @@ func (it *item) between(from, to time.Time) []fire {
 		}
 		return out
 	}
-	add := func(key string, start time.Time, ts []trigger) {
+	add := func(key string, start, end time.Time, ts []trigger) {
 		for _, t := range ts {
 			if at := start.Add(t.Offset); !at.Before(from) && !at.After(to) {
-				out = append(out, fire{Occurrence: key, Start: start, Trigger: t.Name, At: at})
+				f := fire{Occurrence: key, Start: start, Trigger: t.Name, At: at}
+				if it.Kind == "event" {
+					f.End = end
+				}
+				out = append(out, f)
 			}
 		}
 	}
@@ -425,7 +436,7 @@ func (it *item) between(from, to time.Time) []fire {
 			if it.Over[key] != nil {
 				continue
 			}
-			add(key, o.Start, it.Triggers)
+			add(key, o.Start, o.End, it.Triggers)
 		}
 	}
 	for key, ov := range it.Over {
@@ -434,7 +445,11 @@ func (it *item) between(from, to time.Time) []fire {
 			continue
 		}
 		if start, ts, ok := it.overridden(ov, o.Start); ok {
-			add(key, start, ts)
+			end := o.End.Add(start.Sub(o.Start))
+			if !ov.Start.IsZero() {
+				end = start.Add(ov.Length)
+			}
+			add(key, start, end, ts)
 		}
 	}
 	slices.SortFunc(out, func(a, b fire) int {
@@ -526,4 +541,35 @@ func (it *item) produces(occurrence, trig string, at time.Time) bool {
 		}
 	}
 	return false
+}
+
+// fireOf is the fire (occurrence, trig) of the item at instant at, as it
+// is now; ok is false when the item no longer has it.
+func (it *item) fireOf(occurrence, trig string, at time.Time) (fire, bool) {
+	for _, f := range it.between(at, at) {
+		if f.Occurrence == occurrence && f.Trigger == trig {
+			return f, true
+		}
+	}
+	return fire{}, false
+}
+
+// ended reports whether the event occurrence a delivery is about has
+// ended by now, and says why it is not sent then: a reminder of something
+// already over is of no use. Tasks never end (an overdue task is still
+// worth a reminder), and neither does a delivery whose item cannot be read
+// (the send says what the row knows).
+func (e *Engine) ended(tx *store.Tx, p person, label, occurrence, trig string, at, now time.Time) (bool, string, error) {
+	if kind, _, ok := itemLabel(label); !ok || kind != 'e' {
+		return false, "", nil
+	}
+	it, found, err := loadItem(tx, label, p.Zone)
+	if err != nil || !found {
+		return false, "", nil
+	}
+	f, ok := it.fireOf(occurrence, trig, at)
+	if !ok || f.End.IsZero() || now.Before(f.End) {
+		return false, "", nil
+	}
+	return true, "the event ended " + tz.FormatModel(f.End, p.Zone) + ", before its reminder could be sent", nil
 }

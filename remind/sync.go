@@ -520,7 +520,11 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 			continue
 		}
 		for _, f := range it.between(time.Unix(d.from, 0), now) {
-			if err := e.insert(tx, p, d.label, f.Occurrence, f.Trigger, f.At, now, r); err != nil {
+			local := ""
+			if it.AllDay {
+				local = wallClock(f.At, p.Zone)
+			}
+			if err := e.insert(tx, p, d.label, f.Occurrence, f.Trigger, f.At, local, now, r); err != nil {
 				return err
 			}
 		}
@@ -539,24 +543,48 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 	return nil
 }
 
+// wallClock is at on the wall clock of zone, "2026-10-04T23:00".
+func wallClock(at time.Time, zone tz.Zone) string { return tz.TimeMoment(zone.In(at)).String() }
+
 // insert records one due fire, as pending, or as skipped when it is more
-// than MaxLate late. A fire already recorded is left as it is.
-func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at, now time.Time, r *Result) error {
+// than MaxLate late. A fire already recorded is left as it is. local is
+// the fire's wall-clock time when a date-only start or due (or the
+// digest's time of day) sets it, else "": a fire of the same item,
+// occurrence and trigger already recorded at that wall-clock time was
+// recorded for that day in the person's earlier zone, and is not recorded
+// again at the new zone's instant.
+func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at time.Time, local string, now time.Time, r *Result) error {
+	if local != "" {
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
+			AND occurrence = ? AND trigger = ? AND local_fire = ? AND fire_at <> ?`,
+			tx.Owner(), label, occ, trig, local, at.Unix()).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	var localCol any
+	if local != "" {
+		localCol = local
+	}
 	status, why := "pending", ""
 	if late := now.Sub(at); late > e.maxLate {
 		status = "skipped"
 		why = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) + " allowed (--max-late)"
 	}
 	res, err := tx.Exec(`INSERT INTO reminder_deliveries (owner_id, item, occurrence, trigger, fire_at, delivery_id,
-		status, next_attempt, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		status, next_attempt, last_error, created_at, local_fire) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (owner_id, item, occurrence, trigger, fire_at) DO NOTHING`,
 		tx.Owner(), label, occ, trig, at.Unix(), deliveryID(tx.Owner(), label, occ, trig, at.Unix()),
-		status, at.Unix(), why, now.Unix())
+		status, at.Unix(), why, now.Unix(), localCol)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n > 0 && status == "skipped" {
 		r.Skipped++
+		r.TooLate++
 		e.log.Warn("reminder skipped: missed by more than --max-late", "person", p.Name, "item", label, "occurrence", occ,
 			"trigger", trig, "fire_at", tz.RFC3339(at, p.Zone), "late", humanDuration(now.Sub(at)))
 	}

@@ -192,13 +192,6 @@ func times(n int) string {
 	return strconv.Itoa(n) + " times"
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
-}
-
 // finish records the outcome of one attempt: sent when every notifier
 // accepted it; otherwise pending again after the retry wait, or failed
 // when the attempts are used up. A sent mark is written whoever holds the

@@ -138,7 +138,7 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 
 // taskColumns are the columns scanTask reads, in its order.
 const taskColumns = `id, title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
-	status, updated_at, deleted_at`
+	remind_zone, status, updated_at, deleted_at`
 
 // scanTask decodes one row of taskColumns.
 func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) {
@@ -146,9 +146,9 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		id                               int64
 		title, before, at, status        string
 		date, dtime, dzone, rrule, rfrom sql.NullString
-		updated, deleted                 sql.NullString
+		rzone, updated, deleted          sql.NullString
 	)
-	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &status, &updated, &deleted); err != nil {
+	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &rzone, &status, &updated, &deleted); err != nil {
 		return nil, err
 	}
 	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
@@ -157,11 +157,20 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 	if err != nil {
 		return nil, fmt.Errorf("task t%d: %w", id, err)
 	}
+	// remind_at is read in the zone it was written in (remind_zone), so
+	// a moment given under another zone than the person's stored one
+	// (--tz) fires at the instant it named; older rows have none and use
+	// the person's zone.
 	remZone := zone
+	if rzone.Valid && rzone.String != "" {
+		if remZone, err = tz.LoadZone(rzone.String); err != nil {
+			return nil, fmt.Errorf("task t%d: %w", id, err)
+		}
+	}
 	if !date.Valid {
 		it.NoBase = true
 		for _, m := range rem.At {
-			a, _ := zone.MomentInstant(m)
+			a, _ := remZone.MomentInstant(m)
 			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.String(), At: a})
 		}
 		return it, nil

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // A sender that stops (killed) after claiming and before recording is no
@@ -160,4 +163,37 @@ func (e *env) personOf(eng *Engine, id int64) person {
 	}
 	e.t.Fatalf("no person %d", id)
 	return person{}
+}
+
+// A remind_at read in the zone of the call (--tz) fires at the instant it
+// named, not at that wall-clock time in the person's stored zone, and
+// the task shows in which zone it was written.
+func TestRemindAtKeepsTheCallsZone(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 10, 5, 10, 0, 0, 0, time.UTC))
+	utc := e.person("cy", "UTC")
+	underTZ := utc
+	underTZ.Zone = tz.MustZone("Europe/Paris") // assistant --tz Europe/Paris
+	e.call(underTZ, "add_task", `{"title":"X","remind_at":["2026-10-05T17:48"]}`)
+	e.call(underTZ, "add_task", `{"title":"Y","due":"2026-10-06","remind_at":["2026-10-05T18:00"]}`)
+	eng := e.engine(Options{People: []int64{utc.ID}})
+	e.pass(eng)
+	e.now = time.Date(2026, 10, 5, 15, 47, 0, 0, time.UTC)
+	e.pass(eng)
+	if got := e.rec.take(); len(got) != 0 {
+		t.Fatalf("fired before 17:48 Paris: %+v", got)
+	}
+	e.now = time.Date(2026, 10, 5, 16, 0, 0, 0, time.UTC)
+	e.pass(eng)
+	got := e.rec.take()
+	if len(got) != 2 || got[0].FireAt != "2026-10-05T15:48:00+00:00" || got[1].FireAt != "2026-10-05T16:00:00+00:00" {
+		t.Fatalf("sent %+v, want X at 15:48Z (17:48 Paris) and Y at 16:00Z (18:00 Paris)", got)
+	}
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, utc)
+	tools.Insert(tc, e.s)
+	tools.Insert(tc, tools.Clock(e.time))
+	res, _ := e.reg.Call(e.ctx, tc, "get_task", []byte(`{"id":"t1"}`))
+	if !res.OK() || !strings.Contains(res.Out, "2026-10-05T17:48 (Europe/Paris)") {
+		t.Errorf("get_task in the stored zone: %s", res.Out)
+	}
 }

@@ -270,8 +270,12 @@ func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus) {
 			en.Error = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) +
 				" allowed (--max-late)"
 		} else {
+			last := "last error: " + en.Error
+			if en.Error == "" {
+				last = "its sender stopped before recording a result"
+			}
 			en.Error = "gives up after " + attempts(en.Attempts) + ": more than " + humanDuration(e.maxLate) +
-				" late (--max-late); last error: " + orNone(en.Error)
+				" late (--max-late); " + last
 		}
 		ps.Missed = append(ps.Missed, en)
 	case late < 0:

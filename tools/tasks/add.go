@@ -29,7 +29,7 @@ func (v view) summary(t task) string {
 	if t.Rule != nil {
 		parts = append(parts, repeatText(t))
 	}
-	if d := t.Reminders.Describe(); d != "" {
+	if d := v.reminders(t); d != "" {
 		parts = append(parts, "reminders "+d)
 	}
 	return strings.Join(parts, "; ")
@@ -65,6 +65,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 		remZone = t.Due.Zone
 	}
 	t.Reminders, _, _ = readReminders(a, remZone)
+	t.RemindZone = remZone.Name() // a moment read in a zone fires at that instant
 	key := readKey(a)
 	allowDup := a.Flag("allow_duplicate")
 	if hasRF && !hasRule && a.Err() == nil {

@@ -201,6 +201,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	}
 	if hasAt {
 		t.Reminders.At = rem.At
+		t.RemindZone = remZone.Name()
 	} else if clear["remind_at"] {
 		t.Reminders.At = nil
 	}

@@ -197,3 +197,69 @@ func TestRemindAtKeepsTheCallsZone(t *testing.T) {
 		t.Errorf("get_task in the stored zone: %s", res.Out)
 	}
 }
+
+// out runs a tool as who, fails the test unless it succeeded, and returns
+// the answer's text.
+func (e *env) out(who tools.Person, name, raw string) string {
+	e.t.Helper()
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, who)
+	tools.Insert(tc, e.s)
+	tools.Insert(tc, tools.Clock(e.time))
+	res, _ := e.reg.Call(e.ctx, tc, name, []byte(raw))
+	if !res.OK() {
+		e.t.Fatalf("%s %s: code %d: %s", name, raw, res.Code, res.Err)
+	}
+	return res.Out
+}
+
+// A reminder time already past when it is set (add or update, task or
+// event) is said in the answer, naming the time, and recorded as skipped
+// at once: --status lists it under skipped, never as due, and a pass
+// sends nothing. Of a repeating event only the occurrences still to come
+// count.
+func TestReminderAlreadyPastWhenSet(t *testing.T) {
+	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:50"))
+	eng := e.engine(Options{})
+	e.pass(eng)
+	cases := []struct{ tool, args, want string }{
+		{"add_task", `{"title":"A","remind_at":["2026-10-05T08:49"]}`, "the reminder time Mon 2026-10-05 08:49 (+02:00) has already passed; it will not fire."},
+		{"add_event", `{"title":"Standup","start":"2026-10-05T09:00","remind_before":[15]}`, "the reminder time Mon 2026-10-05 08:45 (+02:00) has already passed; it will not fire."},
+		{"add_event", `{"title":"Weekly","start":"2026-09-28T09:00","rrule":"FREQ=WEEKLY","remind_before":[15, 20]}`,
+			"the reminder times Mon 2026-10-05 08:40 (+02:00) and Mon 2026-10-05 08:45 (+02:00) have already passed; they will not fire."},
+		{"add_task", `{"title":"B","due":"2026-10-05T09:00","remind_before":[5]}`, ""},
+		{"update_task", `{"id":"t2","remind_before":[30, 5]}`, "the reminder time Mon 2026-10-05 08:30 (+02:00) has already passed; it will not fire."},
+		{"update_event", `{"id":"e1","start":"2026-10-05T08:55"}`, "the reminder time Mon 2026-10-05 08:40 (+02:00) has already passed; it will not fire."},
+	}
+	for _, c := range cases {
+		out := e.out(e.ada, c.tool, c.args)
+		if c.want == "" {
+			if strings.Contains(out, "already passed") {
+				t.Errorf("%s %s: a warning for a reminder still to come:\n%s", c.tool, c.args, out)
+			}
+		} else if !strings.Contains(out, "Warning: "+c.want) {
+			t.Errorf("%s %s: the answer lacks %q:\n%s", c.tool, c.args, c.want, out)
+		}
+	}
+	reports, err := eng.Status(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteStatus(&b, reports); err != nil {
+		t.Fatal(err)
+	}
+	st := b.String()
+	for _, want := range []string{"due now: 0", "skipped: 6", "its time had already passed when it was set (Mon 2026-10-05 08:50 (+02:00))"} {
+		if !strings.Contains(st, want) {
+			t.Errorf("status lacks %q:\n%s", want, st)
+		}
+	}
+	if r := e.pass(eng); r.Sent != 0 || len(e.rec.take()) != 0 {
+		t.Errorf("a pass sent %+v", r)
+	}
+	e.at("Europe/Paris", "2026-10-05T08:55")
+	if r := e.pass(eng); r.Sent != 1 {
+		t.Errorf("t2's reminder 5 min before is still to come: %+v", r)
+	}
+}

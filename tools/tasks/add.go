@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
@@ -89,7 +90,8 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
 	outcome := added
 	var conflictRef string
-	var alike string // a warning about a task much like the new one
+	var alike string     // a warning about a task much like the new one
+	var past []time.Time // reminder times already past, recorded as skipped
 	change, err := e.s.Write(ctx, e.person.ID, "add_task", func(tx *store.Tx) error {
 		if key != "" {
 			prev, ref, found, err := tx.LookupKey("add_task", key)
@@ -128,6 +130,9 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 			return err
 		}
 		t.ID = id
+		if past, err = fields.SkipPast(tx, label(id), e.zone, e.now); err != nil {
+			return err
+		}
 		tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
 		if key != "" {
 			return tx.SaveKey("add_task", key, fp, label(id))
@@ -142,8 +147,9 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	}
 	if outcome == added {
 		attach(tc, change, t.ID)
-		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + changeNote(change)
-		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+		warn := pastWarning(past, e)
+		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
+		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change, Warnings: warn})
 	}
 	// An earlier task answers: show it as it is now.
 	var cur task

@@ -47,7 +47,10 @@ type item struct {
 	NoBase   bool
 	Series   recur.Series
 	Triggers []trigger
-	Absolute []fire // NoBase only
+	// Absolute fire once each, at their instant, whatever the series: the
+	// remind_at of a task without a due ("at:…"), and every item's
+	// one-time reminders, remind_once ("once:2026-10-05T07:00:00Z").
+	Absolute []fire
 	Over     map[string]*override
 	Updated  time.Time // the row's updated_at (the latest of an event and its overrides)
 	zone     tz.Zone   // the person's zone
@@ -138,23 +141,27 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 
 // taskColumns are the columns scanTask reads, in its order.
 const taskColumns = `id, title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
-	remind_zone, status, updated_at, deleted_at`
+	remind_zone, remind_once, status, updated_at, deleted_at`
 
 // scanTask decodes one row of taskColumns.
 func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) {
 	var (
 		id                               int64
-		title, before, at, status        string
+		title, before, at, once, status  string
 		date, dtime, dzone, rrule, rfrom sql.NullString
 		rzone, updated, deleted          sql.NullString
 	)
-	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &rzone, &status, &updated, &deleted); err != nil {
+	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &rzone, &once, &status,
+		&updated, &deleted); err != nil {
 		return nil, err
 	}
 	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
 		Updated: parseStamp(updated.String), Dead: deleted.Valid || status != "open"}
 	rem, err := fields.ParseReminders(before, at)
 	if err != nil {
+		return nil, fmt.Errorf("task t%d: %w", id, err)
+	}
+	if it.Absolute, err = onceFires(once); err != nil {
 		return nil, fmt.Errorf("task t%d: %w", id, err)
 	}
 	// remind_at is read in the zone it was written in (remind_zone), so
@@ -215,10 +222,12 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 		startAt, endAt                                                   int64
 		rrule, updated, deleted                                          sql.NullString
 	)
+	var once string
 	err := tx.QueryRow(`SELECT title, location, all_day, start_local, end_local, tzid, start_at, end_at, rrule,
-		exdates, rdates, remind_before, remind_at, updated_at, deleted_at FROM events WHERE owner_id = ? AND id = ?`,
+		exdates, rdates, remind_before, remind_at, remind_once, updated_at, deleted_at FROM events
+		WHERE owner_id = ? AND id = ?`,
 		tx.Owner(), id).Scan(&title, &location, &allDay, &startL, &endL, &tzid, &startAt, &endAt, &rrule,
-		&exdates, &rdates, &before, &at, &updated, &deleted)
+		&exdates, &rdates, &before, &at, &once, &updated, &deleted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -228,6 +237,9 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	it := &item{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
 		zone: zone, AllDay: allDay == 1, Updated: parseStamp(updated.String), Dead: deleted.Valid}
 	bad := func(err error) (*item, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
+	if it.Absolute, err = onceFires(once); err != nil {
+		return bad(err)
+	}
 	evZone, err := tz.LoadZone(tzid)
 	if err != nil {
 		return bad(err)
@@ -334,6 +346,17 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	return it, true, rows.Err()
 }
 
+// onceFires reads remind_once (fields.ParseOnce): each instant is a fire
+// of its own, "once:" and its RFC 3339 UTC text.
+func onceFires(s string) ([]fire, error) {
+	ts, err := fields.ParseOnce(s)
+	out := make([]fire, 0, len(ts))
+	for _, at := range ts {
+		out = append(out, fire{Trigger: "once:" + at.Format(time.RFC3339), At: at})
+	}
+	return out, err
+}
+
 // keyStart is the original start of the occurrence a RECURRENCE-ID names:
 // a UTC DATE-TIME as written, a DATE at 00:00 of that day in zone.
 func keyStart(key string, zone tz.Zone) (time.Time, bool) {
@@ -354,8 +377,11 @@ func (it *item) hasReminders() bool {
 	if it.Dead {
 		return false
 	}
+	if len(it.Absolute) > 0 {
+		return true
+	}
 	if it.NoBase {
-		return len(it.Absolute) > 0
+		return false
 	}
 	if len(it.Triggers) > 0 {
 		return true
@@ -419,12 +445,12 @@ func (it *item) between(from, to time.Time) []fire {
 		return nil
 	}
 	var out []fire
-	if it.NoBase {
-		for _, a := range it.Absolute {
-			if !a.At.Before(from) && !a.At.After(to) {
-				out = append(out, a)
-			}
+	for _, a := range it.Absolute {
+		if !a.At.Before(from) && !a.At.After(to) {
+			out = append(out, a)
 		}
+	}
+	if it.NoBase {
 		return out
 	}
 	add := func(key string, start, end time.Time, ts []trigger) {
@@ -500,10 +526,10 @@ func (it *item) next(from time.Time) (time.Time, bool) {
 			best, found = at, true
 		}
 	}
+	for _, a := range it.Absolute {
+		consider(a.At)
+	}
 	if it.NoBase {
-		for _, a := range it.Absolute {
-			consider(a.At)
-		}
 		return best, found
 	}
 	if len(it.Triggers) > 0 {

@@ -30,8 +30,10 @@ type Message struct {
 	// Item and Occurrence are set for a reminder.
 	Item       *ItemRef       `json:"item,omitempty"`
 	Occurrence *OccurrenceRef `json:"occurrence,omitempty"`
-	// Trigger is "before:15" (minutes before the start or due) or
-	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone).
+	// Trigger is "before:15" (minutes before the start or due),
+	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone) or
+	// "once:2026-10-12T06:00:00Z" (a one-time reminder, remind_once, from
+	// a calendar file's absolute alarm).
 	Trigger string `json:"trigger,omitempty"`
 	// FireAt is when the reminder was due; SentAt when this attempt went
 	// out; LateSeconds the difference (0 when on time), Late the same in

@@ -6,7 +6,8 @@
 // What fires: each relative reminder at its exact number of minutes before
 // the start (or due) of each occurrence (an RFC 5545 relative trigger),
 // each absolute one at its moment, keeping its distance from the start on
-// every occurrence of a repeating item. A date-only start or due is 00:00
+// every occurrence of a repeating item, and each one-time reminder
+// (remind_once, a calendar file's absolute alarm) once, at its instant. A date-only start or due is 00:00
 // of that day in the person's zone. Cancelled occurrences never fire; a
 // moved one fires for its new time; a deleted event or a completed or
 // deleted task stops firing the moment the change is written.

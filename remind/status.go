@@ -408,7 +408,8 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 
 // describeTrigger says what a trigger is in words, times in zone as the
 // tools show them: "15 min before (20261005T070000Z)", "at Mon 2026-10-05
-// 08:00 (+02:00)", "for Mon 2026-10-05".
+// 08:00 (+02:00)", "once at Mon 2026-10-12 08:00 (+02:00)", "for Mon
+// 2026-10-05".
 func describeTrigger(en Entry, zone tz.Zone) string {
 	kind, val, _ := strings.Cut(en.Trigger, ":")
 	switch kind {
@@ -418,6 +419,8 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 		return humanDuration(time.Duration(n)*time.Minute) + " before" + occSuffix(en.Occurrence)
 	case "at":
 		return "at " + momentWords(val, zone) + occSuffix(en.Occurrence)
+	case "once":
+		return "once at " + tz.FormatModel(en.FireAt, zone)
 	case "digest":
 		if m, _, err := tz.ParseBasic(en.Occurrence); err == nil {
 			return "for " + tz.FormatDateModel(m.Date)

@@ -181,7 +181,7 @@ func oldNext(tx *store.Tx) (map[string]sql.NullInt64, error) {
 // one later.
 func openTasks(tx *store.Tx, p person) (map[string]*item, error) {
 	rows, err := tx.Query(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
-		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]')`, tx.Owner())
+		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`, tx.Owner())
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +269,9 @@ func pendingItems(tx *store.Tx) (map[string]bool, error) {
 func allItems(tx *store.Tx, out map[string]time.Time) error {
 	queries := []struct{ prefix, q string }{
 		{"t", `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
-			AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]')`},
+			AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`},
 		{"e", `SELECT id, coalesce(updated_at, '') FROM events e WHERE owner_id = ? AND deleted_at IS NULL
-			AND (remind_before <> '[]' OR remind_at <> '[]' OR EXISTS (SELECT 1 FROM event_overrides o
+			AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]' OR EXISTS (SELECT 1 FROM event_overrides o
 				WHERE o.owner_id = e.owner_id AND o.event_id = e.id AND o.deleted_at IS NULL
 				AND (coalesce(o.remind_before, '[]') <> '[]' OR coalesce(o.remind_at, '[]') <> '[]')))`},
 	}

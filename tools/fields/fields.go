@@ -323,3 +323,60 @@ func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.T
 	}
 	return SkipPastReminders(tx, label, zone, now)
 }
+
+// OnceJSON is the stored form of one-time reminders (remind_once,
+// migrations/00009_reminders.sql): the instants as RFC 3339 UTC texts,
+// ["2026-10-05T07:00:00Z"]; "[]" when there are none. Each fires once, at
+// its instant, however the item repeats (an absolute alarm, RFC 5545
+// §3.8.6.3).
+func OnceJSON(ts []time.Time) string {
+	texts := make([]string, len(ts))
+	for i, t := range ts {
+		texts[i] = t.UTC().Format(time.RFC3339)
+	}
+	b, _ := json.Marshal(texts)
+	return string(b)
+}
+
+// ParseOnce reads what OnceJSON writes; "" reads as none.
+func ParseOnce(s string) ([]time.Time, error) {
+	if s == "" || s == "[]" {
+		return nil, nil
+	}
+	var texts []string
+	if err := json.Unmarshal([]byte(s), &texts); err != nil {
+		return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
+	}
+	out := make([]time.Time, 0, len(texts))
+	for _, x := range texts {
+		t, err := time.Parse(time.RFC3339, x)
+		if err != nil {
+			return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
+		}
+		out = append(out, t.UTC())
+	}
+	return out, nil
+}
+
+// DescribeOnce gives one-time reminders in words, in zone: "once at Mon
+// 2026-10-05 09:00 (+02:00)", or "" when there are none.
+func DescribeOnce(ts []time.Time, zone tz.Zone) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = tz.FormatModel(t, zone)
+	}
+	return "once at " + strings.Join(names, ", ")
+}
+
+// OnceData is one-time reminders as a list's data: RFC 3339 with the
+// offset of zone; never nil.
+func OnceData(ts []time.Time, zone tz.Zone) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = tz.RFC3339(t, zone)
+	}
+	return out
+}

@@ -76,7 +76,10 @@ type task struct {
 	// RemindZone is the IANA zone Reminders.At were read in when the task
 	// has no timed due (a timed due's own zone is theirs); "" for rows
 	// written before it was kept, which read them in the person's zone.
-	RemindZone  string
+	RemindZone string
+	// RemindOnce are one-time reminders read from a calendar file
+	// (remind_once, fields.ParseOnce): shown, never written by the tools.
+	RemindOnce  []time.Time
 	Status      string // "open" or "done"
 	CompletedAt time.Time
 	CreatedAt   time.Time
@@ -156,6 +159,9 @@ func fromRow(r store.Row) (task, error) {
 	}
 	t.Reminders = rem
 	t.RemindZone = str(r["remind_zone"])
+	if t.RemindOnce, err = fields.ParseOnce(str(r["remind_once"])); err != nil {
+		return t, fmt.Errorf("task %d: %w", t.ID, err)
+	}
 	if c, ok := num(r["completed_at"]); ok {
 		t.CompletedAt = time.Unix(c, 0).UTC()
 	}

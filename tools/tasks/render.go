@@ -196,6 +196,7 @@ type taskData struct {
 	RemindBefore []int            `json:"remind_before"`
 	RemindAt     []string         `json:"remind_at"`
 	RemindZone   string           `json:"remind_zone,omitempty"` // the zone of remind_at, when not the person's
+	RemindOnce   []string         `json:"remind_once,omitempty"` // one-time reminders, each fired once at its instant
 	CompletedAt  string           `json:"completed_at,omitempty"`
 	CreatedAt    string           `json:"created_at"`
 	UpdatedAt    string           `json:"updated_at,omitempty"`
@@ -228,6 +229,9 @@ func (v view) data(t task) taskData {
 		d.RemindAt = append(d.RemindAt, m.String())
 	}
 	d.RemindZone = v.remindZone(t)
+	if len(t.RemindOnce) > 0 {
+		d.RemindOnce = fields.OnceData(t.RemindOnce, v.zone)
+	}
 	if t.HasDue {
 		d.Due = t.Due.String()
 		d.DueAllDay = !t.Due.HasTime
@@ -291,6 +295,12 @@ func (v view) reminders(t task) string {
 	d := t.Reminders.Describe()
 	if z := v.remindZone(t); z != "" {
 		d += " (" + z + ")"
+	}
+	if once := fields.DescribeOnce(t.RemindOnce, v.zone); once != "" {
+		if d != "" {
+			d += "; "
+		}
+		d += once
 	}
 	return d
 }

@@ -1,6 +1,6 @@
 -- Reminders (package remind): failures counted apart from sends, the
--- wall-clock time of a fire set by a date-only start or due, and the zone
--- a task's remind_at was written in.
+-- wall-clock time of a fire set by a date-only start or due, the zone a
+-- task's remind_at was written in, and one-time reminders.
 --
 -- +goose Up
 
@@ -29,7 +29,18 @@ CREATE INDEX reminder_deliveries_local ON reminder_deliveries(owner_id, item, oc
 -- as in rows written before, means the person's zone.
 ALTER TABLE tasks ADD COLUMN remind_zone TEXT;
 
+-- remind_once are one-time reminders: a JSON array of instants as RFC 3339
+-- UTC texts (["2026-10-05T07:00:00Z"]), each fired once at its instant
+-- however the item repeats. They come from absolute alarms read from a
+-- calendar file (TRIGGER;VALUE=DATE-TIME, RFC 5545 §3.8.6.3), unlike
+-- remind_at, which on a repeating item keeps its distance from the start
+-- of each occurrence. The tools show them and leave them as they are.
+ALTER TABLE events ADD COLUMN remind_once TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN remind_once TEXT NOT NULL DEFAULT '[]';
+
 -- +goose Down
+ALTER TABLE tasks DROP COLUMN remind_once;
+ALTER TABLE events DROP COLUMN remind_once;
 ALTER TABLE tasks DROP COLUMN remind_zone;
 DROP INDEX reminder_deliveries_local;
 ALTER TABLE reminder_deliveries DROP COLUMN local_fire;

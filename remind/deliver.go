@@ -63,10 +63,12 @@ func (e *Engine) deliverNext(ctx context.Context, p person, r *Result) (more boo
 		}
 		d.DeliveredTo = append(d.DeliveredTo, n.Name())
 	}
+	// Marked at once, before anything else (the renewal stops after): a
+	// crash between the send and this mark is what resends a delivery.
 	afterSend(d)
+	err = e.finish(sendCtx, p, d, failures, e.now(), r)
 	stopRenew()
-	now := e.now()
-	return true, e.finish(sendCtx, p, d, failures, now, r)
+	return true, err
 }
 
 // keepLease renews d's lease every third of the lease, on the real clock,

@@ -97,6 +97,13 @@ func TestLateReminderOfAnEventOver(t *testing.T) {
 	eng := e.engine(Options{})
 	e.pass(eng)
 	e.at("Europe/Paris", "2026-10-05T09:40")
+	before, err := eng.Status(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := before[0]; len(ps.Missed) != 1 || ps.Missed[0].Title != "Standup" || len(ps.Due) != 1 {
+		t.Errorf("status before the pass: due %+v, will be skipped %+v", ps.Due, ps.Missed)
+	}
 	r := e.pass(eng)
 	got := e.rec.take()
 	if r.Sent != 1 || r.Skipped != 1 || len(got) != 1 || got[0].Title != "Review" {

@@ -145,6 +145,13 @@ func TestZoneChangeKeepsADaysReminderSent(t *testing.T) {
 	}
 	e.call(e.ada, "set_time_zone", `{"time_zone":"America/New_York"}`)
 	e.at("America/New_York", "2026-10-06T00:10")
+	reports, err := eng.Status(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps := reports[0]; len(ps.Due) != 0 {
+		t.Errorf("status at New York's midnight lists as due: %+v", ps.Due)
+	}
 	e.pass(eng)
 	if got := e.rec.take(); len(got) != 0 {
 		t.Fatalf("sent again at New York's midnight: %+v", got)

@@ -220,6 +220,11 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 			if err != nil {
 				return err
 			}
+			if !known && it.AllDay {
+				if known, err = recordedForDay(tx, n.label, f.Occurrence, f.Trigger, wallClock(f.At, p.Zone), f.At); err != nil {
+					return err
+				}
+			}
 			if !known {
 				e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), n.label, f.Occurrence, f.Trigger, f.At.Unix()),
 					Item: n.label, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps, over)

@@ -543,6 +543,20 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 	return nil
 }
 
+// recordedForDay reports whether the fire (label, occ, trig) at local, the
+// wall-clock time a date-only base sets, was recorded at another instant:
+// for that day, in the person's earlier zone. It is false when local is "".
+func recordedForDay(tx *store.Tx, label, occ, trig, local string, at time.Time) (bool, error) {
+	if local == "" {
+		return false, nil
+	}
+	var n int
+	err := tx.QueryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
+		AND occurrence = ? AND trigger = ? AND local_fire = ? AND fire_at <> ?`,
+		tx.Owner(), label, occ, trig, local, at.Unix()).Scan(&n)
+	return n > 0, err
+}
+
 // wallClock is at on the wall clock of zone, "2026-10-04T23:00".
 func wallClock(at time.Time, zone tz.Zone) string { return tz.TimeMoment(zone.In(at)).String() }
 
@@ -554,16 +568,8 @@ func wallClock(at time.Time, zone tz.Zone) string { return tz.TimeMoment(zone.In
 // recorded for that day in the person's earlier zone, and is not recorded
 // again at the new zone's instant.
 func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at time.Time, local string, now time.Time, r *Result) error {
-	if local != "" {
-		var n int
-		if err := tx.QueryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
-			AND occurrence = ? AND trigger = ? AND local_fire = ? AND fire_at <> ?`,
-			tx.Owner(), label, occ, trig, local, at.Unix()).Scan(&n); err != nil {
-			return err
-		}
-		if n > 0 {
-			return nil
-		}
+	if done, err := recordedForDay(tx, label, occ, trig, local, at); err != nil || done {
+		return err
 	}
 	var localCol any
 	if local != "" {

@@ -703,8 +703,13 @@ func str(v any) string {
 
 // alarmsFromColumns reads stored reminders back as alarms: remind_at
 // moments read in zone (the item's, as the tools and the reminders job
-// read them) and remind_once instants both become absolute alarms.
-func alarmsFromColumns(before, at, once string, zone tz.Zone) (Alarms, error) {
+// read them) and remind_once instants both become absolute alarms. On a
+// repeating item (repeatFrom is the instant of its DTSTART or first due),
+// a remind_at keeps its distance from the start of every occurrence, which
+// is a relative trigger, so it is written as one when it comes before the
+// start by at most four weeks (an absolute one would fire only once when
+// read back).
+func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.Time) (Alarms, error) {
 	r, err := fields.ParseReminders(before, at)
 	if err != nil {
 		return Alarms{}, err
@@ -712,8 +717,13 @@ func alarmsFromColumns(before, at, once string, zone tz.Zone) (Alarms, error) {
 	a := Alarms{RemindBefore: r.Before}
 	for _, m := range r.At {
 		t, _ := zone.MomentInstant(m)
+		if repeatFrom != nil && !t.After(*repeatFrom) && repeatFrom.Sub(t) <= maxRemindMinutes*time.Minute {
+			a.RemindBefore = append(a.RemindBefore, int(repeatFrom.Sub(t)/time.Minute))
+			continue
+		}
 		a.RemindAt = append(a.RemindAt, t)
 	}
+	a.RemindBefore = uniqueInts(a.RemindBefore)
 	ts, err := fields.ParseOnce(once)
 	if err != nil {
 		return Alarms{}, err
@@ -758,7 +768,16 @@ func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
 	if e.RDates, err = tz.ParseMomentsJSON(str(r["rdates"])); err != nil {
 		return bad(err)
 	}
-	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), z); err != nil {
+	var repeatFrom *time.Time
+	if e.Rule != nil || len(e.RDates) > 0 {
+		base := z
+		if e.AllDay {
+			base = person // all-day days begin at 00:00 in the person's zone
+		}
+		first, _ := base.MomentInstant(e.Start)
+		repeatFrom = &first
+	}
+	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), z, repeatFrom); err != nil {
 		return bad(err)
 	}
 	return e, nil
@@ -824,7 +843,7 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		}
 	}
 	if r["remind_before"] != nil || r["remind_at"] != nil {
-		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), "", master.Zone)
+		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), "", master.Zone, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -893,7 +912,15 @@ func taskFromRow(r store.Row, person tz.Zone) (*Task, error) {
 		}
 		remZone = z
 	}
-	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), remZone)
+	var repeatFrom *time.Time
+	if t.Rule != nil && t.HasDue {
+		first := person.StartOfDay(t.Due.Date)
+		if t.Due.HasTime {
+			first, _ = t.Zone.Instant(t.Due.DateTime)
+		}
+		repeatFrom = &first
+	}
+	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), remZone, repeatFrom)
 	if err != nil {
 		return nil, err
 	}

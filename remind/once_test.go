@@ -81,3 +81,22 @@ func TestImportedAbsoluteAlarmFiresOnce(t *testing.T) {
 		}
 	}
 }
+
+// A remind_at given through the tools keeps its meaning on a repeating
+// event (its distance from each start): the export writes it as a
+// relative trigger, not as an absolute one that would fire once.
+func TestToolsRemindAtExportsRelative(t *testing.T) {
+	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-01T08:00"))
+	e.call(e.ada, "add_event", `{"title":"Weekly","start":"2026-10-05T09:00","rrule":"FREQ=WEEKLY","remind_at":["2026-10-04T20:00"]}`)
+	p, err := e.s.PersonByID(e.ctx, e.ada.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := ics.Export(e.ctx, e.s, p, &out, time.Time{}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "TRIGGER:-PT780M") || strings.Contains(out.String(), "VALUE=DATE-TIME") {
+		t.Errorf("the export does not write 13 h before each start:\n%s", out.String())
+	}
+}

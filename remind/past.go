@@ -15,6 +15,11 @@ func init() { fields.SkipPastReminders = SkipPast }
 // item that does not repeat (a remind_at may be long before its start).
 const pastLookback = 100 * 366 * 24 * time.Hour
 
+// pastRepeatWindow is how far before now SkipPast looks for reminders of
+// a repeating item's occurrences still to start: the longest
+// remind_before (four weeks) and a few days.
+const pastRepeatWindow = 31 * 24 * time.Hour
+
 // SkipPast records as skipped, in tx, every reminder of the task or event
 // label ("t12", "e7") that was already past at now when the item took its
 // present form, and returns their instants, sorted, for the tool's answer
@@ -42,7 +47,9 @@ func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.T
 		if lo >= 0 {
 			return nil, nil
 		}
-		from = now.Add(lo)
+		// Bounded, so a rule of many occurrences is never expanded over
+		// years: a remind_at further before its start is not looked for.
+		from = now.Add(max(lo, -pastRepeatWindow))
 	}
 	var out []time.Time
 	for _, f := range it.between(from, now) {

@@ -187,7 +187,7 @@ func TestCrashBetweenClaimAndMark(t *testing.T) {
 
 // testLease is the lease the binaries of these tests hold (crash.go):
 // short, so a dead holder's lease runs out within a test.
-const testLease = 3 * time.Second
+const testLease = 6 * time.Second
 
 // waitRenewed waits until the one claimed delivery's lease was renewed
 // past the end of its first term on the real clock, so a second process

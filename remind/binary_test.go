@@ -353,3 +353,21 @@ func TestLoopStopsOnSIGTERM(t *testing.T) {
 		t.Errorf("no clean stop in the log:\n%s", errb.String())
 	}
 }
+
+// Through the binary: on a person stored in UTC, `--tz Europe/Paris call
+// add_task remind_at=2026-10-05T17:48` fires at 17:48 Paris time (15:48Z).
+func TestBinaryTZReminder(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 10, 5, 10, 0, 0, 0, time.UTC))
+	e.person("cy", "UTC")
+	add := e.command(t, e.now, nil, "--person", "cy", "--tz", "Europe/Paris", "call", "add_task", "title=X", "remind_at=2026-10-05T17:48")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add_task: %v\n%s", err, out)
+	}
+	if msgs, _, code := e.once(t, time.Date(2026, 10, 5, 15, 47, 0, 0, time.UTC)); code != 0 || len(msgs) != 0 {
+		t.Fatalf("at 15:47Z: %+v, exit %d", msgs, code)
+	}
+	msgs, stderrText, code := e.once(t, time.Date(2026, 10, 5, 15, 48, 0, 0, time.UTC))
+	if code != 0 || len(msgs) != 1 || msgs[0].FireAt != "2026-10-05T15:48:00+00:00" {
+		t.Fatalf("at 15:48Z: %+v, exit %d\n%s", msgs, code, stderrText)
+	}
+}

@@ -24,6 +24,11 @@ type DecodeOptions struct {
 	// read in it, and all-day items begin at 00:00 in it (design §3).
 	// The zero Zone is UTC.
 	Zone tz.Zone
+	// Now, when set, drops absolute alarms (TRIGGER;VALUE=DATE-TIME) whose
+	// instant is before it: such an alarm fires once, at its instant (RFC
+	// 5545 §3.8.6.3), so one already past would never fire. Each is named
+	// in Calendar.Skipped.
+	Now time.Time
 }
 
 // maxRemindMinutes is the largest remind_before the tools take (4 weeks).
@@ -437,7 +442,13 @@ func (d *decoder) alarms(n *node, uid string, base, end, ref time.Time) Alarms {
 				d.skip(c, uid, "TRIGGER", 0, err.Error())
 				continue
 			}
-			a.RemindAt = append(a.RemindAt, tv.instant())
+			at := tv.instant()
+			if !d.opts.Now.IsZero() && at.Before(d.opts.Now) {
+				d.skip(c, uid, "TRIGGER", 0, "TRIGGER "+quote(v)+" is an absolute alarm, which fires once at its instant, and "+
+					at.UTC().Format("2006-01-02 15:04Z")+" has passed")
+				continue
+			}
+			a.RemindAt = append(a.RemindAt, at)
 			continue
 		}
 		dur, err := (&ical.Prop{Name: "TRIGGER", Params: ical.Params{}, Value: v}).Duration()

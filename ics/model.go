@@ -101,7 +101,10 @@ type Alarms struct {
 	// RemindBefore are minutes before the start (or a task's due), from
 	// relative triggers, sorted, without repeats.
 	RemindBefore []int
-	// RemindAt are absolute triggers (VALUE=DATE-TIME), as instants.
+	// RemindAt are absolute triggers (VALUE=DATE-TIME), as instants. Each
+	// fires once, at its instant (RFC 5545 §3.8.6.3), however the item
+	// repeats: they are stored as the item's one-time reminders
+	// (remind_once; an override's own remind_at).
 	RemindAt []time.Time
 }
 

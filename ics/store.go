@@ -74,8 +74,12 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 	if err != nil {
 		return rep, fmt.Errorf("the person's zone “%s” is not an IANA zone: %w", person.Zone, err)
 	}
+	now := time.Now()
+	if st.Now != nil {
+		now = st.Now()
+	}
 	t0 := time.Now()
-	cal, err := Decode(r, DecodeOptions{Zone: zone})
+	cal, err := Decode(r, DecodeOptions{Zone: zone, Now: now})
 	var nc *NotCalendarError
 	if errors.As(err, &nc) && opts.Source != "" {
 		nc.Source = opts.Source
@@ -85,10 +89,6 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 	}
 	t1 := time.Now()
 	rep.Parse = t1.Sub(t0)
-	now := time.Now()
-	if st.Now != nil {
-		now = st.Now()
-	}
 	plan := planRows(cal, zone, now)
 	rep.Skipped = append(cal.Skipped, plan.skipped...)
 	rep.Repaired = cal.Repaired
@@ -119,12 +119,23 @@ type plannedEvent struct {
 	overrides []store.Row // without event_id
 }
 
-// reminderColumns are the stored JSON forms (tools/fields): minutes, and
-// moments in the person's zone.
-func reminderColumns(a Alarms, person tz.Zone) (string, string) {
+// reminderColumns are the stored forms of an item's alarms: minutes
+// before (remind_before, tools/fields), and its absolute alarms as
+// one-time reminders (remind_once: instants as RFC 3339 UTC texts), each
+// fired once at its instant (RFC 5545 §3.8.6.3), never once per
+// occurrence as a remind_at would.
+func reminderColumns(a Alarms) (before, once string) {
+	return fields.Reminders{Before: a.RemindBefore}.BeforeJSON(), fields.OnceJSON(a.RemindAt)
+}
+
+// overrideReminderColumns are the reminder columns of an occurrence's own
+// alarms: minutes, and its absolute alarms as remind_at moments in the
+// series' zone, which tools/events and the reminders job read an
+// occurrence's remind_at in (it fires once, at its moment).
+func overrideReminderColumns(a Alarms, zone tz.Zone) (string, string) {
 	r := fields.Reminders{Before: a.RemindBefore}
 	for _, t := range a.RemindAt {
-		r.At = append(r.At, tz.TimeMoment(person.In(t)))
+		r.At = append(r.At, tz.TimeMoment(zone.In(t)))
 	}
 	return r.BeforeJSON(), r.AtJSON()
 }
@@ -224,14 +235,14 @@ func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {
 	if title == "" {
 		title = "(no title)"
 	}
-	rb, ra := reminderColumns(e.Alarms, person)
+	rb, once := reminderColumns(e.Alarms)
 	row := store.Row{
 		"uid": e.UID, "title": title, "location": e.Location, "notes": e.Description,
 		"all_day": boolInt(e.AllDay), "start_local": e.Start.String(), "end_local": endLocal.String(), "tzid": e.Zone.Name(),
 		"start_at": startAt.Unix(), "end_at": endAt.Unix(), "rrule": nil,
 		"exdates": tz.MomentsJSON(e.ExDates), "rdates": tz.MomentsJSON(e.RDates),
 		"first_at": first.Unix(), "last_at": nil,
-		"remind_before": rb, "remind_at": ra, "created_at": now.Unix(),
+		"remind_before": rb, "remind_at": "[]", "remind_once": once, "created_at": now.Unix(),
 	}
 	if e.Rule != nil {
 		row["rrule"] = e.Rule.String()
@@ -286,10 +297,10 @@ func overrideRow(master, ov *Event, person tz.Zone, now time.Time) store.Row {
 		row["start_local"], row["end_local"], row["tzid"] = ov.Start.String(), endLocal.String(), ov.Zone.Name()
 		row["start_at"], row["end_at"] = startAt.Unix(), endAt.Unix()
 	}
-	rb, ra := reminderColumns(ov.Alarms, person)
-	mb, ma := reminderColumns(master.Alarms, person)
-	if rb != mb || ra != ma {
-		row["remind_before"], row["remind_at"] = rb, ra
+	rb, ro := reminderColumns(ov.Alarms)
+	mb, mo := reminderColumns(master.Alarms)
+	if rb != mb || ro != mo {
+		row["remind_before"], row["remind_at"] = overrideReminderColumns(ov.Alarms, master.Zone)
 	}
 	return row
 }
@@ -312,7 +323,7 @@ func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
 		tags = []string{}
 	}
 	tb, _ := json.Marshal(tags)
-	rb, ra := reminderColumns(t.Alarms, person)
+	rb, once := reminderColumns(t.Alarms)
 	row["title"], row["title_norm"], row["notes"] = title, fields.NormTitle(title), t.Description
 	row["priority"], row["tags"] = t.Priority, string(tb)
 	row["rrule"], row["repeat_from"] = nil, nil
@@ -322,7 +333,7 @@ func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
 			row["repeat_from"] = "completion"
 		}
 	}
-	row["remind_before"], row["remind_at"] = rb, ra
+	row["remind_before"], row["remind_at"], row["remind_once"] = rb, "[]", once
 	row["status"], row["completed_at"] = "open", nil
 	if t.Done {
 		row["status"] = "done"
@@ -369,9 +380,9 @@ func existing(tx *store.Tx, query string, cols []string, key func(store.Row) str
 }
 
 var (
-	eventCols    = []string{"id", "uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at", "rrule", "exdates", "rdates", "first_at", "last_at", "remind_before", "remind_at"}
+	eventCols    = []string{"id", "uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at", "rrule", "exdates", "rdates", "first_at", "last_at", "remind_before", "remind_at", "remind_once"}
 	overrideCols = []string{"id", "event_id", "recurrence_id", "cancelled", "title", "location", "notes", "start_local", "end_local", "tzid", "start_at", "end_at", "remind_before", "remind_at"}
-	taskCols     = []string{"id", "uid", "title", "title_norm", "notes", "due_date", "due_time", "due_zone", "due_at", "priority", "tags", "rrule", "repeat_from", "remind_before", "remind_at", "status", "completed_at"}
+	taskCols     = []string{"id", "uid", "title", "title_norm", "notes", "due_date", "due_time", "due_zone", "due_at", "priority", "tags", "rrule", "repeat_from", "remind_before", "remind_at", "remind_zone", "remind_once", "status", "completed_at"}
 )
 
 // apply compares the planned rows with the owner's live rows and writes
@@ -722,16 +733,34 @@ func str(v any) string {
 	return fmt.Sprint(v)
 }
 
-func alarmsFromColumns(before, at string, person tz.Zone) (Alarms, error) {
+// alarmsFromColumns reads stored reminders back as alarms: remind_at
+// moments read in zone (the item's, as the tools and the reminders job
+// read them) and remind_once instants both become absolute alarms. On a
+// repeating item (repeatFrom is the instant of its DTSTART or first due),
+// a remind_at keeps its distance from the start of every occurrence, which
+// is a relative trigger, so it is written as one when it comes before the
+// start by at most four weeks (an absolute one would fire only once when
+// read back).
+func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.Time) (Alarms, error) {
 	r, err := fields.ParseReminders(before, at)
 	if err != nil {
 		return Alarms{}, err
 	}
 	a := Alarms{RemindBefore: r.Before}
 	for _, m := range r.At {
-		t, _ := person.MomentInstant(m)
+		t, _ := zone.MomentInstant(m)
+		if repeatFrom != nil && !t.After(*repeatFrom) && repeatFrom.Sub(t) <= maxRemindMinutes*time.Minute {
+			a.RemindBefore = append(a.RemindBefore, int(repeatFrom.Sub(t)/time.Minute))
+			continue
+		}
 		a.RemindAt = append(a.RemindAt, t)
 	}
+	a.RemindBefore = uniqueInts(a.RemindBefore)
+	ts, err := fields.ParseOnce(once)
+	if err != nil {
+		return Alarms{}, err
+	}
+	a.RemindAt = uniqueTimes(append(a.RemindAt, ts...))
 	return a, nil
 }
 
@@ -771,7 +800,16 @@ func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
 	if e.RDates, err = tz.ParseMomentsJSON(str(r["rdates"])); err != nil {
 		return bad(err)
 	}
-	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person); err != nil {
+	var repeatFrom *time.Time
+	if e.Rule != nil || len(e.RDates) > 0 {
+		base := z
+		if e.AllDay {
+			base = person // all-day days begin at 00:00 in the person's zone
+		}
+		first, _ := base.MomentInstant(e.Start)
+		repeatFrom = &first
+	}
+	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), z, repeatFrom); err != nil {
 		return bad(err)
 	}
 	return e, nil
@@ -837,7 +875,7 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		}
 	}
 	if r["remind_before"] != nil || r["remind_at"] != nil {
-		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person)
+		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), "", master.Zone, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -898,7 +936,23 @@ func taskFromRow(r store.Row, person tz.Zone) (*Task, error) {
 			t.Completed = time.Unix(c, 0).UTC()
 		}
 	}
-	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), person)
+	remZone := t.Zone // a timed due's zone, else the person's
+	if rz := str(r["remind_zone"]); rz != "" && !t.Due.HasTime {
+		z, err := tz.LoadZone(rz)
+		if err != nil {
+			return nil, err
+		}
+		remZone = z
+	}
+	var repeatFrom *time.Time
+	if t.Rule != nil && t.HasDue {
+		first := person.StartOfDay(t.Due.Date)
+		if t.Due.HasTime {
+			first, _ = t.Zone.Instant(t.Due.DateTime)
+		}
+		repeatFrom = &first
+	}
+	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), remZone, repeatFrom)
 	if err != nil {
 		return nil, err
 	}

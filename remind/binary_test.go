@@ -3,6 +3,7 @@ package remind
 import (
 	"bufio"
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -64,7 +65,7 @@ func (e *env) command(t *testing.T, now time.Time, extra []string, args ...strin
 		"ASSISTANT_NOW=" + now.Format(time.RFC3339),
 		"HOME=" + home, "XDG_CONFIG_HOME=" + home, "USER=ada", "TZ=Europe/Paris",
 		"PATH=" + os.Getenv("PATH"),
-	}, extra...)
+	}, append(extra, e.binEnv...)...)
 	return cmd
 }
 
@@ -101,14 +102,16 @@ func decodeLines(t *testing.T, s string) []Message {
 	return out
 }
 
-// A process killed with SIGKILL after sending and before marking: the
-// lease keeps others off the row until it runs out, then the next pass
-// sends it again with the same delivery id, and exactly one sent record
-// remains.
+// A process killed with SIGKILL after sending and before marking: while
+// it lives (stopped there) it keeps renewing its lease, on the real clock,
+// so a pass whose ASSISTANT_NOW reads minutes later sends nothing; once it
+// is dead the lease runs out and the next pass sends the reminder again
+// with the same delivery id, and exactly one sent record remains.
 func TestCrashBetweenClaimAndMark(t *testing.T) {
 	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
 	e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
 	due := civilAt(t, "Europe/Paris", "2026-10-05T08:45")
+	e.binEnv = []string{"ASSISTANT_REMIND_LEASE=" + testLease.String()}
 
 	cmd := e.command(t, due, []string{"ASSISTANT_REMIND_STOP=after-send"}, "remind", "--once")
 	stdout, err := cmd.StdoutPipe()
@@ -122,6 +125,7 @@ func TestCrashBetweenClaimAndMark(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer cmd.Process.Kill()
 	lines := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -144,42 +148,147 @@ func TestCrashBetweenClaimAndMark(t *testing.T) {
 	select {
 	case firstID = <-stopped:
 	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
 		t.Fatal("the binary never reached the stop after sending")
 	}
 	first := decodeLines(t, <-lines)
+	if len(first) != 1 || first[0].DeliveryID != firstID || first[0].Attempt != 1 {
+		t.Fatalf("first send %+v, stopped at %s", first, firstID)
+	}
+
+	// While the holder lives, its lease outlasts its first term, and a
+	// pass whose clock reads 3 minutes later leaves the delivery alone.
+	e.waitRenewed(t)
+	msgs, _, code := e.once(t, due.Add(3*time.Minute))
+	if len(msgs) != 0 || code != 0 {
+		t.Fatalf("while the holder lives: %+v, exit %d", msgs, code)
+	}
+
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if len(first) != 1 || first[0].DeliveryID != firstID || first[0].Attempt != 1 {
-		t.Fatalf("first send %+v, stopped at %s", first, firstID)
-	}
-	rows := e.rows()
-	if len(rows) != 1 || rows[0].Status != "claimed" {
+	if rows := e.rows(); len(rows) != 1 || rows[0].Status != "claimed" {
 		t.Fatalf("after the kill: %+v, want one claimed row", rows)
 	}
-
-	// While the dead process's lease holds, nobody sends it.
-	msgs, _, code := e.once(t, due.Add(time.Minute))
-	if len(msgs) != 0 || code != 0 {
-		t.Fatalf("inside the lease: %+v, exit %d", msgs, code)
-	}
-	// Once it runs out, it is sent again under the same id.
-	msgs, stderrText, code := e.once(t, due.Add(DefaultLease+time.Second))
-	if code != 0 || len(msgs) != 1 {
-		t.Fatalf("after the lease: %+v, exit %d\n%s", msgs, code, stderrText)
-	}
-	if msgs[0].DeliveryID != firstID || msgs[0].Attempt != 2 || msgs[0].FireAt != first[0].FireAt {
-		t.Errorf("resend %+v, want delivery id %s, attempt 2", msgs[0], firstID)
+	// Once its lease runs out, it is sent again under the same id.
+	msgs = e.onceUntilSent(t, due.Add(3*time.Minute))
+	if len(msgs) != 1 || msgs[0].DeliveryID != firstID || msgs[0].Attempt != 2 || msgs[0].FireAt != first[0].FireAt {
+		t.Errorf("resend %+v, want delivery id %s, attempt 2", msgs, firstID)
 	}
 	msgs, _, _ = e.once(t, due.Add(time.Hour))
 	if len(msgs) != 0 {
 		t.Errorf("sent once more after being marked: %+v", msgs)
 	}
-	rows = e.rows()
+	rows := e.rows()
 	if len(rows) != 1 || rows[0].Status != "sent" || rows[0].DeliveryID != firstID {
 		t.Errorf("records %+v, want exactly one sent", rows)
+	}
+}
+
+// testLease is the lease the binaries of these tests hold (crash.go):
+// short, so a dead holder's lease runs out within a test.
+const testLease = 6 * time.Second
+
+// waitRenewed waits until the one claimed delivery's lease was renewed
+// past the end of its first term on the real clock, so a second process
+// finds it held only thanks to its holder's renewals.
+func (e *env) waitRenewed(t *testing.T) {
+	t.Helper()
+	first := e.leaseUntil(t)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if l := e.leaseUntil(t); l > first && time.Now().Unix() > first {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the lease was never renewed while its holder ran")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (e *env) leaseUntil(t *testing.T) int64 {
+	t.Helper()
+	var l sql.NullInt64
+	if err := e.s.DB().QueryRowContext(e.ctx, `SELECT lease_until FROM reminder_deliveries WHERE status = 'claimed'`).
+		Scan(&l); err != nil {
+		t.Fatal(err)
+	}
+	return l.Int64
+}
+
+// onceUntilSent runs `remind --once` until a pass sends something (a dead
+// holder's lease runs out on the real clock), at most for 60 s.
+func (e *env) onceUntilSent(t *testing.T, now time.Time) []Message {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		cmd := e.command(t, now, nil, "remind", "--once")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("remind --once: %v\n%s", err, errb.String())
+		}
+		if msgs := decodeLines(t, out.String()); len(msgs) > 0 {
+			return msgs
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dead holder's lease never ran out")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// Two real processes and a slow notifier: the first pass's --exec is still
+// running (it waits until the test lets it go) when a second process
+// passes, with a clock 3 minutes later and after the first term of the
+// lease ran out on the real clock. The second sends nothing, the first
+// finishes, and each delivery went out once.
+func TestSlowNotifierHoldsTheLease(t *testing.T) {
+	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
+	e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
+	due := civilAt(t, "Europe/Paris", "2026-10-05T08:45")
+	dir := t.TempDir()
+	log, release := filepath.Join(dir, "sent.log"), filepath.Join(dir, "release")
+	slow := `echo "$ASSISTANT_DELIVERY_ID" >>'` + log + `'; while [ ! -e '` + release + `' ]; do sleep 0.1; done`
+	fast := `echo "$ASSISTANT_DELIVERY_ID" >>'` + log + `'`
+	e.binEnv = []string{"ASSISTANT_REMIND_LEASE=" + testLease.String()}
+
+	first := e.command(t, due, nil, "remind", "--once", "--exec", slow)
+	var errb bytes.Buffer
+	first.Stderr = &errb
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Process.Kill()
+	sent := func() []string {
+		b, _ := os.ReadFile(log)
+		return strings.Fields(string(b))
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(sent()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first process never started its send\n%s", errb.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	e.waitRenewed(t)
+	_, stderrText, code := e.once(t, due.Add(3*time.Minute), "--exec", fast)
+	if code != 0 || len(sent()) != 1 {
+		t.Fatalf("the second process: exit %d, sends %v\n%s", code, sent(), stderrText)
+	}
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("the first process: %v\n%s", err, errb.String())
+	}
+	_, _, code = e.once(t, due.Add(5*time.Minute), "--exec", fast)
+	if got := sent(); code != 0 || len(got) != 1 {
+		t.Fatalf("sends %v (exit %d), want the one delivery once", got, code)
+	}
+	if rows := e.rows(); len(rows) != 1 || rows[0].Status != "sent" || rows[0].Attempts != 1 {
+		t.Errorf("records %+v, want one sent after one attempt", rows)
 	}
 }
 
@@ -213,6 +322,12 @@ func TestBinaryExitCodeAndStatus(t *testing.T) {
 	if _, stderrText, code := e.once(t, due, "--digest", "7h"); code != 1 || !strings.Contains(stderrText, "“--digest”") {
 		t.Errorf("a bad --digest: exit %d, %s", code, stderrText)
 	}
+	// A reminder given up (missed by more than --max-late) exits 9 too,
+	// so cron mails it.
+	e.call(e.ada, "add_task", `{"title":"Call","due":"2026-10-05T11:00","remind_before":[0]}`)
+	if _, stderrText, code := e.once(t, due.Add(5*time.Hour), "--max-late", "1h"); code != 9 {
+		t.Errorf("a reminder skipped past --max-late: exit %d, want 9\n%s", code, stderrText)
+	}
 }
 
 // The loop stops cleanly on SIGTERM and exits 0.
@@ -236,5 +351,23 @@ func TestLoopStopsOnSIGTERM(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "reminders loop stopped") {
 		t.Errorf("no clean stop in the log:\n%s", errb.String())
+	}
+}
+
+// Through the binary: on a person stored in UTC, `--tz Europe/Paris call
+// add_task remind_at=2026-10-05T17:48` fires at 17:48 Paris time (15:48Z).
+func TestBinaryTZReminder(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 10, 5, 10, 0, 0, 0, time.UTC))
+	e.person("cy", "UTC")
+	add := e.command(t, e.now, nil, "--person", "cy", "--tz", "Europe/Paris", "call", "add_task", "title=X", "remind_at=2026-10-05T17:48")
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("add_task: %v\n%s", err, out)
+	}
+	if msgs, _, code := e.once(t, time.Date(2026, 10, 5, 15, 47, 0, 0, time.UTC)); code != 0 || len(msgs) != 0 {
+		t.Fatalf("at 15:47Z: %+v, exit %d", msgs, code)
+	}
+	msgs, stderrText, code := e.once(t, time.Date(2026, 10, 5, 15, 48, 0, 0, time.UTC))
+	if code != 0 || len(msgs) != 1 || msgs[0].FireAt != "2026-10-05T15:48:00+00:00" {
+		t.Fatalf("at 15:48Z: %+v, exit %d\n%s", msgs, code, stderrText)
 	}
 }

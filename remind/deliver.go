@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +24,7 @@ type delivery struct {
 	FireAt      time.Time
 	ID          string // delivery_id
 	Attempt     int    // this attempt, from 1
+	Failures    int    // earlier attempts that ended in a notifier's error
 	Token       string
 	DeliveredTo []string
 }
@@ -41,6 +44,9 @@ func (e *Engine) deliverNext(ctx context.Context, p person, r *Result) (more boo
 	// The send itself is not cut short by a shutdown: the delivery in
 	// flight finishes and is recorded (each notifier has its own timeout).
 	sendCtx := context.WithoutCancel(ctx)
+	// The lease is renewed while the send runs, however long a notifier
+	// takes, so no other process starts a second send of it meanwhile.
+	stopRenew := e.keepLease(sendCtx, p, d)
 	msg, err := e.message(sendCtx, p, d)
 	if err != nil {
 		e.log.Error("cannot build a reminder; sending what is known", "delivery", d.ID, "err", err)
@@ -57,21 +63,60 @@ func (e *Engine) deliverNext(ctx context.Context, p person, r *Result) (more boo
 		}
 		d.DeliveredTo = append(d.DeliveredTo, n.Name())
 	}
+	// Marked at once, before anything else (the renewal stops after): a
+	// crash between the send and this mark is what resends a delivery.
 	afterSend(d)
-	now := e.now()
-	return true, e.finish(sendCtx, p, d, failures, now, r)
+	err = e.finish(sendCtx, p, d, failures, e.now(), r)
+	stopRenew()
+	return true, err
+}
+
+// keepLease renews d's lease every third of the lease, on the real clock,
+// until the returned stop is called; stop returns once no renewal runs. A
+// renewal only extends a claim this sender still holds (its claim token).
+func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop func()) {
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		t := time.NewTicker(e.lease / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
+				_, err := tx.Exec(`UPDATE reminder_deliveries SET lease_until = ?, next_attempt = ?
+					WHERE owner_id = ? AND id = ? AND claim_token = ? AND status = 'claimed'`,
+					e.leaseClock().Add(e.lease).Unix(), e.now().Add(e.lease).Unix(), tx.Owner(), d.RowID, d.Token)
+				return err
+			})
+			if err != nil {
+				e.log.Warn("cannot renew the lease of the delivery being sent", "delivery", d.ID, "err", err)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
 }
 
 // claim takes the next delivery of p that may be sent now: pending and
-// due, or claimed by a sender whose lease ran out. Rows past MaxLate are
-// settled (skipped, or failed after earlier attempts) instead, and so are
-// rows whose senders died holding them more times than attempts allow.
+// due, or claimed by a sender whose lease ran out on the real clock (it
+// stopped before recording a result: killed, or its machine went off).
+// Leases are judged by e.leaseClock, the clock every process shares, never
+// by e.now, which a test or another machine may set apart. Rows past
+// MaxLate are settled instead: skipped when never tried, failed after
+// earlier attempts.
 func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, bool, error) {
 	var d *delivery
 	more := false
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		d, more = nil, false
-		now := e.now()
+		now, real := e.now(), e.leaseClock()
 		var (
 			row     delivery
 			status  string
@@ -79,11 +124,12 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 			to      string
 			fireAt  int64
 		)
-		err := tx.QueryRow(`SELECT id, item, occurrence, trigger, fire_at, delivery_id, status, attempts, last_error,
-			delivered_to FROM reminder_deliveries WHERE owner_id = ? AND status IN ('pending', 'claimed')
-			AND next_attempt <= ? ORDER BY next_attempt, id LIMIT 1`, tx.Owner(), now.Unix()).
+		err := tx.QueryRow(`SELECT id, item, occurrence, trigger, fire_at, delivery_id, status, attempts, failures,
+			last_error, delivered_to FROM reminder_deliveries WHERE owner_id = ?
+			AND ((status = 'pending' AND next_attempt <= ?) OR (status = 'claimed' AND coalesce(lease_until, 0) <= ?))
+			ORDER BY next_attempt, id LIMIT 1`, tx.Owner(), now.Unix(), real.Unix()).
 			Scan(&row.RowID, &row.Item, &row.Occurrence, &row.Trigger, &fireAt, &row.ID, &status, &row.Attempt,
-				&lastErr, &to)
+				&row.Failures, &lastErr, &to)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -99,25 +145,36 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 			return err
 		}
 		if late := now.Sub(row.FireAt); late > e.maxLate {
-			if row.Attempt == 0 {
+			limit := "more than " + humanDuration(e.maxLate) + " late (--max-late)"
+			switch {
+			case row.Attempt == 0:
 				r.Skipped++
+				r.TooLate++
 				return settle("skipped", "missed by "+humanDuration(late)+", more than the "+
 					humanDuration(e.maxLate)+" allowed (--max-late)")
+			case row.Failures == 0:
+				r.GaveUp++
+				return settle("failed", fmt.Sprintf("gave up: %s; its sender stopped %s before recording a result "+
+					"(it may have gone out)", limit, times(row.Attempt)))
 			}
 			r.GaveUp++
-			return settle("failed", strings.TrimSpace(lastErr+"; gave up: more than "+humanDuration(e.maxLate)+" late (--max-late)"))
+			return settle("failed", strings.TrimSpace(lastErr+"; gave up: "+limit))
 		}
-		if status == "claimed" && row.Attempt >= e.maxAttempts() {
-			r.GaveUp++
-			return settle("failed", "its sender stopped before recording the result, "+
-				"as many times as attempts are allowed; last error: "+orNone(lastErr))
+		if ended, why, err := e.ended(tx, p, row.Item, row.Occurrence, row.Trigger, row.FireAt, now); err != nil {
+			return err
+		} else if ended {
+			r.Skipped++
+			return settle("skipped", why)
+		}
+		if status == "claimed" {
+			e.log.Warn("a sender stopped before recording a result; sending again under the same delivery id",
+				"person", p.Name, "delivery", row.ID, "attempts", row.Attempt)
 		}
 		row.Attempt++
 		row.Token = newToken()
-		lease := now.Add(e.lease).Unix()
 		if _, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'claimed', attempts = ?, claim_token = ?,
 			lease_until = ?, next_attempt = ? WHERE owner_id = ? AND id = ?`,
-			row.Attempt, row.Token, lease, lease, tx.Owner(), row.RowID); err != nil {
+			row.Attempt, row.Token, real.Add(e.lease).Unix(), now.Add(e.lease).Unix(), tx.Owner(), row.RowID); err != nil {
 			return err
 		}
 		d = &row
@@ -126,11 +183,15 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 	return d, more, err
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
+// times is "once", "twice" or "3 times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
 	}
-	return s
+	return strconv.Itoa(n) + " times"
 }
 
 // finish records the outcome of one attempt: sent when every notifier
@@ -139,6 +200,7 @@ func orNone(s string) string {
 // lease now, since the message went out; a failure is recorded only while
 // this sender still holds it.
 func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []string, now time.Time, r *Result) error {
+	fails := d.Failures + 1 // when this attempt failed
 	to, _ := json.Marshal(d.DeliveredTo)
 	if d.DeliveredTo == nil {
 		to = []byte("[]")
@@ -151,16 +213,16 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 			return err
 		}
 		why := strings.Join(failures, "; ")
-		if d.Attempt >= e.maxAttempts() {
+		if fails >= e.maxAttempts() {
 			_, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'failed', lease_until = NULL, claim_token = NULL,
-				last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
-				why, string(to), tx.Owner(), d.RowID, d.Token)
+				failures = ?, last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
+				fails, why, string(to), tx.Owner(), d.RowID, d.Token)
 			return err
 		}
-		wait := e.retry[min(d.Attempt-1, len(e.retry)-1)]
+		wait := e.retry[min(fails-1, len(e.retry)-1)]
 		_, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'pending', lease_until = NULL, claim_token = NULL,
-			next_attempt = ?, last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
-			now.Add(wait).Unix(), why, string(to), tx.Owner(), d.RowID, d.Token)
+			failures = ?, next_attempt = ?, last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
+			fails, now.Add(wait).Unix(), why, string(to), tx.Owner(), d.RowID, d.Token)
 		return err
 	})
 	late := now.Sub(d.FireAt)
@@ -174,14 +236,14 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 			attrs = append(attrs, "late", humanDuration(late))
 		}
 		e.log.Info("reminder sent", attrs...)
-	case d.Attempt >= e.maxAttempts():
+	case fails >= e.maxAttempts():
 		r.Failed++
 		r.GaveUp++
 		e.log.Error("reminder failed for good", append(attrs, "err", strings.Join(failures, "; "))...)
 	default:
 		r.Failed++
 		e.log.Warn("reminder not delivered; will retry", append(attrs, "err", strings.Join(failures, "; "),
-			"retry_in", humanDuration(e.retry[min(d.Attempt-1, len(e.retry)-1)]))...)
+			"retry_in", humanDuration(e.retry[min(fails-1, len(e.retry)-1)]))...)
 	}
 	return err
 }

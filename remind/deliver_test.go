@@ -140,7 +140,7 @@ func TestConcurrentPasses(t *testing.T) {
 	for i := range n {
 		e.call(e.ada, "add_task", fmt.Sprintf(`{"title":"Task %d","due":"2026-10-05T09:%02d","remind_before":[0]}`, i, i%30))
 	}
-	e.call(e.bob, "add_event", `{"title":"Call","start":"2026-10-05T03:00","remind_before":[0, 5]}`)
+	e.call(e.bob, "add_event", `{"title":"Call","start":"2026-10-05T03:00","end":"2026-10-05T06:00","remind_before":[0, 5]}`)
 	other := e.open()
 	recs := []*recorder{{}, {}}
 	engines := []*Engine{

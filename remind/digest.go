@@ -63,7 +63,7 @@ func (e *Engine) recordDigests(tx *store.Tx, p person, st state, now time.Time, 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if err := e.insert(tx, p, "digest", day.Basic(), "digest", at, now, r); err != nil {
+		if err := e.insert(tx, p, "digest", day.Basic(), "digest", at, "", now, r); err != nil {
 			return err
 		}
 	}

@@ -25,9 +25,10 @@ type trigger struct {
 // RECURRENCE-ID (RFC 5545 §3.8.4.4).
 type override struct {
 	Cancelled bool
-	Start     time.Time // zero: keeps the series' time
-	Triggers  []trigger // nil: the series' reminders
-	Title     string    // "": the series' title
+	Start     time.Time     // zero: keeps the series' time
+	Length    time.Duration // with Start: the occurrence's own length
+	Triggers  []trigger     // nil: the series' reminders
+	Title     string        // "": the series' title
 }
 
 // item is one task or event as the reminders job sees it: its series of
@@ -46,7 +47,10 @@ type item struct {
 	NoBase   bool
 	Series   recur.Series
 	Triggers []trigger
-	Absolute []fire // NoBase only
+	// Absolute fire once each, at their instant, whatever the series: the
+	// remind_at of a task without a due ("at:…"), and every item's
+	// one-time reminders, remind_once ("once:2026-10-05T07:00:00Z").
+	Absolute []fire
 	Over     map[string]*override
 	Updated  time.Time // the row's updated_at (the latest of an event and its overrides)
 	zone     tz.Zone   // the person's zone
@@ -56,6 +60,7 @@ type item struct {
 type fire struct {
 	Occurrence string    // RECURRENCE-ID form, "" for a task without a due
 	Start      time.Time // the occurrence's start or due (zero without one)
+	End        time.Time // an event occurrence's end (zero for a task)
 	Trigger    string
 	At         time.Time
 }
@@ -136,17 +141,18 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 
 // taskColumns are the columns scanTask reads, in its order.
 const taskColumns = `id, title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
-	status, updated_at, deleted_at`
+	remind_zone, remind_once, status, updated_at, deleted_at`
 
 // scanTask decodes one row of taskColumns.
 func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) {
 	var (
 		id                               int64
-		title, before, at, status        string
+		title, before, at, once, status  string
 		date, dtime, dzone, rrule, rfrom sql.NullString
-		updated, deleted                 sql.NullString
+		rzone, updated, deleted          sql.NullString
 	)
-	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &status, &updated, &deleted); err != nil {
+	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &rzone, &once, &status,
+		&updated, &deleted); err != nil {
 		return nil, err
 	}
 	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
@@ -155,11 +161,23 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 	if err != nil {
 		return nil, fmt.Errorf("task t%d: %w", id, err)
 	}
+	if it.Absolute, err = onceFires(once); err != nil {
+		return nil, fmt.Errorf("task t%d: %w", id, err)
+	}
+	// remind_at is read in the zone it was written in (remind_zone), so
+	// a moment given under another zone than the person's stored one
+	// (--tz) fires at the instant it named; older rows have none and use
+	// the person's zone.
 	remZone := zone
+	if rzone.Valid && rzone.String != "" {
+		if remZone, err = tz.LoadZone(rzone.String); err != nil {
+			return nil, fmt.Errorf("task t%d: %w", id, err)
+		}
+	}
 	if !date.Valid {
 		it.NoBase = true
 		for _, m := range rem.At {
-			a, _ := zone.MomentInstant(m)
+			a, _ := remZone.MomentInstant(m)
 			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.String(), At: a})
 		}
 		return it, nil
@@ -204,10 +222,12 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 		startAt, endAt                                                   int64
 		rrule, updated, deleted                                          sql.NullString
 	)
+	var once string
 	err := tx.QueryRow(`SELECT title, location, all_day, start_local, end_local, tzid, start_at, end_at, rrule,
-		exdates, rdates, remind_before, remind_at, updated_at, deleted_at FROM events WHERE owner_id = ? AND id = ?`,
+		exdates, rdates, remind_before, remind_at, remind_once, updated_at, deleted_at FROM events
+		WHERE owner_id = ? AND id = ?`,
 		tx.Owner(), id).Scan(&title, &location, &allDay, &startL, &endL, &tzid, &startAt, &endAt, &rrule,
-		&exdates, &rdates, &before, &at, &updated, &deleted)
+		&exdates, &rdates, &before, &at, &once, &updated, &deleted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -217,6 +237,9 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	it := &item{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
 		zone: zone, AllDay: allDay == 1, Updated: parseStamp(updated.String), Dead: deleted.Valid}
 	bad := func(err error) (*item, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
+	if it.Absolute, err = onceFires(once); err != nil {
+		return bad(err)
+	}
 	evZone, err := tz.LoadZone(tzid)
 	if err != nil {
 		return bad(err)
@@ -253,31 +276,36 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	}
 	it.Triggers = triggers(rem, first, evZone)
 
-	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, start_at, remind_before, remind_at,
-		updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
+	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, end_local, start_at, end_at,
+		remind_before, remind_at, updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
 	if err != nil {
 		return nil, false, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
-			key                                 string
-			cancelled                           int
-			otitle, ostartL, obefore, oat, oupd sql.NullString
-			ostartAt                            sql.NullInt64
+			key                             string
+			cancelled                       int
+			otitle, ostartL, oendL, obefore sql.NullString
+			oat, oupd                       sql.NullString
+			ostartAt, oendAt                sql.NullInt64
 		)
-		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &ostartAt, &obefore, &oat, &oupd); err != nil {
+		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &oendL, &ostartAt, &oendAt, &obefore, &oat, &oupd); err != nil {
 			return nil, false, err
 		}
 		ov := &override{Cancelled: cancelled == 1, Title: otitle.String}
 		if ostartAt.Valid {
 			ov.Start = time.Unix(ostartAt.Int64, 0).UTC()
+			ov.Length = time.Duration(oendAt.Int64-ostartAt.Int64) * time.Second
 			if it.AllDay {
 				m, err := tz.ParseMoment(ostartL.String)
 				if err != nil {
 					return bad(err)
 				}
 				ov.Start = zone.StartOfDay(m.Date)
+				if em, err := tz.ParseMoment(oendL.String); err == nil {
+					ov.Length = zone.StartOfDay(em.Date).Sub(ov.Start)
+				}
 			}
 		}
 		if obefore.Valid || oat.Valid {
@@ -318,6 +346,17 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	return it, true, rows.Err()
 }
 
+// onceFires reads remind_once (fields.ParseOnce): each instant is a fire
+// of its own, "once:" and its RFC 3339 UTC text.
+func onceFires(s string) ([]fire, error) {
+	ts, err := fields.ParseOnce(s)
+	out := make([]fire, 0, len(ts))
+	for _, at := range ts {
+		out = append(out, fire{Trigger: "once:" + at.Format(time.RFC3339), At: at})
+	}
+	return out, err
+}
+
 // keyStart is the original start of the occurrence a RECURRENCE-ID names:
 // a UTC DATE-TIME as written, a DATE at 00:00 of that day in zone.
 func keyStart(key string, zone tz.Zone) (time.Time, bool) {
@@ -338,8 +377,11 @@ func (it *item) hasReminders() bool {
 	if it.Dead {
 		return false
 	}
+	if len(it.Absolute) > 0 {
+		return true
+	}
 	if it.NoBase {
-		return len(it.Absolute) > 0
+		return false
 	}
 	if len(it.Triggers) > 0 {
 		return true
@@ -403,18 +445,22 @@ func (it *item) between(from, to time.Time) []fire {
 		return nil
 	}
 	var out []fire
-	if it.NoBase {
-		for _, a := range it.Absolute {
-			if !a.At.Before(from) && !a.At.After(to) {
-				out = append(out, a)
-			}
+	for _, a := range it.Absolute {
+		if !a.At.Before(from) && !a.At.After(to) {
+			out = append(out, a)
 		}
+	}
+	if it.NoBase {
 		return out
 	}
-	add := func(key string, start time.Time, ts []trigger) {
+	add := func(key string, start, end time.Time, ts []trigger) {
 		for _, t := range ts {
 			if at := start.Add(t.Offset); !at.Before(from) && !at.After(to) {
-				out = append(out, fire{Occurrence: key, Start: start, Trigger: t.Name, At: at})
+				f := fire{Occurrence: key, Start: start, Trigger: t.Name, At: at}
+				if it.Kind == "event" {
+					f.End = end
+				}
+				out = append(out, f)
 			}
 		}
 	}
@@ -425,7 +471,7 @@ func (it *item) between(from, to time.Time) []fire {
 			if it.Over[key] != nil {
 				continue
 			}
-			add(key, o.Start, it.Triggers)
+			add(key, o.Start, o.End, it.Triggers)
 		}
 	}
 	for key, ov := range it.Over {
@@ -434,7 +480,11 @@ func (it *item) between(from, to time.Time) []fire {
 			continue
 		}
 		if start, ts, ok := it.overridden(ov, o.Start); ok {
-			add(key, start, ts)
+			end := o.End.Add(start.Sub(o.Start))
+			if !ov.Start.IsZero() {
+				end = start.Add(ov.Length)
+			}
+			add(key, start, end, ts)
 		}
 	}
 	slices.SortFunc(out, func(a, b fire) int {
@@ -476,10 +526,10 @@ func (it *item) next(from time.Time) (time.Time, bool) {
 			best, found = at, true
 		}
 	}
+	for _, a := range it.Absolute {
+		consider(a.At)
+	}
 	if it.NoBase {
-		for _, a := range it.Absolute {
-			consider(a.At)
-		}
 		return best, found
 	}
 	if len(it.Triggers) > 0 {
@@ -526,4 +576,35 @@ func (it *item) produces(occurrence, trig string, at time.Time) bool {
 		}
 	}
 	return false
+}
+
+// fireOf is the fire (occurrence, trig) of the item at instant at, as it
+// is now; ok is false when the item no longer has it.
+func (it *item) fireOf(occurrence, trig string, at time.Time) (fire, bool) {
+	for _, f := range it.between(at, at) {
+		if f.Occurrence == occurrence && f.Trigger == trig {
+			return f, true
+		}
+	}
+	return fire{}, false
+}
+
+// ended reports whether the event occurrence a delivery is about has
+// ended by now, and says why it is not sent then: a reminder of something
+// already over is of no use. Tasks never end (an overdue task is still
+// worth a reminder), and neither does a delivery whose item cannot be read
+// (the send says what the row knows).
+func (e *Engine) ended(tx *store.Tx, p person, label, occurrence, trig string, at, now time.Time) (bool, string, error) {
+	if kind, _, ok := itemLabel(label); !ok || kind != 'e' {
+		return false, "", nil
+	}
+	it, found, err := loadItem(tx, label, p.Zone)
+	if err != nil || !found {
+		return false, "", nil
+	}
+	f, ok := it.fireOf(occurrence, trig, at)
+	if !ok || f.End.IsZero() || now.Before(f.End) {
+		return false, "", nil
+	}
+	return true, "the event ended " + tz.FormatModel(f.End, p.Zone) + ", before its reminder could be sent", nil
 }

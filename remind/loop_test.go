@@ -170,3 +170,41 @@ func sleepUntil(t *testing.T, clock func() time.Time, civil string) {
 	}
 	time.Sleep(d)
 }
+
+// A send that outlasts many leases keeps its lease alive: in a synctest
+// bubble (time.Now is the fake clock, for reminders and leases alike) a
+// notifier holds the first send for ten minutes, five leases of two, and
+// a second engine on another handle passing meanwhile sends nothing. The
+// delivery goes out once.
+func TestLeaseRenewedWhileSending(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e, clock := liveEnv(t, "2026-10-05T08:44", 0)
+		e.call(e.ada, "add_task", `{"title":"Slow","due":"2026-10-05T09:00","remind_before":[15]}`)
+		slow := &clocked{now: clock, hold: make(chan struct{}), started: make(chan struct{})}
+		first := e.engine(Options{Notifiers: []Notifier{slow}})
+		e.pass(first)
+		sleepUntil(t, clock, "2026-10-05T08:45")
+		done := make(chan error, 1)
+		go func() {
+			_, err := first.Pass(context.Background())
+			done <- err
+		}()
+		<-slow.started
+		time.Sleep(10 * time.Minute) // the send is still in flight
+		other := &clocked{now: clock}
+		second := e.engine(Options{Store: e.open(), Notifiers: []Notifier{other}})
+		if r := e.pass(second); r.Sent != 0 || len(other.attempts()) != 0 {
+			t.Errorf("a second engine sent a delivery whose holder is alive: %+v", r)
+		}
+		close(slow.hold)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if got := slow.attempts(); len(got) != 1 || !got[0].OK {
+			t.Fatalf("attempts %+v, want one", got)
+		}
+		if rows := e.rows(); len(rows) != 1 || rows[0].Status != "sent" || rows[0].Attempts != 1 {
+			t.Errorf("records %+v, want one sent after one attempt", rows)
+		}
+	})
+}

@@ -15,8 +15,10 @@ import (
 // stdout notifier writes it as one line). Instants are RFC 3339 with the
 // offset in force in the person's zone.
 type Message struct {
-	// DeliveryID is the same on every resend of one delivery: receivers
-	// drop a message whose id they have seen ("rd_" and 24 hex digits).
+	// DeliveryID is the same on every resend of one delivery: delivery is
+	// at least once (a retry, or a crash between the send and its record,
+	// sends it again), so receivers drop a message whose id they have seen
+	// ("rd_" and 24 hex digits).
 	DeliveryID string `json:"delivery_id"`
 	// Kind is "reminder" or "digest".
 	Kind string `json:"kind"`
@@ -28,8 +30,10 @@ type Message struct {
 	// Item and Occurrence are set for a reminder.
 	Item       *ItemRef       `json:"item,omitempty"`
 	Occurrence *OccurrenceRef `json:"occurrence,omitempty"`
-	// Trigger is "before:15" (minutes before the start or due) or
-	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone).
+	// Trigger is "before:15" (minutes before the start or due),
+	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone) or
+	// "once:2026-10-12T06:00:00Z" (a one-time reminder, remind_once, from
+	// a calendar file's absolute alarm).
 	Trigger string `json:"trigger,omitempty"`
 	// FireAt is when the reminder was due; SentAt when this attempt went
 	// out; LateSeconds the difference (0 when on time), Late the same in
@@ -132,7 +136,9 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 }
 
 // reminderText is the one line a person reads: "Standup: starts Mon
-// 2026-10-05 09:00 (+02:00), in 15 min." with "(sent 2 h late)" when late.
+// 2026-10-05 09:00 (+02:00), in 15 min." with "(sent 2 h late)" when late;
+// an event sent after it began "started …, 20 min ago" (one already over
+// is not sent at all: see Engine.ended).
 func reminderText(m *Message, start, now time.Time, zone tz.Zone) string {
 	var b strings.Builder
 	b.WriteString(m.Title)
@@ -150,6 +156,9 @@ func reminderText(m *Message, start, now time.Time, zone tz.Zone) string {
 			fmt.Fprintf(&b, "%s: %s %s", m.Title, verb, tz.FormatDateModel(d))
 		}
 	default:
+		if verb == "starts" && !start.After(now) {
+			verb = "started" // sent late, after the event began
+		}
 		fmt.Fprintf(&b, ": %s %s", verb, tz.FormatModel(start, zone))
 		if d := start.Sub(now); d >= time.Minute {
 			fmt.Fprintf(&b, ", in %s", fields.Lead(int(d/time.Minute)))

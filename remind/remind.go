@@ -1,11 +1,13 @@
 // Package remind is the reminders front (design §5, §7; issue 8): it turns
 // the remind_before and remind_at of every person's tasks and events into
-// notifications, each delivered once, on time or saying how late.
+// notifications, each delivered at least once under a stable delivery id,
+// on time or saying how late.
 //
 // What fires: each relative reminder at its exact number of minutes before
 // the start (or due) of each occurrence (an RFC 5545 relative trigger),
 // each absolute one at its moment, keeping its distance from the start on
-// every occurrence of a repeating item. A date-only start or due is 00:00
+// every occurrence of a repeating item, and each one-time reminder
+// (remind_once, a calendar file's absolute alarm) once, at its instant. A date-only start or due is 00:00
 // of that day in the person's zone. Cancelled occurrences never fire; a
 // moved one fires for its new time; a deleted event or a completed or
 // deleted task stops firing the moment the change is written.
@@ -13,14 +15,18 @@
 // How each reminder goes out once: every (item, occurrence, trigger, fire
 // instant) has one row in reminder_deliveries, with a delivery id derived
 // from that key. A pass records the rows that came due, then takes them
-// one at a time: it claims a row in a write transaction (a lease), sends
-// it through every notifier, then marks it sent. Two processes never claim
-// one row at once, since SQLite serialises the claims; a process that dies
-// after claiming leaves the lease to run out, and the next pass sends the
-// row again under the same delivery id, which receivers use to drop the
-// copy. A failed send is retried after 1, 5 and 30 minutes, then marked
-// failed. A reminder more than MaxLate late when a pass first sees it is
-// recorded as skipped; nothing is dropped without a row saying so.
+// one at a time: it claims a row in a write transaction (a lease on the
+// real clock, renewed while the send runs), sends it through every
+// notifier, then marks it sent. Two processes never claim one row at
+// once, since SQLite serialises the claims, and never while its holder
+// lives; a process that dies after claiming leaves the lease to run out,
+// and the next pass sends the row again under the same delivery id, which
+// receivers use to drop the copy: the promise is at least once with a
+// stable id. A process that died is no failed attempt; a failed send is
+// retried after 1, 5 and 30 minutes, then marked failed. A reminder more
+// than MaxLate late when a pass first sees it, or whose event occurrence
+// has ended, is recorded as skipped; nothing is dropped without a row
+// saying so.
 //
 // Why passes are cheap: the next fire instant of each item is kept in
 // remind_next, and only items whose instant has come are expanded. The
@@ -48,9 +54,10 @@ import (
 const (
 	// DefaultMaxLate is how late a missed reminder is still sent.
 	DefaultMaxLate = 6 * time.Hour
-	// DefaultLease is how long a claimed delivery is held by its sender.
-	// It is longer than any notifier's timeout, so a live sender always
-	// marks its row before another process may take it.
+	// DefaultLease is how long a claimed delivery is held by its sender
+	// without a renewal; the sender renews it every third of it while the
+	// send runs, so it only runs out when the sender stopped (killed, or
+	// its machine went off). It is read on the real clock.
 	DefaultLease = 2 * time.Minute
 	// LateAfter is the lateness from which a sent reminder counts as late
 	// in --status: a once-a-minute timer sends up to a minute after.
@@ -66,13 +73,20 @@ var DefaultRetry = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minut
 type Options struct {
 	Store     *store.Store
 	Notifiers []Notifier
-	// Now is the clock; nil means time.Now.
+	// Now is the clock reminders are due by; nil means time.Now.
 	Now func() time.Time
+	// LeaseClock is the clock leases are judged by; nil means time.Now.
+	// It must be the one every process on the database shares (the real
+	// clock), not Now when a test or another machine sets Now apart: a
+	// lease is a promise between processes, not about reminders' times.
+	LeaseClock func() time.Time
 	// MaxLate: a reminder whose fire instant is further in the past when a
 	// pass first finds it is recorded as skipped instead of sent. 0 means
 	// DefaultMaxLate.
 	MaxLate time.Duration
-	// Lease is how long a claim holds a delivery; 0 means DefaultLease.
+	// Lease is how long a claim holds a delivery unless renewed (its
+	// holder renews it every third of it while the send runs); 0 means
+	// DefaultLease.
 	Lease time.Duration
 	// Retry is the wait after each failed attempt; nil means DefaultRetry.
 	Retry []time.Duration
@@ -103,15 +117,16 @@ func ParseDigest(s string) (*Digest, error) {
 // Engine finds due reminders and delivers them. It is safe to run several
 // engines, in one process or many, over one database file.
 type Engine struct {
-	s         *store.Store
-	notifiers []Notifier
-	now       func() time.Time
-	maxLate   time.Duration
-	lease     time.Duration
-	retry     []time.Duration
-	digest    *Digest
-	people    []int64
-	log       *slog.Logger
+	s          *store.Store
+	notifiers  []Notifier
+	now        func() time.Time
+	leaseClock func() time.Time
+	maxLate    time.Duration
+	lease      time.Duration
+	retry      []time.Duration
+	digest     *Digest
+	people     []int64
+	log        *slog.Logger
 }
 
 // New checks opts and returns an Engine.
@@ -119,7 +134,7 @@ func New(opts Options) (*Engine, error) {
 	if opts.Store == nil {
 		return nil, errors.New("remind: Options.Store is nil")
 	}
-	e := &Engine{s: opts.Store, notifiers: opts.Notifiers, now: opts.Now, maxLate: opts.MaxLate,
+	e := &Engine{s: opts.Store, notifiers: opts.Notifiers, now: opts.Now, leaseClock: opts.LeaseClock, maxLate: opts.MaxLate,
 		lease: opts.Lease, retry: opts.Retry, digest: opts.Digest, people: opts.People, log: opts.Log}
 	if e.now == nil {
 		e.now = time.Now
@@ -127,8 +142,14 @@ func New(opts Options) (*Engine, error) {
 	if e.maxLate <= 0 {
 		e.maxLate = DefaultMaxLate
 	}
+	if e.leaseClock == nil {
+		e.leaseClock = time.Now
+	}
 	if e.lease <= 0 {
 		e.lease = DefaultLease
+		if leaseOverride > 0 {
+			e.lease = leaseOverride
+		}
 	}
 	if e.retry == nil {
 		e.retry = DefaultRetry
@@ -139,6 +160,11 @@ func New(opts Options) (*Engine, error) {
 	return e, nil
 }
 
+// leaseOverride, when set (only by binaries built for tests, crash.go),
+// replaces DefaultLease, so a test of a sender that died need not wait
+// two minutes of real time.
+var leaseOverride time.Duration
+
 // maxAttempts is how many times a delivery is tried before it is failed.
 func (e *Engine) maxAttempts() int { return len(e.retry) + 1 }
 
@@ -147,15 +173,19 @@ type Result struct {
 	Sent     int // delivered to every notifier
 	Late     int // of Sent, those more than LateAfter after their time
 	Failed   int // attempts that failed (retried later, or given up)
-	GaveUp   int // of Failed, those now marked failed for good
-	Skipped  int // recorded as skipped: more than MaxLate late
+	GaveUp   int // marked failed for good: retries used up, or more than MaxLate late after attempts
+	Skipped  int // recorded as skipped: more than MaxLate late, or its event already over
+	TooLate  int // of Skipped, those more than MaxLate late
 	Dropped  int // unsent deliveries of items that changed, no longer due
 	Pending  int // due but waiting for a retry or another sender's lease
 	Problems int // items or rows that could not be read (logged)
 }
 
-// OK reports whether every delivery attempted in the pass succeeded.
-func (r Result) OK() bool { return r.Failed == 0 && r.Problems == 0 }
+// OK reports whether every delivery attempted in the pass succeeded and
+// none was given up (failed for good, or missed by more than MaxLate).
+func (r Result) OK() bool {
+	return r.Failed == 0 && r.Problems == 0 && r.GaveUp == 0 && r.TooLate == 0
+}
 
 func (r *Result) add(o Result) {
 	r.Sent += o.Sent
@@ -163,6 +193,7 @@ func (r *Result) add(o Result) {
 	r.Failed += o.Failed
 	r.GaveUp += o.GaveUp
 	r.Skipped += o.Skipped
+	r.TooLate += o.TooLate
 	r.Dropped += o.Dropped
 	r.Pending += o.Pending
 	r.Problems += o.Problems
@@ -234,9 +265,23 @@ func (e *Engine) Pass(ctx context.Context) (Result, error) {
 
 func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 	var r Result
-	now := e.now()
-	if err := e.rebuild(ctx, p, now, &r); err != nil {
+	if err := e.recordDue(ctx, p, e.now(), &r); err != nil {
 		return r, err
+	}
+	for ctx.Err() == nil {
+		more, err := e.deliverNext(ctx, p, &r)
+		if err != nil || !more {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// recordDue brings p's index up to date and records every fire that came
+// due by now, without sending anything.
+func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) error {
+	if err := e.rebuild(ctx, p, now, r); err != nil {
+		return err
 	}
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
@@ -251,16 +296,10 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 		st.PassedAt = now.Unix()
 		return saveState(tx, st)
 	}); err != nil {
-		return r, err
+		return err
 	}
 	r.add(tr)
-	for ctx.Err() == nil {
-		more, err := e.deliverNext(ctx, p, &r)
-		if err != nil || !more {
-			return r, err
-		}
-	}
-	return r, nil
+	return nil
 }
 
 // deliveryID is the stable id of a delivery, derived from its key so

@@ -45,8 +45,9 @@ type PersonStatus struct {
 	// Due: fire time passed no more than MaxLate ago and not sent yet
 	// (recorded or not), or a retry whose time came: the next pass sends it.
 	Due []Entry
-	// Missed: fire time passed more than MaxLate ago and never sent: the
-	// next pass records it as skipped (or failed, after earlier attempts).
+	// Missed: fire time passed more than MaxLate ago and never sent, or
+	// its event occurrence already over: the next pass records it as
+	// skipped (or failed, after earlier attempts).
 	Missed []Entry
 	// Upcoming: fire times and retries still in the future.
 	Upcoming []Entry
@@ -180,8 +181,14 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 	if err != nil {
 		return err
 	}
+	// A reminder of an event occurrence already over is skipped by the
+	// next pass (claim), not sent.
+	over := func(en Entry) (string, bool) {
+		ended, why, err := e.ended(tx, p, en.Item, en.Occurrence, en.Trigger, en.FireAt, now)
+		return why, err == nil && ended
+	}
 	for _, en := range recorded {
-		e.classify(en, now, ps)
+		e.classify(en, now, ps, over)
 	}
 
 	rows, err := tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
@@ -213,9 +220,14 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 			if err != nil {
 				return err
 			}
+			if !known && it.AllDay {
+				if known, err = recordedForDay(tx, n.label, f.Occurrence, f.Trigger, wallClock(f.At, p.Zone), f.At); err != nil {
+					return err
+				}
+			}
 			if !known {
 				e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), n.label, f.Occurrence, f.Trigger, f.At.Unix()),
-					Item: n.label, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps)
+					Item: n.label, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps, over)
 			}
 		}
 		// What the pass will move the item's next fire to.
@@ -258,8 +270,10 @@ func upcomingAt(en Entry) time.Time {
 
 // classify puts an unsent reminder in the section the next pass at now
 // decides: past MaxLate it is skipped (or, after attempts, failed); due
-// or a retry whose time came, it is sent; otherwise it waits.
-func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus) {
+// or a retry whose time came, it is sent, unless over (when not nil) says
+// its event occurrence has ended (then skipped, saying why); otherwise it
+// waits.
+func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus, over func(Entry) (string, bool)) {
 	switch late := now.Sub(en.FireAt); {
 	case en.Claimed && en.NextTry.After(now):
 		ps.Due = append(ps.Due, en) // being sent right now
@@ -270,13 +284,24 @@ func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus) {
 			en.Error = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) +
 				" allowed (--max-late)"
 		} else {
+			last := "last error: " + en.Error
+			if en.Error == "" {
+				last = "its sender stopped before recording a result"
+			}
 			en.Error = "gives up after " + attempts(en.Attempts) + ": more than " + humanDuration(e.maxLate) +
-				" late (--max-late); last error: " + orNone(en.Error)
+				" late (--max-late); " + last
 		}
 		ps.Missed = append(ps.Missed, en)
 	case late < 0:
 		ps.Upcoming = append(ps.Upcoming, en)
 	default:
+		if over != nil {
+			if why, ok := over(en); ok {
+				en.Error = why
+				ps.Missed = append(ps.Missed, en)
+				return
+			}
+		}
 		ps.Due = append(ps.Due, en)
 	}
 }
@@ -313,7 +338,7 @@ func (e *Engine) unsentDigests(tx *store.Tx, p person, st state, now time.Time, 
 			return err
 		}
 		e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), "digest", day.Basic(), "digest", at.Unix()),
-			Item: "digest", Title: "daily agenda", Occurrence: day.Basic(), Trigger: "digest", FireAt: at}, now, ps)
+			Item: "digest", Title: "daily agenda", Occurrence: day.Basic(), Trigger: "digest", FireAt: at}, now, ps, nil)
 	}
 	at := e.nextDigest(p.Zone, now)
 	day := p.Zone.Today(at)
@@ -404,7 +429,8 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 
 // describeTrigger says what a trigger is in words, times in zone as the
 // tools show them: "15 min before (20261005T070000Z)", "at Mon 2026-10-05
-// 08:00 (+02:00)", "for Mon 2026-10-05".
+// 08:00 (+02:00)", "once at Mon 2026-10-12 08:00 (+02:00)", "for Mon
+// 2026-10-05".
 func describeTrigger(en Entry, zone tz.Zone) string {
 	kind, val, _ := strings.Cut(en.Trigger, ":")
 	switch kind {
@@ -414,6 +440,8 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 		return humanDuration(time.Duration(n)*time.Minute) + " before" + occSuffix(en.Occurrence)
 	case "at":
 		return "at " + momentWords(val, zone) + occSuffix(en.Occurrence)
+	case "once":
+		return "once at " + tz.FormatModel(en.FireAt, zone)
 	case "digest":
 		if m, _, err := tz.ParseBasic(en.Occurrence); err == nil {
 			return "for " + tz.FormatDateModel(m.Date)

@@ -132,7 +132,7 @@ func TestStatusSections(t *testing.T) {
 	}
 	for _, c := range cases {
 		var ps PersonStatus
-		eng.classify(c.en, at, &ps)
+		eng.classify(c.en, at, &ps, nil)
 		sections := map[string][]Entry{"due": ps.Due, "missed": ps.Missed, "upcoming": ps.Upcoming}
 		for name, list := range sections {
 			if (name == c.want) != (len(list) == 1) {

@@ -181,7 +181,7 @@ func oldNext(tx *store.Tx) (map[string]sql.NullInt64, error) {
 // one later.
 func openTasks(tx *store.Tx, p person) (map[string]*item, error) {
 	rows, err := tx.Query(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
-		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]')`, tx.Owner())
+		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`, tx.Owner())
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +269,9 @@ func pendingItems(tx *store.Tx) (map[string]bool, error) {
 func allItems(tx *store.Tx, out map[string]time.Time) error {
 	queries := []struct{ prefix, q string }{
 		{"t", `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
-			AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]')`},
+			AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`},
 		{"e", `SELECT id, coalesce(updated_at, '') FROM events e WHERE owner_id = ? AND deleted_at IS NULL
-			AND (remind_before <> '[]' OR remind_at <> '[]' OR EXISTS (SELECT 1 FROM event_overrides o
+			AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]' OR EXISTS (SELECT 1 FROM event_overrides o
 				WHERE o.owner_id = e.owner_id AND o.event_id = e.id AND o.deleted_at IS NULL
 				AND (coalesce(o.remind_before, '[]') <> '[]' OR coalesce(o.remind_at, '[]') <> '[]')))`},
 	}
@@ -520,7 +520,11 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 			continue
 		}
 		for _, f := range it.between(time.Unix(d.from, 0), now) {
-			if err := e.insert(tx, p, d.label, f.Occurrence, f.Trigger, f.At, now, r); err != nil {
+			local := ""
+			if it.AllDay {
+				local = wallClock(f.At, p.Zone)
+			}
+			if err := e.insert(tx, p, d.label, f.Occurrence, f.Trigger, f.At, local, now, r); err != nil {
 				return err
 			}
 		}
@@ -539,24 +543,54 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 	return nil
 }
 
+// recordedForDay reports whether the fire (label, occ, trig) at local, the
+// wall-clock time a date-only base sets, was recorded at another instant:
+// for that day, in the person's earlier zone. It is false when local is "".
+func recordedForDay(tx *store.Tx, label, occ, trig, local string, at time.Time) (bool, error) {
+	if local == "" {
+		return false, nil
+	}
+	var n int
+	err := tx.QueryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
+		AND occurrence = ? AND trigger = ? AND local_fire = ? AND fire_at <> ?`,
+		tx.Owner(), label, occ, trig, local, at.Unix()).Scan(&n)
+	return n > 0, err
+}
+
+// wallClock is at on the wall clock of zone, "2026-10-04T23:00".
+func wallClock(at time.Time, zone tz.Zone) string { return tz.TimeMoment(zone.In(at)).String() }
+
 // insert records one due fire, as pending, or as skipped when it is more
-// than MaxLate late. A fire already recorded is left as it is.
-func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at, now time.Time, r *Result) error {
+// than MaxLate late. A fire already recorded is left as it is. local is
+// the fire's wall-clock time when a date-only start or due (or the
+// digest's time of day) sets it, else "": a fire of the same item,
+// occurrence and trigger already recorded at that wall-clock time was
+// recorded for that day in the person's earlier zone, and is not recorded
+// again at the new zone's instant.
+func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at time.Time, local string, now time.Time, r *Result) error {
+	if done, err := recordedForDay(tx, label, occ, trig, local, at); err != nil || done {
+		return err
+	}
+	var localCol any
+	if local != "" {
+		localCol = local
+	}
 	status, why := "pending", ""
 	if late := now.Sub(at); late > e.maxLate {
 		status = "skipped"
 		why = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) + " allowed (--max-late)"
 	}
 	res, err := tx.Exec(`INSERT INTO reminder_deliveries (owner_id, item, occurrence, trigger, fire_at, delivery_id,
-		status, next_attempt, last_error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		status, next_attempt, last_error, created_at, local_fire) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (owner_id, item, occurrence, trigger, fire_at) DO NOTHING`,
 		tx.Owner(), label, occ, trig, at.Unix(), deliveryID(tx.Owner(), label, occ, trig, at.Unix()),
-		status, at.Unix(), why, now.Unix())
+		status, at.Unix(), why, now.Unix(), localCol)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n > 0 && status == "skipped" {
 		r.Skipped++
+		r.TooLate++
 		e.log.Warn("reminder skipped: missed by more than --max-late", "person", p.Name, "item", label, "occurrence", occ,
 			"trigger", trig, "fire_at", tz.RFC3339(at, p.Zone), "late", humanDuration(now.Sub(at)))
 	}

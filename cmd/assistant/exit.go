@@ -24,7 +24,7 @@ const (
 	exitConflict  = tools.CodeConflict // 5: a name already taken
 	exitInternal  = tools.CodeInternal // 6: anything else that went wrong inside
 	exitDatabase  = 8                  // the database could not be opened or migrated
-	exitDelivery  = 9                  // remind: at least one delivery failed
+	exitDelivery  = 9                  // remind: a delivery failed, or a reminder was given up
 	exitConfig    = 10                 // the configuration file could not be read
 	exitCancelled = 130                // interrupted (SIGINT), as shells report it
 )

@@ -29,11 +29,14 @@ func newRemindCmd(a *app) *cobra.Command {
 		Use:   "remind [--once]",
 		Short: "Deliver due reminders, once (for cron and timers) or in a loop",
 		Long: `Deliver the reminders of every person's tasks and events when they are due,
-each exactly once: as JSON lines on standard output (default), to a webhook,
-or to a command. --once delivers what is due and exits; the exit code is 9
-when a delivery failed. Without --once, it runs until SIGINT or SIGTERM.
-Reminders missed while nothing ran are sent late up to --max-late, and
-recorded as skipped past it.`,
+at least once, each under a stable delivery id (a receiver drops an id it
+has seen; a process killed between sending and recording resends the
+same id): as JSON lines on standard output (default), to a webhook, or to
+a command. --once delivers what is due and exits; the exit code is 9 when
+a delivery failed (a later run retries it) or a reminder was given up
+(failed for good, or missed by more than --max-late). Without --once, it
+runs until SIGINT or SIGTERM. Reminders missed while nothing ran are sent
+late up to --max-late, and recorded as skipped past it.`,
 		Example: `  assistant remind --once
   assistant remind --every 30s --webhook https://example.org/hook
   assistant remind --once --exec 'notify-send "$(jq -r .title)"'
@@ -61,7 +64,7 @@ recorded as skipped past it.`,
 // runRemind is the reminders front's entry point (package remind). It
 // serves every person in the database, or only the one --person or
 // ASSISTANT_PERSON names. It returns exitDelivery when a delivery of a
-// --once pass failed.
+// --once pass failed or a reminder was given up.
 func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 	ctx := cmd.Context()
 	every, err := positiveDuration("every", o.Every)

@@ -103,6 +103,13 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		if err != nil {
 			return err
 		}
+		past, err := fields.SkipPast(tx, label(id), c.zone, c.now)
+		if err != nil {
+			return err
+		}
+		if s := fields.PastReminders(past, c.zone); s != "" {
+			warnings = append(warnings, s)
+		}
 		if key != "" {
 			if err := tx.SaveKey("add_event", key, fingerprint, label(id)); err != nil {
 				return err

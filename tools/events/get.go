@@ -23,23 +23,26 @@ const nextCount = 5
 // first occurrence's, in RFC 3339 with time_zone's offset, or dates for an
 // all-day event with End the last day.
 type seriesData struct {
-	ID           string          `json:"id"`
-	UID          string          `json:"uid"`
-	Title        string          `json:"title"`
-	Location     string          `json:"location"`
-	Notes        string          `json:"notes"`
-	AllDay       bool            `json:"all_day"`
-	Start        string          `json:"start"`
-	End          string          `json:"end"`
-	TimeZone     string          `json:"time_zone"`
-	RRule        string          `json:"rrule,omitempty"`
-	Repeats      string          `json:"repeats,omitempty"`
-	ExDates      []string        `json:"exdates"`
-	RDates       []string        `json:"rdates"`
-	RemindBefore []int           `json:"remind_before"`
-	RemindAt     []string        `json:"remind_at"`
-	Next         []occData       `json:"next"`
-	Exceptions   []exceptionData `json:"exceptions"`
+	ID           string   `json:"id"`
+	UID          string   `json:"uid"`
+	Title        string   `json:"title"`
+	Location     string   `json:"location"`
+	Notes        string   `json:"notes"`
+	AllDay       bool     `json:"all_day"`
+	Start        string   `json:"start"`
+	End          string   `json:"end"`
+	TimeZone     string   `json:"time_zone"`
+	RRule        string   `json:"rrule,omitempty"`
+	Repeats      string   `json:"repeats,omitempty"`
+	ExDates      []string `json:"exdates"`
+	RDates       []string `json:"rdates"`
+	RemindBefore []int    `json:"remind_before"`
+	RemindAt     []string `json:"remind_at"`
+	// RemindOnce are one-time reminders from a calendar file's absolute
+	// alarms: each fires once, at its instant.
+	RemindOnce []string        `json:"remind_once,omitempty"`
+	Next       []occData       `json:"next"`
+	Exceptions []exceptionData `json:"exceptions"`
 }
 
 // exceptionData is one changed occurrence of a series.
@@ -64,6 +67,9 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		RemindAt: texts(rem.At), Next: []occData{}, Exceptions: []exceptionData{}}
 	if d.RemindBefore == nil {
 		d.RemindBefore = []int{}
+	}
+	if once := e.once(); len(once) > 0 {
+		d.RemindOnce = fields.OnceData(once, person)
 	}
 	first := occ{Event: e, Start: e.StartAt, End: e.EndAt, Zone: e.Zone, AllDay: e.AllDay, Title: e.Title}
 	if e.AllDay {
@@ -135,7 +141,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		}
 		lines = append(lines, "Changed occurrences: "+firstOfParts(parts))
 	}
-	if s := rem.Describe(); s != "" {
+	if s := joinNonEmpty(rem.Describe(), fields.DescribeOnce(e.once(), person)); s != "" {
 		lines = append(lines, "Reminders: "+s)
 	}
 	if e.Notes != "" {
@@ -331,4 +337,15 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 		lines = append(lines, "Notes: "+fields.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
 	}
 	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
+}
+
+// joinNonEmpty joins the non-empty parts with "; ".
+func joinNonEmpty(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }

@@ -60,6 +60,9 @@ type event struct {
 	RDates   []tz.Moment
 
 	remindBefore, remindAt string // stored JSON, parsed on demand
+	// remindOnce is remind_once (fields.ParseOnce): one-time reminders
+	// read from a calendar file, shown but never written by the tools.
+	remindOnce string
 
 	SplitFrom  int64
 	PrevStarts []prevStart
@@ -94,6 +97,12 @@ func (e *event) repeats() bool { return e.Rule != nil || len(e.RDates) > 0 }
 func (e *event) label() string { return label(e.ID) }
 
 func label(id int64) string { return "e" + strconv.FormatInt(id, 10) }
+
+// once is the event's one-time reminders (remind_once).
+func (e *event) once() []time.Time {
+	ts, _ := fields.ParseOnce(e.remindOnce)
+	return ts
+}
 
 func (e *event) reminders() fields.Reminders {
 	r, _ := fields.ParseReminders(e.remindBefore, e.remindAt)
@@ -133,7 +142,7 @@ const timingColumns = `all_day, start_local, end_local, tzid, start_at, end_at, 
 
 // eventColumns is the SELECT list scanEvent reads.
 const eventColumns = `id, uid, title, location, notes, ` + timingColumns + `,
-	remind_before, remind_at, split_from, prev_starts, created_at`
+	remind_before, remind_at, split_from, prev_starts, created_at, remind_once`
 
 type scanner interface{ Scan(dest ...any) error }
 
@@ -192,12 +201,12 @@ func scanEvent(sc scanner) (*event, error) {
 		t                              timing
 		created                        int64
 		prev                           string
-		remindBefore, remindAt         string
+		remindBefore, remindAt, once   string
 		splitFromN                     sql.NullInt64
 		title, location, notes, uidStr string
 	)
 	dest := append([]any{&e.ID, &uidStr, &title, &location, &notes}, t.dest()...)
-	if err := sc.Scan(append(dest, &remindBefore, &remindAt, &splitFromN, &prev, &created)...); err != nil {
+	if err := sc.Scan(append(dest, &remindBefore, &remindAt, &splitFromN, &prev, &created, &once)...); err != nil {
 		return nil, err
 	}
 	e.UID, e.Title, e.Location, e.Notes = uidStr, title, location, notes
@@ -205,7 +214,7 @@ func scanEvent(sc scanner) (*event, error) {
 		return nil, err
 	}
 	e.CreatedAt = time.Unix(created, 0).UTC()
-	e.remindBefore, e.remindAt = remindBefore, remindAt
+	e.remindBefore, e.remindAt, e.remindOnce = remindBefore, remindAt, once
 	e.SplitFrom = splitFromN.Int64
 	if prev != "" && prev != "[]" {
 		if err := json.Unmarshal([]byte(prev), &e.PrevStarts); err != nil {

@@ -138,6 +138,20 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if err != nil {
 			return err
 		}
+		if in.HasStart || in.HasEnd || in.Duration > 0 || in.HasZone || in.HasRule || in.HasRDat ||
+			in.HasBefore || in.HasAt || len(in.Clear) > 0 {
+			var past []time.Time
+			for _, l := range u.items {
+				p, err := fields.SkipPast(tx, l, c.zone, c.now)
+				if err != nil {
+					return err
+				}
+				past = append(past, p...)
+			}
+			if s := fields.PastReminders(past, c.zone); s != "" {
+				u.notes = append(u.notes, "Warning: "+s)
+			}
+		}
 		lines, data, err = show.render(tx, c)
 		return err
 	})

@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -281,4 +282,101 @@ var (
 // LimitProp describes “limit” with its default and maximum.
 func LimitProp(def, most int) tools.Property {
 	return tools.Int("limit", fmt.Sprintf("How many to show, 1 to %d (default %d).", most, def)).Range(1, float64(most))
+}
+
+// PastReminders is the warning for reminders whose time had already
+// passed when they were set, which never fire: "the reminder time Mon
+// 2026-10-05 08:45 (+02:00) has already passed; it will not fire." (the
+// first five named, the rest counted); "" when ts is empty. The times are
+// shown in zone.
+func PastReminders(ts []time.Time, zone tz.Zone) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	const shown = 5
+	names := make([]string, 0, min(len(ts), shown))
+	for _, t := range ts[:min(len(ts), shown)] {
+		names = append(names, tz.FormatModel(t, zone))
+	}
+	if len(ts) == 1 {
+		return "the reminder time " + names[0] + " has already passed; it will not fire."
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if len(ts) > shown {
+		list = strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(ts)-shown)
+	}
+	return "the reminder times " + list + " have already passed; they will not fire."
+}
+
+// SkipPastReminders records as skipped, in tx, the reminders of the task
+// or event label ("t12", "e7") whose time was already past at now when the
+// item took its present form, and returns their instants for the answer
+// to name (see [PastReminders]). Package remind sets it when it is linked
+// in (remind.SkipPast), since remind reads the tools' tables and so
+// cannot be imported by them; while it is nil, nothing is recorded.
+var SkipPastReminders func(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.Time, error)
+
+// SkipPast calls [SkipPastReminders] when it is set.
+func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.Time, error) {
+	if SkipPastReminders == nil {
+		return nil, nil
+	}
+	return SkipPastReminders(tx, label, zone, now)
+}
+
+// OnceJSON is the stored form of one-time reminders (remind_once,
+// migrations/00009_reminders.sql): the instants as RFC 3339 UTC texts,
+// ["2026-10-05T07:00:00Z"]; "[]" when there are none. Each fires once, at
+// its instant, however the item repeats (an absolute alarm, RFC 5545
+// §3.8.6.3).
+func OnceJSON(ts []time.Time) string {
+	texts := make([]string, len(ts))
+	for i, t := range ts {
+		texts[i] = t.UTC().Format(time.RFC3339)
+	}
+	b, _ := json.Marshal(texts)
+	return string(b)
+}
+
+// ParseOnce reads what OnceJSON writes; "" reads as none.
+func ParseOnce(s string) ([]time.Time, error) {
+	if s == "" || s == "[]" {
+		return nil, nil
+	}
+	var texts []string
+	if err := json.Unmarshal([]byte(s), &texts); err != nil {
+		return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
+	}
+	out := make([]time.Time, 0, len(texts))
+	for _, x := range texts {
+		t, err := time.Parse(time.RFC3339, x)
+		if err != nil {
+			return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
+		}
+		out = append(out, t.UTC())
+	}
+	return out, nil
+}
+
+// DescribeOnce gives one-time reminders in words, in zone: "once at Mon
+// 2026-10-05 09:00 (+02:00)", or "" when there are none.
+func DescribeOnce(ts []time.Time, zone tz.Zone) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = tz.FormatModel(t, zone)
+	}
+	return "once at " + strings.Join(names, ", ")
+}
+
+// OnceData is one-time reminders as a list's data: RFC 3339 with the
+// offset of zone; never nil.
+func OnceData(ts []time.Time, zone tz.Zone) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = tz.RFC3339(t, zone)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
@@ -29,7 +30,7 @@ func (v view) summary(t task) string {
 	if t.Rule != nil {
 		parts = append(parts, repeatText(t))
 	}
-	if d := t.Reminders.Describe(); d != "" {
+	if d := v.reminders(t); d != "" {
 		parts = append(parts, "reminders "+d)
 	}
 	return strings.Join(parts, "; ")
@@ -65,6 +66,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 		remZone = t.Due.Zone
 	}
 	t.Reminders, _, _ = readReminders(a, remZone)
+	t.RemindZone = remZone.Name() // a moment read in a zone fires at that instant
 	key := readKey(a)
 	allowDup := a.Flag("allow_duplicate")
 	if hasRF && !hasRule && a.Err() == nil {
@@ -88,7 +90,8 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
 	outcome := added
 	var conflictRef string
-	var alike string // a warning about a task much like the new one
+	var alike string     // a warning about a task much like the new one
+	var past []time.Time // reminder times already past, recorded as skipped
 	change, err := e.s.Write(ctx, e.person.ID, "add_task", func(tx *store.Tx) error {
 		if key != "" {
 			prev, ref, found, err := tx.LookupKey("add_task", key)
@@ -127,6 +130,9 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 			return err
 		}
 		t.ID = id
+		if past, err = fields.SkipPast(tx, label(id), e.zone, e.now); err != nil {
+			return err
+		}
 		tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
 		if key != "" {
 			return tx.SaveKey("add_task", key, fp, label(id))
@@ -141,8 +147,9 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	}
 	if outcome == added {
 		attach(tc, change, t.ID)
-		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + changeNote(change)
-		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+		warn := pastWarning(past, e)
+		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
+		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change, Warnings: warn})
 	}
 	// An earlier task answers: show it as it is now.
 	var cur task

@@ -63,16 +63,23 @@ func (d due) seriesZone(person tz.Zone) tz.Zone {
 
 // task is one row of tasks, decoded.
 type task struct {
-	ID          int64
-	Title       string
-	Notes       string
-	Due         due
-	HasDue      bool
-	Priority    int
-	Tags        []string
-	Rule        *recur.Rule // nil when the task does not repeat
-	RepeatFrom  string      // "schedule" or "completion"; "" when Rule is nil
-	Reminders   fields.Reminders
+	ID         int64
+	Title      string
+	Notes      string
+	Due        due
+	HasDue     bool
+	Priority   int
+	Tags       []string
+	Rule       *recur.Rule // nil when the task does not repeat
+	RepeatFrom string      // "schedule" or "completion"; "" when Rule is nil
+	Reminders  fields.Reminders
+	// RemindZone is the IANA zone Reminders.At were read in when the task
+	// has no timed due (a timed due's own zone is theirs); "" for rows
+	// written before it was kept, which read them in the person's zone.
+	RemindZone string
+	// RemindOnce are one-time reminders read from a calendar file
+	// (remind_once, fields.ParseOnce): shown, never written by the tools.
+	RemindOnce  []time.Time
 	Status      string // "open" or "done"
 	CompletedAt time.Time
 	CreatedAt   time.Time
@@ -151,6 +158,10 @@ func fromRow(r store.Row) (task, error) {
 		return t, fmt.Errorf("task %d: %w", t.ID, err)
 	}
 	t.Reminders = rem
+	t.RemindZone = str(r["remind_zone"])
+	if t.RemindOnce, err = fields.ParseOnce(str(r["remind_once"])); err != nil {
+		return t, fmt.Errorf("task %d: %w", t.ID, err)
+	}
 	if c, ok := num(r["completed_at"]); ok {
 		t.CompletedAt = time.Unix(c, 0).UTC()
 	}
@@ -199,6 +210,10 @@ func (t task) columns() store.Row {
 	}
 	row["remind_before"] = t.Reminders.BeforeJSON()
 	row["remind_at"] = t.Reminders.AtJSON()
+	row["remind_zone"] = nil
+	if len(t.Reminders.At) > 0 && !(t.HasDue && t.Due.HasTime) && t.RemindZone != "" {
+		row["remind_zone"] = t.RemindZone
+	}
 	row["status"] = t.Status
 	row["completed_at"] = nil
 	if !t.CompletedAt.IsZero() {

@@ -196,6 +196,8 @@ type taskData struct {
 	Repeats      string           `json:"repeats,omitempty"`
 	RemindBefore []int            `json:"remind_before"`
 	RemindAt     []string         `json:"remind_at"`
+	RemindZone   string           `json:"remind_zone,omitempty"` // the zone of remind_at, when not the person's
+	RemindOnce   []string         `json:"remind_once,omitempty"` // one-time reminders, each fired once at its instant
 	CompletedAt  string           `json:"completed_at,omitempty"`
 	CreatedAt    string           `json:"created_at"`
 	UpdatedAt    string           `json:"updated_at,omitempty"`
@@ -226,6 +228,10 @@ func (v view) data(t task) taskData {
 	}
 	for _, m := range t.Reminders.At {
 		d.RemindAt = append(d.RemindAt, m.String())
+	}
+	d.RemindZone = v.remindZone(t)
+	if len(t.RemindOnce) > 0 {
+		d.RemindOnce = fields.OnceData(t.RemindOnce, v.zone)
 	}
 	if t.HasDue {
 		d.Due = t.Due.String()
@@ -279,4 +285,31 @@ func ago(d time.Duration) string {
 		return "1 minute"
 	}
 	return strconv.Itoa(m) + " minutes"
+}
+
+// remindZone is the zone t's remind_at moments are in when it is not the
+// zone the task is shown in (nor its timed due's, which they follow), else
+// "".
+func (v view) remindZone(t task) string {
+	if len(t.Reminders.At) == 0 || (t.HasDue && t.Due.HasTime) || t.RemindZone == "" || t.RemindZone == v.zone.Name() {
+		return ""
+	}
+	return t.RemindZone
+}
+
+// reminders is t's reminders in words, naming the zone of its remind_at
+// when it is not the one the task is shown in: "at 2026-10-05T17:48
+// (Europe/Paris)".
+func (v view) reminders(t task) string {
+	d := t.Reminders.Describe()
+	if z := v.remindZone(t); z != "" {
+		d += " (" + z + ")"
+	}
+	if once := fields.DescribeOnce(t.RemindOnce, v.zone); once != "" {
+		if d != "" {
+			d += "; "
+		}
+		d += once
+	}
+	return d
 }

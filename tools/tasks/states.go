@@ -243,7 +243,7 @@ func (v view) detail(t task, hist []completion, total int) string {
 		}
 		line("repeats", fmt.Sprintf("%s, %s (RRULE:%s)", t.Rule.Describe(), how, t.Rule))
 	}
-	if r := t.Reminders.Describe(); r != "" {
+	if r := v.reminders(t); r != "" {
 		line("reminders", r)
 	}
 	if !t.CompletedAt.IsZero() {

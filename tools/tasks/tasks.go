@@ -215,6 +215,9 @@ type written struct {
 	Change   string   `json:"change,omitempty"`
 	Existing bool     `json:"existing,omitempty"`
 	Next     string   `json:"next,omitempty"`
+	// Warnings are sentences the answer's text has too, such as a
+	// reminder time already past.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // changeNote ends a write's answer with its change id, for undo.

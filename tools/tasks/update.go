@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // clearable are the fields “clear” may name; title cannot be emptied.
@@ -43,6 +45,7 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 		return tools.Invalid(err)
 	}
 	var before, after task
+	var past []time.Time // reminder times already past, recorded as skipped
 	change, err := e.s.Write(ctx, e.person.ID, "update_task", func(tx *store.Tx) error {
 		row, err := tx.Get(tasksTable, id)
 		if err != nil {
@@ -61,7 +64,14 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 			return nil
 		}
 		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(sortedNames(set), ", ")))
-		return tx.Update(tasksTable, id, set)
+		if err := tx.Update(tasksTable, id, set); err != nil {
+			return err
+		}
+		if !timingChanged(set) {
+			return nil
+		}
+		past, err = fields.SkipPast(tx, label(id), e.zone, e.now)
+		return err
 	})
 	if errors.Is(err, errArgs) {
 		return tools.Invalid(a.Err())
@@ -79,8 +89,9 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	if a.Has("due") || a.Has("rrule") {
 		out += e.v.ruleNote(after)
 	}
-	out += changeNote(change)
-	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change})
+	warn := pastWarning(past, e)
+	out += warnText(warn) + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change, Warnings: warn})
 }
 
 func sortedNames(set store.Row) []string {
@@ -201,6 +212,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	}
 	if hasAt {
 		t.Reminders.At = rem.At
+		t.RemindZone = remZone.Name()
 	} else if clear["remind_at"] {
 		t.Reminders.At = nil
 	}
@@ -211,4 +223,33 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.zone)
 	}
 	return a.Err() == nil
+}
+
+// timingChanged reports whether a change of these columns can set
+// reminders at other times: the reminders themselves, the due or the rule.
+func timingChanged(set store.Row) bool {
+	for _, c := range []string{"remind_before", "remind_at", "remind_zone", "due_date", "due_time", "due_zone", "rrule", "repeat_from"} {
+		if _, ok := set[c]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// pastWarning is the warning of reminder times already past when they
+// were set (recorded as skipped, so they never fire), or nil.
+func pastWarning(past []time.Time, e env) []string {
+	if s := fields.PastReminders(past, e.zone); s != "" {
+		return []string{s}
+	}
+	return nil
+}
+
+// warnText is the warnings as sentences of an answer: " Warning: …".
+func warnText(ws []string) string {
+	var b strings.Builder
+	for _, w := range ws {
+		b.WriteString(" Warning: " + w)
+	}
+	return b.String()
 }

@@ -10,11 +10,12 @@ import (
 // 1e3) is taken as an integer: well inside float64's exact integers (2^53).
 const maxExact = 1e15
 
-// Number returns a whole-number argument: def when absent; a JSON integer,
-// a JSON number with no fraction under 1e15 in magnitude (15.0, 1e3), or a
-// text of a plain integer with an optional sign (" +15 "). Not 15.5,
-// "15.0", "1e3" as text, or "". The value must be within [least, most];
-// every failure has one sentence giving the range.
+// Number returns a whole-number argument: def when absent (or ""); a JSON
+// integer, a JSON number with no fraction under 1e15 in magnitude (15.0,
+// 1e3), or a text of a plain integer with an optional sign and an optional
+// fraction of zeros (" +15 ", "15.0"). Not 15.5, "15.5", "15.", "1e3" as
+// text. The value must be within [least, most]; every failure has one
+// sentence giving the range.
 func (a *Args) Number(name string, def, least, most int) int {
 	v, ok := a.get(name)
 	if !ok {
@@ -43,6 +44,13 @@ func wholeNumber(v value) (int, bool) {
 		return int(f), true
 	case kindString:
 		s := strings.TrimSpace(v.str())
+		if whole, frac, ok := strings.Cut(s, "."); ok {
+			// "15.0": a zero fraction, as models write a JSON number's text
+			if frac == "" || strings.Trim(frac, "0") != "" {
+				return 0, false
+			}
+			s = whole
+		}
 		digits := strings.TrimLeft(s, "+-")
 		if len(s)-len(digits) > 1 || digits == "" {
 			return 0, false

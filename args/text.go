@@ -27,8 +27,8 @@ func (a *Args) Needed(name string) string {
 
 func (a *Args) needed(name, s string) string {
 	if s == "" && a.err == nil {
-		if _, ok := a.lookup(name); ok {
-			a.fail(name, "“"+name+"” must not be empty or only white space.")
+		if a.present(name) {
+			a.fail(name, blank(name).Sentence)
 		} else {
 			a.fail(name, missing(name).Sentence)
 		}

@@ -127,7 +127,9 @@ func FuzzNumber(f *testing.F) {
 }
 
 func FuzzLine(f *testing.F) {
-	for _, s := range []string{"Call\nmom\tnow", "a\u0007b\u202e", "\n\t", "a\r\nb", "\u2066x\u2069", "\x00\x01", "é\u0085\u2028\u2029", "\xff"} {
+	for _, s := range []string{"Call\nmom\tnow", "a\u0007b\u202e", "\n\t", "a\r\nb", "\u2066x\u2069", "\x00\x01", "é\u0085\u2028\u2029", "\xff",
+		"Team\u200b sync", "\ufeffx", "👩\u200d💻", "\u200da\u200d", "a\u200d\u200c\u200db", "क्\u200dष", "🏴\U000E0067\U000E007F", "x\U000E0067",
+		"\u0600\u0661", "a\u200d\n\u200db", "\u200d\u200d", "a\u00ad"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -139,10 +141,22 @@ func FuzzLine(f *testing.F) {
 		if !utf8.ValidString(line) {
 			t.Fatalf("Line(%q) = %q: not UTF-8", s, line)
 		}
-		for _, r := range line {
+		var prev rune
+		for i, r := range line {
 			if unicode.IsControl(r) || isBidiControl(r) || isSeparator(r) {
 				t.Fatalf("Line(%q) = %q keeps %U", s, line, r)
 			}
+			if unicode.Is(unicode.Cf, r) {
+				next, _ := utf8.DecodeRuneInString(line[i+utf8.RuneLen(r):])
+				switch {
+				case isPrependedMark(r):
+				case isJoiner(r) && joinable(prev) && joinable(next):
+				case isTag(r) && (prev == 0x1f3f4 || isTag(prev)):
+				default:
+					t.Fatalf("Line(%q) = %q keeps the format character %U where it joins nothing", s, line, r)
+				}
+			}
+			prev = r
 		}
 		if line != strings.TrimSpace(line) {
 			t.Fatalf("Line(%q) = %q is not trimmed", s, line)

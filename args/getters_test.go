@@ -178,3 +178,36 @@ func TestWholeNumberText(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleCharacters checks that Line drops the format characters
+// (Unicode Cf) a text can hide, keeps the joiners where they join, and that
+// Body drops only a leading byte order mark.
+func TestInvisibleCharacters(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Team\u200b sync", "Team sync"},
+		{"\ufeffTeam sync\u2060", "Team sync"},
+		{"co\u00adoperate", "cooperate"},
+		{"a\u180eb\u200ec\u200fd\u061ce", "abcde"},
+		{"\u202aLRE\u202c \u2067RLI\u2069", "LRE RLI"},
+		{"x\ufff9y\ufffaz\ufffb", "xyz"},
+		{"👩\u200d💻 pairing", "👩\u200d💻 pairing"},           // ZWJ sequence
+		{"👨🏽\u200d🚀", "👨🏽\u200d🚀"},                         // after an emoji modifier
+		{"❤\ufe0f\u200d🔥", "❤\ufe0f\u200d🔥"},               // after a variation selector
+		{"क्\u200dष", "क्\u200dष"},                         // Devanagari half form
+		{"می\u200cخواهم", "می\u200cخواهم"},                 // Persian ZWNJ
+		{"\u200dTeam\u200d \u200csync\u200c", "Team sync"}, // joining nothing
+		{"a\u200d\u200db", "a\u200db"},                     // one joiner between two letters
+		{"1\u200d2", "12"},                                 // digits are not joined
+		{"🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F", "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"},
+		{"tag\U000E0067 here", "tag here"},           // a tag outside a flag
+		{"\u0600\u0661\u0662", "\u0600\u0661\u0662"}, // Arabic number sign is drawn
+	}
+	for _, c := range cases {
+		if got := stringArgs(t, c.in).Line("x"); got != c.want {
+			t.Errorf("Line(%+q) = %+q, want %+q", c.in, got, c.want)
+		}
+	}
+	if got := stringArgs(t, "\ufeffline one\n\u200bkept").Body("x"); got != "line one\n\u200bkept" {
+		t.Errorf("Body = %+q, want the BOM dropped and the rest kept", got)
+	}
+}

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Error is a failed argument: Name is the argument ("" for the arguments as
@@ -41,6 +43,7 @@ type member struct {
 type Args struct {
 	members []member
 	err     error
+	home    tz.Zone // the person's zone, for sentences about zones
 	// room for a typical call's arguments in the same allocation as Args
 	room [12]member
 }
@@ -186,6 +189,11 @@ func (a *Args) fail(name, sentence string) {
 		a.err = &Error{Name: name, Sentence: sentence}
 	}
 }
+
+// SetHome gives the person's zone, which a sentence refusing a time zone
+// abbreviation ("CEST") lists first among the zones it stands for when the
+// person's zone uses it. Without it the zones come in the database's order.
+func (a *Args) SetHome(z tz.Zone) { a.home = z }
 
 // Err returns the first getter failure (an *Error), or nil.
 func (a *Args) Err() error { return a.err }

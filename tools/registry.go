@@ -102,6 +102,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if err != nil {
 		return Invalid(err), call
 	}
+	if p, ok := Get[Person](call); ok {
+		a.SetHome(p.Zone) // named first when a zone abbreviation is refused
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			r.logger().Error("tool panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))

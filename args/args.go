@@ -114,6 +114,41 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 	return a, nil
 }
 
+// CheckText returns the *Error New gives when the arguments raw, a JSON
+// object, hold text that is not valid Unicode (invalid UTF-8, a lone
+// surrogate escape), naming the first argument that does; nil otherwise,
+// and nil for raw that is not a JSON object at all. It is for a front that
+// decodes arguments with encoding/json, which keeps such text as U+FFFD.
+func CheckText(raw []byte) error {
+	r := reader{s: string(raw)}
+	r.space()
+	if r.i == len(r.s) || r.s[r.i] != '{' {
+		return nil
+	}
+	r.depth = 1
+	var found *Error
+	r.object(func(name string, v value, bad bool) {
+		if bad && found == nil {
+			found = InvalidText(name)
+		}
+	})
+	if found == nil {
+		return nil
+	}
+	return found
+}
+
+// InvalidText is the failure of the argument name when its text is not
+// valid Unicode, as [New] gives it; for a front that reads arguments
+// itself (command-line name=value pairs). A name that is not valid UTF-8
+// itself is not repeated.
+func InvalidText(name string) *Error {
+	if !utf8.ValidString(name) {
+		return invalidText(name, nil)
+	}
+	return invalidText(name, []string{name})
+}
+
 // invalidText is the failure of an argument whose text is not valid Unicode:
 // invalid UTF-8, or a lone UTF-16 surrogate escape such as \ud800
 // (RFC 8259 §8.2), which would otherwise be kept as U+FFFD.

@@ -56,6 +56,8 @@ func TestGetters(t *testing.T) {
 		{`[10, "60", 1e3]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{10, 60, 1000}},
 		{`" 15 "`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{15}},
 		{`[]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int(nil)},
+		{`["", 5, " "]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{5}},
+		{`["", "2026-10-05"]`, func(a *Args) any { return moments(a.MomentList("x", paris)) }, "2026-10-05"},
 		{`-7`, func(a *Args) any { return a.Number("x", 0, -10, 10) }, -7},
 		{`"-7"`, func(a *Args) any { return a.Number("x", 0, -10, 10) }, -7},
 		{`-0.0`, func(a *Args) any { return a.Number("x", 5, -10, 10) }, 0},

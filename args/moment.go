@@ -504,7 +504,8 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 
 // MomentList returns a list of moments, each read as Moment reads one in
 // zone: empty when absent; a JSON array of texts, or one text alone as a
-// list of one. The first refused item fails with Moment's sentence.
+// list of one. Blank items are dropped. The first refused item fails with
+// Moment's sentence.
 func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
 	v, ok := a.get(name)
 	if !ok {
@@ -518,6 +519,9 @@ func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
 	}
 	var list []tz.Moment
 	items(v.text, func(it value) bool {
+		if it.blank() {
+			return true // a blank item is no item, as for List
+		}
 		m, ok := a.moment(name, it, zone)
 		if ok {
 			list = append(list, m)

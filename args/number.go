@@ -86,8 +86,8 @@ func wholeRange(least, most int, plural bool) string {
 
 // NumberList returns a list of whole numbers, each read as Number reads one
 // and within [least, most]: empty when absent; a JSON array, or one number
-// (or number text) alone as a list of one. An item of any other form is an
-// error quoting that item.
+// (or number text) alone as a list of one. Blank text items are dropped. An
+// item of any other form is an error quoting that item.
 func (a *Args) NumberList(name string, least, most int) []int {
 	v, ok := a.get(name)
 	if !ok {
@@ -104,6 +104,9 @@ func (a *Args) NumberList(name string, least, most int) []int {
 	var bad value
 	failed := false
 	items(v.text, func(it value) bool {
+		if it.blank() {
+			return true // a blank item is no item, as for List
+		}
 		n, ok := wholeNumber(it)
 		if !ok || n < least || n > most {
 			bad, failed = it, true

@@ -137,14 +137,17 @@ func (r *Registry) unknownSentence(name string) string {
 	names := r.Names()
 	sort.Strings(names)
 	if best := closest(name, names); best != "" {
-		return fmt.Sprintf("There is no tool “%s”; did you mean “%s”? The tools are: %s.", name, best, strings.Join(names, ", "))
+		return fmt.Sprintf("There is no tool %s; did you mean “%s”? The tools are: %s.", args.Quote(name), best, strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("There is no tool “%s”. The tools are: %s.", name, strings.Join(names, ", "))
+	return fmt.Sprintf("There is no tool %s. The tools are: %s.", args.Quote(name), strings.Join(names, ", "))
 }
 
 // closest returns the name within edit distance 2 of s, or "".
 func closest(s string, names []string) string {
 	best, bestD := "", 3
+	if len(s) > 64 {
+		return "" // no tool name is that long; and distance costs len(s)
+	}
 	for _, n := range names {
 		if d := editDistance(s, n); d < bestD {
 			best, bestD = n, d

@@ -115,6 +115,12 @@ func isPrependedMark(r rune) bool {
 	return false
 }
 
+// CleanLine applies Line's rules, except the trim, to text that did not
+// come through Line: a search compares its query with stored titles and
+// notes through it, so that text stored before these rules (a title with a
+// U+200B inside) is still found by what it looks like.
+func CleanLine(s string) string { return cleanLine(s) }
+
 // cleanLine applies Line's rules except the trim. Text without anything to
 // change is returned as is, without copying.
 func cleanLine(s string) string {

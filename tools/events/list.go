@@ -48,8 +48,9 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 			q := strings.ToLower(query)
 			kept := list[:0]
 			for _, o := range list {
-				if strings.Contains(strings.ToLower(o.Title), q) || strings.Contains(strings.ToLower(o.Location), q) ||
-					strings.Contains(strings.ToLower(o.Notes), q) {
+				// through CleanLine: older rows may hold invisible characters
+				if strings.Contains(strings.ToLower(args.CleanLine(o.Title)), q) || strings.Contains(strings.ToLower(args.CleanLine(o.Location)), q) ||
+					strings.Contains(strings.ToLower(args.CleanLine(o.Notes)), q) {
 					kept = append(kept, o)
 				}
 			}

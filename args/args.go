@@ -51,8 +51,13 @@ type Args struct {
 // New decodes raw (a JSON object, RFC 8259; empty input or null read as {})
 // and checks it before any getter: raw must be one object, every name in it
 // must be in accepted (else the sentence lists the accepted names), every
-// name in required must be present and not null. When a name appears twice
-// the last value counts, as in encoding/json. The error is an *Error.
+// name in required must be present, not null and not blank. Text anywhere in
+// a value that is not valid Unicode (invalid UTF-8, a lone surrogate escape
+// such as \ud800, RFC 8259 §8.2) is refused naming the argument, never kept
+// as U+FFFD; input that ends inside the object (a model's output cut at its
+// length limit) gets a sentence asking for the whole object again. When a
+// name appears twice the last value counts, as in encoding/json. The error
+// is an *Error.
 // Numbers are kept as their JSON text (as with encoding/json's UseNumber)
 // until a getter reads them.
 func New(raw []byte, accepted, required []string) (*Args, error) {

@@ -8,13 +8,18 @@
 // sentence that names the argument in typographic quotes (“due”), says what
 // to write, gives an example where one helps and quotes the rejected value.
 //
-// Absent means missing or JSON null, for every getter.
+// Absent means missing, JSON null, or a text that is empty or only white
+// space (""), for every getter and for Has and Names: a model that fills
+// every optional argument with "" has given none of them. A required
+// argument given as "" is refused with its own sentence.
 package args
 
 import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Error is a failed argument: Name is the argument ("" for the arguments as
@@ -38,6 +43,7 @@ type member struct {
 type Args struct {
 	members []member
 	err     error
+	home    tz.Zone // the person's zone, for sentences about zones
 	// room for a typical call's arguments in the same allocation as Args
 	room [12]member
 }
@@ -45,8 +51,13 @@ type Args struct {
 // New decodes raw (a JSON object, RFC 8259; empty input or null read as {})
 // and checks it before any getter: raw must be one object, every name in it
 // must be in accepted (else the sentence lists the accepted names), every
-// name in required must be present and not null. When a name appears twice
-// the last value counts, as in encoding/json. The error is an *Error.
+// name in required must be present, not null and not blank. Text anywhere in
+// a value that is not valid Unicode (invalid UTF-8, a lone surrogate escape
+// such as \ud800, RFC 8259 §8.2) is refused naming the argument, never kept
+// as U+FFFD; input that ends inside the object (a model's output cut at its
+// length limit) gets a sentence asking for the whole object again. When a
+// name appears twice the last value counts, as in encoding/json. The error
+// is an *Error.
 // Numbers are kept as their JSON text (as with encoding/json's UseNumber)
 // until a getter reads them.
 func New(raw []byte, accepted, required []string) (*Args, error) {
@@ -61,10 +72,14 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 		return a, nil
 	}
 	unknown, sawUnknown := "", false
+	badName, sawBad := "", false
 	ok := false
 	if r.s[r.i] == '{' {
 		r.depth = 1
-		ok = r.object(func(name string, v value) {
+		ok = r.object(func(name string, v value, bad bool) {
+			if bad && !sawBad {
+				badName, sawBad = name, true
+			}
 			if !slices.Contains(accepted, name) {
 				if !sawUnknown {
 					unknown, sawUnknown = name, true
@@ -84,9 +99,16 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 		ok = true
 	}
 	r.space()
+	if !ok && r.cutOff() {
+		return nil, &Error{Sentence: "The arguments are cut off: the JSON object stops before its end, after " +
+			quoteTail(r.s) + "; send the whole object again, complete."}
+	}
 	if !ok || r.i != len(r.s) {
 		return nil, &Error{Sentence: "The arguments must be one JSON object of names and values " +
 			`({"title": "Call mom"}), not ` + quote(r.s) + "."}
+	}
+	if sawBad {
+		return nil, invalidText(badName, accepted)
 	}
 	if sawUnknown {
 		return nil, unknownName(unknown, accepted)
@@ -95,6 +117,52 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// CheckText returns the *Error New gives when the arguments raw, a JSON
+// object, hold text that is not valid Unicode (invalid UTF-8, a lone
+// surrogate escape), naming the first argument that does; nil otherwise,
+// and nil for raw that is not a JSON object at all. It is for a front that
+// decodes arguments with encoding/json, which keeps such text as U+FFFD.
+func CheckText(raw []byte) error {
+	r := reader{s: string(raw)}
+	r.space()
+	if r.i == len(r.s) || r.s[r.i] != '{' {
+		return nil
+	}
+	r.depth = 1
+	var found *Error
+	r.object(func(name string, v value, bad bool) {
+		if bad && found == nil {
+			found = InvalidText(name)
+		}
+	})
+	if found == nil {
+		return nil
+	}
+	return found
+}
+
+// InvalidText is the failure of the argument name when its text is not
+// valid Unicode, as [New] gives it; for a front that reads arguments
+// itself (command-line name=value pairs). A name that is not valid UTF-8
+// itself is not repeated.
+func InvalidText(name string) *Error {
+	if !utf8.ValidString(name) {
+		return invalidText(name, nil)
+	}
+	return invalidText(name, []string{name})
+}
+
+// invalidText is the failure of an argument whose text is not valid Unicode:
+// invalid UTF-8, or a lone UTF-16 surrogate escape such as \ud800
+// (RFC 8259 §8.2), which would otherwise be kept as U+FFFD.
+func invalidText(name string, accepted []string) *Error {
+	const what = " is not valid Unicode text (it has broken UTF-8 or a lone surrogate escape such as \\ud800); send it again as valid UTF-8."
+	if !slices.Contains(accepted, name) {
+		return &Error{Sentence: "An argument" + what}
+	}
+	return &Error{Name: name, Sentence: "“" + name + "”" + what}
 }
 
 func unknownName(name string, accepted []string) *Error {
@@ -108,25 +176,43 @@ func unknownName(name string, accepted []string) *Error {
 func (a *Args) requireAll(required []string) error {
 	for _, name := range required {
 		if _, ok := a.lookup(name); !ok {
+			if a.present(name) {
+				return blank(name)
+			}
 			return missing(name)
 		}
 	}
 	return nil
 }
 
+func blank(name string) *Error {
+	return &Error{Name: name, Sentence: "“" + name + "” must not be empty or only white space."}
+}
+
 func missing(name string) *Error {
 	return &Error{Name: name, Sentence: "“" + name + "” is required and was not given."}
 }
 
-// lookup returns the value of name when present and not null.
+// lookup returns the value of name when given: present, not null and not
+// a blank text.
 func (a *Args) lookup(name string) (value, bool) {
 	for i := range a.members {
 		if a.members[i].name == name {
 			v := a.members[i].v
-			return v, v.kind != kindNull
+			return v, v.kind != kindNull && !v.blank()
 		}
 	}
 	return value{}, false
+}
+
+// present reports whether name is there and not null, blank or not.
+func (a *Args) present(name string) bool {
+	for i := range a.members {
+		if a.members[i].name == name {
+			return a.members[i].v.kind != kindNull
+		}
+	}
+	return false
 }
 
 // get is lookup for a getter: nothing once a failure is kept.
@@ -144,21 +230,27 @@ func (a *Args) fail(name, sentence string) {
 	}
 }
 
+// SetHome gives the person's zone, which a sentence refusing a time zone
+// abbreviation ("CEST") lists first among the zones it stands for when the
+// person's zone uses it. Without it the zones come in the database's order.
+func (a *Args) SetHome(z tz.Zone) { a.home = z }
+
 // Err returns the first getter failure (an *Error), or nil.
 func (a *Args) Err() error { return a.err }
 
-// Has reports whether name is present and not null (false once a getter
-// has failed).
+// Has reports whether name is given: present, not null and not a blank
+// text (false once a getter has failed).
 func (a *Args) Has(name string) bool {
 	_, ok := a.get(name)
 	return ok
 }
 
-// Names returns the names present and not null, sorted.
+// Names returns the names given (present, not null, not a blank text),
+// sorted.
 func (a *Args) Names() []string {
 	var names []string
 	for _, m := range a.members {
-		if m.v.kind != kindNull {
+		if m.v.kind != kindNull && !m.v.blank() {
 			names = append(names, m.name)
 		}
 	}
@@ -166,24 +258,58 @@ func (a *Args) Names() []string {
 	return names
 }
 
-// maxQuoted is how many runes of a rejected value a sentence repeats.
-const maxQuoted = 40
+// MaxQuoted is how many characters (runes) of a rejected value a sentence
+// repeats; a longer value is cut there, on a rune boundary, and ends in “…”,
+// so a hostile megabyte-long value gives a short sentence.
+const MaxQuoted = 60
 
-// quote gives a rejected value for a sentence: in typographic quotes, on one
-// line, cut on a rune boundary with … when long.
+// Quote gives a rejected value for a sentence: in typographic quotes, on
+// one line ([Args.Line]'s rules, without the trim), cut to [MaxQuoted]
+// runes with “…” when longer. Bytes that are not UTF-8 show as U+FFFD.
+// Every sentence that repeats what was written should use it.
+func Quote(s string) string { return quote(s) }
+
+// quote is [Quote].
 func quote(s string) string {
-	s = cleanLine(s)
-	if utf8.RuneCountInString(s) > maxQuoted {
-		n := 0
-		for i := range s {
-			if n == maxQuoted {
-				s = s[:i] + "…"
-				break
-			}
-			n++
+	return "“" + clip(cleanLine(strings.ToValidUTF8(clip(s, 4*MaxQuoted), "\uFFFD")), MaxQuoted) + "”"
+}
+
+// quoteTail is [Quote] for the end of s: its last [MaxQuoted] runes, with
+// “…” in front when cut.
+func quoteTail(s string) string {
+	if len(s) > 4*MaxQuoted {
+		s = s[len(s)-4*MaxQuoted:]
+		for len(s) > 0 && !utf8.RuneStart(s[0]) {
+			s = s[1:]
 		}
+		s = "…" + s
+	}
+	s = cleanLine(strings.ToValidUTF8(s, "\uFFFD"))
+	if n := utf8.RuneCountInString(s); n > MaxQuoted {
+		i := 0
+		for range n - MaxQuoted {
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+		s = "…" + strings.TrimPrefix(s[i:], "…")
 	}
 	return "“" + s + "”"
+}
+
+// clip cuts s to its first n runes, on a rune boundary, ending it in “…”
+// when it was longer.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
 }
 
 // shown is a value as a sentence repeats it: a string's content, any other

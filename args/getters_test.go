@@ -49,7 +49,6 @@ func TestGetters(t *testing.T) {
 		{`"a\rb\u0085c\u0000d\t \n"`, func(a *Args) any { return a.Body("x") }, "a\nb\ncd"},
 		{`"\n\n  x"`, func(a *Args) any { return a.Body("x") }, "\n\n  x"},
 		{`"caf\u00e9 \ud83d\ude00"`, func(a *Args) any { return a.Text("x") }, "café 😀"},
-		{`"\ud800x"`, func(a *Args) any { return a.Text("x") }, "\uFFFDx"},
 		{`"   "`, func(a *Args) any { return a.List("x") }, []string(nil)},
 		{`"HIGH"`, func(a *Args) any { return a.OneOf("x", "normal", "low", "normal", "high") }, "high"},
 		{`" "`, func(a *Args) any { return a.OneOf("x", "normal", "low", "normal", "high") }, "normal"},
@@ -57,6 +56,8 @@ func TestGetters(t *testing.T) {
 		{`[10, "60", 1e3]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{10, 60, 1000}},
 		{`" 15 "`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{15}},
 		{`[]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int(nil)},
+		{`["", 5, " "]`, func(a *Args) any { return a.NumberList("x", 0, 10080) }, []int{5}},
+		{`["", "2026-10-05"]`, func(a *Args) any { return moments(a.MomentList("x", paris)) }, "2026-10-05"},
 		{`-7`, func(a *Args) any { return a.Number("x", 0, -10, 10) }, -7},
 		{`"-7"`, func(a *Args) any { return a.Number("x", 0, -10, 10) }, -7},
 		{`-0.0`, func(a *Args) any { return a.Number("x", 5, -10, 10) }, 0},
@@ -93,7 +94,7 @@ func TestGetters(t *testing.T) {
 }
 
 func TestMomentRefused(t *testing.T) {
-	for _, s := range []string{"", "2026-10-05T", "2026-10-05Z", "2026-10-05T09:00+24:00", "2026-10-05T09:00[]",
+	for _, s := range []string{"2026-10-05T", "2026-10-05Z", "2026-10-05T09:00+24:00", "2026-10-05T09:00[]",
 		"2026-10-05T09:00[Europe/Paris", "2026-10-05T09:00[Europe/Paris][u-ca=iso8601]", "2026-10-05T09:00:00.1234567890",
 		"2026-10-05T09:0", "202610-05", "2026-1005", "-000000-10-05", "0000-01-01", "2026-10-05T09:60",
 		"2026-10-05T09:00[../etc/passwd]", "2026-10-05T09:00+02:00:00"} {
@@ -119,4 +120,96 @@ func moments(list []tz.Moment) string {
 func oneOf(t *testing.T, value string) *Args {
 	t.Helper()
 	return one(t, []byte(value))
+}
+
+// TestBlankIsNotGiven checks that "" (or only white space) reads as an
+// argument not given, for every getter, Has and Names.
+func TestBlankIsNotGiven(t *testing.T) {
+	paris := tz.MustZone("Europe/Paris")
+	for _, value := range []string{`""`, `"  "`, `"\n\t"`, `"\u0020"`} {
+		a := oneOf(t, value)
+		if a.Has("x") || len(a.Names()) != 0 {
+			t.Errorf("%s: Has %v, Names %v; want not given", value, a.Has("x"), a.Names())
+		}
+		reads := []struct {
+			name string
+			got  any
+			want any
+		}{
+			{"Number", a.Number("x", 7, 1, 10), 7},
+			{"NumberList", a.NumberList("x", 1, 10), []int(nil)},
+			{"Flag", a.Flag("x"), false},
+			{"Decimal", func() bool { _, ok := a.Decimal("x", 0, 1); return ok }(), false},
+			{"Moment", func() bool { _, ok := a.Moment("x", paris); return ok }(), false},
+			{"MomentZone", func() bool { _, ok := a.MomentZone("x"); return ok }(), false},
+			{"MomentList", a.MomentList("x", paris), []tz.Moment(nil)},
+			{"Date", func() bool { _, ok := a.Date("x"); return ok }(), false},
+			{"Zone", func() bool { _, ok := a.Zone("x"); return ok }(), false},
+			{"Line", a.Line("x"), ""},
+			{"Body", a.Body("x"), ""},
+			{"List", a.List("x"), []string(nil)},
+			{"OneOf", a.OneOf("x", "b", "a", "b"), "b"},
+		}
+		for _, r := range reads {
+			if !reflect.DeepEqual(r.got, r.want) {
+				t.Errorf("%s of %s = %#v, want %#v", r.name, value, r.got, r.want)
+			}
+		}
+		if a.Err() != nil {
+			t.Errorf("%s: %v", value, a.Err())
+		}
+		if b := oneOf(t, value); b.NeededLine("x") != "" || b.Err() == nil || b.Err().Error() != "“x” must not be empty or only white space." {
+			t.Errorf("NeededLine of %s: %v", value, b.Err())
+		}
+	}
+}
+
+// TestWholeNumberText checks that a whole number written as text with a
+// zero fraction ("15.0") reads as that number, and a real fraction does not.
+func TestWholeNumberText(t *testing.T) {
+	for value, want := range map[string]int{`"15.0"`: 15, `" +15.00 "`: 15, `"-3.0"`: -3, `"0.0"`: 0, `"100.000000"`: 100} {
+		a := oneOf(t, value)
+		if got := a.Number("x", 7, -10, 200); got != want || a.Err() != nil {
+			t.Errorf("Number(%s) = %d, %v; want %d", value, got, a.Err(), want)
+		}
+	}
+	for _, value := range []string{`"15.5"`, `"15."`, `".0"`, `"15.0.0"`, `"1e3"`, `"15,0"`, `"15.0x"`, `"+-15.0"`, `"15.000000000000001"`} {
+		a := oneOf(t, value)
+		if got := a.Number("x", 7, -10, 2000); a.Err() == nil {
+			t.Errorf("Number(%s) = %d, want an error", value, got)
+		}
+	}
+}
+
+// TestInvisibleCharacters checks that Line drops the format characters
+// (Unicode Cf) a text can hide, keeps the joiners where they join, and that
+// Body drops only a leading byte order mark.
+func TestInvisibleCharacters(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Team\u200b sync", "Team sync"},
+		{"\ufeffTeam sync\u2060", "Team sync"},
+		{"co\u00adoperate", "cooperate"},
+		{"a\u180eb\u200ec\u200fd\u061ce", "abcde"},
+		{"\u202aLRE\u202c \u2067RLI\u2069", "LRE RLI"},
+		{"x\ufff9y\ufffaz\ufffb", "xyz"},
+		{"👩\u200d💻 pairing", "👩\u200d💻 pairing"},           // ZWJ sequence
+		{"👨🏽\u200d🚀", "👨🏽\u200d🚀"},                         // after an emoji modifier
+		{"❤\ufe0f\u200d🔥", "❤\ufe0f\u200d🔥"},               // after a variation selector
+		{"क्\u200dष", "क्\u200dष"},                         // Devanagari half form
+		{"می\u200cخواهم", "می\u200cخواهم"},                 // Persian ZWNJ
+		{"\u200dTeam\u200d \u200csync\u200c", "Team sync"}, // joining nothing
+		{"a\u200d\u200db", "a\u200db"},                     // one joiner between two letters
+		{"1\u200d2", "12"},                                 // digits are not joined
+		{"🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F", "🏴\U000E0067\U000E0062\U000E0073\U000E0063\U000E0074\U000E007F"},
+		{"tag\U000E0067 here", "tag here"},           // a tag outside a flag
+		{"\u0600\u0661\u0662", "\u0600\u0661\u0662"}, // Arabic number sign is drawn
+	}
+	for _, c := range cases {
+		if got := stringArgs(t, c.in).Line("x"); got != c.want {
+			t.Errorf("Line(%+q) = %+q, want %+q", c.in, got, c.want)
+		}
+	}
+	if got := stringArgs(t, "\ufeffline one\n\u200bkept").Body("x"); got != "line one\n\u200bkept" {
+		t.Errorf("Body = %+q, want the BOM dropped and the rest kept", got)
+	}
 }

@@ -37,6 +37,15 @@ func one(t *testing.T, value []byte) *Args {
 	return a
 }
 
+// superseded are the cases of the shared args/getters.json whose expected
+// error the argument rules have since changed, with what they read as now:
+// a blank text is an argument not given (so a number's default), and a whole
+// number written as text with a zero fraction is that number.
+var superseded = map[string]string{
+	`number ""`:     `10`,
+	`number "15.0"`: `15`,
+}
+
 func TestGettersGolden(t *testing.T) {
 	var file struct {
 		Cases []struct {
@@ -58,6 +67,12 @@ func TestGettersGolden(t *testing.T) {
 	}
 	for i, c := range file.Cases {
 		t.Run(fmt.Sprintf("%d_%s_%s", i, c.Getter, c.Value), func(t *testing.T) {
+			if now, ok := superseded[c.Getter+" "+string(c.Value)]; ok {
+				if !c.Error {
+					t.Fatalf("superseded case %s %s no longer expects an error; drop it from superseded", c.Getter, c.Value)
+				}
+				c.Error, c.Want = false, json.RawMessage(now)
+			}
 			a := one(t, c.Value)
 			var got any
 			switch c.Getter {

@@ -11,9 +11,10 @@ import (
 // arguments are read once, top level only, and every value stays a slice of
 // one copy of the input until a getter asks for it. Decoding into
 // map[string]any costs several allocations per argument; this costs one for
-// the whole call. What it accepts and rejects matches encoding/json (a
-// differential fuzz test holds it to that), including encoding/json's
-// replacement of invalid UTF-8 and lone surrogates by U+FFFD.
+// the whole call. What it accepts and rejects as JSON matches encoding/json
+// (a differential fuzz test holds it to that); unlike encoding/json, which
+// turns them into U+FFFD, it reports text that is not valid Unicode (invalid
+// UTF-8, a lone surrogate escape such as \ud800) so that New can refuse it.
 
 // kind is the JSON type of a value.
 type kind uint8
@@ -48,11 +49,30 @@ func (v value) str() string {
 	return unescape(v.text)
 }
 
-// reader walks JSON text; i is the next byte to read.
+// blank reports a string value that is empty or only white space.
+func (v value) blank() bool {
+	if v.kind != kindString {
+		return false
+	}
+	for i := 0; i < len(v.text); i++ {
+		switch c := v.text[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\\' || c >= utf8.RuneSelf:
+			return strings.TrimSpace(v.str()) == "" // escapes and wider spaces
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// reader walks JSON text; i is the next byte to read. bad is set when a
+// string holds invalid UTF-8 or a lone surrogate escape (RFC 8259 §8.2).
 type reader struct {
 	s     string
 	i     int
 	depth int
+	bad   bool
 }
 
 func (r *reader) space() {
@@ -172,10 +192,24 @@ func (r *reader) str() (text string, esc, ok bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				r.i++
 			case 'u':
-				if r.i+5 > len(r.s) || !isHex4(r.s[r.i+1:r.i+5]) {
+				if r.i+5 > len(r.s) {
+					r.i = len(r.s) // cut off inside the escape
 					return "", false, false
 				}
+				if !isHex4(r.s[r.i+1 : r.i+5]) {
+					return "", false, false
+				}
+				r1 := hex4(r.s[r.i+1 : r.i+5])
 				r.i += 5
+				if utf16.IsSurrogate(r1) {
+					// a high surrogate must be followed by a low one
+					if r1 < 0xdc00 && r.i+6 <= len(r.s) && r.s[r.i] == '\\' && r.s[r.i+1] == 'u' &&
+						isHex4(r.s[r.i+2:r.i+6]) && utf16.DecodeRune(r1, hex4(r.s[r.i+2:r.i+6])) != utf8.RuneError {
+						r.i += 6
+					} else {
+						r.bad = true
+					}
+				}
 			default:
 				return "", false, false
 			}
@@ -186,12 +220,28 @@ func (r *reader) str() (text string, esc, ok bool) {
 		default:
 			ru, size := utf8.DecodeRuneInString(r.s[r.i:])
 			if ru == utf8.RuneError && size == 1 {
-				esc = true
+				esc, r.bad = true, true
 			}
 			r.i += size
 		}
 	}
 	return "", false, false
+}
+
+// cutOff reports, after a failed read, that the text ended inside a value:
+// everything read so far was valid JSON and more was needed, as when a
+// model's output is cut at its length limit.
+func (r *reader) cutOff() bool {
+	if r.i >= len(r.s) {
+		return true
+	}
+	rest := r.s[r.i:]
+	for _, w := range []string{"true", "false", "null"} {
+		if len(rest) < len(w) && strings.HasPrefix(w, rest) {
+			return true
+		}
+	}
+	return false
 }
 
 func isHex4(s string) bool {
@@ -241,8 +291,9 @@ func (r *reader) container() bool {
 }
 
 // object reads an object starting at its opening brace, calling member (if
-// not nil) with each name, decoded, and value in order.
-func (r *reader) object(member func(name string, v value)) bool {
+// not nil) with each name, decoded, and value in order; bad reports that the
+// name or the value (at any depth) holds text that is not valid Unicode.
+func (r *reader) object(member func(name string, v value, bad bool)) bool {
 	r.i++
 	r.space()
 	if r.i < len(r.s) && r.s[r.i] == '}' {
@@ -254,6 +305,8 @@ func (r *reader) object(member func(name string, v value)) bool {
 		if r.i >= len(r.s) || r.s[r.i] != '"' {
 			return false
 		}
+		wasBad := r.bad
+		r.bad = false
 		name, esc, ok := r.str()
 		if !ok {
 			return false
@@ -271,8 +324,9 @@ func (r *reader) object(member func(name string, v value)) bool {
 			if esc {
 				name = unescape(name)
 			}
-			member(name, v)
+			member(name, v, r.bad)
 		}
+		r.bad = r.bad || wasBad
 		r.space()
 		if r.i >= len(r.s) {
 			return false
@@ -311,7 +365,8 @@ func items(array string, each func(v value) bool) {
 }
 
 // unescape decodes the content of a string the reader accepted. Invalid
-// UTF-8 and lone surrogates become U+FFFD, as in encoding/json.
+// UTF-8 and lone surrogates become U+FFFD, as in encoding/json (New refuses
+// arguments that hold them; nested values and quoted text may still).
 func unescape(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))

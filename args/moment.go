@@ -193,6 +193,9 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 			if !zoneName(inner) {
 				return p, badForm, nil
 			}
+			if abbr, ok := tz.Abbreviation(inner); ok {
+				return p, badZone, &tz.ZoneError{Name: inner, Abbreviation: abbr}
+			}
 			p.zone = inner
 		}
 		r.i = len(r.s)
@@ -276,7 +279,9 @@ func zoneName(s string) bool {
 // zoneSentence is the sentence for an unknown zone name written as the
 // argument name (bracketed on a moment when inBrackets), built from tz's
 // suggestion so that the rejected name is quoted like every other value.
-func zoneSentence(name, written string, inBrackets bool, err error) string {
+// A time zone abbreviation is answered with the zones it stands for, home
+// (the person's zone) first when it uses it.
+func zoneSentence(name, written string, inBrackets bool, err error, home tz.Zone) string {
 	lead := "“" + name + "” must be an IANA time zone name"
 	if inBrackets {
 		lead = "“" + name + "” must name an IANA time zone in its brackets"
@@ -287,6 +292,9 @@ func zoneSentence(name, written string, inBrackets bool, err error) string {
 	}
 	got := quote(written)
 	switch {
+	case ze.Abbreviation != "":
+		return lead + ", not the abbreviation " + got + "; write the zone of the place, such as " +
+			tz.AbbreviationHint(ze.Abbreviation, home) + "."
 	case strings.HasPrefix(ze.Suggestion, "Etc/GMT"):
 		return lead + " such as Europe/Paris, not " + got + "; for that fixed offset write " +
 			ze.Suggestion + " (POSIX inverts the sign)."
@@ -331,7 +339,7 @@ const (
 
 // momentSentence is the sentence for a refused moment; what describes the
 // expected form.
-func momentSentence(name, what string, why problem, zoneErr error, v value) string {
+func momentSentence(name, what string, why problem, zoneErr error, v value, home tz.Zone) string {
 	switch why {
 	case noSuchDay:
 		return "“" + name + "” must be a day that exists on the calendar, not " + shown(v) + "."
@@ -341,7 +349,7 @@ func momentSentence(name, what string, why problem, zoneErr error, v value) stri
 		return "“" + name + "” must fall in the years 0001 to 9999, not " + shown(v) + "."
 	case badZone:
 		v.text, v.esc = zoneWritten(v.str()), false
-		return zoneSentence(name, v.text, true, zoneErr)
+		return zoneSentence(name, v.text, true, zoneErr, home)
 	}
 	return "“" + name + "” must be " + what + ", not " + shown(v) + "."
 }
@@ -370,7 +378,7 @@ func sentence(s string) string {
 // moment reads and resolves one moment value.
 func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, momentExample, badForm, nil, v))
+		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
 		return tz.Moment{}, false
 	}
 	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
@@ -380,7 +388,11 @@ func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
 			return m, true
 		}
 	}
-	a.fail(name, momentSentence(name, momentExample, why, zerr, v))
+	home := a.home
+	if home == (tz.Zone{}) {
+		home = zone
+	}
+	a.fail(name, momentSentence(name, momentExample, why, zerr, v, home))
 	return tz.Moment{}, false
 }
 
@@ -412,12 +424,12 @@ func (a *Args) MomentZone(name string) (tz.Zone, bool) {
 		return tz.Zone{}, false
 	}
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, momentExample, badForm, nil, v))
+		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
 		return tz.Zone{}, false
 	}
 	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
 	if why != fine {
-		a.fail(name, momentSentence(name, momentExample, why, zerr, v))
+		a.fail(name, momentSentence(name, momentExample, why, zerr, v, a.home))
 		return tz.Zone{}, false
 	}
 	if p.zone == "" {
@@ -438,7 +450,7 @@ func (a *Args) Date(name string) (tz.Date, bool) {
 		return tz.Date{}, false
 	}
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, dayExample, badForm, nil, v))
+		a.fail(name, momentSentence(name, dayExample, badForm, nil, v, a.home))
 		return tz.Date{}, false
 	}
 	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
@@ -447,7 +459,7 @@ func (a *Args) Date(name string) (tz.Date, bool) {
 		return tz.Date{}, false
 	}
 	if why != fine {
-		a.fail(name, momentSentence(name, dayExample, why, zerr, v))
+		a.fail(name, momentSentence(name, dayExample, why, zerr, v, a.home))
 		return tz.Date{}, false
 	}
 	return p.date, true
@@ -455,7 +467,10 @@ func (a *Args) Date(name string) (tz.Date, bool) {
 
 // Zone returns an IANA time zone argument ("Europe/Paris") and whether it
 // was given; absent or blank gives (zero, false). An unknown name is an
-// error carrying tz's sentence, which suggests the closest real name.
+// error carrying tz's sentence, which suggests the closest real name; a
+// time zone abbreviation ("CEST", "IST", and the legacy names EST, CET, HST
+// too) is an error naming the zones it stands for ([tz.AbbreviationHint]),
+// the person's zone ([Args.SetHome]) first when it uses it.
 func (a *Args) Zone(name string) (tz.Zone, bool) {
 	v, ok := a.get(name)
 	if !ok {
@@ -474,9 +489,14 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 		a.fail(name, "“"+name+"” must be an IANA time zone name (Europe/Paris), not "+shown(v)+".")
 		return tz.Zone{}, false
 	}
+	if abbr, ok := tz.Abbreviation(s); ok {
+		// even one that is also a legacy zone name: EST has no summer time
+		a.fail(name, zoneSentence(name, s, false, &tz.ZoneError{Name: s, Abbreviation: abbr}, a.home))
+		return tz.Zone{}, false
+	}
 	z, err := tz.LoadZone(s)
 	if err != nil {
-		a.fail(name, zoneSentence(name, s, false, err))
+		a.fail(name, zoneSentence(name, s, false, err, a.home))
 		return tz.Zone{}, false
 	}
 	return z, true
@@ -484,7 +504,8 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 
 // MomentList returns a list of moments, each read as Moment reads one in
 // zone: empty when absent; a JSON array of texts, or one text alone as a
-// list of one. The first refused item fails with Moment's sentence.
+// list of one. Blank items are dropped. The first refused item fails with
+// Moment's sentence.
 func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
 	v, ok := a.get(name)
 	if !ok {
@@ -498,6 +519,9 @@ func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
 	}
 	var list []tz.Moment
 	items(v.text, func(it value) bool {
+		if it.blank() {
+			return true // a blank item is no item, as for List
+		}
 		m, ok := a.moment(name, it, zone)
 		if ok {
 			list = append(list, m)

@@ -10,11 +10,12 @@ import (
 // 1e3) is taken as an integer: well inside float64's exact integers (2^53).
 const maxExact = 1e15
 
-// Number returns a whole-number argument: def when absent; a JSON integer,
-// a JSON number with no fraction under 1e15 in magnitude (15.0, 1e3), or a
-// text of a plain integer with an optional sign (" +15 "). Not 15.5,
-// "15.0", "1e3" as text, or "". The value must be within [least, most];
-// every failure has one sentence giving the range.
+// Number returns a whole-number argument: def when absent (or ""); a JSON
+// integer, a JSON number with no fraction under 1e15 in magnitude (15.0,
+// 1e3), or a text of a plain integer with an optional sign and an optional
+// fraction of zeros (" +15 ", "15.0"). Not 15.5, "15.5", "15.", "1e3" as
+// text. The value must be within [least, most]; every failure has one
+// sentence giving the range.
 func (a *Args) Number(name string, def, least, most int) int {
 	v, ok := a.get(name)
 	if !ok {
@@ -43,6 +44,13 @@ func wholeNumber(v value) (int, bool) {
 		return int(f), true
 	case kindString:
 		s := strings.TrimSpace(v.str())
+		if whole, frac, ok := strings.Cut(s, "."); ok {
+			// "15.0": a zero fraction, as models write a JSON number's text
+			if frac == "" || strings.Trim(frac, "0") != "" {
+				return 0, false
+			}
+			s = whole
+		}
 		digits := strings.TrimLeft(s, "+-")
 		if len(s)-len(digits) > 1 || digits == "" {
 			return 0, false
@@ -78,8 +86,8 @@ func wholeRange(least, most int, plural bool) string {
 
 // NumberList returns a list of whole numbers, each read as Number reads one
 // and within [least, most]: empty when absent; a JSON array, or one number
-// (or number text) alone as a list of one. An item of any other form is an
-// error quoting that item.
+// (or number text) alone as a list of one. Blank text items are dropped. An
+// item of any other form is an error quoting that item.
 func (a *Args) NumberList(name string, least, most int) []int {
 	v, ok := a.get(name)
 	if !ok {
@@ -96,6 +104,9 @@ func (a *Args) NumberList(name string, least, most int) []int {
 	var bad value
 	failed := false
 	items(v.text, func(it value) bool {
+		if it.blank() {
+			return true // a blank item is no item, as for List
+		}
 		n, ok := wholeNumber(it)
 		if !ok || n < least || n > most {
 			bad, failed = it, true

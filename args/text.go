@@ -27,8 +27,8 @@ func (a *Args) Needed(name string) string {
 
 func (a *Args) needed(name, s string) string {
 	if s == "" && a.err == nil {
-		if _, ok := a.lookup(name); ok {
-			a.fail(name, "“"+name+"” must not be empty or only white space.")
+		if a.present(name) {
+			a.fail(name, blank(name).Sentence)
 		} else {
 			a.fail(name, missing(name).Sentence)
 		}
@@ -38,10 +38,17 @@ func (a *Args) needed(name, s string) string {
 
 // Line returns a one-line text (a title, a place, a subject): every line or
 // paragraph separator (LF, CR, CRLF, TAB, VT, FF, NEL, U+2028, U+2029)
-// becomes one space, other control characters (Unicode Cc) and bidi
-// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069, the
-// "Trojan Source" set) are dropped, then the result is trimmed. "" when
-// absent or nothing is left. Any other JSON type is an error.
+// becomes one space, other control characters (Unicode Cc) are dropped, and
+// so are the invisible format characters (Unicode Cf: U+200B ZERO WIDTH
+// SPACE, U+FEFF, U+2060 WORD JOINER, U+00AD SOFT HYPHEN, the bidi marks,
+// embeddings, overrides and isolates of the "Trojan Source" set, …), which
+// would make a text that looks the same compare unequal. Kept of Cf: U+200C
+// ZWNJ, U+200D ZWJ and the Egyptian hieroglyph format controls when they
+// stand between two letters, marks or symbols they join (👩‍💻, Indic and
+// Persian words); the tag characters of an emoji tag sequence (the flag of
+// Scotland); the visible prepended concatenation marks (U+0600–U+0605 …).
+// Then the result is trimmed. "" when absent or nothing is left. Any other
+// JSON type is an error.
 func (a *Args) Line(name string) string {
 	v, ok := a.get(name)
 	if !ok {
@@ -74,6 +81,46 @@ func isBidiControl(r rune) bool {
 	return r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
 }
 
+// special reports a rune Line drops, turns into a space, or keeps only
+// where it stands (a Cf joiner or tag).
+func special(r rune) bool {
+	return unicode.IsControl(r) || isSeparator(r) || unicode.Is(unicode.Cf, r)
+}
+
+// isJoiner reports the format characters kept between the characters they
+// join: ZWNJ, ZWJ and the Egyptian hieroglyph format controls.
+func isJoiner(r rune) bool {
+	return r == '\u200c' || r == '\u200d' || r >= 0x13430 && r <= 0x1343f
+}
+
+// joinable reports a rune a joiner may stand next to: a letter, a mark
+// (virama, variation selector), or a symbol (emoji, emoji modifier).
+func joinable(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsMark(r) || unicode.In(r, unicode.So, unicode.Sk)
+}
+
+// isTag reports the tag characters that spell an emoji tag sequence after
+// U+1F3F4 (🏴 + "gbsct" + CANCEL TAG is the flag of Scotland).
+func isTag(r rune) bool { return r >= 0xe0020 && r <= 0xe007f }
+
+// isPrependedMark reports the prepended concatenation marks, format
+// characters that are drawn (the Arabic number sign spans the digits after
+// it), so Line keeps them.
+func isPrependedMark(r rune) bool {
+	switch {
+	case r >= '\u0600' && r <= '\u0605', r == '\u06dd', r == '\u070f', r == '\u0890', r == '\u0891',
+		r == '\u08e2', r == 0x110bd, r == 0x110cd:
+		return true
+	}
+	return false
+}
+
+// CleanLine applies Line's rules, except the trim, to text that did not
+// come through Line: a search compares its query with stored titles and
+// notes through it, so that text stored before these rules (a title with a
+// U+200B inside) is still found by what it looks like.
+func CleanLine(s string) string { return cleanLine(s) }
+
 // cleanLine applies Line's rules except the trim. Text without anything to
 // change is returned as is, without copying.
 func cleanLine(s string) string {
@@ -88,7 +135,7 @@ func cleanLine(s string) string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsControl(r) || isSeparator(r) || isBidiControl(r) {
+		if special(r) {
 			break
 		}
 		i += size
@@ -99,26 +146,46 @@ func cleanLine(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	b.WriteString(s[:i])
+	prev, _ := utf8.DecodeLastRuneInString(s[:i]) // the last rune written
+	if i == 0 {
+		prev = ' '
+	}
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch {
 		case r == '\r' && i < len(s) && s[i] == '\n':
 			// CRLF is one line break, so one space
+			continue
 		case isSeparator(r):
-			b.WriteByte(' ')
-		case unicode.IsControl(r) || isBidiControl(r):
+			r = ' '
+		case unicode.IsControl(r):
+			continue
+		case !unicode.Is(unicode.Cf, r), isPrependedMark(r):
+		case isJoiner(r):
+			next, _ := utf8.DecodeRuneInString(s[i:])
+			if !joinable(prev) || i == len(s) || !joinable(next) {
+				continue
+			}
+		case isTag(r):
+			if prev != 0x1f3f4 && !isTag(prev) {
+				continue
+			}
 		default:
-			b.WriteRune(r)
+			continue
 		}
+		b.WriteRune(r)
+		prev = r
 	}
 	return b.String()
 }
 
-// Body returns text kept as written (notes, descriptions): CRLF and lone CR
+// Body returns text kept as written (notes, descriptions): a leading byte
+// order mark (U+FEFF, left by a pasted file) is dropped, CRLF and lone CR
 // become LF, NEL becomes LF, tabs and line feeds are kept, other control
 // characters (Unicode Cc) are dropped, trailing white space is trimmed and
-// leading indentation kept. "" when absent. Any other JSON type is an error.
+// leading indentation kept; format characters inside (ZWJ, bidi marks) are
+// kept as written. "" when absent. Any other JSON type is an error.
 func (a *Args) Body(name string) string {
 	v, ok := a.get(name)
 	if !ok {
@@ -128,7 +195,7 @@ func (a *Args) Body(name string) string {
 		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
 		return ""
 	}
-	s := v.str()
+	s := strings.TrimPrefix(v.str(), "\ufeff")
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // Write runs fn in one write transaction (BEGIN IMMEDIATE) for owner. Every
@@ -140,7 +142,7 @@ func parseChange(s string) (int64, error) {
 	t := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(s), "c"), "C")
 	n, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("“change” must be a change id such as “c31” (list_changes shows them), not “%s”", s)
+		return 0, fmt.Errorf("“change” must be a change id such as “c31” (list_changes shows them), not %s", args.Quote(s))
 	}
 	return n, nil
 }

@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // The person's own row is journaled like any item (migration 00008), so
@@ -48,10 +50,10 @@ const MaxPersonName = 64
 // the machine running the binary happens to be in.
 func checkZone(zone string) error {
 	if zone == "" || zone == "Local" {
-		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”, not “%s”: %w", zone, ErrInvalid)
+		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”, not %s: %w", args.Quote(zone), ErrInvalid)
 	}
 	if _, err := time.LoadLocation(zone); err != nil {
-		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”; “%s” is not one: %w", zone, ErrInvalid)
+		return fmt.Errorf("“zone” must be an IANA time zone such as “Europe/Paris”; %s is not one: %w", args.Quote(zone), ErrInvalid)
 	}
 	return nil
 }
@@ -71,7 +73,7 @@ func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 	p, err := scanPerson(s.db.QueryRowContext(ctx,
 		`SELECT `+personCols+` FROM people WHERE name = ?`, strings.TrimSpace(name)))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("there is no person named “%s”: %w", name, ErrNotFound)
+		return p, fmt.Errorf("there is no person named %s: %w", args.Quote(name), ErrNotFound)
 	}
 	return p, err
 }

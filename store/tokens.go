@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // tokenPrefix marks our bearer tokens so a leaked one is recognisable
@@ -105,14 +107,14 @@ func (s *Store) RevokeToken(ctx context.Context, idOrPrefix string) error {
 			key = key[:shownLen]
 		}
 		if len(key) < len(tokenPrefix)+4 {
-			return fmt.Errorf("“token” must be a token id or its shown prefix such as “ast_k3j9x2qa”, not “%s”", idOrPrefix)
+			return fmt.Errorf("“token” must be a token id or its shown prefix such as “ast_k3j9x2qa”, not %s", args.Quote(idOrPrefix))
 		}
 		var n int
 		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM access_tokens WHERE substr(prefix, 1, ?) = ?`, len(key), key).Scan(&n); err != nil {
 			return err
 		}
 		if n > 1 {
-			return fmt.Errorf("“%s” matches %d tokens; give the token id instead: %w", idOrPrefix, n, ErrConflict)
+			return fmt.Errorf("%s matches %d tokens; give the token id instead: %w", args.Quote(idOrPrefix), n, ErrConflict)
 		}
 		res, err = s.db.ExecContext(ctx, `UPDATE access_tokens SET revoked = coalesce(revoked, ?) WHERE substr(prefix, 1, ?) = ?`,
 			s.now().Unix(), len(key), key)
@@ -121,7 +123,7 @@ func (s *Store) RevokeToken(ctx context.Context, idOrPrefix string) error {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("no token matches “%s”; `assistant token list` shows them: %w", idOrPrefix, ErrNotFound)
+		return fmt.Errorf("no token matches %s; `assistant token list` shows them: %w", args.Quote(idOrPrefix), ErrNotFound)
 	}
 	return nil
 }

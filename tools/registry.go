@@ -103,6 +103,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if err != nil {
 		return Invalid(err), call
 	}
+	if p, ok := Get[Person](call); ok {
+		a.SetHome(p.Zone) // named first when a zone abbreviation is refused
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			r.logger().Error("tool panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -139,14 +142,17 @@ func (r *Registry) unknownSentence(name string) string {
 	names := r.Names()
 	sort.Strings(names)
 	if best := closest(name, names); best != "" {
-		return fmt.Sprintf("There is no tool “%s”; did you mean “%s”? The tools are: %s.", name, best, strings.Join(names, ", "))
+		return fmt.Sprintf("There is no tool %s; did you mean “%s”? The tools are: %s.", args.Quote(name), best, strings.Join(names, ", "))
 	}
-	return fmt.Sprintf("There is no tool “%s”. The tools are: %s.", name, strings.Join(names, ", "))
+	return fmt.Sprintf("There is no tool %s. The tools are: %s.", args.Quote(name), strings.Join(names, ", "))
 }
 
 // closest returns the name within edit distance 2 of s, or "".
 func closest(s string, names []string) string {
 	best, bestD := "", 3
+	if len(s) > 64 {
+		return "" // no tool name is that long; and distance costs len(s)
+	}
 	for _, n := range names {
 		if d := editDistance(s, n); d < bestD {
 			best, bestD = n, d

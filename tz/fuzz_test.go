@@ -1,6 +1,7 @@
 package tz
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -121,6 +122,39 @@ func FuzzParseBasic(f *testing.F) {
 		}
 		if len(s) < len(want) || s[:len(want)] != want || utc != (s[len(s)-1] == 'Z') {
 			t.Fatalf("ParseBasic(%q) = %v utc=%v, which does not match the input", s, m, utc)
+		}
+	})
+}
+
+// FuzzAbbreviation feeds any text to the abbreviation index: what it calls
+// an abbreviation has zones, each an Area/City zone that loads, and the
+// hint names the first of them.
+func FuzzAbbreviation(f *testing.F) {
+	for _, s := range []string{"CEST", "ist", " PST ", "UTC", "GMT", "EST", "Europe/Paris", "ChST", "+03", "", "CESTX", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		abbr, ok := Abbreviation(s)
+		zones := AbbreviationZones(abbr, MustZone("Europe/Paris"))
+		if !ok {
+			if abbr != "" {
+				t.Fatalf("Abbreviation(%q) = %q without ok", s, abbr)
+			}
+			return
+		}
+		if len(zones) == 0 {
+			t.Fatalf("Abbreviation(%q) = %q, which no zone uses", s, abbr)
+		}
+		for _, z := range zones {
+			if _, err := LoadZone(z.Name); err != nil || !continental(z.Name) {
+				t.Fatalf("AbbreviationZones(%q) lists %q: %v", abbr, z.Name, err)
+			}
+		}
+		if h := AbbreviationHint(abbr, Zone{}); !strings.HasPrefix(h, AbbreviationZones(abbr, Zone{})[0].Name) {
+			t.Fatalf("AbbreviationHint(%q) = %q", abbr, h)
+		}
+		if _, err := LoadZoneLoose(s); err == nil {
+			t.Fatalf("LoadZoneLoose(%q) accepted the abbreviation %s", s, abbr)
 		}
 	})
 }

@@ -45,30 +45,65 @@ var zoneIndex = sync.OnceValue(func() nameIndex {
 // "EST5EDT" included. The slice is a fresh copy.
 func ZoneNames() []string { return slices.Clone(zoneIndex().names) }
 
+// maxSuggestLen bounds the names SuggestZone compares (the longest real
+// one, America/Argentina/ComodRivadavia, has 32 bytes), so that its cost
+// stays small whatever is typed.
+const maxSuggestLen = 64
+
 // ZoneError is the error of LoadZone and LoadZoneLoose for a name that is
 // not an IANA zone. Suggestion is the closest real name ("" when nothing is
 // close), so a caller that knows the argument's name can build its own
-// sentence.
+// sentence. When the name is a time zone abbreviation ("CEST", "IST"),
+// Abbreviation holds it as the database writes it and Suggestion is "":
+// [AbbreviationHint] names the zones it stands for, never a name that is
+// merely spelt alike.
 type ZoneError struct {
-	Name       string // as written
-	Suggestion string // an IANA name, or ""
+	Name         string // as written
+	Suggestion   string // an IANA name, or ""
+	Abbreviation string // "CEST", or ""
+	// Home is listed first among the zones of Abbreviation when its clock
+	// shows it: set it to the person's zone before printing the error.
+	Home Zone
 }
+
+// maxQuotedName is how many runes of a rejected name an error repeats.
+const maxQuotedName = 60
 
 // Error is one sentence naming the rejected value and what to write.
 func (e *ZoneError) Error() string {
+	name := quoteName(e.Name)
 	switch {
 	case e.Name == "" || e.Name == "Local":
-		return fmt.Sprintf("a time zone must be an IANA name such as Europe/Paris, not %q", e.Name)
+		return fmt.Sprintf("a time zone must be an IANA name such as Europe/Paris, not %s", name)
+	case e.Abbreviation != "":
+		return fmt.Sprintf("%s is a time zone abbreviation, not an IANA time zone; write the zone of the place, such as %s",
+			name, AbbreviationHint(e.Abbreviation, e.Home))
 	case strings.HasPrefix(e.Suggestion, "Etc/GMT"):
-		return fmt.Sprintf("%q is not an IANA time zone; write a city zone such as Europe/Paris, "+
-			"or %s for that fixed offset (POSIX inverts the sign)", e.Name, e.Suggestion)
+		return fmt.Sprintf("%s is not an IANA time zone; write a city zone such as Europe/Paris, "+
+			"or %s for that fixed offset (POSIX inverts the sign)", name, e.Suggestion)
 	case e.Suggestion != "":
-		return fmt.Sprintf("%q is not an IANA time zone; write %s, the closest real name", e.Name, e.Suggestion)
+		return fmt.Sprintf("%s is not an IANA time zone; write %s, the closest real name", name, e.Suggestion)
 	}
-	return fmt.Sprintf("%q is not an IANA time zone; write an Area/City name such as Europe/Paris or America/New_York", e.Name)
+	return fmt.Sprintf("%s is not an IANA time zone; write an Area/City name such as Europe/Paris or America/New_York", name)
+}
+
+// quoteName is name for an error: Go-quoted, cut to maxQuotedName runes
+// with "…" when longer, so a hostile value gives a short error.
+func quoteName(name string) string {
+	n := 0
+	for i := range name {
+		if n == maxQuotedName {
+			return strconv.Quote(name[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(name)
 }
 
 func unknownZoneError(name string) error {
+	if abbr, ok := Abbreviation(name); ok {
+		return &ZoneError{Name: name, Abbreviation: abbr}
+	}
 	s, _ := SuggestZone(name)
 	return &ZoneError{Name: name, Suggestion: s}
 }
@@ -81,11 +116,19 @@ func unknownZoneError(name string) error {
 // string alignment) over whole names and city parts, within about a third
 // of the name's length ("Europe/Pari" → "Europe/Paris"). Among equals,
 // names under the continental areas (Europe/…, America/…) win over legacy
-// aliases.
+// aliases. A time zone abbreviation ("CEST") gets no suggestion: it is not
+// a misspelt name (see [Abbreviation]). Nor does a name longer than any
+// real one could be written.
 func SuggestZone(name string) (string, bool) {
 	ix := zoneIndex()
+	if len(name) > maxSuggestLen {
+		return "", false
+	}
 	key := foldKey(name)
 	if key == "" {
+		return "", false
+	}
+	if _, ok := Abbreviation(name); ok {
 		return "", false
 	}
 	if strings.EqualFold(strings.TrimSpace(name), "Z") {

@@ -54,14 +54,19 @@ func LoadZone(name string) (Zone, error) {
 
 // LoadZoneLoose is LoadZone for names a person typed: surrounding spaces
 // are ignored, case is ignored ("europe/paris" is Europe/Paris), and "UTC",
-// "Z" and "GMT" in any case are the zone UTC. Anything else is LoadZone's
-// *ZoneError, with its suggestion; near misses ("Paris") are suggested, not
-// guessed.
+// "Z" and "GMT" in any case are the zone UTC. A time zone abbreviation is
+// refused, even one that is also a legacy zone name ("EST", "CET", "HST"):
+// its *ZoneError has the Abbreviation set, so that the sentence names the
+// zones it stands for. Anything else is LoadZone's *ZoneError, with its
+// suggestion; near misses ("Paris") are suggested, not guessed.
 func LoadZoneLoose(name string) (Zone, error) {
 	s := strings.TrimSpace(name)
 	switch strings.ToUpper(s) {
 	case "UTC", "Z", "GMT":
 		return UTC, nil
+	}
+	if abbr, ok := Abbreviation(s); ok {
+		return Zone{}, &ZoneError{Name: name, Abbreviation: abbr}
 	}
 	if real, ok := zoneIndex().folded[strings.ToLower(s)]; ok {
 		s = real

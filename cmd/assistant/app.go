@@ -201,11 +201,24 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if a.tzOverride != "" {
 		z, err := tz.LoadZoneLoose(a.tzOverride)
 		if err != nil {
-			return failf(exitConfig, "%s is wrong: %v", from, err)
+			return failf(exitConfig, "%s is wrong: %v", from, zoneHome(err, a.localZone))
 		}
 		a.tzOverride = z.Name()
 	}
 	return nil
+}
+
+// zoneHome gives a zone error the person's zone (an IANA name, "" for
+// none), which its sentence lists first when the rejected name is a time
+// zone abbreviation that zone uses ("CEST" for Europe/Paris).
+func zoneHome(err error, home string) error {
+	var ze *tz.ZoneError
+	if errors.As(err, &ze) && home != "" {
+		if z, zerr := tz.LoadZone(home); zerr == nil {
+			ze.Home = z
+		}
+	}
+	return err
 }
 
 // configError is the sentence of a config file that cannot be loaded: a
@@ -262,7 +275,7 @@ func (a *app) firstRunZone() (string, error) {
 	if z := a.setting(nil, "", "", "zone", ""); z != "" {
 		zone, err := tz.LoadZoneLoose(z)
 		if err != nil {
-			return "", failf(exitConfig, "“zone” in the config file “%s” is wrong: %v", a.configPath, err)
+			return "", failf(exitConfig, "“zone” in the config file “%s” is wrong: %v", a.configPath, zoneHome(err, systemZone()))
 		}
 		return zone.Name(), nil
 	}

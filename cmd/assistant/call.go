@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/tools"
 )
 
@@ -91,6 +94,10 @@ func (a *app) runCall(cmd *cobra.Command, name string, pairs []string, rawArgs s
 		stdinJSON = []byte(rawArgs)
 	}
 	raw, err := callArgs(t, stdinJSON, rest)
+	var ae *args.Error
+	if errors.As(err, &ae) {
+		return a.printResult(tools.Invalid(ae), asJSON)
+	}
 	if err != nil {
 		return usageError(cmd, "%v", err)
 	}
@@ -131,6 +138,9 @@ func (a *app) printResult(res tools.ExecResult, asJSON bool) error {
 // Args reader does that, with the same sentences every front gives.
 func callArgs(t tools.Tool, object []byte, pairs []string) (json.RawMessage, error) {
 	members := map[string]any{}
+	if err := args.CheckText(object); err != nil {
+		return nil, err // encoding/json would keep U+FFFD
+	}
 	if len(bytes.TrimSpace(object)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(object))
 		dec.UseNumber()
@@ -151,6 +161,10 @@ func callArgs(t tools.Tool, object []byte, pairs []string) (json.RawMessage, err
 	for _, pair := range pairs {
 		name, value, ok := strings.Cut(pair, "=")
 		name = strings.TrimSpace(name)
+		if !utf8.ValidString(pair) {
+			// argv is bytes; json.Marshal would keep U+FFFD
+			return nil, args.InvalidText(name)
+		}
 		if !ok || name == "" {
 			return nil, fmt.Errorf("“%s” is not name=value; write for example title=\"Buy milk\"", pair)
 		}

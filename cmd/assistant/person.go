@@ -41,7 +41,7 @@ acts as; --tz (or ASSISTANT_TZ) changes the zone for one run only.`,
 			if zone != "" {
 				zz, err := tz.LoadZoneLoose(zone)
 				if err != nil {
-					return failf(exitInvalid, "“--zone” is wrong: %v", err)
+					return failf(exitInvalid, "“--zone” is wrong: %v", zoneHome(err, a.localZone))
 				}
 				z = zz.Name()
 			}
@@ -101,7 +101,7 @@ any other: undo (as that person) puts the old zone back.`,
 			zoneArg := args[len(args)-1]
 			z, err := tz.LoadZoneLoose(zoneArg)
 			if err != nil {
-				return failf(exitInvalid, "the zone is wrong: %v", err)
+				return failf(exitInvalid, "the zone is wrong: %v", zoneHome(err, a.localZone))
 			}
 			return a.withStore(cmd.Context(), func(st *store.Store) error {
 				var p store.Person

@@ -130,7 +130,7 @@ func undo(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 	}
 	if change != "" && !changeID.MatchString(change) {
 		return tools.Invalid(&args.Error{Name: "change",
-			Sentence: fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not “%s”.", change)})
+			Sentence: fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not %s.", args.Quote(change))})
 	}
 	p, s, err := host(tc)
 	if err != nil {

@@ -34,13 +34,13 @@ func readClock(a *args.Args, name string, def int) int {
 	}
 	m := clockPattern.FindStringSubmatch(text)
 	if m == nil {
-		a.Fail(name, fmt.Sprintf("“%s” must be a time of day such as 09:00 or 18:30, not “%s”.", name, text))
+		a.Fail(name, fmt.Sprintf("“%s” must be a time of day such as 09:00 or 18:30, not %s.", name, args.Quote(text)))
 		return def
 	}
 	h, _ := strconv.Atoi(m[1])
 	mi, _ := strconv.Atoi(m[2])
 	if h == 24 && mi != 0 {
-		a.Fail(name, fmt.Sprintf("“%s” must be a time of day from 00:00 to 24:00, not “%s”.", name, text))
+		a.Fail(name, fmt.Sprintf("“%s” must be a time of day from 00:00 to 24:00, not %s.", name, args.Quote(text)))
 		return def
 	}
 	return h*60 + mi

@@ -120,7 +120,7 @@ func readID(a *args.Args) ref {
 		}
 	}
 	if m == nil || r.ID <= 0 {
-		a.Fail("id", fmt.Sprintf("“id” must be an event id such as e7, or an occurrence id such as e7@20261005T070000Z as list_events shows it, not “%s”.", text))
+		a.Fail("id", fmt.Sprintf("“id” must be an event id such as e7, or an occurrence id such as e7@20261005T070000Z as list_events shows it, not %s.", args.Quote(text)))
 		return ref{}
 	}
 	return r

@@ -97,7 +97,7 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 		case errors.As(err, &re):
 			a.Fail("rrule", re.Sentence)
 		case err != nil:
-			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO, not “%s”.", text))
+			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as FREQ=WEEKLY;BYDAY=MO, not %s.", args.Quote(text)))
 		default:
 			in.Rule, in.HasRule = rule, true
 		}
@@ -112,7 +112,7 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 		in.Clear = a.List("clear")
 		for _, c := range in.Clear {
 			if !slices.Contains(clearable, c) {
-				a.Fail("clear", fmt.Sprintf("“clear” may name %s; not “%s”.", strings.Join(clearable, ", "), c))
+				a.Fail("clear", fmt.Sprintf("“clear” may name %s; not %s.", strings.Join(clearable, ", "), args.Quote(c)))
 				break
 			}
 			set := map[string]bool{"location": in.HasLocation, "notes": in.HasNotes, "rrule": in.HasRule,

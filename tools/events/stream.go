@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -384,7 +385,9 @@ func occMatches(o *occ, t eventText, q string) bool {
 	return hasText(title, q) || hasText(location, q) || hasText(notes, q)
 }
 
-func hasText(s, q string) bool { return strings.Contains(strings.ToLower(s), q) }
+// hasText reports whether s holds q (already lower-cased), compared through
+// [args.CleanLine] so rows stored with invisible characters still match.
+func hasText(s, q string) bool { return strings.Contains(strings.ToLower(args.CleanLine(s)), q) }
 
 // firstOccs returns up to n occurrences of e, overrides applied, that
 // overlap w, in order, expanding no more of the rule than they need.

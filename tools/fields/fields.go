@@ -222,7 +222,7 @@ func ReadCursor(a *args.Args, total int) int {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(c, "o"))
 	if err != nil || n < 0 || !strings.HasPrefix(c, "o") {
-		a.Fail("cursor", fmt.Sprintf("“cursor” must be the cursor a previous answer gave (such as o20), not “%s”.", c))
+		a.Fail("cursor", fmt.Sprintf("“cursor” must be the cursor a previous answer gave (such as o20), not %s.", args.Quote(c)))
 		return 0
 	}
 	if n > total {

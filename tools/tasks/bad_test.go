@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -133,7 +134,11 @@ func TestBadArguments(t *testing.T) {
 		res, call := h.Call(p, c.tool, c.raw)
 		raw := c.raw
 		if len(raw) > 120 {
-			raw = raw[:120] + "…"
+			cut := 120
+			for !utf8.RuneStart(raw[cut]) {
+				cut-- // never half a rune in the golden file
+			}
+			raw = raw[:cut] + "…"
 		}
 		if res.Code != c.code {
 			t.Errorf("%s %s: code %d, want %d: %s", c.tool, raw, res.Code, c.code, res.TextOut())

@@ -165,7 +165,8 @@ func (f filter) keep(t task) bool {
 	}
 	if f.query != "" {
 		q := strings.ToLower(f.query)
-		if !strings.Contains(strings.ToLower(t.Title), q) && !strings.Contains(strings.ToLower(t.Notes), q) {
+		// through CleanLine: older rows may hold invisible characters
+		if !strings.Contains(strings.ToLower(args.CleanLine(t.Title)), q) && !strings.Contains(strings.ToLower(args.CleanLine(t.Notes)), q) {
 			return false
 		}
 	}

@@ -39,7 +39,7 @@ func readID(a *args.Args) int64 {
 		id, _ = strconv.ParseInt(m[1], 10, 64)
 	}
 	if id <= 0 {
-		a.Fail("id", fmt.Sprintf("“id” must be a task id as answers show it, such as “t12”, not “%s”.", s))
+		a.Fail("id", fmt.Sprintf("“id” must be a task id as answers show it, such as “t12”, not %s.", args.Quote(s)))
 		return 0
 	}
 	return id
@@ -105,13 +105,13 @@ func readTags(a *args.Args, name string) []string {
 		tag := strings.TrimSpace(strings.TrimLeft(raw, "#"))
 		switch {
 		case tag == "":
-			a.Fail(name, fmt.Sprintf("“%s” holds “%s”, which is no tag; write tags as words such as “home”.", name, raw))
+			a.Fail(name, fmt.Sprintf("“%s” holds %s, which is no tag; write tags as words such as “home”.", name, args.Quote(raw)))
 			return nil
 		case strings.IndexFunc(tag, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '#' }) >= 0:
-			a.Fail(name, fmt.Sprintf("Each tag in “%s” is one word without spaces, commas or “#” inside, such as “errands” or “deep-work”; not “%s”. Give several tags as a list.", name, raw))
+			a.Fail(name, fmt.Sprintf("Each tag in “%s” is one word without spaces, commas or “#” inside, such as “errands” or “deep-work”; not %s. Give several tags as a list.", name, args.Quote(raw)))
 			return nil
 		case utf8.RuneCountInString(tag) > MaxTag:
-			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; “%s” has %d.", name, MaxTag, tag, utf8.RuneCountInString(tag)))
+			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; %s has %d.", name, MaxTag, args.Quote(tag), utf8.RuneCountInString(tag)))
 			return nil
 		}
 		out = addTag(out, tag)
@@ -156,7 +156,7 @@ func readRule(a *args.Args) (*recur.Rule, bool) {
 		if errors.As(err, &re) {
 			a.Fail("rrule", re.Sentence)
 		} else {
-			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not “%s”.", s))
+			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not %s.", args.Quote(s)))
 		}
 		return nil, false
 	}
@@ -208,7 +208,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 		return
 	}
 	if repeatFrom == "completion" && !plainRule(rule) {
-		a.Fail("rrule", fmt.Sprintf("With “repeat_from” completion, “rrule” must be a plain rule (FREQ with INTERVAL, COUNT or UNTIL) such as “FREQ=DAILY;INTERVAL=3”, not “%s”, whose BY parts only a schedule can follow.", rule))
+		a.Fail("rrule", fmt.Sprintf("With “repeat_from” completion, “rrule” must be a plain rule (FREQ with INTERVAL, COUNT or UNTIL) such as “FREQ=DAILY;INTERVAL=3”, not %s, whose BY parts only a schedule can follow.", args.Quote(rule.String())))
 	}
 }
 

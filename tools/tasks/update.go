@@ -27,7 +27,7 @@ func readClear(a *args.Args) map[string]bool {
 			a.Fail("clear", "“clear” cannot empty “title”: every task needs one. Give a new “title” instead.")
 			return nil
 		case !slices.Contains(clearable, name):
-			a.Fail("clear", fmt.Sprintf("“clear” names fields to empty, from: %s; not “%s”.", strings.Join(clearable, ", "), raw))
+			a.Fail("clear", fmt.Sprintf("“clear” names fields to empty, from: %s; not %s.", strings.Join(clearable, ", "), args.Quote(raw)))
 			return nil
 		}
 		out[name] = true

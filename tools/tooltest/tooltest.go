@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -91,9 +92,13 @@ func (e *Env) Call(who tools.Person, tool, raw string) (tools.ExecResult, *tools
 // Golden compares got with the file testdata/name of the package under
 // test, or writes got there when update is set (the package's -update
 // flag). A missing file fails the test at once; a difference is reported
-// and the test goes on.
+// and the test goes on. Text that is not valid UTF-8 (a rune cut in half
+// by the test that built it) fails the test before anything is written.
 func Golden(t testing.TB, name, got string, update bool) {
 	t.Helper()
+	if !utf8.ValidString(got) {
+		t.Fatalf("%s: the text is not valid UTF-8; cut long values on a rune boundary", name)
+	}
 	path := filepath.Join("testdata", name)
 	if update {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {

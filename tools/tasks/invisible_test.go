@@ -1,0 +1,34 @@
+package tasks
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A title is stored without the invisible characters a model or a paste
+// left in it, and a search finds a title stored with them before that
+// rule.
+func TestInvisibleCharactersInTitles(t *testing.T) {
+	h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
+	p := h.paris
+	id := h.add(t, p, `{"title":"Daily\u200b standup\ufeff","notes":"\ufeffAgenda"}`)
+	if got := h.task(t, p, id); got.Title != "Daily standup" || got.Notes != "Agenda" {
+		t.Errorf("stored %+q with notes %+q, want the invisible characters gone", got.Title, got.Notes)
+	}
+	h.add(t, p, `{"title":"Pair on 👩‍💻 review"}`)
+	if out := h.ok(t, p, "list_tasks", `{"query":"👩‍💻"}`); !strings.Contains(out, "Pair on 👩\u200d💻 review") {
+		t.Errorf("the ZWJ emoji sequence was not kept:\n%s", out)
+	}
+	// a row written before the rule, as it was stored then
+	old := h.add(t, p, `{"title":"placeholder"}`)
+	if _, err := h.Store.DB().Exec(`UPDATE tasks SET title = ? WHERE id = ?`, "Team\u200b sync", strings.TrimPrefix(old, "t")); err != nil {
+		t.Fatal(err)
+	}
+	if out := h.ok(t, p, "list_tasks", `{"query":"Team sync"}`); !strings.Contains(out, old) {
+		t.Errorf("list_tasks query “Team sync” misses the old “Team\\u200b sync”:\n%s", out)
+	}
+	if out := h.ok(t, p, "list_tasks", `{"query":"Daily standup"}`); !strings.Contains(out, id) {
+		t.Errorf("list_tasks query misses the cleaned title:\n%s", out)
+	}
+}

@@ -17,6 +17,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,10 @@ type Options struct {
 	// MaxBodyBytes caps an HTTP request body (413 above it); zero means
 	// DefaultMaxBodyBytes. Not used over stdio.
 	MaxBodyBytes int64
+
+	// order keeps a stdio session's calls in order (see callOrder); set by
+	// serve.
+	order *callOrder
 }
 
 // errNoContext refuses a call when the host gave no ToolContext.
@@ -112,8 +117,9 @@ func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
 	if getContext == nil {
 		getContext = func(context.Context, *mcp.CallToolRequest) (*tools.ToolContext, error) { return nil, errNoContext }
 	}
+	srv.AddReceivingMiddleware(protocolErrors(served))
 	for _, t := range served.Tools() {
-		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit))
+		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit, o.order))
 	}
 	return srv, nil
 }
@@ -138,8 +144,14 @@ func Tool(t tools.Tool) *mcp.Tool {
 	}
 }
 
-func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int) mcp.ToolHandler {
+func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int, order *callOrder) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		done, err := order.wait(ctx, req.Extra)
+		defer done()
+		if err != nil {
+			res, _ := reg.Call(ctx, nil, name, nil) // a done ctx: the Registry words it
+			return Result(res, limit), nil
+		}
 		tc, err := getContext(ctx, req)
 		if err != nil {
 			return nil, err
@@ -149,11 +161,27 @@ func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int
 		}
 		var raw []byte
 		if req.Params != nil {
-			raw = req.Params.Arguments
+			raw = arguments(req.Params.Arguments)
 		}
 		res, _ := reg.Call(ctx, tc, name, raw)
 		return Result(res, limit), nil
 	}
+}
+
+// arguments returns the "arguments" of a tools/call as the Registry reads
+// them: a JSON string is read for the text it holds, as chat reads the
+// arguments of an OpenAI tool call, so "" (and null, or none) is {} and
+// "{\"n\":1}" is {"n":1}; anything else is passed on as it is.
+func arguments(raw json.RawMessage) []byte {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '"' {
+		return raw
+	}
+	var s string
+	if json.Unmarshal(t, &s) != nil {
+		return raw
+	}
+	return []byte(s)
 }
 
 // Result renders r as a CallToolResult, cut to limit bytes of text

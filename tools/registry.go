@@ -124,7 +124,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		}
 	}()
 	if ctx.Err() != nil {
-		return res, call // answered by the deferred stopped
+		return r.stopped(ctx, name, timeout), call
 	}
 	if src, ok := Get[PersonSource](call); ok && src != nil {
 		p, err := src(ctx)

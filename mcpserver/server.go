@@ -72,6 +72,14 @@ type Options struct {
 	// MaxBodyBytes caps an HTTP request body (413 above it); zero means
 	// DefaultMaxBodyBytes. Not used over stdio.
 	MaxBodyBytes int64
+	// MaxConcurrent caps the HTTP requests one bearer token may have open
+	// at once (429 with Retry-After past it); zero means
+	// DefaultMaxConcurrent. Not used over stdio.
+	MaxConcurrent int
+	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
+	// requests are served over HTTP besides loopback ones; a request with
+	// any other Origin header gets 403. Not used over stdio.
+	AllowedOrigins []string
 
 	// order keeps a stdio session's calls in order (see callOrder); set by
 	// serve.
@@ -146,6 +154,15 @@ func Tool(t tools.Tool) *mcp.Tool {
 
 func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int, order *callOrder) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if rc := requestContext(req); rc != nil {
+			// Over HTTP the call ends when its request does: the client
+			// went away, or the server is shutting down.
+			var cancel context.CancelCauseFunc
+			ctx, cancel = context.WithCancelCause(ctx)
+			stop := context.AfterFunc(rc, func() { cancel(context.Cause(rc)) })
+			defer stop()
+			defer cancel(nil)
+		}
 		done, err := order.wait(ctx, req.Extra)
 		defer done()
 		if err != nil {

@@ -93,9 +93,10 @@ var errNoContext = errors.New("mcpserver: no tool context for this call (the hos
 // chosen by opts (all of them by default), each registered raw with its
 // Schema.JSON as inputSchema, its Title, and annotations from
 // Tool.ReadOnly, Destructive and Idempotent (openWorldHint false: the tools
-// touch only the person's own store). No outputSchema is declared: Data
-// has no fixed shape per tool, and a declared schema would make clients
-// check every result against it.
+// touch only the person's own store), and the tool's Output as
+// outputSchema, which a success's structuredContent follows (a failure
+// has none: MCP clients check structuredContent only when isError is not
+// set).
 //
 // The error names a tool in opts.Tools that reg lacks, or a writing tool
 // asked for with opts.ReadOnly.
@@ -133,15 +134,21 @@ func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
 }
 
 // Tool returns the MCP form of t: name, title, description, inputSchema
-// (exactly t.Schema.JSON()) and annotations. Every hint is written out, so
+// (exactly t.Schema.JSON()), outputSchema (t.Output, when declared) and
+// annotations. Every hint is written out, so
 // a client never falls back to the MCP defaults (destructive, open world).
 func Tool(t tools.Tool) *mcp.Tool {
 	destructive, openWorld := t.Destructive, false
+	var output any
+	if len(t.Output) > 0 {
+		output = t.Output
+	}
 	return &mcp.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: t.Schema.JSON(),
+		OutputSchema: output,
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.Schema.JSON(),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,

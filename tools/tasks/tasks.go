@@ -68,6 +68,7 @@ func AddTask() tools.Tool {
 			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,
 			fields.RemindBeforeProp, remindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
 		}, Required: []string{"title"}},
+		Output:  writtenOutput,
 		Handler: add,
 	}
 }
@@ -91,6 +92,7 @@ func ListTasks() tools.Tool {
 			fields.CursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
+		Output:  listOutput,
 		Handler: list,
 	}
 }
@@ -104,6 +106,7 @@ func GetTask() tools.Tool {
 		Description: "Shows one task whole: notes, due, repeat rule, reminders, and when it was done.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		ReadOnly:    true, Idempotent: true,
+		Output:  shownOutput,
 		Handler: get,
 	}
 }
@@ -124,6 +127,7 @@ func UpdateTask() tools.Tool {
 			tools.Strs("clear", "Fields to empty: notes, due, priority, tags, rrule, repeat_from, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Idempotent: true,
+		Output:     writtenOutput,
 		Handler:    update,
 	}
 }
@@ -139,6 +143,7 @@ func CompleteTask() tools.Tool {
 			"(the answer says when); it is done for good only when its rule runs out.",
 		Schema:     tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent: false,
+		Output:     writtenOutput,
 		Handler:    complete,
 	}
 }
@@ -151,6 +156,7 @@ func ReopenTask() tools.Tool {
 		Description: "Opens a done task again and takes back its last completion.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent:  true,
+		Output:      writtenOutput,
 		Handler:     reopen,
 	}
 }
@@ -163,6 +169,7 @@ func DeleteTask() tools.Tool {
 		Description: "Deletes a task. It can be brought back with undo.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Destructive: true, Idempotent: true,
+		Output:  writtenOutput,
 		Handler: remove,
 	}
 }

@@ -875,3 +875,28 @@ func TestBinaryHTTPGuards(t *testing.T) {
 		t.Errorf("a body that is not JSON: %d %s, want a JSON-RPC parse error in our words", res.StatusCode, body)
 	}
 }
+
+// TestBinaryMCPFlags gives `assistant mcp` flag values that cannot work:
+// each stops it at once with exit 1 and a sentence naming the flag.
+func TestBinaryMCPFlags(t *testing.T) {
+	h := newHome(t)
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"--call-timeout", "0s"}, "“--call-timeout” must be a positive duration"},
+		{[]string{"--http", "127.0.0.1:0", "--tls-cert", "cert.pem"}, "“--tls-cert” and “--tls-key” go together"},
+		{[]string{"--http", "127.0.0.1:0", "--write-timeout", "10s"}, "“--write-timeout” (10s) must be longer than “--call-timeout” (30s)"},
+		{[]string{"--http", "127.0.0.1:0", "--max-concurrent", "0"}, "“--max-concurrent” must be at least 1"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-origin", "app.example"}, "“--allow-origin” takes an origin such as https://app.example"},
+	} {
+		cmd := h.command(context.Background(), append([]string{"mcp"}, c.argv...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("mcp %s: %v, stderr %q; want exit 1 and %q", strings.Join(c.argv, " "), err, stderr.String(), c.want)
+		}
+	}
+}

@@ -141,7 +141,13 @@ func checkBody(maxBody int64, next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
+		var id json.RawMessage
+		if len(body) > 0 && body[0] == '{' {
+			id = idOf(body)
+		}
+		words := &rpcWords{w: w, id: id}
+		next.ServeHTTP(words, r)
+		words.finish()
 	})
 }
 
@@ -189,4 +195,173 @@ func rpcError(w http.ResponseWriter, id json.RawMessage, code int64, msg string)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(append(b, '\n'))
+}
+
+// rpcWords wraps the ResponseWriter of one POST so that what the SDK
+// answers in its own words reaches the client in ours: the error of every
+// JSON-RPC response in the server-sent events (or JSON) it writes is
+// reworded by [publicError], and a plain-text 400 about the JSON-RPC
+// message itself ("JSON RPC not handled: …", "invalid request: …") becomes
+// a JSON-RPC error answering id. Other answers pass through untouched.
+type rpcWords struct {
+	w      http.ResponseWriter
+	id     json.RawMessage
+	mode   int // 0: pass through; modePlain; modeEvents; modeJSON
+	status int
+	header bool // WriteHeader was called
+	buf    bytes.Buffer
+}
+
+const (
+	modePlain = 1 + iota
+	modeEvents
+	modeJSON
+)
+
+func (r *rpcWords) Header() http.Header { return r.w.Header() }
+
+func (r *rpcWords) WriteHeader(status int) {
+	if r.header {
+		return
+	}
+	r.header = true
+	ct := r.w.Header().Get("Content-Type")
+	switch {
+	case status == http.StatusBadRequest && strings.HasPrefix(ct, "text/plain"):
+		r.mode, r.status = modePlain, status
+		return // written by finish
+	case strings.HasPrefix(ct, "text/event-stream"):
+		r.mode = modeEvents
+	case strings.HasPrefix(ct, "application/json"):
+		r.mode, r.status = modeJSON, status
+		r.w.Header().Del("Content-Length")
+		return
+	}
+	r.w.WriteHeader(status)
+}
+
+func (r *rpcWords) Write(p []byte) (int, error) {
+	if !r.header {
+		r.WriteHeader(http.StatusOK)
+	}
+	switch r.mode {
+	case modePlain, modeJSON:
+		return r.buf.Write(p)
+	case modeEvents:
+		r.buf.Write(p)
+		for {
+			i := bytes.Index(r.buf.Bytes(), []byte("\n\n"))
+			if i < 0 {
+				return len(p), nil
+			}
+			event := rewordEvent(r.buf.Next(i + 2))
+			if _, err := r.w.Write(event); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return r.w.Write(p)
+}
+
+// Flush passes a flush on, with whole events only; an answer held back
+// whole is flushed by finish.
+func (r *rpcWords) Flush() {
+	if !r.header {
+		r.WriteHeader(http.StatusOK)
+	}
+	if r.mode == modePlain || r.mode == modeJSON {
+		return
+	}
+	if f, ok := r.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (r *rpcWords) Unwrap() http.ResponseWriter { return r.w }
+
+// finish writes what was held back once the SDK is done.
+func (r *rpcWords) finish() {
+	switch r.mode {
+	case modePlain:
+		text := r.buf.String()
+		code := int64(0)
+		switch {
+		case strings.HasPrefix(text, "JSON RPC not handled"):
+			code = jsonrpc.CodeMethodNotFound
+		case strings.HasPrefix(text, "invalid request"), strings.HasPrefix(text, "malformed payload"):
+			code = jsonrpc.CodeInvalidRequest
+		}
+		if code == 0 {
+			r.w.WriteHeader(r.status)
+			_, _ = r.w.Write(r.buf.Bytes())
+			return
+		}
+		r.w.Header().Del("X-Content-Type-Options")
+		e := publicError(&jsonrpc.Error{Code: code})
+		rpcError(r.w, r.id, e.Code, e.Message)
+	case modeJSON:
+		r.w.WriteHeader(r.status)
+		_, _ = r.w.Write(rewordJSON(r.buf.Bytes()))
+	case modeEvents:
+		_, _ = r.w.Write(r.buf.Bytes())
+	}
+}
+
+// rewordEvent rewords the JSON-RPC messages on the data lines of one
+// server-sent event.
+func rewordEvent(event []byte) []byte {
+	lines := bytes.Split(event, []byte("\n"))
+	for i, l := range lines {
+		if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+			lines[i] = append([]byte("data: "), rewordJSON(data)...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// rewordJSON returns msg, one JSON-RPC message or a batch, with the error
+// of each response reworded; anything else unchanged.
+func rewordJSON(msg []byte) []byte {
+	t := bytes.TrimSpace(msg)
+	if len(t) == 0 || !bytes.Contains(t, []byte(`"error"`)) {
+		return msg
+	}
+	if t[0] == '[' {
+		var all []json.RawMessage
+		if json.Unmarshal(t, &all) != nil {
+			return msg
+		}
+		for i, m := range all {
+			all[i] = rewordJSON(m)
+		}
+		b, err := json.Marshal(all)
+		if err != nil {
+			return msg
+		}
+		return b
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(t, &m) != nil || m["error"] == nil {
+		return msg
+	}
+	var e jsonrpc.Error
+	if json.Unmarshal(m["error"], &e) != nil {
+		return msg
+	}
+	pe := publicError(&e)
+	raw, err := json.Marshal(struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
+	}{pe.Code, pe.Message, e.Data})
+	if err != nil {
+		return msg
+	}
+	m["error"] = raw
+	b, err := json.Marshal(m)
+	if err != nil {
+		return msg
+	}
+	return b
 }

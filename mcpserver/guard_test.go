@@ -377,3 +377,38 @@ func TestServeTLS(t *testing.T) {
 		t.Errorf("over HTTPS: %d %s", res.StatusCode, body)
 	}
 }
+
+// TestHTTPSDKErrorsInOurWords sends messages the SDK itself refuses (an
+// unknown method, params of the wrong type, an id on a notification):
+// each answer is a JSON-RPC error whose message is ours.
+func TestHTTPSDKErrorsInOurWords(t *testing.T) {
+	ts := newHTTPServer(t, testRegistry(nil), newTokenAuth(), nil)
+	for _, c := range []struct {
+		name, body string
+		code       int64
+	}{
+		{"an unknown method", `{"jsonrpc":"2.0","id":1,"method":"nope"}`, -32601},
+		{"initialize params of the wrong type", `{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":5}}`, -32602},
+		{"a cursor not a string", `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":5}}`, -32602},
+		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":5}`, -32600},
+	} {
+		_, body := rawPost(t, ts.URL, "tok-ada", c.body)
+		data := body
+		if i := strings.Index(body, "data: "); i >= 0 {
+			data = strings.TrimSpace(body[i+len("data: "):])
+		}
+		var r reply
+		if err := json.Unmarshal([]byte(data), &r); err != nil || r.Error == nil {
+			t.Errorf("%s: answered %q, want a JSON-RPC error", c.name, body)
+			continue
+		}
+		if r.Error.Code != c.code {
+			t.Errorf("%s: code %d, want %d", c.name, r.Error.Code, c.code)
+		}
+		checkOwnWords(t, c.name, r.Error.Message)
+	}
+	// A good call still streams its answer.
+	if _, body := rawPost(t, ts.URL, "tok-ada", ""); !strings.Contains(body, "You are Ada.") {
+		t.Errorf("whoami: %s", body)
+	}
+}

@@ -43,7 +43,12 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 		}
 	}
 	out := &jsonrpc.Error{Code: e.Code}
-	switch e.Code {
+	if e.Code == 0 && strings.HasPrefix(e.Message, "handling '") {
+		// The SDK could not read the params of a method (go-sdk v1.8.0
+		// handleReceive wraps the decoder's error without a code).
+		out.Code = jsonrpc.CodeInvalidParams
+	}
+	switch out.Code {
 	case jsonrpc.CodeParseError:
 		out.Message = prefixParse + "the message is not JSON; send one JSON-RPC 2.0 message as a JSON object."
 	case jsonrpc.CodeInvalidRequest:
@@ -51,7 +56,7 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	case jsonrpc.CodeMethodNotFound:
 		out.Message = prefixMethod + "this server answers initialize, ping, tools/list and tools/call."
 	case jsonrpc.CodeInvalidParams:
-		out.Message = prefixParams + "the “params” of this request do not fit its method; tools/call takes {\"name\": a tool name, \"arguments\": an object}."
+		out.Message = prefixParams + "the “params” of this request do not fit its method (MCP 2025-06-18 gives each method's params); tools/call takes {\"name\": a tool name, \"arguments\": an object}."
 	default:
 		out.Code = jsonrpc.CodeInternalError
 		out.Message = prefixInternal + "the server could not answer this request; try again, and see the server's log if it happens again."
@@ -60,17 +65,21 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 }
 
 // errorFor returns the JSON-RPC error of err as [publicError] words it:
-// the code of a *jsonrpc.Error inside err, or -32603.
+// with the code of a *jsonrpc.Error inside err, or -32602 for the SDK's
+// failure to read a method's params, or -32603.
 func errorFor(err error) *jsonrpc.Error {
+	var code int64
 	var we *jsonrpc.Error
 	if errors.As(err, &we) {
-		if we != err {
-			// A wrapped error: the outer message is the SDK's own.
-			return publicError(&jsonrpc.Error{Code: we.Code})
+		if we == err {
+			return publicError(we)
 		}
-		return publicError(we)
+		code = we.Code // a wrapped error: the outer message is the SDK's own
 	}
-	return publicError(&jsonrpc.Error{Code: jsonrpc.CodeInternalError})
+	if code == 0 && strings.HasPrefix(err.Error(), "handling '") {
+		code = jsonrpc.CodeInvalidParams
+	}
+	return publicError(&jsonrpc.Error{Code: code})
 }
 
 // protocolErrors is a receiving middleware that words every error a

@@ -206,6 +206,8 @@ func TestServeIOBadLines(t *testing.T) {
 		{"params not an object", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":"whoami"}`, -32602, "14"},
 		{"an unknown method", `{"jsonrpc":"2.0","id":15,"method":"nope/never"}`, -32601, "15"},
 		{"an unknown tool", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"whoamii"}}`, -32602, "16"},
+		{"a cursor not a string", `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"cursor":5}}`, -32602, "17"},
+		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":18}`, -32600, "18"},
 	}
 	next := 100
 	for _, c := range cases {

@@ -458,28 +458,25 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 		return nil, l.refuse(nil, jsonrpc.CodeParseError, parseError(msg), len(line))
 	}
 	var (
-		msgs []jsonrpc.Message
-		ids  []jsonrpc.ID
-		err  error
+		msgs   []jsonrpc.Message
+		ids    []jsonrpc.ID
+		reason string // why the line is refused: a sentence of ours
 	)
 	if msg[0] == '[' {
-		msgs, ids, err = l.batch(msg)
+		msgs, ids, reason = l.batch(msg)
+	} else if m, err := jsonrpc.DecodeMessage(msg); err != nil {
+		reason = invalidRequest(msg)
 	} else {
-		var m jsonrpc.Message
-		if m, err = jsonrpc.DecodeMessage(msg); err != nil {
-			err = errors.New(invalidRequest(msg))
-		} else {
-			msgs = []jsonrpc.Message{m}
-			if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
-				ids = []jsonrpc.ID{r.ID}
-				if bad := badParams(r); bad != "" {
-					return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidParams, bad, len(line))
-				}
+		msgs = []jsonrpc.Message{m}
+		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
+			ids = []jsonrpc.ID{r.ID}
+			if bad := badParams(r); bad != "" {
+				return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidParams, bad, len(line))
 			}
 		}
 	}
-	if err != nil {
-		return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, err.Error(), len(line))
+	if reason != "" {
+		return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, reason, len(line))
 	}
 	l.calls.add(ids, msg[0] == '[')
 	return msgs, nil
@@ -487,41 +484,39 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 
 // batch decodes the members of the batch msg (a valid JSON array) as
 // go-sdk decodes messages (jsonrpc.DecodeMessage) and returns them with
-// the ids of its calls.
-func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, error) {
+// the ids of its calls, or the sentence of an Invalid Request error that
+// refuses the whole batch.
+func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, string) {
 	var members []json.RawMessage
-	if err := json.Unmarshal(msg, &members); err != nil {
-		return nil, nil, err
-	}
-	if len(members) == 0 {
-		return nil, nil, errors.New(prefixInvalidRequest + "the batch is empty; send at least one message in it.")
+	if json.Unmarshal(msg, &members) != nil || len(members) == 0 {
+		return nil, nil, prefixInvalidRequest + "the batch is empty; send at least one message in it."
 	}
 	msgs := make([]jsonrpc.Message, 0, len(members))
 	var ids []jsonrpc.ID
 	for i, raw := range members {
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
+			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
 		}
-		if r, ok := m.(*jsonrpc.Request); ok {
+		r, ok := m.(*jsonrpc.Request)
+		if ok {
 			if bad := badParams(r); bad != "" {
-				return nil, nil, fmt.Errorf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixParams))
+				return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixParams))
 			}
 		}
 		msgs = append(msgs, m)
-		r, ok := m.(*jsonrpc.Request)
 		if !ok || !r.ID.IsValid() {
 			continue
 		}
 		if slices.Contains(ids, r.ID) {
-			return nil, nil, fmt.Errorf("%stwo calls of the batch have the id %v; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
+			return nil, nil, fmt.Sprintf("%stwo calls of the batch have the id %v; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
 		}
 		if l.calls.has(r.ID) {
-			return nil, nil, fmt.Errorf("%sthe id %v of the batch belongs to a call still running; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
+			return nil, nil, fmt.Sprintf("%sthe id %v of the batch belongs to a call still running; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
 		}
 		ids = append(ids, r.ID)
 	}
-	return msgs, ids, nil
+	return msgs, ids, ""
 }
 
 // refuse writes a JSON-RPC error response for a line the SDK is not

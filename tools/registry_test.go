@@ -168,11 +168,13 @@ func TestSubset(t *testing.T) {
 // does not start.
 func TestCallDeadline(t *testing.T) {
 	var runs, stops int
+	started := make(chan struct{}, 4)
 	r := NewRegistry()
 	r.Log = slog.New(slog.DiscardHandler)
 	r.Add(Tool{Name: "spin", Description: "Works until stopped.", ReadOnly: true,
 		Handler: func(ctx context.Context, _ *ToolContext, _ *args.Args) ExecResult {
 			runs++
+			started <- struct{}{}
 			<-ctx.Done()
 			stops++
 			return Internal(ctx.Err())
@@ -188,7 +190,11 @@ func TestCallDeadline(t *testing.T) {
 
 	r.CallTimeout = -1 // no deadline of its own: the caller's cancel ends it
 	ctx, cancel := context.WithCancel(context.Background())
-	go cancel()
+	go func() {
+		<-started // the first call's
+		<-started // this call's
+		cancel()
+	}()
 	res, _ = r.Call(ctx, nil, "spin", nil)
 	if res.Err != "The call was cancelled before it finished; nothing was changed." {
 		t.Errorf("cancelled: %+v", res)

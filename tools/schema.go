@@ -62,6 +62,19 @@ func (p Property) jsonSchema() map[string]any {
 	if p.Type == "array" {
 		m["items"] = map[string]any{"type": p.Items}
 	}
+	if p.nested != nil {
+		var n map[string]any
+		if err := json.Unmarshal(p.nested, &n); err != nil { // made by OutputOf: cannot fail
+			panic(err)
+		}
+		if p.Type == "array" {
+			m["items"] = n
+		} else {
+			for k, v := range n {
+				m[k] = v
+			}
+		}
+	}
 	if p.Description == "" {
 		delete(m, "description")
 	}
@@ -185,6 +198,16 @@ func (p Property) Range(least, most float64) Property {
 func Obj(name, desc string) Property { return Property{Name: name, Type: "object", Description: desc} }
 func Objs(name, desc string) Property {
 	return Property{Name: name, Type: "array", Items: "object", Description: desc}
+}
+
+// Nested and NestedList build members of an Output schema that hold a T,
+// and a list of T, where T is the struct type the member is marshalled
+// from: the member's schema is derived from T by OutputOf.
+func Nested[T any](name, desc string) Property {
+	return Property{Name: name, Type: "object", Description: desc, nested: OutputOf[T]()}
+}
+func NestedList[T any](name, desc string) Property {
+	return Property{Name: name, Type: "array", Items: "object", Description: desc, nested: OutputOf[T]()}
 }
 
 // Output returns s as the JSON Schema of a result's Data:

@@ -68,4 +68,6 @@ type Property struct {
 	Enum        []string
 	Minimum     *float64
 	Maximum     *float64
+
+	nested json.RawMessage // the derived schema of an Output member (Nested, NestedList)
 }

@@ -8,9 +8,9 @@ var (
 		tools.Str("change", "The id of this undo, itself a change (undo it to redo)."),
 		tools.Str("undid", "The id of the change undone."),
 		tools.Str("tool", "The tool that made the change undone."),
-		tools.Objs("rows", "What the undo did to each item: id, action and, for a part of it, part."),
+		tools.NestedList[rowData]("rows", "What the undo did to each item: id, action and, for a part of it, part."),
 	}, Required: []string{"change", "undid"}}.Output()
 	listOutput = tools.Schema{Properties: []tools.Property{
-		tools.Objs("changes", "The changes, newest first."),
+		tools.NestedList[changeData]("changes", "The changes, newest first."),
 	}, Required: []string{"changes"}}.Output()
 )

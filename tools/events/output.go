@@ -17,7 +17,7 @@ var nowNames = []string{"now", "date", "time", "weekday", "time_zone", "offset"}
 // The Output schemas of the event and time tools (MCP outputSchema).
 var (
 	changeMember = tools.Str("change", "The change id to give undo; empty when nothing changed.")
-	eventMember  = tools.Obj("event", "The event as get_event shows it.")
+	eventMember  = tools.Nested[seriesData]("event", "The event as get_event shows it.")
 
 	addOutput = tools.Schema{Properties: []tools.Property{
 		eventMember,
@@ -26,7 +26,7 @@ var (
 		tools.Strs("warnings", "What the person should know about the event, in words."),
 	}, Required: []string{"event", "added"}}.Output()
 	listOutput = tools.Schema{Properties: []tools.Property{
-		tools.Objs("events", "The occurrences of this page, in time order."),
+		tools.NestedList[occData]("events", "The occurrences of this page, in time order."),
 		tools.Int("total", "How many occurrences the window holds, on every page."),
 		tools.Str("next_cursor", "The cursor of the next page; empty on the last."),
 		tools.Str("time_zone", "The zone the times are shown in."),
@@ -35,13 +35,13 @@ var (
 	}, Required: []string{"events"}}.Output()
 	getOutput = tools.Schema{Properties: []tools.Property{
 		eventMember,
-		tools.Obj("occurrence", "For an occurrence id: that occurrence."),
+		tools.Nested[occData]("occurrence", "For an occurrence id: that occurrence."),
 		tools.Str("series", "For an occurrence id: the id of its series."),
 		tools.Str("original_start", "For a moved occurrence: where its rule put it."),
 	}}.Output()
 	updateOutput = tools.Schema{Properties: []tools.Property{
 		changeMember,
-		eventMember,
+		tools.Obj("event", "What was changed, as get_event shows it: the event, or the occurrence."),
 		tools.Strs("notes", "What the change did besides, in words."),
 	}, Required: []string{"change"}}.Output()
 	deleteOutput = tools.Schema{Properties: []tools.Property{

@@ -13,7 +13,7 @@ var (
 	writtenOutput = tools.OutputOf[written]()
 	shownOutput   = tools.OutputOf[shown]()
 	listOutput    = tools.Schema{Properties: []tools.Property{
-		tools.Objs("tasks", "The tasks of this page, in the order of the text."),
+		tools.NestedList[taskData]("tasks", "The tasks of this page, in the order of the text."),
 		tools.Int("total", "How many tasks match, on every page."),
 		tools.Int("offset", "How many matching tasks come before this page."),
 		tools.Str("next_cursor", "The cursor of the next page; empty on the last."),

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -36,6 +37,8 @@ type catalogEnv struct {
 	person tools.Person
 	cs     *mcp.ClientSession
 	n      int // makes titles unique, so the duplicate window never joins two setups
+
+	outputs map[string]*jsonschema.Schema // each tool's outputSchema as tools/list gives it
 }
 
 func newCatalogEnv(t *testing.T) *catalogEnv {
@@ -57,7 +60,68 @@ func (e *catalogEnv) call(tool, arguments string) *mcp.CallToolResult {
 	if err != nil {
 		e.t.Fatalf("%s %s: protocol error %v; a tool's answer must be a result", tool, arguments, err)
 	}
+	e.conforms(tool, arguments, res)
 	return res
+}
+
+// conforms fails the test unless res fits the outputSchema tools/list
+// gives for tool, as MCP (2025-06-18, "Output Schema") asks and clients
+// check: a success carries structuredContent that validates against it;
+// a failure (isError) carries none, or one that validates too. The go-sdk
+// client (v1.8.0) does not check this itself, so the test does, with the
+// schema exactly as the client received it.
+func (e *catalogEnv) conforms(tool, arguments string, res *mcp.CallToolResult) {
+	e.t.Helper()
+	if e.outputs == nil {
+		e.outputs = map[string]*jsonschema.Schema{}
+		listed, err := e.cs.ListTools(e.ctx, nil)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, lt := range listed.Tools {
+			if lt.OutputSchema == nil {
+				e.t.Errorf("%s has no outputSchema", lt.Name)
+				continue
+			}
+			raw, err := json.Marshal(lt.OutputSchema)
+			if err != nil {
+				e.t.Fatal(err)
+			}
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+			if err != nil {
+				e.t.Fatalf("%s: outputSchema %s: %v", lt.Name, raw, err)
+			}
+			c := jsonschema.NewCompiler()
+			url := "mem://" + lt.Name + ".output.json"
+			if err := c.AddResource(url, doc); err != nil {
+				e.t.Fatal(err)
+			}
+			if e.outputs[lt.Name], err = c.Compile(url); err != nil {
+				e.t.Fatalf("%s: outputSchema does not compile: %v", lt.Name, err)
+			}
+		}
+	}
+	schema := e.outputs[tool]
+	if schema == nil {
+		return
+	}
+	if res.StructuredContent == nil {
+		if !res.IsError {
+			e.t.Errorf("%s %s: a success without structuredContent, though the tool declares an outputSchema", tool, arguments)
+		}
+		return
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := schema.Validate(v); err != nil {
+		e.t.Errorf("%s %s: structuredContent does not fit the outputSchema: %v\n%s", tool, arguments, err, raw)
+	}
 }
 
 // ok calls tool and fails the test unless it succeeded; it returns the
@@ -542,4 +606,50 @@ func TestCatalogTools(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestCatalogAnswersFitOutputSchema drives each tool into the other shapes
+// its answer can take (a repeated add, nothing to change, an occurrence,
+// a repeating task done, undo): every answer fits its outputSchema (see
+// conforms, which every call checks).
+func TestCatalogAnswersFitOutputSchema(t *testing.T) {
+	e := newCatalogEnv(t)
+	add := `{"title":"Water plants","due":"2026-10-06","rrule":"FREQ=WEEKLY"}`
+	e.ok("add_task", add)
+	e.ok("add_task", add) // the first task again: existing
+	e.ok("complete_task", `{"id":"t1"}`)
+	e.ok("complete_task", `{"id":"t1"}`)
+	e.ok("get_task", `{"id":"t1"}`)
+	e.ok("update_task", `{"id":"t1","title":"Water plants"}`) // nothing changed
+	e.ok("add_task", `{"title":"Post a letter"}`)
+	e.ok("reopen_task", `{"id":"t2"}`) // already open
+	e.ok("list_tasks", `{"status":"all","limit":1}`)
+	e.ok("list_tasks", `{"status":"done"}`)
+	e.call("get_task", `{"id":"t99"}`)
+
+	ev := `{"title":"Standup","start":"2026-10-06T09:30","duration":15,"rrule":"FREQ=DAILY;COUNT=5"}`
+	e.ok("add_event", ev)
+	e.ok("add_event", ev) // the first event again: added false
+	listed := e.ok("list_events", `{"from":"2026-10-05","to":"2026-10-11","limit":2}`)
+	occ := ""
+	if evs, _ := listed["events"].([]any); len(evs) > 1 {
+		occ, _ = evs[1].(map[string]any)["id"].(string)
+	}
+	if occ == "" {
+		t.Fatalf("list_events gave no second occurrence: %v", listed)
+	}
+	e.ok("get_event", `{"id":"e1"}`)
+	e.ok("get_event", fmt.Sprintf(`{"id":%q}`, occ))
+	e.ok("update_event", fmt.Sprintf(`{"id":%q,"start":"2026-10-07T16:00","scope":"this"}`, occ))
+	e.ok("get_event", fmt.Sprintf(`{"id":%q}`, occ))
+	e.ok("update_event", `{"id":"e1","title":"Standup"}`) // nothing changed
+	e.ok("delete_event", fmt.Sprintf(`{"id":%q,"scope":"following"}`, occ))
+	e.ok("list_events", `{"from":"2027-01-01","to":"2027-01-02"}`) // none
+	e.ok("find_free_time", `{"from":"2026-10-06T08:00","to":"2026-10-06T12:00","duration":30}`)
+	e.ok("current_time", `{}`)
+	e.ok("set_time_zone", `{"time_zone":"Europe/Paris"}`) // the same zone
+	e.ok("set_time_zone", `{"time_zone":"America/New_York"}`)
+	e.ok("undo", `{}`)
+	e.ok("list_changes", `{"limit":50}`)
+	e.call("undo", `{"change":"c999"}`)
 }

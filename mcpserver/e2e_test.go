@@ -401,14 +401,15 @@ type httpServer struct {
 	err    error         // Wait's error, set before done is closed
 }
 
-// serveHTTP starts `assistant mcp --http` on a free loopback port and
+// serveHTTP starts `assistant mcp --http` (with extra flags) on a free
+// loopback port and
 // waits until it accepts connections. The process is killed at the end of
 // the test if it still runs.
-func (h *home) serveHTTP(t testing.TB) *httpServer {
+func (h *home) serveHTTP(t testing.TB, extra ...string) *httpServer {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
-	s.cmd = h.command(context.Background(), "mcp", "--http", addr)
+	s.cmd = h.command(context.Background(), append([]string{"mcp", "--http", addr}, extra...)...)
 	s.cmd.Stderr = s.stderr
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -744,6 +745,9 @@ func TestBinaryHTTPAddress(t *testing.T) {
 		{"127.0.0.1:99999", "“--http” must be host:port such as 127.0.0.1:8765, not “127.0.0.1:99999”."},
 		{"192.0.2.1:8765", "“--http” names the host “192.0.2.1”, which is not an address of this machine"},
 		{taken.Addr().String(), taken.Addr().String() + " is in use by another program; pick another port."},
+		// Beyond this machine without TLS: refused unless a proxy with
+		// TLS is said to be in front.
+		{"0.0.0.0:0", "“--http 0.0.0.0:0” reaches beyond this machine, where bearer tokens and data would travel in clear text; serve HTTPS with --tls-cert and --tls-key, or put a reverse proxy with TLS in front and add --behind-tls-proxy"},
 	}
 	for _, c := range cases {
 		cmd := h.command(context.Background(), "mcp", "--http", c.addr)
@@ -760,13 +764,17 @@ func TestBinaryHTTPAddress(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		addr string
-		warn bool
+		addr  string
+		proxy bool
 	}{
 		{"127.0.0.1:0", false},
 		{"0.0.0.0:0", true},
 	} {
-		cmd := h.command(context.Background(), "mcp", "--http", c.addr)
+		argv := []string{"mcp", "--http", c.addr}
+		if c.proxy {
+			argv = append(argv, "--behind-tls-proxy")
+		}
+		cmd := h.command(context.Background(), argv...)
 		var stderr lockedBuffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -784,8 +792,111 @@ func TestBinaryHTTPAddress(t *testing.T) {
 		if strings.Contains(log, `"addr":"`+c.addr+`"`) || !strings.Contains(log, "serving MCP") {
 			t.Errorf("--http %s: the log should name the port really bound, not %s:\n%s", c.addr, c.addr, log)
 		}
-		if got := strings.Contains(log, "clear text") && strings.Contains(log, "TLS"); got != c.warn {
-			t.Errorf("--http %s: warning about clear text logged %t, want %t:\n%s", c.addr, got, c.warn, log)
+		if got := strings.Contains(log, "behind a TLS proxy"); got != c.proxy {
+			t.Errorf("--http %s: the log says it is behind a TLS proxy: %t, want %t:\n%s", c.addr, got, c.proxy, log)
+		}
+	}
+}
+
+// TestBinaryStdioOrder writes add_task and list_tasks to `assistant mcp`
+// at once, on a fresh database each round: the list always holds the task.
+func TestBinaryStdioOrder(t *testing.T) {
+	for round := range 20 {
+		h := newHome(t)
+		cmd := h.command(context.Background(), "mcp")
+		title := fmt.Sprintf("Round %d", round)
+		cmd.Stdin = strings.NewReader(strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add_task","arguments":{"title":%q}}}`, title),
+			`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_tasks","arguments":""}}`,
+		}, "\n") + "\n")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("round %d: %v\n%s", round, err, stderr.String())
+		}
+		var list string
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			var r reply
+			if json.Unmarshal([]byte(line), &r) == nil && string(r.ID) == "3" {
+				list = string(r.Result)
+			}
+		}
+		if !strings.Contains(list, title) {
+			t.Errorf("round %d: list_tasks written right after add_task missed the task: %s", round, list)
+		}
+	}
+}
+
+// TestBinaryHTTPGuards runs `assistant mcp --http` with short timeouts: a
+// client that announces a body and sends one byte is closed, a page
+// elsewhere gets 403, and a body that is not JSON gets a JSON-RPC parse
+// error in our words.
+func TestBinaryHTTPGuards(t *testing.T) {
+	h := newHome(t)
+	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
+	token := strings.TrimSpace(h.run(t, "token", "create", "--person", "alice"))
+	if f := strings.Fields(token); len(f) > 0 {
+		token = f[len(f)-1]
+	}
+	s := h.serveHTTP(t, "--read-timeout", "300ms", "--idle-timeout", "300ms")
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
+
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{", addr, token)
+	_ = conn.SetReadDeadline(time.Now().Add(60 * time.Second)) // a guard only
+	if _, err := io.Copy(io.Discard, conn); err != nil {
+		t.Errorf("the slow client's connection was not closed by the server: %v", err)
+	}
+
+	req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Origin", "https://evil.example")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden {
+		t.Errorf("a request from https://evil.example: %d, want 403", res.StatusCode)
+	}
+
+	res, body := rawCall(t, s.url, "Bearer "+token, "list_tasks", "th")
+	var r reply
+	if err := json.Unmarshal([]byte(body), &r); err != nil || r.Error == nil || r.Error.Code != -32700 || strings.Contains(r.Error.Message, "invalid character") {
+		t.Errorf("a body that is not JSON: %d %s, want a JSON-RPC parse error in our words", res.StatusCode, body)
+	}
+}
+
+// TestBinaryMCPFlags gives `assistant mcp` flag values that cannot work:
+// each stops it at once with exit 1 and a sentence naming the flag.
+func TestBinaryMCPFlags(t *testing.T) {
+	h := newHome(t)
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"--call-timeout", "0s"}, "“--call-timeout” must be a positive duration"},
+		{[]string{"--http", "127.0.0.1:0", "--tls-cert", "cert.pem"}, "“--tls-cert” and “--tls-key” go together"},
+		{[]string{"--http", "127.0.0.1:0", "--write-timeout", "10s"}, "“--write-timeout” (10s) must be longer than “--call-timeout” (30s)"},
+		{[]string{"--http", "127.0.0.1:0", "--max-concurrent", "0"}, "“--max-concurrent” must be at least 1"},
+		{[]string{"--http", "127.0.0.1:0", "--allow-origin", "app.example"}, "“--allow-origin” takes an origin such as https://app.example"},
+	} {
+		cmd := h.command(context.Background(), append([]string{"mcp"}, c.argv...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("mcp %s: %v, stderr %q; want exit 1 and %q", strings.Join(c.argv, " "), err, stderr.String(), c.want)
 		}
 	}
 }

@@ -45,6 +45,23 @@ type Authenticator func(ctx context.Context, bearerToken string) (*tools.ToolCon
 // (mcp.RequestExtra.TokenInfo).
 const toolContextKey = "assistant/tool-context"
 
+// requestContextKey is where the HTTP request's own context rides in
+// auth.TokenInfo.Extra: the SDK ties a call's context to its HTTP request
+// only from MCP 2026-07-28 on (StreamableHTTPOptions.
+// PropagateRequestCancellation), so the handler ties it itself, and a call
+// whose client went away stops whatever protocol version it spoke.
+const requestContextKey = "assistant/request-context"
+
+// requestContext returns the HTTP request's context of an HTTP call, or
+// nil for a call over stdio.
+func requestContext(req *mcp.CallToolRequest) context.Context {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return nil
+	}
+	rc, _ := req.Extra.TokenInfo.Extra[requestContextKey].(context.Context)
+	return rc
+}
+
 // authedKey carries the checked ToolContext from our middleware to the
 // SDK's bearer middleware inside the same request.
 type authedKey struct{}
@@ -93,18 +110,23 @@ func HTTPHandler(reg *tools.Registry, authn Authenticator, opts *Options) (http.
 		if tc == nil {
 			return nil, auth.ErrInvalidToken
 		}
-		return &auth.TokenInfo{UserID: userID(tc), Extra: map[string]any{toolContextKey: tc}}, nil
+		return &auth.TokenInfo{UserID: userID(tc), Extra: map[string]any{toolContextKey: tc, requestContextKey: ctx}}, nil
 	}, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
 	logger := o.Logger
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return bearer(authn, logger, sdkBearer(streamable)), nil
+	limit := o.MaxConcurrent
+	if limit <= 0 {
+		limit = DefaultMaxConcurrent
+	}
+	slots := &perToken{max: limit, open: map[string]int{}}
+	return checkOrigin(o.AllowedOrigins, bearer(authn, logger, slots, checkBody(maxBody, sdkBearer(streamable)))), nil
 }
 
 // bearer checks the Authorization header with authn before next sees the
-// request.
-func bearer(authn Authenticator, logger *slog.Logger, next http.Handler) http.Handler {
+// request, and holds one of the token's slots while next runs.
+func bearer(authn Authenticator, logger *slog.Logger, slots *perToken, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
@@ -121,6 +143,11 @@ func bearer(authn Authenticator, logger *slog.Logger, next http.Handler) http.Ha
 			challenge(w, "invalid_token", "The bearer token is unknown or revoked; make a new one with: assistant token create --person NAME.")
 			return
 		}
+		if !slots.enter(token) {
+			tooMany(w, slots.max)
+			return
+		}
+		defer slots.leave(token)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authedKey{}, tc)))
 	})
 }
@@ -181,7 +208,7 @@ func ServeHTTP(ctx context.Context, addr string, h http.Handler) error {
 	if err != nil {
 		return err
 	}
-	return Serve(ctx, ln, h)
+	return Serve(ctx, ln, h, nil)
 }
 
 // ErrBadAddr is (wrapped in) Listen's error when the address is not
@@ -247,18 +274,64 @@ func Loopback(a net.Addr) bool {
 	return ok && t.IP.IsLoopback()
 }
 
-// Serve is ServeHTTP on a listener already bound; it closes ln.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler) error {
+// The HTTP server's timeouts when ServeOptions leaves them zero. A
+// request's headers must arrive within DefaultReadHeaderTimeout and its
+// whole body within DefaultReadTimeout of the request's start, or the
+// connection is closed (a client that announces a body and sends it a
+// byte at a time holds nothing for long); an answer must be written
+// within DefaultWriteTimeout of the end of the headers, which leaves room
+// for a call that runs to its deadline (tools.DefaultCallTimeout, 30 s);
+// a kept-alive connection with no request is closed after
+// DefaultIdleTimeout.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
+	DefaultIdleTimeout       = 2 * time.Minute
+)
+
+// ServeOptions configures Serve's HTTP server; the zero value uses the
+// Default timeouts and clear-text HTTP.
+type ServeOptions struct {
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
+	// CertFile and KeyFile, when both set, serve HTTPS with that
+	// certificate chain and key (PEM files, as http.Server.ServeTLS reads
+	// them).
+	CertFile, KeyFile string
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// Serve is ServeHTTP on a listener already bound; it closes ln. opts nil
+// means the zero ServeOptions.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, opts *ServeOptions) error {
+	var o ServeOptions
+	if opts != nil {
+		o = *opts
+	}
 	hs := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: orDefault(o.ReadHeaderTimeout, DefaultReadHeaderTimeout),
+		ReadTimeout:       orDefault(o.ReadTimeout, DefaultReadTimeout),
+		WriteTimeout:      orDefault(o.WriteTimeout, DefaultWriteTimeout),
 		// A shutdown must not wait on a client that never sends its
 		// next request on a kept-alive connection.
-		IdleTimeout: 2 * time.Minute,
+		IdleTimeout: orDefault(o.IdleTimeout, DefaultIdleTimeout),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() {
+		if o.CertFile != "" && o.KeyFile != "" {
+			done <- hs.ServeTLS(ln, o.CertFile, o.KeyFile)
+			return
+		}
+		done <- hs.Serve(ln)
+	}()
 	select {
 	case err := <-done:
 		return err

@@ -227,7 +227,7 @@ func TestServeDrains(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, ln, h) }()
+	go func() { served <- Serve(ctx, ln, h, nil) }()
 
 	cs, err := httpClient(context.Background(), "http://"+addr, "Bearer tok-ada")
 	if err != nil {

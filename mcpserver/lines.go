@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,6 +63,12 @@ type lineTransport struct {
 	log   *slog.Logger
 	drain time.Duration // how long the end of input waits for answers; 0: DrainTimeout
 	max   int           // the longest line in bytes, without its newline; 0: MaxLineBytes
+
+	// readOnly tells whether the tool of a tools/call changes nothing;
+	// with order, the session's calls keep their order (see callOrder).
+	// serve sets both; nil runs calls as the SDK does, all at once.
+	readOnly func(tool string) bool
+	order    *callOrder
 }
 
 // Connect implements mcp.Transport.
@@ -91,6 +98,8 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		},
 		r:        t.r,
 		out:      out,
+		readOnly: t.readOnly,
+		order:    t.order,
 		calls:    calls,
 		incoming: make(chan lineMsgs),
 		closed:   make(chan struct{}),
@@ -132,6 +141,8 @@ type lineConn struct {
 	calls    *openCalls
 	incoming chan lineMsgs
 	queue    []jsonrpc.Message // the rest of the last batch; the SDK reads from one goroutine
+	readOnly func(tool string) bool
+	order    *callOrder
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -162,7 +173,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if len(c.queue) > 0 {
 		m := c.queue[0]
 		c.queue = c.queue[1:]
-		return m, nil
+		return c.enter(m), nil
 	}
 	select {
 	case <-ctx.Done():
@@ -174,8 +185,23 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, v.err
 		}
 		c.queue = v.msgs[1:]
-		return v.msgs[0], nil
+		return c.enter(v.msgs[0]), nil
 	}
+}
+
+// enter gives a tools/call its place in the session's order as it is
+// handed to the SDK, which reads from one goroutine, in input order.
+func (c *lineConn) enter(m jsonrpc.Message) jsonrpc.Message {
+	r, ok := m.(*jsonrpc.Request)
+	if !ok || c.order == nil || r.Method != "tools/call" || !r.IsCall() {
+		return m
+	}
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(r.Params, &p) // checked by badParams when read
+	c.order.enter(r, c.readOnly != nil && c.readOnly(p.Name))
+	return m
 }
 
 // Write implements mcp.Connection. An answer to a call of a batch is held
@@ -187,6 +213,15 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	r, isAnswer := msg.(*jsonrpc.Response)
 	if !isAnswer {
 		return c.write(msg)
+	}
+	if c.order != nil {
+		defer c.order.answered(r.ID)
+	}
+	if r.Error != nil {
+		// The SDK words some errors in its decoder's terms; the client
+		// gets the code and a sentence of ours.
+		r = &jsonrpc.Response{ID: r.ID, Error: errorFor(r.Error), Extra: r.Extra}
+		msg = r
 	}
 	batch, inBatch := c.calls.collect(r)
 	if !inBatch {
@@ -230,6 +265,9 @@ func (c *lineConn) write(msg jsonrpc.Message) error {
 // the wait for open calls at the end of input.
 func (c *lineConn) Close() error {
 	c.calls.close()
+	if c.order != nil {
+		c.order.close()
+	}
 	c.closeOnce.Do(func() {
 		c.closeErr = errors.Join(c.r.Close(), c.out.Close())
 		close(c.closed)
@@ -411,37 +449,34 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 	msg := bytes.TrimSpace(line)
 	switch {
 	case tooLong:
-		return nil, l.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the line is longer than %d bytes", l.max), len(line))
+		return nil, l.refuse(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf(prefixInvalidRequest+"the line is longer than %d bytes; send a shorter message.", l.max), len(line))
 	case len(msg) == 0:
 		return nil, nil // a blank line carries nothing, as between NDJSON values
 	case !json.Valid(msg):
 		// jsonrpc.DecodeMessage reads the first value and ignores what
 		// follows, so a line with more after its message is caught here.
-		var v json.RawMessage
-		reason := "it is not JSON"
-		if err := json.Unmarshal(msg, &v); err != nil {
-			reason = err.Error()
-		}
-		return nil, l.refuse(nil, jsonrpc.CodeParseError, "Parse error: the line is not JSON ("+reason+"); send one JSON-RPC message per line", len(line))
+		return nil, l.refuse(nil, jsonrpc.CodeParseError, parseError(msg), len(line))
 	}
 	var (
-		msgs []jsonrpc.Message
-		ids  []jsonrpc.ID
-		err  error
+		msgs   []jsonrpc.Message
+		ids    []jsonrpc.ID
+		reason string // why the line is refused: a sentence of ours
 	)
 	if msg[0] == '[' {
-		msgs, ids, err = l.batch(msg)
+		msgs, ids, reason = l.batch(msg)
+	} else if m, err := jsonrpc.DecodeMessage(msg); err != nil {
+		reason = invalidRequest(msg)
 	} else {
-		var m jsonrpc.Message
-		if m, err = jsonrpc.DecodeMessage(msg); err == nil {
-			msgs = []jsonrpc.Message{m}
-			if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
-				ids = []jsonrpc.ID{r.ID}
+		msgs = []jsonrpc.Message{m}
+		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
+			ids = []jsonrpc.ID{r.ID}
+			if bad := badParams(r); bad != "" {
+				return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidParams, bad, len(line))
 			}
 		}
 	}
-	if err != nil {
-		return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error(), len(line))
+	if reason != "" {
+		return nil, l.refuse(idOf(msg), jsonrpc.CodeInvalidRequest, reason, len(line))
 	}
 	l.calls.add(ids, msg[0] == '[')
 	return msgs, nil
@@ -449,36 +484,39 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 
 // batch decodes the members of the batch msg (a valid JSON array) as
 // go-sdk decodes messages (jsonrpc.DecodeMessage) and returns them with
-// the ids of its calls.
-func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, error) {
+// the ids of its calls, or the sentence of an Invalid Request error that
+// refuses the whole batch.
+func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, string) {
 	var members []json.RawMessage
-	if err := json.Unmarshal(msg, &members); err != nil {
-		return nil, nil, err
-	}
-	if len(members) == 0 {
-		return nil, nil, errors.New("the batch is empty")
+	if json.Unmarshal(msg, &members) != nil || len(members) == 0 {
+		return nil, nil, prefixInvalidRequest + "the batch is empty; send at least one message in it."
 	}
 	msgs := make([]jsonrpc.Message, 0, len(members))
 	var ids []jsonrpc.ID
 	for i, raw := range members {
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
-			return nil, nil, fmt.Errorf("message %d of the batch: %v", i+1, err)
+			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
+		}
+		r, ok := m.(*jsonrpc.Request)
+		if ok {
+			if bad := badParams(r); bad != "" {
+				return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixParams))
+			}
 		}
 		msgs = append(msgs, m)
-		r, ok := m.(*jsonrpc.Request)
 		if !ok || !r.ID.IsValid() {
 			continue
 		}
 		if slices.Contains(ids, r.ID) {
-			return nil, nil, fmt.Errorf("two calls of the batch have the id %v", r.ID.Raw())
+			return nil, nil, fmt.Sprintf("%stwo calls of the batch have the id %v; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
 		}
 		if l.calls.has(r.ID) {
-			return nil, nil, fmt.Errorf("the id %v of the batch belongs to a call still running", r.ID.Raw())
+			return nil, nil, fmt.Sprintf("%sthe id %v of the batch belongs to a call still running; give each call its own id.", prefixInvalidRequest, r.ID.Raw())
 		}
 		ids = append(ids, r.ID)
 	}
-	return msgs, ids, nil
+	return msgs, ids, ""
 }
 
 // refuse writes a JSON-RPC error response for a line the SDK is not

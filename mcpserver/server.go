@@ -17,6 +17,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,18 @@ type Options struct {
 	// MaxBodyBytes caps an HTTP request body (413 above it); zero means
 	// DefaultMaxBodyBytes. Not used over stdio.
 	MaxBodyBytes int64
+	// MaxConcurrent caps the HTTP requests one bearer token may have open
+	// at once (429 with Retry-After past it); zero means
+	// DefaultMaxConcurrent. Not used over stdio.
+	MaxConcurrent int
+	// AllowedOrigins are the browser origins (scheme://host[:port]) whose
+	// requests are served over HTTP besides loopback ones; a request with
+	// any other Origin header gets 403. Not used over stdio.
+	AllowedOrigins []string
+
+	// order keeps a stdio session's calls in order (see callOrder); set by
+	// serve.
+	order *callOrder
 }
 
 // errNoContext refuses a call when the host gave no ToolContext.
@@ -80,9 +93,10 @@ var errNoContext = errors.New("mcpserver: no tool context for this call (the hos
 // chosen by opts (all of them by default), each registered raw with its
 // Schema.JSON as inputSchema, its Title, and annotations from
 // Tool.ReadOnly, Destructive and Idempotent (openWorldHint false: the tools
-// touch only the person's own store). No outputSchema is declared: Data
-// has no fixed shape per tool, and a declared schema would make clients
-// check every result against it.
+// touch only the person's own store), and the tool's Output as
+// outputSchema, which a success's structuredContent follows (a failure
+// has none: MCP clients check structuredContent only when isError is not
+// set).
 //
 // The error names a tool in opts.Tools that reg lacks, or a writing tool
 // asked for with opts.ReadOnly.
@@ -112,22 +126,29 @@ func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
 	if getContext == nil {
 		getContext = func(context.Context, *mcp.CallToolRequest) (*tools.ToolContext, error) { return nil, errNoContext }
 	}
+	srv.AddReceivingMiddleware(protocolErrors(served))
 	for _, t := range served.Tools() {
-		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit))
+		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit, o.order))
 	}
 	return srv, nil
 }
 
 // Tool returns the MCP form of t: name, title, description, inputSchema
-// (exactly t.Schema.JSON()) and annotations. Every hint is written out, so
+// (exactly t.Schema.JSON()), outputSchema (t.Output, when declared) and
+// annotations. Every hint is written out, so
 // a client never falls back to the MCP defaults (destructive, open world).
 func Tool(t tools.Tool) *mcp.Tool {
 	destructive, openWorld := t.Destructive, false
+	var output any
+	if len(t.Output) > 0 {
+		output = t.Output
+	}
 	return &mcp.Tool{
-		Name:        t.Name,
-		Title:       t.Title,
-		Description: t.Description,
-		InputSchema: t.Schema.JSON(),
+		OutputSchema: output,
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		InputSchema:  t.Schema.JSON(),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.ReadOnly,
@@ -138,8 +159,23 @@ func Tool(t tools.Tool) *mcp.Tool {
 	}
 }
 
-func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int) mcp.ToolHandler {
+func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int, order *callOrder) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if rc := requestContext(req); rc != nil {
+			// Over HTTP the call ends when its request does: the client
+			// went away, or the server is shutting down.
+			var cancel context.CancelCauseFunc
+			ctx, cancel = context.WithCancelCause(ctx)
+			stop := context.AfterFunc(rc, func() { cancel(context.Cause(rc)) })
+			defer stop()
+			defer cancel(nil)
+		}
+		done, err := order.wait(ctx, req.Extra)
+		defer done()
+		if err != nil {
+			res, _ := reg.Call(ctx, nil, name, nil) // a done ctx: the Registry words it
+			return Result(res, limit), nil
+		}
 		tc, err := getContext(ctx, req)
 		if err != nil {
 			return nil, err
@@ -149,11 +185,27 @@ func handler(reg *tools.Registry, name string, getContext ContextFunc, limit int
 		}
 		var raw []byte
 		if req.Params != nil {
-			raw = req.Params.Arguments
+			raw = arguments(req.Params.Arguments)
 		}
 		res, _ := reg.Call(ctx, tc, name, raw)
 		return Result(res, limit), nil
 	}
+}
+
+// arguments returns the "arguments" of a tools/call as the Registry reads
+// them: a JSON string is read for the text it holds, as chat reads the
+// arguments of an OpenAI tool call, so "" (and null, or none) is {} and
+// "{\"n\":1}" is {"n":1}; anything else is passed on as it is.
+func arguments(raw json.RawMessage) []byte {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || t[0] != '"' {
+		return raw
+	}
+	var s string
+	if json.Unmarshal(t, &s) != nil {
+		return raw
+	}
+	return []byte(s)
 }
 
 // Result renders r as a CallToolResult, cut to limit bytes of text

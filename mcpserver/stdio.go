@@ -41,6 +41,12 @@ func ServeIO(ctx context.Context, reg *tools.Registry, base *tools.ToolContext, 
 
 func serve(ctx context.Context, reg *tools.Registry, base *tools.ToolContext, opts *Options, t *lineTransport) error {
 	o := Fixed(base, opts)
+	t.order = newCallOrder()
+	t.readOnly = func(name string) bool {
+		tool, ok := reg.Get(name)
+		return ok && tool.ReadOnly
+	}
+	o.order = t.order
 	srv, err := New(reg, o)
 	if err != nil {
 		return err

@@ -199,19 +199,36 @@ func TestServeIOBadLines(t *testing.T) {
 		{"batch with one id twice", `[{"jsonrpc":"2.0","id":9,"method":"ping"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`, -32600, "null"},
 		{"too deep", `{"jsonrpc":"2.0","id":10,"method":"ping","params":{"a":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`, -32600, "10"},
 		{"too long", `{"jsonrpc":"2.0","id":11,"method":"ping","params":{"pad":"` + strings.Repeat("x", 5000) + `"}}`, -32600, "null"},
+		{"a literal cut", `{"jsonrpc":"2.0","id":12,"method":"ping","params":{"x":th}}`, -32700, "null"},
+		{"a valid object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null"},
+		{"an array id", `{"jsonrpc":"2.0","id":[1],"method":"ping"}`, -32600, "null"},
+		{"a tool name not a string", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":5}}`, -32602, "13"},
+		{"params not an object", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":"whoami"}`, -32602, "14"},
+		{"an unknown method", `{"jsonrpc":"2.0","id":15,"method":"nope/never"}`, -32601, "15"},
+		{"an unknown tool", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"whoamii"}}`, -32602, "16"},
+		{"a cursor not a string", `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"cursor":5}}`, -32602, "17"},
+		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":18}`, -32600, "18"},
 	}
 	next := 100
 	for _, c := range cases {
 		next++
 		p.send(t, c.line, rawWhoami(next))
-		r := p.reply(t)
+		// The lines the transport refuses are answered before the next
+		// is read; those the SDK refuses may be answered after the call.
+		r, call := p.reply(t), p.reply(t)
+		if string(r.ID) == fmt.Sprint(next) {
+			r, call = call, r
+		}
 		if r.Error == nil || r.Error.Code != c.code || string(r.ID) != c.id {
 			t.Errorf("%s: answered %+v, want error %d with id %s", c.name, r, c.code, c.id)
 		} else if c.code == -32700 && !strings.HasPrefix(r.Error.Message, "Parse error") {
 			t.Errorf("%s: message %q, want it to start with “Parse error”", c.name, r.Error.Message)
 		}
-		if r := p.reply(t); string(r.ID) != fmt.Sprint(next) || !strings.Contains(string(r.Result), "You are Grace.") {
-			t.Fatalf("%s: the call after it was answered %s %s, want whoami's result", c.name, r.ID, r.Result)
+		if r.Error != nil {
+			checkOwnWords(t, c.name, r.Error.Message)
+		}
+		if string(call.ID) != fmt.Sprint(next) || !strings.Contains(string(call.Result), "You are Grace.") {
+			t.Fatalf("%s: the call after it was answered %s %s, want whoami's result", c.name, call.ID, call.Result)
 		}
 	}
 
@@ -342,5 +359,56 @@ func TestServeIOClientLeavesDuringCall(t *testing.T) {
 				t.Fatal("serve did not end within 10 s of the client leaving")
 			}
 		})
+	}
+}
+
+// goInternals are the marks of a message worded by the Go runtime or the
+// SDK's decoder rather than by us.
+var goInternals = []string{"invalid character", "interface {}", "interface{}", "map[", "unmarshal", "Go struct", "literal true", "jsonrpc message", "expecting", "%!", "*mcp.", "json:"}
+
+// checkOwnWords fails when msg, a JSON-RPC error message, is not one of
+// ours: it must start with the name of its code and hold no Go internals.
+func checkOwnWords(t *testing.T, what, msg string) {
+	t.Helper()
+	own := false
+	for _, p := range []string{prefixParse, prefixInvalidRequest, prefixMethod, prefixParams, prefixInternal} {
+		own = own || strings.HasPrefix(msg, p)
+	}
+	if !own {
+		t.Errorf("%s: message %q does not start with the name of its JSON-RPC code", what, msg)
+	}
+	for _, bad := range goInternals {
+		if strings.Contains(msg, bad) {
+			t.Errorf("%s: message %q shows Go internals (%q)", what, msg, bad)
+		}
+	}
+}
+
+// TestServeIOEmptyArguments sends "arguments" as "", null, or not at all,
+// which read as {} as they do in chat, and as a string holding the JSON
+// object, which reads as that object.
+func TestServeIOEmptyArguments(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	for i, c := range []struct{ tool, arguments, want string }{
+		{"whoami", `,"arguments":""`, "You are Grace."},
+		{"whoami", `,"arguments":"  "`, "You are Grace."},
+		{"whoami", `,"arguments":null`, "You are Grace."},
+		{"whoami", ``, "You are Grace."},
+		{"count", `,"arguments":"{\"n\":3}"`, "n=3 "},
+	} {
+		id := 300 + i
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q%s}}`, id, c.tool, c.arguments))
+		r := p.reply(t)
+		var res struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, c.want) {
+			t.Errorf("%s with %s: answered %s %+v, want %q", c.tool, c.arguments, r.Result, r.Error, c.want)
+		}
 	}
 }

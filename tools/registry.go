@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 )
@@ -20,7 +21,18 @@ type Registry struct {
 	// Log receives internal errors and recovered panics; nil logs to
 	// slog.Default().
 	Log *slog.Logger
+	// CallTimeout is how long one call may run: Call gives the handler a
+	// context with this deadline, and a call that meets it is stopped and
+	// answered with a sentence (see Call). Zero means DefaultCallTimeout; a
+	// negative value sets no deadline of its own (the caller's context
+	// still counts).
+	CallTimeout time.Duration
 }
+
+// DefaultCallTimeout is the deadline of one tool call when
+// Registry.CallTimeout is zero: far above any honest call on a person's
+// own data, and short enough that a runaway one gives its CPU back.
+const DefaultCallTimeout = 30 * time.Second
 
 // NewRegistry returns an empty Registry.
 func NewRegistry() *Registry { return &Registry{index: map[string]int{}} }
@@ -64,7 +76,7 @@ func (r *Registry) Names() []string {
 // in the same order.
 func (r *Registry) Subset(keep func(Tool) bool) *Registry {
 	s := NewRegistry()
-	s.Log = r.Log
+	s.Log, s.CallTimeout = r.Log, r.CallTimeout
 	for _, t := range r.tools {
 		if keep(t) {
 			s.Add(t)
@@ -81,7 +93,14 @@ func (r *Registry) Subset(keep func(Tool) bool) *Registry {
 // arguments that are not a JSON object or do not fit the schema's names,
 // and a panic or internal error inside the handler each become a failed
 // ExecResult with a sentence a model can act on. Every result is cut to
-// the answer bounds (ExecResult.Bound).
+// the answer bounds ([ExecResult.Bound]).
+//
+// The handler runs with ctx and the deadline of CallTimeout, and is
+// expected to stop when that context is done. A call whose context is done
+// (cancelled: the client went away or the server is stopping; or past its
+// deadline) and that did not succeed is answered with one sentence saying
+// so (CodeInternal, logged at warning level, not as an error); a call whose
+// ctx is done before it starts does not run at all.
 func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw []byte) (res ExecResult, call *ToolContext) {
 	if tc == nil {
 		tc = &ToolContext{}
@@ -90,6 +109,23 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	t, ok := r.Get(name)
 	if !ok {
 		return Failure(CodeInvalid, r.unknownSentence(name)), call
+	}
+	timeout := r.CallTimeout
+	if timeout == 0 {
+		timeout = DefaultCallTimeout
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errCallTimeout)
+		defer cancel()
+	}
+	defer func() {
+		if res.Code != CodeOK && ctx.Err() != nil {
+			res = r.stopped(ctx, name, timeout)
+		}
+	}()
+	if ctx.Err() != nil {
+		return r.stopped(ctx, name, timeout), call
 	}
 	if src, ok := Get[PersonSource](call); ok && src != nil {
 		p, err := src(ctx)
@@ -119,16 +155,31 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		res = Invalid(a.Err())
 	}
 	res = res.Bound()
-	if res.Code == CodeInternal && res.internal != nil {
-		if errors.Is(res.internal, context.Canceled) {
-			res.Err = "The call was cancelled before it finished; nothing was changed."
-		}
-		if errors.Is(res.internal, context.DeadlineExceeded) {
-			res.Err = "The call ran out of time and was stopped; nothing was changed: ask for less, such as a narrower from/to or a lower limit."
-		}
+	if res.Code == CodeInternal && res.internal != nil && ctx.Err() == nil {
 		r.logger().Error("tool failed", "tool", name, "err", res.internal)
 	}
 	return res, call
+}
+
+// errCallTimeout is the cause of a call's context when CallTimeout ends it.
+var errCallTimeout = errors.New("the call ran past its deadline")
+
+// stopped is the answer of a call whose context is done: one sentence for
+// a deadline (the call's own CallTimeout or the caller's) and one for a
+// cancel. A handler stops at a context check, where the store rolls back
+// what it had begun.
+func (r *Registry) stopped(ctx context.Context, name string, timeout time.Duration) ExecResult {
+	res := ExecResult{Code: CodeInternal}
+	switch {
+	case errors.Is(context.Cause(ctx), errCallTimeout):
+		res.Err = fmt.Sprintf("The call took longer than the %s a call may run, so it was stopped and nothing was changed; ask for less, such as a shorter window or a smaller limit.", timeout)
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		res.Err = "The call ran out of the time its client gave it, so it was stopped and nothing was changed; ask for less, such as a shorter window or a smaller limit."
+	default:
+		res.Err = "The call was cancelled before it finished; nothing was changed."
+	}
+	r.logger().Warn("tool call stopped", "tool", name, "cause", context.Cause(ctx))
+	return res
 }
 
 func (r *Registry) logger() *slog.Logger {

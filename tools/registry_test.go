@@ -3,8 +3,10 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/assistant-dev/assistant/args"
 )
@@ -157,5 +159,54 @@ func TestSubset(t *testing.T) {
 	ro := r.Subset(func(t Tool) bool { return t.ReadOnly })
 	if got := strings.Join(ro.Names(), ","); got != "echo" {
 		t.Fatalf("Subset = %s", got)
+	}
+}
+
+// TestCallDeadline runs a tool that works until its context is done: the
+// Registry's CallTimeout ends it with a sentence naming the limit, a
+// caller's cancel with another, and a call whose context is already done
+// does not start.
+func TestCallDeadline(t *testing.T) {
+	var runs, stops int
+	started := make(chan struct{}, 4)
+	r := NewRegistry()
+	r.Log = slog.New(slog.DiscardHandler)
+	r.Add(Tool{Name: "spin", Description: "Works until stopped.", ReadOnly: true,
+		Handler: func(ctx context.Context, _ *ToolContext, _ *args.Args) ExecResult {
+			runs++
+			started <- struct{}{}
+			<-ctx.Done()
+			stops++
+			return Internal(ctx.Err())
+		}})
+	r.CallTimeout = time.Millisecond
+	res, _ := r.Call(context.Background(), nil, "spin", nil)
+	if res.OK() || !strings.Contains(res.Err, "took longer than the 1ms a call may run") || strings.Contains(res.Err, "deadline exceeded") {
+		t.Errorf("past CallTimeout: %+v, want the sentence naming the limit", res)
+	}
+	if runs != 1 || stops != 1 {
+		t.Errorf("runs %d, stops %d: want the handler run once and stopped by its context", runs, stops)
+	}
+
+	r.CallTimeout = -1 // no deadline of its own: the caller's cancel ends it
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started // the first call's
+		<-started // this call's
+		cancel()
+	}()
+	res, _ = r.Call(ctx, nil, "spin", nil)
+	if res.Err != "The call was cancelled before it finished; nothing was changed." {
+		t.Errorf("cancelled: %+v", res)
+	}
+	res, _ = r.Call(ctx, nil, "spin", nil)
+	if runs != 2 || res.OK() {
+		t.Errorf("a call with a done context ran (runs %d) or succeeded: %+v", runs, res)
+	}
+	if r.Subset(func(Tool) bool { return true }).CallTimeout != -1 {
+		t.Error("Subset dropped CallTimeout")
+	}
+	if DefaultCallTimeout != 30*time.Second {
+		t.Errorf("DefaultCallTimeout %s; the README says 30 s", DefaultCallTimeout)
 	}
 }

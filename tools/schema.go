@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // JSON returns the schema as a JSON Schema object:
@@ -59,6 +61,22 @@ func (p Property) jsonSchema() map[string]any {
 	m := map[string]any{"type": p.Type, "description": p.Description}
 	if p.Type == "array" {
 		m["items"] = map[string]any{"type": p.Items}
+	}
+	if p.nested != nil {
+		var n map[string]any
+		if err := json.Unmarshal(p.nested, &n); err != nil { // made by OutputOf: cannot fail
+			panic(err)
+		}
+		if p.Type == "array" {
+			m["items"] = n
+		} else {
+			for k, v := range n {
+				m[k] = v
+			}
+		}
+	}
+	if p.Description == "" {
+		delete(m, "description")
 	}
 	if len(p.Enum) > 0 {
 		m["enum"] = p.Enum
@@ -137,6 +155,14 @@ func (t Tool) Check() error {
 			return fmt.Errorf("tool %s: required %s is not a property", t.Name, r)
 		}
 	}
+	if len(t.Output) > 0 {
+		var out struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(t.Output, &out); err != nil || out.Type != "object" {
+			return fmt.Errorf("tool %s: Output must be a JSON Schema of type object", t.Name)
+		}
+	}
 	if len(slices.Compact(slices.Sorted(slices.Values(t.Schema.Required)))) != len(t.Schema.Required) {
 		return fmt.Errorf("tool %s: a required name is listed twice", t.Name)
 	}
@@ -165,4 +191,43 @@ func (p Property) OneOf(values ...string) Property { p.Enum = values; return p }
 func (p Property) Range(least, most float64) Property {
 	p.Minimum, p.Maximum = &least, &most
 	return p
+}
+
+// Obj and Objs build members of an Output schema: an object, and an array
+// of objects, whose own members are not spelled out.
+func Obj(name, desc string) Property { return Property{Name: name, Type: "object", Description: desc} }
+func Objs(name, desc string) Property {
+	return Property{Name: name, Type: "array", Items: "object", Description: desc}
+}
+
+// Nested and NestedList build members of an Output schema that hold a T,
+// and a list of T, where T is the struct type the member is marshalled
+// from: the member's schema is derived from T by OutputOf.
+func Nested[T any](name, desc string) Property {
+	return Property{Name: name, Type: "object", Description: desc, nested: OutputOf[T]()}
+}
+func NestedList[T any](name, desc string) Property {
+	return Property{Name: name, Type: "array", Items: "object", Description: desc, nested: OutputOf[T]()}
+}
+
+// Output returns s as the JSON Schema of a result's Data:
+// {"type":"object","properties":{…},"required":[…]}, open to members it
+// does not name, so a new member does not break a client that checks.
+func (s Schema) Output() json.RawMessage { return s.JSON() }
+
+// OutputOf returns the JSON Schema of T, the Go type a tool's Data is
+// marshalled from, as encoding/json writes it (fields by their json
+// names, omitempty ones not required; github.com/google/jsonschema-go,
+// jsonschema.For), for Tool.Output. T must be a struct; it panics
+// otherwise, at start-up.
+func OutputOf[T any]() json.RawMessage {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic("tools: " + err.Error())
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic("tools: " + err.Error())
+	}
+	return b
 }

@@ -10,6 +10,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/assistant-dev/assistant/args"
 )
@@ -31,6 +32,12 @@ type Tool struct {
 	Description string
 	// Schema describes the arguments; it is always a flat object.
 	Schema Schema
+	// Output is the JSON Schema of a success's Data (an object schema),
+	// served as the MCP outputSchema that clients check structuredContent
+	// against. Derive it from the Go type Data is marshalled from with
+	// OutputOf, or, for Data built as a map, give its members with
+	// Schema.Output. Empty declares none.
+	Output json.RawMessage
 	// ReadOnly: the tool changes nothing. Destructive: it may delete or
 	// overwrite. Idempotent: repeating a call with the same arguments has no
 	// further effect. These become MCP tool annotations.
@@ -50,7 +57,9 @@ type Schema struct {
 
 // Property is one argument. Type is a JSON Schema type: "string",
 // "integer", "number", "boolean" or "array" (Items then names the item
-// type, "string" or "integer").
+// type, "string" or "integer"). A member of an Output schema may also be
+// an "object", or an "array" of Items "object" (Obj, Objs); an argument
+// never is.
 type Property struct {
 	Name        string
 	Type        string
@@ -59,4 +68,6 @@ type Property struct {
 	Enum        []string
 	Minimum     *float64
 	Maximum     *float64
+
+	nested json.RawMessage // the derived schema of an Output member (Nested, NestedList)
 }

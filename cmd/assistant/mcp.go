@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/url"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +20,16 @@ type mcpOptions struct {
 	HTTP     string   // "": stdio; else the address to serve streamable HTTP on
 	ReadOnly bool     // serve only the tools that change nothing
 	Tools    []string // serve only these tools; empty: all
+
+	CallTimeout    time.Duration // the deadline of one tool call (stdio and HTTP)
+	BehindTLSProxy bool          // allow a non-loopback --http without --tls-cert
+	TLSCert        string        // serve HTTPS with this certificate chain (PEM)
+	TLSKey         string        // and this key (PEM)
+	AllowOrigins   []string      // browser origins served besides loopback ones
+	MaxConcurrent  int           // open HTTP requests per token
+	ReadTimeout    time.Duration // a request's headers and body
+	WriteTimeout   time.Duration // an answer
+	IdleTimeout    time.Duration // a kept-alive connection with no request
 }
 
 func newMCPCmd(a *app) *cobra.Command {
@@ -28,10 +40,14 @@ func newMCPCmd(a *app) *cobra.Command {
 		Long: `Serve every tool as an MCP server. By default over standard input and output,
 as the person --person picks, for desktop clients that start the server
 themselves; standard output then carries nothing but the protocol. With
---http, serve streamable HTTP on ADDR (keep it on loopback, 127.0.0.1:8765,
-unless a proxy with TLS is in front); every request needs
+--http, serve streamable HTTP on ADDR; every request needs
 "Authorization: Bearer TOKEN" with a token from "assistant token create",
-and acts as that token's person, in that person's stored zone. SIGINT or
+and acts as that token's person, in that person's stored zone. An address
+beyond this machine is refused unless the server has TLS (--tls-cert and
+--tls-key) or a reverse proxy with TLS is in front (--behind-tls-proxy).
+Browser requests from pages not on this machine get 403 (--allow-origin
+adds an origin). Each token may have --max-concurrent requests open;
+more get 429. Every tool call stops after --call-timeout. SIGINT or
 SIGTERM stops taking requests and lets open ones finish.`,
 		Example: `  assistant mcp
   assistant mcp --read-only
@@ -51,6 +67,15 @@ SIGTERM stops taking requests and lets open ones finish.`,
 	f.StringVar(&o.HTTP, "http", "", "serve streamable HTTP on this address, such as "+mcpserver.DefaultAddr)
 	f.BoolVar(&o.ReadOnly, "read-only", false, "serve only the tools that change nothing")
 	f.StringSliceVar(&o.Tools, "tools", nil, "serve only these tools (comma-separated names)")
+	f.DurationVar(&o.CallTimeout, "call-timeout", tools.DefaultCallTimeout, "stop a tool call that runs longer than this")
+	f.BoolVar(&o.BehindTLSProxy, "behind-tls-proxy", false, "allow --http on an address beyond this machine without --tls-cert: a reverse proxy with TLS is in front")
+	f.StringVar(&o.TLSCert, "tls-cert", "", "serve HTTPS with this certificate chain (a PEM file; needs --tls-key)")
+	f.StringVar(&o.TLSKey, "tls-key", "", "the private key of --tls-cert (a PEM file)")
+	f.StringSliceVar(&o.AllowOrigins, "allow-origin", nil, "also serve browser requests from these origins, such as https://app.example (pages on this machine always are)")
+	f.IntVar(&o.MaxConcurrent, "max-concurrent", mcpserver.DefaultMaxConcurrent, "requests one token may have open at once over HTTP; more get 429")
+	f.DurationVar(&o.ReadTimeout, "read-timeout", mcpserver.DefaultReadTimeout, "close an HTTP connection whose request is not read whole within this")
+	f.DurationVar(&o.WriteTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "close an HTTP connection whose answer is not written within this; keep it above --call-timeout")
+	f.DurationVar(&o.IdleTimeout, "idle-timeout", mcpserver.DefaultIdleTimeout, "close a kept-alive HTTP connection idle this long")
 	return cmd
 }
 
@@ -60,7 +85,12 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	ctx := cmd.Context()
 	reg := newRegistry()
 	reg.Log = a.log
-	opts := &mcpserver.Options{ReadOnly: o.ReadOnly, Tools: o.Tools, Logger: a.libraryLog()}
+	if err := checkMCPOptions(o); err != nil {
+		return err
+	}
+	reg.CallTimeout = o.CallTimeout
+	opts := &mcpserver.Options{ReadOnly: o.ReadOnly, Tools: o.Tools, Logger: a.libraryLog(),
+		MaxConcurrent: o.MaxConcurrent, AllowedOrigins: o.AllowOrigins}
 	if _, err := mcpserver.Select(reg, o.ReadOnly, o.Tools); err != nil {
 		return usageError(cmd, "%v", err)
 	}
@@ -88,6 +118,11 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 		return listenError(o.HTTP, err)
 	}
 	defer ln.Close()
+	tls := o.TLSCert != ""
+	if !mcpserver.Loopback(ln.Addr()) && !tls && !o.BehindTLSProxy {
+		return failf(exitInvalid, "“--http %s” reaches beyond this machine, where bearer tokens and data would travel in clear text; "+
+			"serve HTTPS with --tls-cert and --tls-key, or put a reverse proxy with TLS in front and add --behind-tls-proxy, or keep --http on %s.", o.HTTP, mcpserver.DefaultAddr)
+	}
 	st, err := a.openStore(ctx, false)
 	if err != nil {
 		return err
@@ -112,12 +147,17 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 		return fail(exitInternal, err)
 	}
 	addr := ln.Addr().String()
-	a.log.Info("serving MCP over streamable HTTP", "addr", addr, "url", "http://"+addr+"/mcp", "db", st.Path(), "tools", len(reg.Names()))
-	if !mcpserver.Loopback(ln.Addr()) {
-		a.log.Warn("listening beyond this machine without TLS: bearer tokens and data travel in clear text; "+
-			"keep --http on 127.0.0.1 and put a reverse proxy with TLS (such as Caddy or nginx) in front", "addr", addr)
+	scheme := "http"
+	if tls {
+		scheme = "https"
 	}
-	if err := mcpserver.Serve(ctx, ln, h); err != nil {
+	a.log.Info("serving MCP over streamable HTTP", "addr", addr, "url", scheme+"://"+addr+"/mcp", "db", st.Path(), "tools", len(reg.Names()))
+	if !mcpserver.Loopback(ln.Addr()) && !tls {
+		a.log.Info("listening beyond this machine in clear text, behind a TLS proxy (--behind-tls-proxy)", "addr", addr)
+	}
+	serveOpts := &mcpserver.ServeOptions{ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout, IdleTimeout: o.IdleTimeout,
+		ReadHeaderTimeout: min(o.ReadTimeout, mcpserver.DefaultReadHeaderTimeout), CertFile: o.TLSCert, KeyFile: o.TLSKey}
+	if err := mcpserver.Serve(ctx, ln, h, serveOpts); err != nil {
 		return failf(exitInternal, "serving MCP on %s failed: %v", addr, err)
 	}
 	a.log.Info("stopped serving MCP")
@@ -140,4 +180,29 @@ func listenError(addr string, err error) error {
 		return failf(exitInvalid, "“--http” must be host:port such as %s, not “%s”.", mcpserver.DefaultAddr, addr)
 	}
 	return failf(exitInternal, "cannot listen on %s: %v", addr, err)
+}
+
+// checkMCPOptions refuses flag values of `assistant mcp` that cannot work,
+// each with one sentence (exit 1).
+func checkMCPOptions(o mcpOptions) error {
+	switch {
+	case o.CallTimeout <= 0:
+		return failf(exitInvalid, "“--call-timeout” must be a positive duration such as %s, not “%s”.", tools.DefaultCallTimeout, o.CallTimeout)
+	case o.HTTP == "":
+		return nil
+	case (o.TLSCert == "") != (o.TLSKey == ""):
+		return failf(exitInvalid, "“--tls-cert” and “--tls-key” go together: give both PEM files, or neither.")
+	case o.MaxConcurrent < 1:
+		return failf(exitInvalid, "“--max-concurrent” must be at least 1, not “%d”.", o.MaxConcurrent)
+	case o.ReadTimeout <= 0 || o.WriteTimeout <= 0 || o.IdleTimeout <= 0:
+		return failf(exitInvalid, "“--read-timeout”, “--write-timeout” and “--idle-timeout” must be positive durations such as 30s.")
+	case o.WriteTimeout <= o.CallTimeout:
+		return failf(exitInvalid, "“--write-timeout” (%s) must be longer than “--call-timeout” (%s), or a call that runs to its deadline loses its answer.", o.WriteTimeout, o.CallTimeout)
+	}
+	for _, origin := range o.AllowOrigins {
+		if u, err := url.Parse(origin); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
+			return failf(exitInvalid, "“--allow-origin” takes an origin such as https://app.example (scheme, host and port only), not “%s”.", origin)
+		}
+	}
+	return nil
 }

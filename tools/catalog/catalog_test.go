@@ -27,6 +27,8 @@ type snapshot struct {
 	Destructive bool            `json:"destructive"`
 	Idempotent  bool            `json:"idempotent"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// OutputSchema is what an MCP client sees of the tool's answers.
+	OutputSchema json.RawMessage `json:"output_schema"`
 }
 
 func TestToolSnapshots(t *testing.T) {
@@ -38,8 +40,16 @@ func TestToolSnapshots(t *testing.T) {
 		if err := json.Indent(&schema, tool.Schema.JSON(), "", "  "); err != nil {
 			t.Fatal(err)
 		}
+		if len(tool.Output) == 0 {
+			t.Errorf("%s declares no Output schema; every tool's answers must have one (tools.OutputOf, Schema.Output)", tool.Name)
+			continue
+		}
+		var output bytes.Buffer
+		if err := json.Indent(&output, tool.Output, "", "  "); err != nil {
+			t.Fatal(err)
+		}
 		got, err := json.MarshalIndent(snapshot{tool.Name, tool.Title, tool.Description, tool.ReadOnly,
-			tool.Destructive, tool.Idempotent, schema.Bytes()}, "", "  ")
+			tool.Destructive, tool.Idempotent, schema.Bytes(), output.Bytes()}, "", "  ")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,6 +48,7 @@ func Undo() tools.Tool {
 			tools.Str("change", "The change id to undo, as answers and list_changes show it, e.g. “c31”. Leave out for the latest change."),
 		}},
 		Destructive: true,
+		Output:      undoOutput,
 		Handler:     undo,
 	}
 }
@@ -68,6 +69,7 @@ func ListChanges() tools.Tool {
 		}},
 		ReadOnly:   true,
 		Idempotent: true,
+		Output:     listOutput,
 		Handler:    listChanges,
 	}
 }

@@ -95,7 +95,7 @@ func TestCancelledCallsStop(t *testing.T) {
 	late, stop := context.WithDeadline(context.Background(), monday)
 	defer stop()
 	res, _ = e.Reg.Call(late, e.Context(e.alice), "list_events", []byte(`{"from":"2026-10-05","to":"3026-10-05"}`))
-	if res.OK() || !strings.Contains(res.Err, "ran out of time") || strings.Count(res.Err, ". ") > 0 {
+	if res.OK() || !strings.Contains(res.Err, "ran out of the time") || strings.Count(res.Err, ". ") > 0 {
 		t.Errorf("call past its deadline: code %d %q, want one sentence saying it ran out of time", res.Code, res.Err)
 	}
 }

@@ -59,6 +59,7 @@ func AddEvent() tools.Tool {
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp, exdatesProp, rdatesProp,
 			fields.RemindBeforeProp, fields.RemindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
 		}, Required: []string{"title", "start"}},
+		Output:  addOutput,
 		Handler: addEvent,
 	}
 }
@@ -85,6 +86,7 @@ func ListEvents() tools.Tool {
 			fields.LimitProp(listDefault, listMax), cursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
+		Output:  listOutput,
 		Handler: listEvents,
 	}
 }
@@ -105,6 +107,7 @@ func GetEvent() tools.Tool {
 			tools.Str("id", "An event id (e7) or an occurrence id (e7@20261005T070000Z), as list_events shows them."),
 		}, Required: []string{"id"}},
 		ReadOnly: true, Idempotent: true,
+		Output:  getOutput,
 		Handler: getEvent,
 	}
 }
@@ -131,6 +134,7 @@ func UpdateEvent() tools.Tool {
 			tools.Strs("clear", "Fields to empty: location, notes, rrule, exdates, rdates, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Destructive: true,
+		Output:      updateOutput,
 		Handler:     updateEvent,
 	}
 }
@@ -148,6 +152,7 @@ func DeleteEvent() tools.Tool {
 			scopeProp,
 		}, Required: []string{"id"}},
 		Destructive: true,
+		Output:      deleteOutput,
 		Handler:     deleteEvent,
 	}
 }
@@ -171,6 +176,7 @@ func FindFreeTime() tools.Tool {
 			tools.Bool("tasks", "Count open tasks with a due time as busy for the 30 minutes before they are due (default false)."),
 		}},
 		ReadOnly: true, Idempotent: true,
+		Output:  freeOutput,
 		Handler: findFreeTime,
 	}
 }
@@ -184,6 +190,7 @@ func CurrentTime() tools.Tool {
 		Description: "Gives the person's current date, weekday, time, time zone and UTC offset.",
 		Schema:      tools.Schema{},
 		ReadOnly:    true, Idempotent: true,
+		Output:  nowOutput,
 		Handler: currentTime,
 	}
 }
@@ -202,6 +209,7 @@ func SetTimeZone() tools.Tool {
 			tools.Str("time_zone", "IANA zone name, such as Asia/Tokyo or America/New_York."),
 		}, Required: []string{"time_zone"}},
 		Idempotent: true,
+		Output:     zoneOutput,
 		Handler:    setTimeZone,
 	}
 }

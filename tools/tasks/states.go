@@ -211,7 +211,7 @@ func get(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	for _, c := range hist {
 		d.Completions = append(d.Completions, e.v.completionData(c))
 	}
-	return tools.SuccessWithData(e.v.detail(t, hist, total), map[string]any{"task": d})
+	return tools.SuccessWithData(e.v.detail(t, hist, total), shown{Task: d})
 }
 
 // detail is get_task's text: a heading line, then one line per field that

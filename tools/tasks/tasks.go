@@ -68,6 +68,7 @@ func AddTask() tools.Tool {
 			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,
 			fields.RemindBeforeProp, remindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
 		}, Required: []string{"title"}},
+		Output:  writtenOutput,
 		Handler: add,
 	}
 }
@@ -92,6 +93,7 @@ func ListTasks() tools.Tool {
 			fields.CursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
+		Output:  listOutput,
 		Handler: list,
 	}
 }
@@ -105,6 +107,7 @@ func GetTask() tools.Tool {
 		Description: "Shows one task whole: notes, due, repeat rule, reminders, and when it was done.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		ReadOnly:    true, Idempotent: true,
+		Output:  shownOutput,
 		Handler: get,
 	}
 }
@@ -125,6 +128,7 @@ func UpdateTask() tools.Tool {
 			tools.Strs("clear", "Fields to empty: notes, due, priority, tags, rrule, repeat_from, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Idempotent: true,
+		Output:     writtenOutput,
 		Handler:    update,
 	}
 }
@@ -140,6 +144,7 @@ func CompleteTask() tools.Tool {
 			"(the answer says when); it is done for good only when its rule runs out.",
 		Schema:     tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent: false,
+		Output:     writtenOutput,
 		Handler:    complete,
 	}
 }
@@ -152,6 +157,7 @@ func ReopenTask() tools.Tool {
 		Description: "Opens a done task again and takes back its last completion.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent:  true,
+		Output:      writtenOutput,
 		Handler:     reopen,
 	}
 }
@@ -164,6 +170,7 @@ func DeleteTask() tools.Tool {
 		Description: "Deletes a task. It can be brought back with undo.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Destructive: true, Idempotent: true,
+		Output:  writtenOutput,
 		Handler: remove,
 	}
 }

@@ -1,0 +1,188 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// The prefixes of the JSON-RPC error messages this package writes itself,
+// one per code (JSON-RPC 2.0 §5.1). A message that starts with none of
+// them came from inside the SDK or the Go runtime ("invalid character 'h'
+// in literal true", "invalid ID type map[string]interface {}") and is
+// replaced by the sentence of its code before it is sent (see
+// [publicError]).
+const (
+	prefixParse          = "Parse error: "
+	prefixInvalidRequest = "Invalid Request: "
+	prefixMethod         = "Method not found: "
+	prefixParams         = "Invalid params: "
+	prefixInternal       = "Internal error: "
+)
+
+// publicError returns e with a message of our own: e itself when its
+// message already is one (it starts with the prefix of a JSON-RPC code),
+// else a sentence chosen by e's code. The code is kept; an SDK error
+// without a code (0) becomes an Internal error (-32603).
+func publicError(e *jsonrpc.Error) *jsonrpc.Error {
+	if e == nil {
+		return nil
+	}
+	for _, p := range []string{prefixParse, prefixInvalidRequest, prefixMethod, prefixParams, prefixInternal} {
+		if strings.HasPrefix(e.Message, p) {
+			return e
+		}
+	}
+	out := &jsonrpc.Error{Code: e.Code}
+	if e.Code == 0 && strings.HasPrefix(e.Message, "handling '") {
+		// The SDK could not read the params of a method (go-sdk v1.8.0
+		// handleReceive wraps the decoder's error without a code).
+		out.Code = jsonrpc.CodeInvalidParams
+	}
+	switch out.Code {
+	case jsonrpc.CodeParseError:
+		out.Message = prefixParse + "the message is not JSON; send one JSON-RPC 2.0 message as a JSON object."
+	case jsonrpc.CodeInvalidRequest:
+		out.Message = prefixInvalidRequest + "the message is not a JSON-RPC 2.0 request this server can take; send initialize first, then tools/list or tools/call."
+	case jsonrpc.CodeMethodNotFound:
+		out.Message = prefixMethod + "this server answers initialize, ping, tools/list and tools/call."
+	case jsonrpc.CodeInvalidParams:
+		out.Message = prefixParams + "the “params” of this request do not fit its method (MCP 2025-06-18 gives each method's params); tools/call takes {\"name\": a tool name, \"arguments\": an object}."
+	default:
+		out.Code = jsonrpc.CodeInternalError
+		out.Message = prefixInternal + "the server could not answer this request; try again, and see the server's log if it happens again."
+	}
+	return out
+}
+
+// errorFor returns the JSON-RPC error of err as [publicError] words it:
+// with the code of a *jsonrpc.Error inside err, or -32602 for the SDK's
+// failure to read a method's params, or -32603.
+func errorFor(err error) *jsonrpc.Error {
+	var code int64
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		if we == err {
+			return publicError(we)
+		}
+		code = we.Code // a wrapped error: the outer message is the SDK's own
+	}
+	if code == 0 && strings.HasPrefix(err.Error(), "handling '") {
+		code = jsonrpc.CodeInvalidParams
+	}
+	return publicError(&jsonrpc.Error{Code: code})
+}
+
+// protocolErrors is a receiving middleware that words every error a
+// method handler returns (an unknown tool, a call without a person) as
+// [publicError] does, for stdio and HTTP alike; an unknown tool is named,
+// with the list of tools, as the Registry names it.
+func protocolErrors(reg *tools.Registry) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p != nil {
+					if _, known := reg.Get(p.Name); !known {
+						res, _ := reg.Call(ctx, nil, p.Name, nil)
+						return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: prefixParams + res.Err}
+					}
+				}
+			}
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return nil, errorFor(err)
+			}
+			return res, nil
+		}
+	}
+}
+
+// parseError words why msg (not valid JSON) is not JSON, with the byte
+// offset where reading stopped; never the decoder's own message.
+func parseError(msg []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	var v json.RawMessage
+	err := dec.Decode(&v)
+	var syn *json.SyntaxError
+	switch {
+	case err == nil:
+		return prefixParse + fmt.Sprintf("there is more after the first JSON value (from byte %d); send one JSON-RPC message per line.", dec.InputOffset()+1)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return prefixParse + "the JSON ends before the message is complete; send the whole message again."
+	case errors.As(err, &syn):
+		return prefixParse + fmt.Sprintf("the message is not JSON (it goes wrong at byte %d); send one JSON-RPC message as a JSON object.", syn.Offset)
+	}
+	return prefixParse + "the message is not JSON; send one JSON-RPC message as a JSON object."
+}
+
+// invalidRequest words why msg, valid JSON that jsonrpc.DecodeMessage
+// refused, is not a JSON-RPC 2.0 message (JSON-RPC 2.0 §4, §5).
+func invalidRequest(msg []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return prefixInvalidRequest + "a JSON-RPC message is a JSON object, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}."
+	}
+	if v, ok := m["jsonrpc"]; !ok || string(bytes.TrimSpace(v)) != `"2.0"` {
+		return prefixInvalidRequest + "“jsonrpc” must be \"2.0\"."
+	}
+	if id, ok := m["id"]; ok {
+		if c := bytes.TrimSpace(id); len(c) > 0 && c[0] != '"' && c[0] != '-' && (c[0] < '0' || c[0] > '9') && string(c) != "null" {
+			return prefixInvalidRequest + "“id” must be a string or a number."
+		}
+	}
+	if method, ok := m["method"]; ok {
+		var s string
+		if json.Unmarshal(method, &s) != nil {
+			return prefixInvalidRequest + "“method” must be a string, such as \"tools/call\"."
+		}
+		if p, ok := m["params"]; ok {
+			if c := bytes.TrimSpace(p); len(c) > 0 && c[0] != '{' && c[0] != '[' && string(c) != "null" {
+				return prefixInvalidRequest + "“params” must be an object."
+			}
+		}
+		return prefixInvalidRequest + "the message is not a JSON-RPC 2.0 request or notification."
+	}
+	if _, ok := m["id"]; !ok {
+		return prefixInvalidRequest + "the message has no “method” (a request) and no “id” with a “result” or “error” (a response)."
+	}
+	return prefixInvalidRequest + "the message is not a JSON-RPC 2.0 request, notification or response."
+}
+
+// checkCallParams returns the sentence of an Invalid params error (-32602)
+// when the params of a tools/call cannot be read as {"name": string,
+// "arguments": …}, which the SDK would refuse with its decoder's message;
+// "" when they can.
+func checkCallParams(params json.RawMessage) string {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(params, &p) != nil {
+		return prefixParams + "tools/call takes “params” as an object: {\"name\": a tool name, \"arguments\": an object}."
+	}
+	var name string
+	if raw, ok := p["name"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
+		return prefixParams + "tools/call needs “name”, the tool's name as a string."
+	}
+	if raw, ok := p["_meta"]; ok {
+		if c := bytes.TrimSpace(raw); len(c) > 0 && c[0] != '{' && string(c) != "null" {
+			return prefixParams + "“_meta” must be an object."
+		}
+	}
+	return ""
+}
+
+// badParams returns the Invalid params sentence of a request whose params
+// the SDK could not read ([checkCallParams] for tools/call), else "".
+func badParams(r *jsonrpc.Request) string {
+	if r.Method == "tools/call" && r.IsCall() {
+		return checkCallParams(r.Params)
+	}
+	return ""
+}

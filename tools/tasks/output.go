@@ -1,0 +1,21 @@
+package tasks
+
+import "github.com/assistant-dev/assistant/tools"
+
+// shown is get_task's Data: the task whole, with its latest completions.
+type shown struct {
+	Task taskData `json:"task"`
+}
+
+// The Output schemas of the task tools (MCP outputSchema): derived from the
+// types their Data is marshalled from where there is one.
+var (
+	writtenOutput = tools.OutputOf[written]()
+	shownOutput   = tools.OutputOf[shown]()
+	listOutput    = tools.Schema{Properties: []tools.Property{
+		tools.NestedList[taskData]("tasks", "The tasks of this page, in the order of the text."),
+		tools.Int("total", "How many tasks match, on every page."),
+		tools.Int("offset", "How many matching tasks come before this page."),
+		tools.Str("next_cursor", "The cursor of the next page; empty on the last."),
+	}, Required: []string{"tasks", "total"}}.Output()
+)

@@ -18,7 +18,8 @@ import (
 // before keeping it. Its methods never read the process clock or TZ.
 type Series struct {
 	// Start is DTSTART: a date for an all-day series, or a civil date-time
-	// read in Zone.
+	// read in Zone (its Fold set when it is the later of two equal clock
+	// times, which then holds for DTSTART alone).
 	Start tz.Moment
 	// Zone is the IANA zone the series repeats in (its TZID). DAILY and
 	// coarser rules keep the wall-clock time of Start in this zone across
@@ -126,6 +127,11 @@ func (s Series) place(c time.Time) Occurrence {
 		}
 	}
 	dt := tz.FromUTCClock(c)
+	if s.Start.Fold && dt == s.Start.Clock() {
+		// DTSTART written as the second of two equal clock times keeps
+		// its instant; the rule's later times are read by RFC 5545 §3.3.5.
+		dt = s.Start.DateTime
+	}
 	t, moved := s.Zone.Instant(dt)
 	return Occurrence{Original: tz.TimeMoment(dt), Start: t, End: t.Add(s.Duration), Moved: moved}
 }

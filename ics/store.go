@@ -722,6 +722,15 @@ func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
 		return bad(err)
 	}
 	e.End = end
+	if !e.AllDay {
+		// The stored instants tell the two readings of a repeated hour apart.
+		if at, ok := r["start_at"].(int64); ok {
+			e.Start.DateTime = z.Reading(e.Start.DateTime, time.Unix(at, 0))
+		}
+		if at, ok := r["end_at"].(int64); ok {
+			e.End.DateTime = z.Reading(e.End.DateTime, time.Unix(at, 0))
+		}
+	}
 	if e.AllDay {
 		e.End = tz.DayMoment(end.Date.AddDays(-1))
 		if e.End.Date.Before(e.Start.Date) {
@@ -788,6 +797,12 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		en, err2 := tz.ParseMoment(str(r["end_local"]))
 		if err := errors.Join(err1, err2); err != nil {
 			return nil, err
+		}
+		if at, ok := r["start_at"].(int64); ok && s.HasTime {
+			s.DateTime = z.Reading(s.DateTime, time.Unix(at, 0))
+		}
+		if at, ok := r["end_at"].(int64); ok && en.HasTime {
+			en.DateTime = z.Reading(en.DateTime, time.Unix(at, 0))
 		}
 		ov.Start, ov.End, ov.AllDay = s, en, !s.HasTime
 		if ov.AllDay {

@@ -40,6 +40,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if err := checkLists(e); err != nil {
 		return result(err)
 	}
+	if err := e.series(e.Zone).CheckOccurs(); err != nil {
+		return result(err)
+	}
 	fingerprint := fields.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),

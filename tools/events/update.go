@@ -329,6 +329,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	if err := checkLists(n); err != nil {
 		return err
 	}
+	if in.HasStart || in.HasRule || in.HasZone {
+		if err := n.series(n.Zone).CheckOccurs(); err != nil {
+			return err
+		}
+	}
 	if in.HasStart && in.Start.HasTime {
 		if s := gapSentence(newRef, n.Zone); s != "" {
 			u.note("Note: %s", s)

@@ -538,13 +538,19 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 	}
 	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
 		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
-		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date < ?))`
+		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date <= ?))`
 		loDay, hiDay := "0000-00-00", "9999-99-99"
 		if !from.IsZero() {
 			loDay = zone.Today(from).String()
 		}
 		if !to.IsZero() {
-			hiDay = zone.Today(to.Add(-time.Second)).AddDays(1).String()
+			// The last day, compared with <=: the day after 9999-12-31
+			// would sort as text before every other day.
+			last := zone.Today(to.Add(-time.Second))
+			if last.Year > 9999 {
+				last = tz.Date{Year: 9999, Month: time.December, Day: 31}
+			}
+			hiDay = last.String()
 		}
 		// Zones and years first: the VTIMEZONEs go before the items.
 		var zones []tz.Zone

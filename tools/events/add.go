@@ -136,7 +136,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		// repeating event lists its next occurrence ids).
 		first := occ{Event: e, Original: e.Start, OrigStart: e.StartAt}
 		firstID = first.id()
-		out = append(out, fmt.Sprintf("It starts at %s UTC; its occurrence id is %s.", e.StartAt.UTC().Format("2006-01-02T15:04Z"), firstID))
+		out = append(out, fmt.Sprintf("It starts at %s; its occurrence id is %s.", e.StartAt.UTC().Format("2006-01-02T15:04Z"), firstID))
 	}
 	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
 		out = append(out, "Note: "+s)

@@ -3,6 +3,7 @@ package args
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -211,5 +212,37 @@ func TestInvisibleCharacters(t *testing.T) {
 	}
 	if got := stringArgs(t, "\ufeffline one\n\u200bkept").Body("x"); got != "line one\n\u200bkept" {
 		t.Errorf("Body = %+q, want the BOM dropped and the rest kept", got)
+	}
+}
+
+// A time with an offset or Z is one instant, kept in the repeated hour of
+// a fall-back change: the reading carries Fold, so the zone gives back the
+// instant written; a plain time, or one with only a bracketed zone, is the
+// first of the two (RFC 5545 §3.3.5).
+func TestMomentKeepsTheInstantInTheRepeatedHour(t *testing.T) {
+	paris, ny := tz.MustZone("Europe/Paris"), tz.MustZone("America/New_York")
+	cases := []struct {
+		in   string
+		zone tz.Zone
+		want time.Time
+	}{
+		{"2026-10-25T01:30Z", paris, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC)},
+		{"2026-10-25T02:30+01:00", paris, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC)},
+		{"2026-10-25T02:30[+01:00]", paris, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC)},
+		{"2026-10-25T02:30+02:00", paris, time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC)},
+		{"2026-10-25T02:30", paris, time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC)},
+		{"2026-10-25T02:30[Europe/Paris]", paris, time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC)},
+		{"2026-11-01T06:30Z", ny, time.Date(2026, 11, 1, 6, 30, 0, 0, time.UTC)},
+		{"2026-10-25T01:30Z", ny, time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC)},
+	}
+	for _, c := range cases {
+		a := oneOf(t, `"`+c.in+`"`)
+		m, ok := a.Moment("x", c.zone)
+		if !ok {
+			t.Fatalf("Moment(%q): %v", c.in, a.Err())
+		}
+		if got, _ := c.zone.Instant(m.DateTime); !got.Equal(c.want) {
+			t.Errorf("Moment(%q) in %s = %s (fold %v), the instant %s, want %s", c.in, c.zone, m, m.Fold, got.UTC(), c.want)
+		}
 	}
 }

@@ -305,7 +305,8 @@ func zoneSentence(name, written string, inBrackets bool, err error, home tz.Zone
 }
 
 // resolve turns a parsed moment into the civil moment in zone: an offset
-// names an instant (and wins over a bracketed zone); a bracketed zone alone
+// names an instant (and wins over a bracketed zone), kept by the reading's
+// Fold in a repeated hour; a bracketed zone alone
 // reads the civil time there (RFC 5545 gap and fold rules, via tz.Instant);
 // a plain civil time, or a day, is kept as written.
 func (p parsed) resolve(zone tz.Zone) (tz.Moment, problem) {
@@ -400,7 +401,9 @@ func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
 // zone a tool names such as an event's time_zone; never the process's TZ),
 // and whether it was given. The text follows the grammar above; a time with
 // an offset or Z names an instant and is moved into zone (an offset wins
-// over a bracketed zone); a time with only a bracketed zone
+// over a bracketed zone), keeping which of two equal readings it is in the
+// repeated hour of a fall-back change (tz.DateTime.Fold), so zone.Instant
+// gives back the instant written; a time with only a bracketed zone
 // ("2026-10-05T09:00[America/New_York]") is read in that zone, by RFC 5545
 // §3.3.5's gap and fold rules, then moved; a plain civil time is kept as
 // written, even inside a DST gap. A day stays a day whatever is attached.

@@ -131,3 +131,22 @@ func TestExportWindow(t *testing.T) {
 		t.Errorf("an export without a window has %d events and %d tasks, want 15 and 5", len(all.Events), len(all.Tasks))
 	}
 }
+
+// A window that ends at the end of the calendar keeps a date-only to-do:
+// the day after 9999-12-31 would sort before every other day as text.
+func TestExportWindowToTheEndOfTheCalendar(t *testing.T) {
+	src := calendar("BEGIN:VTODO", "UID:parcel", "SUMMARY:Parcel", "DUE;VALUE=DATE:20261015", "END:VTODO")
+	ctx := context.Background()
+	st, p := openStore(t)
+	if _, err := Import(ctx, st, p, strings.NewReader(src), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zone := tz.MustZone(p.Zone)
+	if err := Export(ctx, st, p, &out, zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 1}), time.Date(9999, 12, 31, 23, 59, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "UID:parcel") {
+		t.Errorf("the to-do is missing from an export to the end of 9999:\n%s", out.String())
+	}
+}

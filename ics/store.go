@@ -581,13 +581,19 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 	}
 	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
 		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
-		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date < ?))`
+		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date <= ?))`
 		loDay, hiDay := "0000-00-00", "9999-99-99"
 		if !from.IsZero() {
 			loDay = zone.Today(from).String()
 		}
 		if !to.IsZero() {
-			hiDay = zone.Today(to.Add(-time.Second)).AddDays(1).String()
+			// The last day, compared with <=: the day after 9999-12-31
+			// would sort as text before every other day.
+			last := zone.Today(to.Add(-time.Second))
+			if last.Year > 9999 {
+				last = tz.Date{Year: 9999, Month: time.December, Day: 31}
+			}
+			hiDay = last.String()
 		}
 		// Zones and years first: the VTIMEZONEs go before the items.
 		var zones []tz.Zone
@@ -783,6 +789,15 @@ func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
 		return bad(err)
 	}
 	e.End = end
+	if !e.AllDay {
+		// The stored instants tell the two readings of a repeated hour apart.
+		if at, ok := r["start_at"].(int64); ok {
+			e.Start.DateTime = z.Reading(e.Start.DateTime, time.Unix(at, 0))
+		}
+		if at, ok := r["end_at"].(int64); ok {
+			e.End.DateTime = z.Reading(e.End.DateTime, time.Unix(at, 0))
+		}
+	}
 	if e.AllDay {
 		e.End = tz.DayMoment(end.Date.AddDays(-1))
 		if e.End.Date.Before(e.Start.Date) {
@@ -858,6 +873,12 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		en, err2 := tz.ParseMoment(str(r["end_local"]))
 		if err := errors.Join(err1, err2); err != nil {
 			return nil, err
+		}
+		if at, ok := r["start_at"].(int64); ok && s.HasTime {
+			s.DateTime = z.Reading(s.DateTime, time.Unix(at, 0))
+		}
+		if at, ok := r["end_at"].(int64); ok && en.HasTime {
+			en.DateTime = z.Reading(en.DateTime, time.Unix(at, 0))
 		}
 		ov.Start, ov.End, ov.AllDay = s, en, !s.HasTime
 		if ov.AllDay {

@@ -57,9 +57,12 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 		opt := r.options(start)
 		opt.Dtstart = r.jump(start, cLo)
 		opt.Until = cHi
+		if !s.spend(r.walk(opt.Dtstart, cHi)) {
+			return
+		}
 		if rr, err := rrule.NewRRule(opt); err == nil {
 			next := rr.Iterator()
-			for c, ok := next(); ok; c, ok = next() {
+			for c, ok := next(); ok && s.spend(1); c, ok = next() {
 				if c.Before(start) || c.Before(cLo) || !c.Before(cHi) {
 					continue
 				}
@@ -74,7 +77,7 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 	// keep what falls in [cLo, cHi); listing again costs a lookup and a
 	// binary search per series.
 	m := time.Date(cLo.Year(), cLo.Month(), 1, 0, 0, 0, 0, time.UTC)
-	for ; m.Before(cHi); m = m.AddDate(0, 1, 0) {
+	for ; m.Before(cHi) && s.spend(1); m = m.AddDate(0, 1, 0) {
 		chunk := s.monthChunk(m)
 		i := sort.Search(len(chunk), func(i int) bool { return !chunk[i].Before(cLo) })
 		for ; i < len(chunk) && chunk[i].Before(cHi); i++ {
@@ -120,6 +123,7 @@ func (s Series) monthChunk(m time.Time) []time.Time {
 		opt := r.options(start)
 		opt.Dtstart = r.jump(start, m)
 		opt.Until = end.Add(-time.Second)
+		s.charge(r.walk(opt.Dtstart, end))
 		if rr, err := rrule.NewRRule(opt); err == nil {
 			next := rr.Iterator()
 			for c, ok := next(); ok; c, ok = next() {
@@ -218,7 +222,7 @@ func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
 		n = max(0, int((lo.Unix()-t0.Unix())/int64(step/time.Second))-1)
 	}
 	end := hi.Add(time.Hour)
-	for steps := 0; steps < maxSteps; steps++ {
+	for steps := 0; steps < maxSteps && s.spend(1); steps++ {
 		t := r.stepAt(t0, n)
 		if !t.Before(end) {
 			return
@@ -343,6 +347,7 @@ func (s Series) countTimes() []time.Time {
 		list = append(list, t0)
 	scan:
 		for n := 0; n < maxSteps && len(list) < r.count; n++ {
+			s.charge(1)
 			for _, c := range s.candidates(r.stepAt(t0, n)) {
 				if c.After(t0) && s.matches(c) {
 					list = append(list, c)
@@ -362,6 +367,11 @@ func (s Series) countTimes() []time.Time {
 		opt.Until = lastCivil
 		if rr, err := rrule.NewRRule(opt); err == nil {
 			list = rr.All()
+		}
+		if len(list) > 0 {
+			s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
+		} else {
+			s.charge(r.walk(start, lastCivil))
 		}
 		if len(list) == 0 || !list[0].Equal(start) {
 			list = append([]time.Time{start}, list...)

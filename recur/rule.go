@@ -77,7 +77,8 @@ type Rule struct {
 
 	until      untilKind
 	untilCivil tz.DateTime // date or local form (date: 00:00)
-	untilTime  time.Time   // UTC form
+	untilTime  time.Time   // UTC form, to the second
+	untilSec   int         // the seconds of a local UNTIL, kept for its text
 
 	bySetPos, byMonth, byMonthDay, byYearDay, byWeekNo, byHour, byMinute []int
 	byDay                                                                []ByDay
@@ -334,7 +335,7 @@ func (r *Rule) check() error {
 		}
 	}
 	if !r.canOccur() {
-		return ruleErr("can never occur: no month in BYMONTH has the days in BYMONTHDAY.")
+		return ruleErr("can never occur: no month in BYMONTH has the days in BYMONTHDAY; for the last day of a month write BYMONTHDAY=-1, or pick days every listed month has (1 to 28).")
 	}
 	if len(r.bySetPos) > 0 {
 		most := r.mostPerPeriod()
@@ -398,6 +399,32 @@ func (r *Rule) canOccur() bool {
 	return false
 }
 
+// yearDaysInMonths reports whether some BYYEARDAY day can fall in a
+// BYMONTH month, in a common or a leap year (FREQ=YEARLY;BYYEARDAY=366;
+// BYMONTH=2 cannot, and would make every search run to the year 9999).
+func (r *Rule) yearDaysInMonths() bool {
+	if len(r.byMonth) == 0 || len(r.byYearDay) == 0 {
+		return true
+	}
+	for _, year := range []int{2025, 2028} { // common, leap
+		days := time.Date(year, 12, 31, 0, 0, 0, 0, time.UTC).YearDay()
+		for _, yd := range r.byYearDay {
+			n := yd
+			if n < 0 {
+				n = days + 1 + n
+			}
+			if n < 1 || n > days {
+				continue
+			}
+			m := int(time.Date(year, 1, n, 0, 0, 0, 0, time.UTC).Month())
+			if slices.Contains(r.byMonth, m) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r *Rule) parseUntil(val string) error {
 	bad := ruleErr("has UNTIL=%s; write a date (20261231), a local time (20261231T235900) or a UTC time (20261231T225900Z).", clip(val))
 	switch len(val) {
@@ -415,10 +442,15 @@ func (r *Rule) parseUntil(val string) error {
 		if !ok {
 			return bad
 		}
+		// UNTIL keeps its seconds as written (a leap second reads as :59):
+		// occurrences start on whole minutes, so they decide nothing, but
+		// the rule is given back as it came.
+		sec, _ := strconv.Atoi(val[13:15])
+		sec = min(sec, 59)
 		if len(val) == 16 {
-			r.until, r.untilTime = untilUTC, dt.AsUTC()
+			r.until, r.untilTime = untilUTC, dt.AsUTC().Add(time.Duration(sec)*time.Second)
 		} else {
-			r.until, r.untilCivil = untilLocal, dt
+			r.until, r.untilCivil, r.untilSec = untilLocal, dt, sec
 		}
 	default:
 		return bad
@@ -578,10 +610,8 @@ func (r *Rule) canonicalize() {
 	switch r.until {
 	case untilDate:
 		b.WriteString(";UNTIL=" + r.untilCivil.Date.Basic())
-	case untilLocal:
-		b.WriteString(";UNTIL=" + r.untilCivil.Basic())
-	case untilUTC:
-		b.WriteString(";UNTIL=" + tz.FromUTCClock(r.untilTime).Basic() + "Z")
+	case untilLocal, untilUTC:
+		b.WriteString(";UNTIL=" + r.untilText())
 	}
 	ints := func(key string, v []int) {
 		if len(v) == 0 {

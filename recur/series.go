@@ -18,7 +18,8 @@ import (
 // before keeping it. Its methods never read the process clock or TZ.
 type Series struct {
 	// Start is DTSTART: a date for an all-day series, or a civil date-time
-	// read in Zone.
+	// read in Zone (its Fold set when it is the later of two equal clock
+	// times, which then holds for DTSTART alone).
 	Start tz.Moment
 	// Zone is the IANA zone the series repeats in (its TZID). DAILY and
 	// coarser rules keep the wall-clock time of Start in this zone across
@@ -40,6 +41,8 @@ type Series struct {
 	// all-day series it is rounded to whole days, at least one, and each
 	// occurrence ends at 00:00 of the day after its last day.
 	Duration time.Duration
+
+	work *work // counts (and for After bounds) the iterations of a search
 }
 
 // Occurrence is one instance of a Series.
@@ -126,6 +129,11 @@ func (s Series) place(c time.Time) Occurrence {
 		}
 	}
 	dt := tz.FromUTCClock(c)
+	if s.Start.Fold && dt == s.Start.Clock() {
+		// DTSTART written as the second of two equal clock times keeps
+		// its instant; the rule's later times are read by RFC 5545 §3.3.5.
+		dt = s.Start.DateTime
+	}
 	t, moved := s.Zone.Instant(dt)
 	return Occurrence{Original: tz.TimeMoment(dt), Start: t, End: t.Add(s.Duration), Moved: moved}
 }
@@ -209,39 +217,68 @@ func (s Series) StartsBetween(from, to time.Time) []Occurrence { return s.starts
 // endOfTime is where searches give up: the library does not go past 9999.
 var endOfTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
 
+// maxSpan is the widest window After and All expand at once.
+const maxSpan = 100 * 365 * 24 * time.Hour
+
 // After returns the first occurrence that starts strictly after t, and
-// false when there is none (the series ended, or nothing occurs before the
-// year 9999).
+// false when there is none: the series ended, nothing occurs before the
+// year 9999, or none was found within SearchYears (plus one INTERVAL) or
+// MaxSearchWork iterations, as for a rule that never occurs.
 func (s Series) After(t time.Time) (Occurrence, bool) {
 	_, last, bounded := s.Bounds()
+	if s.work == nil {
+		s.work = &work{limit: MaxSearchWork}
+	}
 	lo := t.Add(time.Nanosecond)
+	end := minTime(endOfTime, s.searchEnd(lo))
+	key, empty, known := s.knownEmpty()
+	if known && !lo.Before(empty.from) && lo.Before(empty.to) {
+		lo = empty.to // searched before, with nothing found
+	}
 	span := 8 * 24 * time.Hour
-	for lo.Before(endOfTime) && (!bounded || !lo.After(last)) {
+	for lo.Before(end) && (!bounded || !lo.After(last)) && s.spend(1) {
 		hi := lo.Add(span)
 		if occ := s.starts(lo, hi); len(occ) > 0 {
 			return occ[0], true
 		}
 		lo = hi
-		span = min(span*4, 100*365*24*time.Hour)
+		// Grown before it is capped: span*4 of the cap would overflow.
+		span = min(span, maxSpan/4) * 4
 	}
+	from := t.Add(time.Nanosecond)
+	if known && !from.Before(empty.from) && !from.After(empty.to) {
+		from = empty.from
+	}
+	rememberEmpty(key, emptySpan{from: from, to: lo})
 	return Occurrence{}, false
 }
 
 // All returns the first limit occurrences (all of them when the series has
-// fewer). limit must be positive: a never-ending series has no end.
+// fewer). limit must be positive: a never-ending series has no end. Like
+// After, it gives up past SearchYears after the last occurrence found, or
+// past MaxSearchWork iterations, plus the work of the occurrences found.
 func (s Series) All(limit int) []Occurrence {
 	if limit <= 0 {
 		return nil
 	}
 	first, last, bounded := s.Bounds()
+	if s.work == nil {
+		s.work = &work{limit: MaxSearchWork}
+	}
 	var out []Occurrence
 	lo := first
+	end := minTime(endOfTime, s.searchEnd(lo))
 	span := 32 * 24 * time.Hour
-	for len(out) < limit && lo.Before(endOfTime) && (!bounded || !lo.After(last)) {
+	for len(out) < limit && lo.Before(end) && (!bounded || !lo.After(last)) && s.spend(1) {
 		hi := lo.Add(span)
-		out = append(out, s.starts(lo, hi)...)
+		if found := s.starts(lo, hi); len(found) > 0 {
+			out = append(out, found...)
+			// What was found paid its way: the bounds start again from it.
+			s.work.n = 0
+			end = minTime(endOfTime, s.searchEnd(found[len(found)-1].Start))
+		}
 		lo = hi
-		span = min(span*2, 100*365*24*time.Hour)
+		span = min(span, maxSpan/2) * 2
 	}
 	if len(out) > limit {
 		out = out[:limit]

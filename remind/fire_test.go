@@ -228,3 +228,32 @@ func TestDeletedItems(t *testing.T) {
 		t.Errorf("deleted items fired: %+v", got)
 	}
 }
+
+// A reminder and a due written as instants in the repeated hour of a
+// fall-back change fire at those instants: remind_at 01:20Z is the second
+// 02:20 of Paris's 2026-10-25, not the first (00:20Z).
+func TestRemindersInTheRepeatedHourKeepTheirInstant(t *testing.T) {
+	e := newEnv(t, time.Date(2026, 10, 24, 12, 0, 0, 0, time.UTC))
+	night := e.call(e.ada, "add_task", `{"title":"Night","due":"2026-10-25T01:30Z","remind_at":["2026-10-25T01:20Z"],"remind_before":[5]}`)
+	eng := e.engine(Options{})
+	e.pass(eng)
+	e.now = time.Date(2026, 10, 25, 0, 50, 0, 0, time.UTC) // the first 02:50
+	e.pass(eng)
+	if got := e.rec.take(); len(got) != 0 {
+		t.Fatalf("fired an hour early, at the first 02:50: %+v", got)
+	}
+	for _, w := range []struct {
+		at      time.Time
+		trigger string
+	}{
+		{time.Date(2026, 10, 25, 1, 20, 0, 0, time.UTC), "at:2026-10-25T02:20[_fold=1]"},
+		{time.Date(2026, 10, 25, 1, 25, 0, 0, time.UTC), "before:5"},
+	} {
+		e.now = w.at
+		e.pass(eng)
+		got := e.rec.take()
+		if len(got) != 1 || got[0].Item.ID != night || got[0].Trigger != w.trigger || got[0].Occurrence.ID != night+"@20261025T013000Z" {
+			t.Fatalf("at %s: want %s %s, got %+v", w.at, night, w.trigger, got)
+		}
+	}
+}

@@ -77,7 +77,7 @@ func triggers(r fields.Reminders, first time.Time, zone tz.Zone) []trigger {
 	}
 	for _, m := range r.At {
 		at, _ := zone.MomentInstant(m)
-		out = append(out, trigger{Name: "at:" + m.String(), Offset: at.Sub(first)})
+		out = append(out, trigger{Name: "at:" + m.Stored(), Offset: at.Sub(first)})
 	}
 	return out
 }
@@ -140,7 +140,7 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 }
 
 // taskColumns are the columns scanTask reads, in its order.
-const taskColumns = `id, title, due_date, due_time, due_zone, rrule, repeat_from, remind_before, remind_at,
+const taskColumns = `id, title, due_date, due_time, due_zone, due_at, rrule, repeat_from, remind_before, remind_at,
 	remind_zone, remind_once, status, updated_at, deleted_at`
 
 // scanTask decodes one row of taskColumns.
@@ -150,8 +150,9 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		title, before, at, once, status  string
 		date, dtime, dzone, rrule, rfrom sql.NullString
 		rzone, updated, deleted          sql.NullString
+		dueAt                            sql.NullInt64
 	)
-	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &rrule, &rfrom, &before, &at, &rzone, &once, &status,
+	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &dueAt, &rrule, &rfrom, &before, &at, &rzone, &once, &status,
 		&updated, &deleted); err != nil {
 		return nil, err
 	}
@@ -178,7 +179,7 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		it.NoBase = true
 		for _, m := range rem.At {
 			a, _ := remZone.MomentInstant(m)
-			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.String(), At: a})
+			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.Stored(), At: a})
 		}
 		return it, nil
 	}
@@ -191,7 +192,8 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		if s.Zone, err = tz.LoadZone(dzone.String); err != nil {
 			return nil, fmt.Errorf("task t%d: %w", id, err)
 		}
-		s.Start = tz.TimeMoment(dt)
+		// The stored instant tells the two readings of a repeated hour apart.
+		s.Start = tz.TimeMoment(s.Zone.Reading(dt, time.Unix(dueAt.Int64, 0)))
 		remZone = s.Zone
 	} else {
 		d, err := tz.ParseDate(date.String)
@@ -247,6 +249,9 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	start, err := tz.ParseMoment(startL)
 	if err != nil {
 		return bad(err)
+	}
+	if start.HasTime {
+		start.DateTime = evZone.Reading(start.DateTime, time.Unix(startAt, 0))
 	}
 	s := recur.Series{Start: start, Zone: evZone, Duration: time.Duration(endAt-startAt) * time.Second}
 	if it.AllDay {

@@ -455,7 +455,7 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 // "2026-10-05", civil in zone) as the tools show it; text that is not one
 // is given back as it is.
 func momentWords(s string, zone tz.Zone) string {
-	m, err := tz.ParseMoment(s)
+	m, err := tz.ParseStored(s)
 	if err != nil {
 		return s
 	}

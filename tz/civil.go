@@ -26,6 +26,15 @@ type DateTime struct {
 	Date
 	Hour   int // 0–23
 	Minute int // 0–59
+	// Fold picks the later of the two instants when a zone's clock reads
+	// this time twice (the repeated hour of a fall-back change), as
+	// Python's fold attribute does (PEP 495). Zone.In sets it for an
+	// instant in the repeated hour and Zone.Instant honours it; elsewhere
+	// it is false, so a civil time written without an offset is the
+	// earlier instant (RFC 5545 §3.3.5). It is not part of the text forms
+	// (String, Basic): keep the instant beside the text and restore it
+	// with Zone.Reading.
+	Fold bool
 }
 
 // Moment is either an all-day Date (HasTime false) or a civil DateTime
@@ -126,8 +135,15 @@ func (dt DateTime) AddMinutes(n int) DateTime {
 	return FromUTCClock(dt.asUTC().Add(time.Duration(n) * time.Minute))
 }
 
+// Clock returns dt without Fold: the wall-clock reading alone, for
+// comparing readings.
+func (dt DateTime) Clock() DateTime {
+	dt.Fold = false
+	return dt
+}
+
 // Compare returns -1, 0 or +1 as dt is before, equal to or after e on the
-// civil timeline.
+// civil timeline (Fold aside).
 func (dt DateTime) Compare(e DateTime) int { return dt.asUTC().Compare(e.asUTC()) }
 
 // String gives "2026-10-05" for an all-day moment, "2026-10-05T09:00"

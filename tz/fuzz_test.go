@@ -38,7 +38,7 @@ func FuzzInstant(f *testing.F) {
 		z := MustZone(fuzzZones[int(zi)%len(fuzzZones)])
 		year := 1 + int(y)%9999
 		month := time.Month(1 + int(mo)%12)
-		civil := DateTime{Date{year, month, 1 + int(d)%daysIn(year, month)}, int(h) % 24, int(mi) % 60}
+		civil := DateTime{Date{year, month, 1 + int(d)%daysIn(year, month)}, int(h) % 24, int(mi) % 60, false}
 		if h >= 128 {
 			// Random minutes rarely hit a transition; with the high bit of
 			// h set, go to the zone's next one and land up to 90 minutes

@@ -103,8 +103,37 @@ func (z Zone) Location() *time.Location {
 // String returns the IANA name.
 func (z Zone) String() string { return z.Name() }
 
-// In returns the civil date-time that instant t reads in z.
-func (z Zone) In(t time.Time) DateTime { return DateTimeOf(t.In(z.Location())) }
+// In returns the civil date-time that instant t reads in z, with Fold set
+// when z's clock read the same minute once before (t lies in the repeated
+// hour of a fall-back change), so that Instant(In(t)) is t to the minute.
+func (z Zone) In(t time.Time) DateTime {
+	lt := t.In(z.Location())
+	dt := DateTimeOf(lt)
+	start, _ := lt.ZoneBounds()
+	if start.IsZero() || t.Sub(start) >= 24*time.Hour {
+		return dt
+	}
+	_, off := lt.Zone()
+	_, prevOff := start.Add(-time.Second).In(z.Location()).Zone()
+	// The clock went back by prevOff−off at start: the readings of the
+	// first prevOff−off after start were shown before it too.
+	if back := time.Duration(prevOff-off) * time.Second; back > 0 && t.Sub(start) < back {
+		dt.Fold = true
+	}
+	return dt
+}
+
+// Reading returns the reading dt of z's clock that is the instant at: dt
+// with Fold set when at is the later of the two instants at which z's
+// clock reads dt, without Fold otherwise. Stored civil text drops Fold;
+// this restores it from the instant kept beside the text.
+func (z Zone) Reading(dt DateTime, at time.Time) DateTime {
+	dt.Fold = false
+	if r := z.In(at); r.Fold && r.Clock() == dt {
+		return r
+	}
+	return dt
+}
 
 // Today returns the civil day that instant t falls on in z.
 func (z Zone) Today(t time.Time) Date { return DateOf(t.In(z.Location())) }
@@ -123,7 +152,8 @@ const offsetReach = 17 * time.Hour
 //     gap, 02:15 → 02:45 for Australia/Lord_Howe's half hour) and moved is
 //     true;
 //   - a time that exists twice (the fall-back overlap) is the earlier of
-//     the two instants, and moved is false.
+//     the two instants, or the later when dt.Fold is set (an instant
+//     written with its offset, read back by In), and moved is false.
 //
 // The result is in z's location. Fields of dt out of range are normalised
 // as time.Date does (minute 60 is the next hour); callers validate first.
@@ -150,7 +180,12 @@ func (z Zone) Instant(dt DateTime) (t time.Time, moved bool) {
 		}
 		if end.IsZero() || cand.Before(end) {
 			// Periods are visited in time order, so the first match is the
-			// earlier instant of a fold.
+			// earlier instant of a fold; Fold asks for a later one.
+			if dt.Fold {
+				if later, ok := z.later(u, end, limit); ok {
+					return later, false
+				}
+			}
 			return cand.In(loc), false
 		}
 		prevOff, at = off, end
@@ -158,6 +193,26 @@ func (z Zone) Instant(dt DateTime) (t time.Time, moved bool) {
 	// Unreachable with real zone data; fall back to Go's own choice rather
 	// than fail.
 	return time.Date(dt.Year, dt.Month, dt.Day, dt.Hour, dt.Minute, 0, 0, loc), false
+}
+
+// later returns the instant after end at which z's clock reads u (a civil
+// time read as UTC) again, if a later period of z reaches it by limit.
+func (z Zone) later(u, end, limit time.Time) (time.Time, bool) {
+	loc := z.Location()
+	for at, i := end, 0; i < 4 && !end.IsZero() && !at.After(limit); i++ {
+		lt := at.In(loc)
+		_, off := lt.Zone()
+		start, next := lt.ZoneBounds()
+		cand := u.Add(-time.Duration(off) * time.Second)
+		if !cand.Before(start) && (next.IsZero() || cand.Before(next)) {
+			return cand.In(loc), true
+		}
+		if next.IsZero() {
+			break
+		}
+		at = next
+	}
+	return time.Time{}, false
 }
 
 // StartOfDay returns the first instant of day d in z: 00:00, or, when

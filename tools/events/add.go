@@ -40,6 +40,9 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if err := checkLists(e); err != nil {
 		return result(err)
 	}
+	if err := e.series(e.Zone).CheckOccurs(); err != nil {
+		return result(err)
+	}
 	fingerprint := fields.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
@@ -133,6 +136,15 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	lines, data := describe(e, nil, c.zone, c.now)
 	head := fmt.Sprintf("Added %s (change %s).", e.label(), change)
 	out := []string{head}
+	var firstID string
+	if !e.AllDay && !e.repeats() {
+		// The instant kept, in UTC as occurrence ids write it, so a start
+		// in the repeated hour of a fall-back change is never in doubt (a
+		// repeating event lists its next occurrence ids).
+		first := occ{Event: e, Original: e.Start, OrigStart: e.StartAt}
+		firstID = first.id()
+		out = append(out, fmt.Sprintf("It starts at %s; its occurrence id is %s.", e.StartAt.UTC().Format("2006-01-02T15:04Z"), firstID))
+	}
 	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
 		out = append(out, "Note: "+s)
 	}
@@ -149,7 +161,11 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	for _, w := range warnings {
 		out = append(out, "Warning: "+w)
 	}
-	return tools.SuccessWithData(strings.Join(out, "\n"), map[string]any{"event": data, "added": true, "change": change, "warnings": orEmpty(warnings)})
+	res := map[string]any{"event": data, "added": true, "change": change, "warnings": orEmpty(warnings)}
+	if firstID != "" {
+		res["occurrence"] = firstID
+	}
+	return tools.SuccessWithData(strings.Join(out, "\n"), res)
 }
 
 func orEmpty(s []string) []string {

@@ -179,6 +179,12 @@ func (c *timing) decode(e *event) error {
 	}
 	e.StartAt = time.Unix(c.startAt, 0).UTC()
 	e.EndAt = time.Unix(c.endAt, 0).UTC()
+	if !e.AllDay {
+		// The civil text does not tell the two readings of a repeated
+		// hour apart; the stored instant does.
+		e.Start.DateTime = e.Zone.Reading(e.Start.DateTime, e.StartAt)
+		e.End.DateTime = e.Zone.Reading(e.End.DateTime, e.EndAt)
+	}
 	if c.rrule.Valid && c.rrule.String != "" {
 		if e.Rule, err = recur.ParseRule(c.rrule.String); err != nil {
 			return fmt.Errorf("event %d: %w", e.ID, err)
@@ -317,6 +323,10 @@ func scanOverride(sc scanner) (*override, error) {
 		}
 		o.StartAt = time.Unix(startAt.Int64, 0).UTC()
 		o.EndAt = time.Unix(endAt.Int64, 0).UTC()
+		if o.Start.HasTime {
+			o.Start.DateTime = o.Zone.Reading(o.Start.DateTime, o.StartAt)
+			o.End.DateTime = o.Zone.Reading(o.End.DateTime, o.EndAt)
+		}
 	}
 	return &o, nil
 }

@@ -256,6 +256,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	} else {
 		shift = newRef.DateTime.AsUTC().Sub(refStart.DateTime.AsUTC())
 		n.Start = tz.Moment{DateTime: tz.FromUTCClock(e.Start.DateTime.AsUTC().Add(shift)), HasTime: e.Start.HasTime}
+		if n.Start.Clock() == newRef.Clock() {
+			// The first occurrence lands on the reading asked for: keep
+			// which of two equal readings it is.
+			n.Start.Fold = newRef.Fold
+		}
 	}
 	// The length: kept, unless the call gives duration or end (read
 	// against the new time of the occurrence it named).
@@ -337,6 +342,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	if err := checkLists(n); err != nil {
 		return err
+	}
+	if in.HasStart || in.HasRule || in.HasZone {
+		if err := n.series(n.Zone).CheckOccurs(); err != nil {
+			return err
+		}
 	}
 	if in.HasStart && in.Start.HasTime {
 		if s := gapSentence(newRef, n.Zone); s != "" {

@@ -54,7 +54,9 @@ func OffRule(name string, start tz.Moment, zone tz.Zone, rule *recur.Rule) strin
 		return ""
 	}
 	from := tz.Moment{DateTime: tz.FromUTCClock(earlier), HasTime: start.HasTime}
-	at := startInstant(start, zone)
+	// The rule gives clock times: a DTSTART kept as the second of two
+	// equal readings (Fold) is on the rule when its clock time is.
+	at := startInstant(tz.Moment{DateTime: start.Clock(), HasTime: start.HasTime}, zone)
 	probe := recur.Series{Start: from, Zone: zone, Rule: open}
 	for _, o := range probe.StartsBetween(at, at.Add(time.Minute)) {
 		if o.Start.Equal(at) {

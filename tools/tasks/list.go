@@ -203,10 +203,13 @@ func selectTasks(tx *store.Tx, f filter, zone tz.Zone) ([]task, error) {
 			if !zone.StartOfDay(last).Before(f.window.To) {
 				last = last.AddDays(-1)
 			}
-			toDay = last.AddDays(1).String()
+			// The last day itself, compared with <=: the day after
+			// 9999-12-31 has a five-digit year, which sorts as text
+			// before every other day.
+			toDay = last.String()
 		}
 		q += ` AND ((due_time IS NOT NULL AND due_at >= ? AND due_at < ?)
-			OR (due_time IS NULL AND due_date >= ? AND due_date < ?))`
+			OR (due_time IS NULL AND due_date >= ? AND due_date <= ?))`
 		params = append(params, fromAt, toAt, fromDay, toDay)
 	}
 	rows, err := tx.Query(q, params...)

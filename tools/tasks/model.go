@@ -130,6 +130,11 @@ func fromRow(r store.Row) (task, error) {
 			if err != nil {
 				return t, fmt.Errorf("task %d: %w", t.ID, err)
 			}
+			if at, ok := num(r["due_at"]); ok {
+				// The civil text does not tell the two readings of a
+				// repeated hour apart; the stored instant does.
+				civil = zone.Reading(civil, time.Unix(at, 0))
+			}
 			t.Due = timedDue(civil, zone)
 		} else {
 			day, err := tz.ParseDate(d)

@@ -198,7 +198,11 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 		return
 	}
 	s := recur.Series{Start: d.Moment, Zone: d.seriesZone(person), Rule: rule}
-	if err := s.Check(); err != nil {
+	err := s.Check()
+	if err == nil {
+		err = s.CheckOccurs()
+	}
+	if err != nil {
 		var re *recur.Error
 		if errors.As(err, &re) {
 			a.Fail("rrule", re.Sentence)

@@ -1,0 +1,239 @@
+package recur
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// MaxSearchWork bounds one search for the next occurrence (Series.After):
+// the iterations it may spend, counted as the days of the periods the
+// expansion walks through plus the times it looks at, and for HOURLY and MINUTELY rules
+// every step (two million minutes are under four years). A
+// rule whose next occurrence is not found within it, or within
+// SearchYears, is treated as having none: a rule that can never occur
+// ("FREQ=YEARLY;BYYEARDAY=366;BYMONTH=2", which the tools refuse but an
+// older database may hold) ends the search instead of holding it forever.
+const MaxSearchWork = 2_000_000
+
+// SearchYears bounds how far after its starting point a search for the
+// next occurrence looks, beyond one INTERVAL of the rule: the Gregorian
+// calendar repeats every 400 years, so a rule that gives nothing in that
+// time (with INTERVAL=1) never will.
+const SearchYears = 400
+
+// searchEnd is where a search for the next occurrence after t gives up.
+func (s Series) searchEnd(t time.Time) time.Time {
+	from := s.place(civilOf(s.Start)).Start
+	if t.After(from) {
+		from = t
+	}
+	years := SearchYears
+	if s.Rule != nil {
+		switch s.Rule.freq {
+		case Yearly:
+			years += s.Rule.interval
+		case Monthly:
+			years += s.Rule.interval/12 + 1
+		}
+	}
+	if from.Year()+years > 9999 {
+		return endOfTime
+	}
+	return from.AddDate(years, 0, 0)
+}
+
+// work counts the iterations spent by one search; limit 0 only counts.
+type work struct {
+	n, limit int64
+	over     bool // a spend was refused: the search gives up
+}
+
+// spend reports whether s may spend n more iterations and counts them; a
+// refusal ends the search (every later spend is refused too).
+func (s Series) spend(n int64) bool {
+	w := s.work
+	if w == nil {
+		return true
+	}
+	if w.over || w.limit > 0 && w.n+n > w.limit {
+		w.over = true
+		return false
+	}
+	w.n += n
+	return true
+}
+
+// charge counts n iterations already spent on work that is cached for
+// every caller and so is never cut short (bounded on its own).
+func (s Series) charge(n int64) {
+	if s.work != nil {
+		s.work.n += n
+	}
+}
+
+// walk is the work rrule-go's own loop does from a to b (civil times read
+// as UTC) for a DAILY or coarser rule, at least one: it visits each period
+// (INTERVAL × FREQ) and builds the set of its days, whether or not any day
+// gives a time, so each period counts its days.
+func (r *Rule) walk(a, b time.Time) int64 {
+	if !b.After(a) {
+		return 1
+	}
+	var periods, size int64
+	switch r.freq {
+	case Yearly:
+		periods, size = int64(b.Year()-a.Year()), 366
+	case Monthly:
+		periods, size = int64((b.Year()-a.Year())*12+int(b.Month())-int(a.Month())), 31
+	case Weekly:
+		periods, size = (b.Unix()-a.Unix())/(7*86400), 7
+	default:
+		periods, size = (b.Unix()-a.Unix())/86400, 1
+	}
+	return (periods/int64(r.interval) + 1) * size
+}
+
+// CheckOccurs refuses, as one sentence naming “rrule” with what to write
+// instead, a rule that gives nothing after DTSTART, which RFC 5545 keeps
+// as a series of one but a person never means: an UNTIL before DTSTART,
+// a COUNT the rule cannot reach before the year 9999, and a rule whose
+// parts never meet after DTSTART (within MaxSearchWork). Tools call it
+// when a rule is written, after Check; stored and imported series are
+// not refused but end where their occurrences do.
+func (s Series) CheckOccurs() error {
+	r := s.Rule
+	if r == nil {
+		return nil
+	}
+	if !r.yearDaysInMonths() {
+		return ruleErr("can never occur: no day in BYYEARDAY falls in the months of BYMONTH; write the days of those months (BYMONTHDAY) instead, or leave BYMONTH out (the last day of a year is BYYEARDAY=-1).")
+	}
+	first := s.place(civilOf(s.Start))
+	if r.until != untilNone {
+		ends := false
+		switch {
+		case r.until == untilUTC && s.Start.HasTime:
+			ends = r.untilTime.Before(first.Start)
+		case r.until == untilUTC:
+			ends = s.Zone.Today(r.untilTime).Before(s.Start.Date)
+		case r.until == untilDate || !s.Start.HasTime:
+			ends = r.untilCivil.Date.Before(s.Start.Date)
+		default:
+			ends = r.untilCivil.Compare(s.Start.DateTime) < 0
+		}
+		if ends {
+			return fail("“rrule” ends (UNTIL=%s) before its start %s, so it never repeats; write an UNTIL on or after the start, such as UNTIL=%s, or leave “rrule” out for a single item.",
+				r.untilText(), s.Start, s.suggestUntil())
+		}
+	}
+	if r.count > 1 {
+		got := 0
+		if _, ok := s.countTail(); ok {
+			return nil
+		}
+		got = len(s.countTimes())
+		if got < r.count {
+			return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
+		}
+		return nil
+	}
+	if r.count == 1 {
+		return nil
+	}
+	if _, ok := s.After(first.Start); ok {
+		return nil
+	}
+	if r.until != untilNone {
+		suggest := s.suggestUntil()
+		open := *r
+		open.until = untilNone
+		s.Rule = &open
+		if next, ok := s.After(first.Start); ok {
+			return fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
+				r.untilText(), next.Original, suggest)
+		}
+	}
+	return fail("“rrule” %s gives no occurrence after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
+		r.String(), s.Start)
+}
+
+// untilText is UNTIL as the canonical text writes it.
+func (r *Rule) untilText() string {
+	switch r.until {
+	case untilDate:
+		return r.untilCivil.Date.Basic()
+	case untilLocal:
+		return r.untilCivil.Basic()[:13] + fmt.Sprintf("%02d", r.untilSec)
+	}
+	return r.untilTime.Format("20060102T150405Z")
+}
+
+// suggestUntil is an UNTIL a year after DTSTART, in the form the rule
+// wrote its own.
+func (s Series) suggestUntil() string {
+	d := s.Start.Date
+	next, ok := tz.NewDate(d.Year+1, d.Month, d.Day)
+	if !ok {
+		next = d.AddDays(365)
+	}
+	switch {
+	case s.Rule.until == untilDate || !s.Start.HasTime:
+		return next.Basic()
+	case s.Rule.until == untilLocal:
+		return next.At(23, 59).Basic()
+	}
+	t, _ := s.Zone.Instant(next.At(23, 59))
+	return t.UTC().Format("20060102T150405Z")
+}
+
+// emptyKey identifies the occurrences of a series for emptyCache.
+type emptyKey struct {
+	rule  *Rule
+	start tz.Moment
+	zone  string
+	lists string // RDATEs and EXDATEs, which add and remove occurrences
+}
+
+// emptySpan is a stretch [from, to) of instants in which a series has no
+// occurrence start.
+type emptySpan struct{ from, to time.Time }
+
+var (
+	emptyCache   sync.Map // emptyKey → emptySpan
+	emptyCacheMu sync.Mutex
+	emptyCacheN  int
+)
+
+// knownEmpty returns the stretch a search of s found empty before, so
+// that a rule which never occurs costs its long search once per process,
+// not once per reminders pass.
+func (s Series) knownEmpty() (emptyKey, emptySpan, bool) {
+	key := emptyKey{rule: s.Rule, start: s.Start, zone: s.Zone.Name()}
+	if len(s.RDates)+len(s.ExDates) > 0 {
+		key.lists = tz.MomentsJSON(s.RDates) + tz.MomentsJSON(s.ExDates)
+	}
+	v, ok := emptyCache.Load(key)
+	if !ok {
+		return key, emptySpan{}, false
+	}
+	return key, v.(emptySpan), true
+}
+
+// rememberEmpty keeps a stretch a search found empty, when it is long
+// enough to be worth keeping (a search that ran past a few years).
+func rememberEmpty(key emptyKey, e emptySpan) {
+	if e.to.Sub(e.from) < 4*365*day {
+		return
+	}
+	emptyCacheMu.Lock()
+	if emptyCacheN >= countCacheMax {
+		emptyCache.Clear()
+		emptyCacheN = 0
+	}
+	emptyCacheN++
+	emptyCacheMu.Unlock()
+	emptyCache.Store(key, e)
+}

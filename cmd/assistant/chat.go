@@ -345,14 +345,18 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 		return fail(exitInternal, err)
 	}
 	// A signal at the prompt ends the Readline in progress through
-	// Operation.Close (its io.EOF). rl.Close would hang then: readline
-	// v1.5.1 waits for its reader goroutine, which sits in a read of the
-	// terminal that closing does not cancel; the process is about to exit,
-	// so that goroutine is left as it is.
+	// Operation.Close (its io.EOF). rl.Close is never called: readline
+	// v1.5.1 waits there for its reader goroutine, which may sit in a read
+	// of the terminal that closing does not cancel (a Ctrl-D typed while
+	// an answer was written reaches the next prompt as a NUL that ends it,
+	// and the reader goes on reading), so the chat would never exit. Each
+	// Readline restores the terminal's mode itself, and Operation.Close
+	// closes the history file; the process is about to exit, so that
+	// goroutine is left as it is.
 	turns := &chatSignals{atPrompt: func() { rl.Operation.Close() }}
 	defer func() {
 		if !turns.closedPrompt() {
-			rl.Close()
+			rl.Operation.Close()
 		}
 	}()
 	fmt.Fprintf(a.stderr, "Chatting as %s with %s at %s (conversation %d). Ctrl-D leaves.\n", name, ag.Model(), ag.BaseURL(), conv.ID)

@@ -65,3 +65,27 @@ func TestPersonNameRefused(t *testing.T) {
 		t.Errorf("person delete nobody: want exit 4 without advice to add them, got %s", r)
 	}
 }
+
+// `person add NAME --tz ZONE` stores the person in that zone, as --zone
+// does (and says so), either flag before or after the command; --zone and
+// --tz naming different zones are refused and nothing is added.
+func TestPersonAddTakesTZ(t *testing.T) {
+	h := newHome(t) // TZ=Europe/Paris: the local default
+	if r := h.must("person", "add", "bob", "--tz", "America/New_York"); !strings.Contains(r.stdout, "Added bob (person 1) in America/New_York.") {
+		t.Fatalf("person add --tz: %s", r)
+	}
+	h.must("--tz", "Asia/Tokyo", "person", "add", "carol")
+	h.must("person", "add", "dave", "--tz", "Europe/Paris", "--zone", "Europe/Paris")
+	if r := h.run("person", "add", "erin", "--tz", "Asia/Tokyo", "--zone", "Europe/Paris"); r.code != 2 || !strings.Contains(r.stderr, "--zone and --tz name different zones") {
+		t.Errorf("--zone and --tz apart: want exit 2 and the sentence, got %s", r)
+	}
+	r := h.must("person", "list")
+	for _, want := range []string{`bob\s+America/New_York`, `carol\s+Asia/Tokyo`, `dave\s+Europe/Paris`} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("person list lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "erin") {
+		t.Errorf("erin was added:\n%s", r.stdout)
+	}
+}

@@ -69,6 +69,7 @@ type app struct {
 
 	// Settings after precedence (flag, environment, config file, default).
 	dbPath     string
+	dbFlag     bool // dbPath came from --db, so a command to run next must name it too
 	personName string // who commands act as
 	personSet  bool   // chosen by --person or ASSISTANT_PERSON, not the local person
 	localName  string // the local person, created on first run
@@ -175,7 +176,9 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if err != nil {
 		def = ""
 	}
-	a.dbPath = a.setting(cmd, "db", envDB, "db", def)
+	var dbFrom string
+	a.dbPath, dbFrom = a.settingFrom(cmd, "db", envDB, "db", def)
+	a.dbFlag = dbFrom == "“--db”"
 	if a.dbPath == "" {
 		return fail(exitConfig, err)
 	}

@@ -52,8 +52,9 @@ characters (or ASSISTANT_HISTORY_BUDGET, or history_budget in the config
 file's [chat] table; default 60000); lower it for a model with a small
 context. The database keeps every turn.
 Ctrl-C stops the answer being written (the text shown so far is kept in
-the conversation, marked [stopped]). At the prompt, Ctrl-D leaves, and so
-does Ctrl-C pressed twice on an empty line (exit 130). The lines you type
+the conversation, marked [stopped]). At the prompt, Ctrl-D leaves (typed
+while an answer is written, once it ends), and so does Ctrl-C pressed twice
+on an empty line (exit 130). The lines you type
 are kept for recall (up arrow) in a file of your own next to the
 database; --no-history keeps none.`,
 		Example: `  assistant chat

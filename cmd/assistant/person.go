@@ -192,7 +192,7 @@ func (a *app) storePerson(ctx context.Context, st *store.Store) (store.Person, e
 	if a.personSet {
 		p, err := st.PersonByName(ctx, a.personName)
 		if errors.Is(err, store.ErrNotFound) {
-			return p, fmt.Errorf("there is no person named “%s”; add them with `assistant person add %s --zone Area/City`: %w", a.personName, a.personName, store.ErrNotFound)
+			return p, fmt.Errorf("there is no person named “%s”; add them with `assistant %sperson add %s --zone Area/City`: %w", a.personName, a.dbArg(), a.personName, store.ErrNotFound)
 		}
 		return p, err
 	}
@@ -225,4 +225,19 @@ func shellWord(s string) string {
 func sameZone(name, zone string) bool {
 	z, err := tz.LoadZoneLoose(name)
 	return err != nil || z.Name() == zone
+}
+
+// dbArg is "--db PATH " when this run's database came from --db, for a
+// command the person is told to run next on the same database; "" when
+// it came from ASSISTANT_DB, the config file or the default, which that
+// command reads the same way.
+func (a *app) dbArg() string {
+	if !a.dbFlag {
+		return ""
+	}
+	path := a.dbPath
+	if strings.ContainsAny(path, " \t\n'\"\\$`&|;<>()*?[]#~") {
+		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	}
+	return "--db " + path + " "
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -87,5 +88,26 @@ func TestPersonAddTakesTZ(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "erin") {
 		t.Errorf("erin was added:\n%s", r.stdout)
+	}
+}
+
+// A person missing from a database named with --db (as an MCP client's
+// config does) gets a hint that names that database, and the hint run as
+// written makes the next start work.
+func TestMissingPersonHintNamesTheDB(t *testing.T) {
+	h := newHome(t)
+	db := filepath.Join(h.dir, "alice dir", "assistant.db")
+	r := h.run("mcp", "--person", "alice", "--db", db)
+	want := "add them with `assistant --db '" + db + "' person add alice --zone Area/City`"
+	if r.code != 4 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("want exit 4 and %q, got %s", want, r)
+	}
+	h.must("--db", db, "person", "add", "alice", "--zone", "Europe/Paris")
+	if r := h.run("mcp", "--person", "alice", "--db", db); r.code != 0 {
+		t.Fatalf("after the hint: %s", r)
+	}
+	// Without --db the hint needs none.
+	if r := h.run("call", "list_tasks", "--person", "bob"); r.code != 4 || !strings.Contains(r.stderr, "`assistant person add bob --zone Area/City`") {
+		t.Errorf("without --db: %s", r)
 	}
 }

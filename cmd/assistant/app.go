@@ -69,7 +69,7 @@ type app struct {
 
 	// Settings after precedence (flag, environment, config file, default).
 	dbPath     string
-	dbFlag     bool // dbPath came from --db, so a command to run next must name it too
+	dbFlag     bool   // dbPath came from --db, so a command to run next must name it too
 	personName string // who commands act as
 	personSet  bool   // chosen by --person or ASSISTANT_PERSON, not the local person
 	localName  string // the local person, created on first run

@@ -94,7 +94,13 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		p, err := src(ctx)
 		if err != nil {
 			r.logger().Error("reading the person", "tool", name, "err", err)
-			return Internal(err), call
+			res = Internal(err)
+			if explain, ok := Get[ExplainError](call); ok && explain != nil {
+				if s := explain(err); s != "" {
+					res.Err = s
+				}
+			}
+			return res, call
 		}
 		Insert(call, p)
 	}
@@ -117,6 +123,10 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if res.Code == CodeInternal && res.internal != nil {
 		if errors.Is(res.internal, context.Canceled) {
 			res.Err = "The call was cancelled before it finished; nothing was changed."
+		} else if explain, ok := Get[ExplainError](call); ok && explain != nil {
+			if s := explain(res.internal); s != "" {
+				res.Err = s
+			}
 		}
 		r.logger().Error("tool failed", "tool", name, "err", res.internal)
 	}

@@ -55,6 +55,7 @@ var configKeys = []string{
 // globalFlags are the raw values of the root command's persistent flags.
 type globalFlags struct {
 	db, person, tz, logLevel, config string
+	dbReadOnly                       bool
 }
 
 // app is what every command shares: the resolved settings, the logger, the
@@ -328,10 +329,14 @@ func (a *app) libraryLog() *slog.Logger {
 // openStore opens the database at the resolved path with the run's clock.
 // Every failure is exitDatabase with the store's sentence.
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
-	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, Now: a.now})
+	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
 	if err != nil {
+		if code := troubleExit(store.TroubleOf(err)); code != 0 {
+			return nil, fail(code, err)
+		}
 		return nil, fail(exitDatabase, err)
 	}
+
 	return st, nil
 }
 
@@ -388,6 +393,7 @@ func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tools.Insert(tc, tools.Clock(a.now))
 	tools.Insert(tc, st)
 	tools.Insert(tc, a.personSource(st, p))
+	tools.Insert(tc, tools.ExplainError(st.Explain))
 	return tc
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/agent"
+	"github.com/assistant-dev/assistant/store"
 )
 
 // chatOptions are the flags of `assistant chat`.
@@ -513,6 +514,11 @@ func chatFail(err error) error {
 	}
 	if errors.Is(err, agent.ErrEmptyMessage) {
 		return fail(exitUsage, err)
+	}
+	if t := store.TroubleOf(err); t != store.NoTrouble {
+		// The conversation could not be saved: a full disk, a read-only
+		// database.
+		return fail(troubleExit(t), errors.New(store.Explain(err, "")))
 	}
 	return fail(agent.ExitCode(err), err)
 }

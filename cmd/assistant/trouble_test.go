@@ -93,6 +93,13 @@ func TestDatabaseReadOnly(t *testing.T) {
 	if r := h.must("--db", db, "call", "list_tasks"); strings.Contains(r.stdout, "Bread") {
 		t.Errorf("a write went through --db-read-only:\n%s", r.stdout)
 	}
+	// A chat cannot keep its conversation in it: the same sentence.
+	h.env["OPENAI_BASE_URL"] = "http://" + closedAddr(t) + "/v1"
+	h.env["ASSISTANT_MODEL"] = "test-model"
+	r = h.run("--db", db, "--db-read-only", "chat", "-m", "hi")
+	if r.code != 12 || !strings.Contains(r.stderr, "was opened with --db-read-only") {
+		t.Errorf("--db-read-only chat: want exit 12 naming the flag, got %s", r)
+	}
 	if r := h.run("--db", filepath.Join(rw, "none.db"), "--db-read-only", "call", "list_tasks"); r.code != 8 || !strings.Contains(r.stderr, "there is no database at") {
 		t.Errorf("--db-read-only on no file: want exit 8 and a sentence, got %s", r)
 	}

@@ -141,7 +141,7 @@ func TestReadmeFirstSteps(t *testing.T) {
 			t.Errorf("the quick start does not say %q", want)
 		}
 	}
-	cron := regexp.MustCompile("(?m)^\\* \\* \\* \\* \\* .*$").FindAllString(text, -1)
+	cron := regexp.MustCompile(`(?m)^\* \* \* \* \* .*$`).FindAllString(text, -1)
 	if len(cron) == 0 {
 		t.Fatal("no cron line in the README")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"syscall"
 )
 
@@ -171,3 +172,9 @@ type troubleError struct {
 
 func (e *troubleError) Error() string { return e.sentence }
 func (e *troubleError) Unwrap() error { return e.err }
+
+// LogValue keeps the cause's own words (SQLite's code) in the log, after
+// the sentence.
+func (e *troubleError) LogValue() slog.Value {
+	return slog.StringValue(e.sentence + " (" + e.err.Error() + ")")
+}

@@ -86,4 +86,3 @@ func TestReadOnlyOption(t *testing.T) {
 		t.Errorf("an error of another kind is told as trouble")
 	}
 }
-

@@ -22,7 +22,8 @@ const (
 	DiskFull
 	// ReadOnly: SQLITE_READONLY and its extended codes ("attempt to write
 	// a readonly database (1544)", SQLITE_READONLY_DIRECTORY), or
-	// SQLITE_CANTOPEN (14) on a file that exists: the file or its folder
+	// SQLITE_CANTOPEN (14), which SQLite gives when it cannot make the
+	// -shm or -wal file beside the database: the file or its folder
 	// cannot be written (their modes, a read-only mount), or the database
 	// was opened with Options.ReadOnly.
 	ReadOnly
@@ -126,10 +127,6 @@ func (s *Store) Trouble(err error) Trouble {
 	}
 	return t
 }
-
-// ReadOnly reports whether the store was opened for reading only (asked,
-// or fallen back to; see Open).
-func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // capitalize upper-cases the first letter of an ASCII sentence start.
 func capitalize(s string) string {

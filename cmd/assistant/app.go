@@ -326,8 +326,10 @@ func (a *app) libraryLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// openStore opens the database at the resolved path with the run's clock.
-// Every failure is exitDatabase with the store's sentence.
+// openStore opens the database at the resolved path with the run's clock
+// (for reading only with --db-read-only). A failure is exitDatabase with
+// the store's sentence, or exitDiskFull or exitReadOnly for a full disk or
+// a file that cannot be written (see store.Trouble).
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
 	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
 	if err != nil {
@@ -336,7 +338,6 @@ func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, erro
 		}
 		return nil, fail(exitDatabase, err)
 	}
-
 	return st, nil
 }
 

@@ -14,6 +14,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -504,12 +505,20 @@ func (t *turn) streamOnce(ctx context.Context, req openai.ChatCompletionRequest)
 	var acc calls
 	chunks := 0
 	for {
-		chunk, err := stream.Recv()
+		raw, err := stream.RecvRaw()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return msg, emitted, err
+		}
+		// Decoded here rather than by go-openai's Recv, so tool-call
+		// arguments sent as a JSON object are taken and a chunk that is
+		// not one gets a sentence of ours, not the decoder's Go words.
+		var chunk openai.ChatCompletionStreamResponse
+		if err := json.Unmarshal(argumentsAsText(raw), &chunk); err != nil {
+			return msg, emitted, &Error{Kind: KindProtocol, Err: err,
+				Sentence: fmt.Sprintf("The model server at %s sent a stream chunk that is not a chat completion chunk; check that OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint.", t.a.baseURL)}
 		}
 		chunks++
 		for _, ch := range chunk.Choices {

@@ -313,8 +313,11 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 		return &Error{Kind: KindRefused, Err: err,
 			Sentence: fmt.Sprintf("The model server at %s stopped with an error%s.", a.baseURL, said)}
 	}
+	// The cause (a decoder's words, with Go type names) goes to the log;
+	// the person gets a sentence of ours.
+	a.log.Debug("model answer unreadable", "err", err)
 	return &Error{Kind: KindProtocol, Err: err,
-		Sentence: fmt.Sprintf("The answer of the model server at %s could not be read (%v); check that OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint.", a.baseURL, err)}
+		Sentence: fmt.Sprintf("The answer of the model server at %s could not be read as a chat completion; check that OPENAI_BASE_URL points at an OpenAI-compatible /v1 endpoint.", a.baseURL)}
 }
 
 func (a *Agent) unreachableSentence() string {

@@ -65,7 +65,8 @@ func (c *StoreConversation) Load(ctx context.Context) ([]openai.ChatCompletionMe
 	msgs := make([]openai.ChatCompletionMessage, len(raws))
 	for i, r := range raws {
 		if err := json.Unmarshal(r, &msgs[i]); err != nil {
-			return nil, fmt.Errorf("message %d of conversation %d cannot be read: %v", i+1, c.ID, err)
+			// The decoder's words name Go types; they are not for the person.
+			return nil, fmt.Errorf("message %d of conversation %d cannot be read as a chat message; start a new conversation with --new", i+1, c.ID)
 		}
 	}
 	return msgs, nil

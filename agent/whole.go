@@ -27,9 +27,11 @@ const maxWholeAnswer = 8 << 20
 // reach the loop as usual. Anything else, an error object with status
 // 200 included, is passed on unchanged.
 func wholeAsStream(req *http.Request, resp *http.Response) *http.Response {
-	if resp == nil || resp.StatusCode != http.StatusOK || resp.Body == nil ||
-		!strings.Contains(req.Header.Get("Accept"), "text/event-stream") {
+	if resp == nil || resp.StatusCode != http.StatusOK || resp.Body == nil {
 		return resp
+	}
+	if !strings.Contains(req.Header.Get("Accept"), "text/event-stream") {
+		return wholeArgumentsAsText(resp)
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if media == "text/event-stream" {
@@ -46,7 +48,7 @@ func wholeAsStream(req *http.Request, resp *http.Response) *http.Response {
 		return resp
 	}
 	resp.Body.Close()
-	sse, ok := completionAsChunk(raw)
+	sse, ok := completionAsChunk(argumentsAsText(raw))
 	if !ok {
 		resp.Body = io.NopCloser(bytes.NewReader(raw))
 		return resp
@@ -55,6 +57,26 @@ func wholeAsStream(req *http.Request, resp *http.Response) *http.Response {
 	resp.Header.Set("Content-Type", "text/event-stream")
 	resp.Header.Del("Content-Length")
 	resp.ContentLength = -1
+	return resp
+}
+
+// wholeArgumentsAsText rewrites the body of a whole answer (a request
+// that did not ask for a stream) with argumentsAsText, so go-openai's
+// decoder takes tool-call arguments sent as a JSON object. A body longer
+// than maxWholeAnswer, or one that cannot be read, is passed on as it is.
+func wholeArgumentsAsText(resp *http.Response) *http.Response {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxWholeAnswer+1))
+	if err != nil || len(raw) > maxWholeAnswer {
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(raw), resp.Body), resp.Body}
+		return resp
+	}
+	resp.Body.Close()
+	fixed := argumentsAsText(raw)
+	resp.Body = io.NopCloser(bytes.NewReader(fixed))
+	if len(fixed) != len(raw) {
+		resp.Header.Del("Content-Length")
+		resp.ContentLength = int64(len(fixed))
+	}
 	return resp
 }
 

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -119,6 +120,60 @@ func TestReadmeStartsWithTheTwoCommands(t *testing.T) {
 	for _, cmd := range []string{"go run ./cmd/assistant chat", "bash scripts/test.sh"} {
 		if !strings.Contains(head, cmd) {
 			t.Errorf("the README's first lines do not give %q", cmd)
+		}
+	}
+}
+
+// TestReadmeFirstSteps keeps what a new user needs before the first
+// command: that the quick start needs no model server, how to put the
+// installed binary on PATH, and to set the zone on a machine in UTC; and,
+// for cron, the log level and the session bus that notify-send needs.
+func TestReadmeFirstSteps(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	quick := text[strings.Index(text, "## Quick start"):]
+	quick = quick[:strings.Index(quick, "<!-- /quickstart -->")]
+	for _, want := range []string{"needs no model server", `export PATH="$PATH:$(go env GOPATH)/bin"`, "UTC", "assistant person set-zone"} {
+		if !strings.Contains(quick, want) {
+			t.Errorf("the quick start does not say %q", want)
+		}
+	}
+	cron := regexp.MustCompile(`(?m)^\* \* \* \* \* .*$`).FindAllString(text, -1)
+	if len(cron) == 0 {
+		t.Fatal("no cron line in the README")
+	}
+	for _, line := range cron {
+		if !strings.Contains(line, "--log-level warn") {
+			t.Errorf("the cron line logs every run: %s", line)
+		}
+	}
+	if !strings.Contains(text, "DBUS_SESSION_BUS_ADDRESS") {
+		t.Errorf("the README does not say that notify-send from cron needs DBUS_SESSION_BUS_ADDRESS")
+	}
+}
+
+// TestReadmeMCPPersonInItsDB: a desktop-client snippet that gives the
+// server --person P and --db F is preceded by the command that adds P to F,
+// since the server otherwise exits 4 (no such person).
+func TestReadmeMCPPersonInItsDB(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	snippet := regexp.MustCompile(`"args": \["mcp", "--person", "([^"]+)", "--db", "([^"]+)"\]`)
+	found := snippet.FindAllStringSubmatchIndex(text, -1)
+	if len(found) == 0 {
+		t.Fatal("no MCP snippet with --person and --db in the README")
+	}
+	for _, m := range found {
+		person, db := text[m[2]:m[3]], text[m[4]:m[5]]
+		before := text[max(0, m[0]-600):m[0]]
+		if want := "assistant --db " + db + " person add " + person; !strings.Contains(before, want) {
+			t.Errorf("the snippet for %s in %s is not preceded by `%s`", person, db, want)
 		}
 	}
 }

@@ -239,10 +239,21 @@ func (w *Writer) alarms(c *ical.Component, summary string, a Alarms, relatedEnd 
 	}
 }
 
+// MaxZoneYears bounds the years a VTIMEZONE covers: from the earliest
+// year the file needs, at most this many. A reader keeps the last offset
+// written for times after it.
+const MaxZoneYears = 200
+
 // vtimezone builds the VTIMEZONE of z (RFC 5545 §3.6.5) from Go's zone
-// data: every transition from fromY through toY, grouped into one STANDARD
-// or DAYLIGHT observance per (kind, offsets, name) with RDATEs for the
-// repeats, and the offset in force at the start when there are none.
+// data: every change of offset, name or DST from fromY through toY (at
+// most MaxZoneYears years), grouped into one STANDARD or DAYLIGHT
+// observance per (kind, offsets, name) with RDATEs for the repeats. The
+// first onset is the one in force on 1 January of fromY, so the
+// VTIMEZONE starts at or before every DTSTART it serves (RFC 5545 erratum
+// 3740); a zone with no change at all gets that offset from then on. The
+// work is bounded by the years, whatever the dates: Go reports year
+// boundaries after its table as zone bounds (one a day early in leap
+// years), which change nothing and are skipped.
 func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 	if fromY == 0 {
 		fromY = 1970
@@ -250,6 +261,7 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 	if toY < fromY {
 		toY = fromY
 	}
+	toY = min(toY, fromY+MaxZoneYears-1)
 	loc := z.Location()
 	c := ical.NewComponent(ical.CompTimezone)
 	c.Props.SetText("TZID", z.Name())
@@ -264,32 +276,60 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 	}
 	var order []key
 	groups := map[key]*group{}
-	t := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc)
-	end := time.Date(toY+1, 1, 1, 0, 0, 0, 0, loc)
-	for t.Before(end) {
-		_, next := t.ZoneBounds()
-		if next.IsZero() || !next.Before(end) {
-			break
-		}
-		_, offFrom := next.Add(-time.Second).Zone()
-		name, offTo := next.Zone()
-		k := key{next.IsDST(), offFrom, offTo, name}
+	add := func(k key, local string) {
 		g := groups[k]
 		if g == nil {
 			g = &group{key: k}
 			groups[k] = g
 			order = append(order, k)
 		}
+		g.locals = append(g.locals, local)
+	}
+	// onset records the change at next, unless it changes nothing.
+	onset := func(next time.Time) {
+		nameFrom, offFrom := next.Add(-time.Second).Zone()
+		name, offTo := next.Zone()
+		if offFrom == offTo && nameFrom == name && next.Add(-time.Second).IsDST() == next.IsDST() {
+			return
+		}
 		// DTSTART and RDATE of an onset are local times in TZOFFSETFROM.
 		local := next.UTC().Add(time.Duration(offFrom) * time.Second)
-		g.locals = append(g.locals, local.Format("20060102T150405"))
-		t = next
+		add(key{next.IsDST(), offFrom, offTo, name}, local.Format("20060102T150405"))
+	}
+	t := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc)
+	end := time.Date(toY+1, 1, 1, 0, 0, 0, 0, loc)
+	// The onset in force at the start: the last real change before it.
+	for back, i := t, 0; i < 8; i++ {
+		first, _ := back.ZoneBounds()
+		if first.IsZero() || !first.Before(back.Add(time.Second)) {
+			break
+		}
+		onset(first)
+		if len(order) > 0 {
+			break
+		}
+		back = first.Add(-time.Second)
 	}
 	if len(order) == 0 {
 		name, off := t.Zone()
-		k := key{t.IsDST(), off, off, name}
-		groups[k] = &group{key: k, locals: []string{fmt.Sprintf("%04d0101T000000", fromY)}}
-		order = append(order, k)
+		add(key{t.IsDST(), off, off, name}, fmt.Sprintf("%04d0101T000000", fromY))
+	}
+	// A bound on the steps: a handful of changes a year at most, and one
+	// step over each of Go's year boundaries.
+	for steps := 0; t.Before(end) && steps < 16*(toY-fromY+2); steps++ {
+		_, next := t.ZoneBounds()
+		if next.IsZero() {
+			break
+		}
+		if !next.After(t) {
+			t = t.Add(24 * time.Hour)
+			continue
+		}
+		if !next.Before(end) {
+			break
+		}
+		onset(next)
+		t = next
 	}
 	sort.SliceStable(order, func(i, j int) bool { return groups[order[i]].locals[0] < groups[order[j]].locals[0] })
 	for _, k := range order {

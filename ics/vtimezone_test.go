@@ -146,3 +146,26 @@ func TestExportVTimezones(t *testing.T) {
 		}
 	}
 }
+
+// A VTIMEZONE covers at most MaxZoneYears years, whatever the dates, and
+// the years after Go's zone table (where it reports year boundaries, one
+// a day early in leap years) add only real changes: two a year for Paris.
+func TestVTimezoneBounded(t *testing.T) {
+	for _, span := range [][2]int{{2031, 2041}, {2038, 2042}, {1980, 9999}, {1, 9999}, {9990, 9999}} {
+		c := vtimezone(tz.MustZone("Europe/Paris"), span[0], span[1])
+		onsets := 0
+		for _, o := range c.Children {
+			onsets++
+			if r := o.Props.Get("RDATE"); r != nil {
+				onsets += strings.Count(r.Value, ",") + 1
+			}
+		}
+		years := min(span[1]-span[0]+1, MaxZoneYears)
+		if onsets > 2*years+2 {
+			t.Errorf("%d–%d: %d onsets, want at most %d", span[0], span[1], onsets, 2*years+2)
+		}
+		if span[0] >= 1980 && onsets < 2*years-4 { // no DST in Paris before 1916
+			t.Errorf("%d–%d: %d onsets, want about %d", span[0], span[1], onsets, 2*years)
+		}
+	}
+}

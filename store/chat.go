@@ -15,7 +15,7 @@ func (s *Store) NewConversation(ctx context.Context, owner int64) (int64, error)
 	err := s.db.QueryRowContext(ctx, `INSERT INTO conversations (owner_id, created, updated)
 		VALUES (?, ?, ?) RETURNING id`, owner, now, now).Scan(&id)
 	if err != nil {
-		return 0, fmt.Errorf("cannot start a conversation for person %d: %v", owner, err)
+		return 0, s.troubled(fmt.Errorf("cannot start a conversation for person %d: %w", owner, err))
 	}
 	return id, nil
 }
@@ -36,6 +36,10 @@ func (s *Store) LastConversation(ctx context.Context, owner int64) (int64, error
 // Each is one JSON object as the front keeps it (an OpenAI chat message);
 // its "role" is copied into a column. ErrNotFound when conv is not owner's.
 func (s *Store) AppendMessages(ctx context.Context, owner, conv int64, msgs []json.RawMessage) error {
+	return s.troubled(s.appendMessages(ctx, owner, conv, msgs))
+}
+
+func (s *Store) appendMessages(ctx context.Context, owner, conv int64, msgs []json.RawMessage) error {
 	type head struct {
 		Role string `json:"role"`
 	}

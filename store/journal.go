@@ -22,7 +22,8 @@ import (
 // ("add_task"), for list_changes and undo's sentences. ErrNotFound when
 // owner is no person.
 func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error) (string, error) {
-	return s.write(ctx, owner, tool, fn, nil)
+	change, err := s.write(ctx, owner, tool, fn, nil)
+	return change, s.troubled(err)
 }
 
 // Read runs fn in one read transaction (a consistent snapshot; it does not
@@ -30,11 +31,11 @@ func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx 
 func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
 	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return fmt.Errorf("cannot read the database: %w", err)
+		return s.troubled(fmt.Errorf("cannot read the database: %w", err))
 	}
 	defer sqlTx.Rollback()
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, readOnly: true, now: s.now()}
-	return fn(tx)
+	return s.troubled(fn(tx))
 }
 
 // write is Write with a hook that runs after the change row exists (undo
@@ -308,7 +309,13 @@ func (s *Store) Undo(ctx context.Context, owner int64, change string) (string, e
 		target = n
 	}
 	var undoes sql.NullInt64
-	return s.write(ctx, owner, "undo", func(tx *Tx) error {
+	return s.undo(ctx, owner, target, &undoes)
+}
+
+// undo is Undo after the change id was read; its error carries the
+// store's Trouble.
+func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullInt64) (string, error) {
+	change, err := s.write(ctx, owner, "undo", func(tx *Tx) error {
 		if target == 0 {
 			err := tx.QueryRow(`SELECT id FROM changes WHERE owner_id = ? AND undone_by IS NULL AND undoes IS NULL
 				ORDER BY id DESC LIMIT 1`, owner).Scan(&target)
@@ -322,7 +329,7 @@ func (s *Store) Undo(ctx context.Context, owner int64, change string) (string, e
 		var tool string
 		var undoneBy sql.NullInt64
 		err := tx.QueryRow(`SELECT tool, undoes, undone_by FROM changes WHERE id = ? AND owner_id = ?`,
-			target, owner).Scan(&tool, &undoes, &undoneBy)
+			target, owner).Scan(&tool, undoes, &undoneBy)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(target), ErrNotFound)
 		}
@@ -359,6 +366,7 @@ func (s *Store) Undo(ctx context.Context, owner int64, change string) (string, e
 		}
 		return nil
 	})
+	return change, s.troubled(err)
 }
 
 type journalRow struct {

@@ -89,7 +89,7 @@ func (s *Store) dbVersion(ctx context.Context) (int64, error) {
 func (s *Store) checkVersion(ctx context.Context) error {
 	cur, err := s.dbVersion(ctx)
 	if err != nil {
-		return fmt.Errorf("cannot read the schema version of “%s”: %v", s.path, err)
+		return fmt.Errorf("cannot read the schema version of “%s”: %w", s.path, err)
 	}
 	latest, err := s.latestKnown()
 	if err != nil {

@@ -121,7 +121,7 @@ func (s *Store) AddPerson(ctx context.Context, name, zone string) (Person, error
 	if errors.Is(err, sql.ErrNoRows) {
 		return Person{}, fmt.Errorf("a person named “%s” already exists; choose another “name”: %w", name, ErrConflict)
 	}
-	return p, err
+	return p, s.troubled(err)
 }
 
 // EnsurePerson returns the person with this name, adding them with zone if

@@ -44,6 +44,11 @@ type Options struct {
 	// `assistant migrate status`. A database newer than this binary is
 	// still refused.
 	NoMigrate bool
+	// ReadOnly opens the file for reading only (SQLite's mode=ro), as
+	// `--db-read-only` asks: nothing is created or migrated, and every
+	// write fails with the ReadOnly Trouble. A file SQLite cannot set up
+	// its -shm file beside is read as it is on disk (immutable=1).
+	ReadOnly bool
 	// Now replaces the clock (tests); nil means time.Now.
 	Now func() time.Time
 }
@@ -61,6 +66,12 @@ type Store struct {
 	// SQLite. Waiters queue here instead of in SQLite's busy handler, which
 	// sleeps in growing steps and lets a tight writer win over and over.
 	writing chan struct{}
+
+	// readOnly: opened for reading only, because Options.ReadOnly asked
+	// (degraded is NoTrouble) or because the disk or the file could not
+	// be written (degraded says which; see Open).
+	readOnly bool
+	degraded Trouble
 
 	stmts sync.Map // SQL text → *sql.Stmt; see Tx.query
 	nstmt atomic.Int32
@@ -110,6 +121,12 @@ func dsn(path string) string {
 // Unless opts.NoMigrate, pending migrations are applied, after a copy of a
 // non-empty database is written next to it (see Migrate). A database whose
 // schema is newer than this binary is refused with a sentence.
+//
+// When the disk is full or the file or its folder cannot be written (a
+// Trouble), an existing database is opened for reading only, so reads
+// keep working where SQLite allows and every write fails with a sentence
+// saying why (see Store.Explain); an error of that Trouble otherwise, in
+// Explain's sentence.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -121,6 +138,85 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		}
 		path = p
 	}
+	if opts.ReadOnly {
+		return openReadOnly(ctx, path, opts, NoTrouble)
+	}
+	s, err := open(ctx, path, opts)
+	if trouble := TroubleOf(err); trouble != NoTrouble {
+		if ro, rerr := openReadOnly(ctx, path, opts, trouble); rerr == nil {
+			return ro, nil
+		}
+		return nil, troubled(err, path)
+	}
+	return s, err
+}
+
+// openReadOnly opens the existing database at path for reading only:
+// SQLite's mode=ro, then, when that cannot set up the -shm file beside it
+// (a full disk, a read-only folder), immutable=1, which reads the file as
+// it is. The latter would miss what a -wal file beside it holds, so it is
+// used only when there is none (a database closed cleanly has none).
+// degraded is why a read-write open was given up (NoTrouble: asked).
+func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trouble) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot use “%s” as the database file: %v", path, err)
+	}
+	if fi, err := os.Stat(abs); err != nil || fi.Size() == 0 {
+		if err == nil || errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("there is no database at “%s” to read; run once without --db-read-only to make it", abs)
+		}
+		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "temp_store(MEMORY)")
+	q.Set("mode", "ro")
+	name := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?"
+	var tries []string
+	tries = append(tries, name+q.Encode())
+	if wal, err := os.Stat(abs + "-wal"); err != nil || wal.Size() == 0 {
+		q.Set("immutable", "1")
+		tries = append(tries, name+q.Encode())
+	}
+	var last error
+	for _, dsn := range tries {
+		db, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+		}
+		s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1),
+			readOnly: true, degraded: degraded}
+		if s.Now == nil {
+			s.Now = time.Now
+		}
+		if err := db.PingContext(ctx); err != nil {
+			db.Close()
+			last = err
+			continue
+		}
+		if err := s.checkVersion(ctx); err != nil {
+			db.Close()
+			if TroubleOf(err) != NoTrouble {
+				last = err
+				continue
+			}
+			return nil, err
+		}
+		if cur, err := s.dbVersion(ctx); err == nil {
+			if latest, err := s.latestKnown(); err == nil && cur < latest {
+				db.Close()
+				return nil, fmt.Errorf("the database “%s” has schema version %d and this assistant needs %d, which it cannot write while the database is read-only; run `assistant migrate` where it can be written", abs, cur, latest)
+			}
+		}
+		return s, nil
+	}
+	return nil, troubled(last, abs)
+}
+
+// open opens the database at path for reading and writing (see Open).
+func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot use “%s” as the database file: %v", path, err)
@@ -132,7 +228,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	// would otherwise make it with the umask's mode.
 	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+		return nil, fmt.Errorf("cannot open the database file “%s”: %w", abs, err)
 	}
 	f.Close()
 	db, err := sql.Open("sqlite", dsn(abs))
@@ -145,7 +241,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	if err := pingFresh(ctx, db); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
+		return nil, fmt.Errorf("cannot open the database file “%s”: %w", abs, err)
 	}
 	if err := s.checkVersion(ctx); err != nil {
 		db.Close()

@@ -180,6 +180,13 @@ func PersonOf(tc *ToolContext) (Person, error) { return Require[Person](tc) }
 // zone for a run returns the override.
 type PersonSource func(ctx context.Context) (Person, error)
 
+// ExplainError turns the cause of an internal failure into a sentence
+// saying what happened and what to do (the disk under the database is
+// full, the database is read-only), or "" when it has none; the Registry
+// then answers that sentence instead of InternalSentence, with the same
+// CodeInternal. Hosts insert the store's.
+type ExplainError func(error) string
+
 // CurrentPerson returns the person from tc's PersonSource when it has one,
 // else the Person in tc.
 func CurrentPerson(ctx context.Context, tc *ToolContext) (Person, error) {

@@ -131,7 +131,13 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		p, err := src(ctx)
 		if err != nil {
 			r.logger().Error("reading the person", "tool", name, "err", err)
-			return Internal(err), call
+			res = Internal(err)
+			if explain, ok := Get[ExplainError](call); ok && explain != nil {
+				if s := explain(err); s != "" {
+					res.Err = s
+				}
+			}
+			return res, call
 		}
 		Insert(call, p)
 	}
@@ -154,10 +160,15 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		// not report success for a call it did not make as asked.
 		res = Invalid(a.Err())
 	}
-	res = res.Bound()
 	if res.Code == CodeInternal && res.internal != nil && ctx.Err() == nil {
+		if explain, ok := Get[ExplainError](call); ok && explain != nil {
+			if s := explain(res.internal); s != "" {
+				res.Err = s
+			}
+		}
 		r.logger().Error("tool failed", "tool", name, "err", res.internal)
 	}
+	res = res.Bound()
 	return res, call
 }
 

@@ -55,6 +55,7 @@ var configKeys = []string{
 // globalFlags are the raw values of the root command's persistent flags.
 type globalFlags struct {
 	db, person, tz, logLevel, config string
+	dbReadOnly                       bool
 }
 
 // app is what every command shares: the resolved settings, the logger, the
@@ -69,6 +70,7 @@ type app struct {
 
 	// Settings after precedence (flag, environment, config file, default).
 	dbPath     string
+	dbFlag     bool   // dbPath came from --db, so a command to run next must name it too
 	personName string // who commands act as
 	personSet  bool   // chosen by --person or ASSISTANT_PERSON, not the local person
 	localName  string // the local person, created on first run
@@ -175,7 +177,9 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if err != nil {
 		def = ""
 	}
-	a.dbPath = a.setting(cmd, "db", envDB, "db", def)
+	var dbFrom string
+	a.dbPath, dbFrom = a.settingFrom(cmd, "db", envDB, "db", def)
+	a.dbFlag = dbFrom == "“--db”"
 	if a.dbPath == "" {
 		return fail(exitConfig, err)
 	}
@@ -335,11 +339,16 @@ func (a *app) libraryLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// openStore opens the database at the resolved path with the run's clock.
-// Every failure is exitDatabase with the store's sentence.
+// openStore opens the database at the resolved path with the run's clock
+// (for reading only with --db-read-only). A failure is exitDatabase with
+// the store's sentence, or exitDiskFull or exitReadOnly for a full disk or
+// a file that cannot be written (see store.Trouble).
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
-	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, Now: a.now})
+	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
 	if err != nil {
+		if code := troubleExit(store.TroubleOf(err)); code != 0 {
+			return nil, fail(code, err)
+		}
 		return nil, fail(exitDatabase, err)
 	}
 	return st, nil
@@ -398,6 +407,7 @@ func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tools.Insert(tc, tools.Clock(a.now))
 	tools.Insert(tc, st)
 	tools.Insert(tc, a.personSource(st, p))
+	tools.Insert(tc, tools.ExplainError(st.Explain))
 	return tc
 }
 

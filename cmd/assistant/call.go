@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 )
 
@@ -112,15 +113,23 @@ func (a *app) runCall(cmd *cobra.Command, name string, pairs []string, rawArgs s
 	return a.printResult(res, asJSON)
 }
 
-// printResult writes a tool's result the shell way and ends with its code.
+// printResult writes a tool's result the shell way and ends with its code;
+// an internal failure caused by the disk or the file under the database
+// ends with that Trouble's code instead (11 or 12), as other commands do.
 func (a *app) printResult(res tools.ExecResult, asJSON bool) error {
+	code := res.Code
+	if code == tools.CodeInternal {
+		if c := troubleExit(store.TroubleOf(res.Cause())); c != 0 {
+			code = c
+		}
+	}
 	if asJSON {
 		b, err := json.MarshalIndent(res, "", "  ")
 		if err != nil {
 			return fail(exitInternal, err)
 		}
 		a.printf("%s\n", b)
-		return quietExit(res.Code)
+		return quietExit(code)
 	}
 	if res.OK() {
 		if out := res.TextOut(); out != "" {
@@ -129,7 +138,7 @@ func (a *app) printResult(res tools.ExecResult, asJSON bool) error {
 	} else if msg := res.TextOut(); msg != "" {
 		fmt.Fprintln(a.stderr, strings.TrimRight(msg, "\n"))
 	}
-	return quietExit(res.Code)
+	return quietExit(code)
 }
 
 // callArgs builds the JSON object of a call from the --args object (nil

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/agent"
+	"github.com/assistant-dev/assistant/store"
 )
 
 // chatOptions are the flags of `assistant chat`.
@@ -52,8 +53,9 @@ characters (or ASSISTANT_HISTORY_BUDGET, or history_budget in the config
 file's [chat] table; default 60000); lower it for a model with a small
 context. The database keeps every turn.
 Ctrl-C stops the answer being written (the text shown so far is kept in
-the conversation, marked [stopped]). At the prompt, Ctrl-D leaves, and so
-does Ctrl-C pressed twice on an empty line (exit 130). The lines you type
+the conversation, marked [stopped]). At the prompt, Ctrl-D leaves (typed
+while an answer is written, once it ends), and so does Ctrl-C pressed twice
+on an empty line (exit 130). The lines you type
 are kept for recall (up arrow) in a file of your own next to the
 database; --no-history keeps none.`,
 		Example: `  assistant chat
@@ -345,14 +347,18 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 		return fail(exitInternal, err)
 	}
 	// A signal at the prompt ends the Readline in progress through
-	// Operation.Close (its io.EOF). rl.Close would hang then: readline
-	// v1.5.1 waits for its reader goroutine, which sits in a read of the
-	// terminal that closing does not cancel; the process is about to exit,
-	// so that goroutine is left as it is.
+	// Operation.Close (its io.EOF). rl.Close is never called: readline
+	// v1.5.1 waits there for its reader goroutine, which may sit in a read
+	// of the terminal that closing does not cancel (a Ctrl-D typed while
+	// an answer was written reaches the next prompt as a NUL that ends it,
+	// and the reader goes on reading), so the chat would never exit. Each
+	// Readline restores the terminal's mode itself, and Operation.Close
+	// closes the history file; the process is about to exit, so that
+	// goroutine is left as it is.
 	turns := &chatSignals{atPrompt: func() { rl.Operation.Close() }}
 	defer func() {
 		if !turns.closedPrompt() {
-			rl.Close()
+			rl.Operation.Close()
 		}
 	}()
 	fmt.Fprintf(a.stderr, "Chatting as %s with %s at %s (conversation %d). Ctrl-D leaves.\n", name, ag.Model(), ag.BaseURL(), conv.ID)
@@ -508,6 +514,11 @@ func chatFail(err error) error {
 	}
 	if errors.Is(err, agent.ErrEmptyMessage) {
 		return fail(exitUsage, err)
+	}
+	if t := store.TroubleOf(err); t != store.NoTrouble {
+		// The conversation could not be saved: a full disk, a read-only
+		// database.
+		return fail(troubleExit(t), errors.New(store.Explain(err, "")))
 	}
 	return fail(agent.ExitCode(err), err)
 }

@@ -52,12 +52,10 @@ func TestChatInteractiveHistoryPerPerson(t *testing.T) {
 	talk := func(line, answer string, args ...string) {
 		t.Helper()
 		s := h.interactive(append([]string{"chat"}, args...)...)
-		s.waitFor("› ", 0)
+		n := s.waitForPrompt("Ctrl-D leaves.", 0)
 		if line != "" {
-			n := len(s.output())
 			s.typeText(line + "\r")
-			s.waitFor(answer, n)
-			s.waitFor("› ", n)
+			s.waitForPrompt(answer, n)
 		}
 		s.typeText("\x04") // Ctrl-D leaves
 		if code := s.wait(); code != 0 {

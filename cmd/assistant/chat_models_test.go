@@ -54,16 +54,14 @@ func TestChatAsksForTheModelsOncePerStart(t *testing.T) {
 			h.env["OPENAI_BASE_URL"] = srv.URL + "/v1"
 			h.env["ASSISTANT_MODEL"] = c.model
 			s := h.interactive("chat")
-			s.waitFor("› ", 0)
-			n := len(s.output())
+			n := s.waitForPrompt("Ctrl-D leaves.", 0)
 			s.typeText("hi\r")
 			want := 0
 			if c.gone {
 				s.waitFor("“nosuch”", n)
 				want = 78
 			} else {
-				s.waitFor("Hello.", n)
-				s.waitFor("› ", n)
+				s.waitForPrompt("Hello.", n)
 				s.typeText("\x04")
 			}
 			if code := s.wait(); code != want {

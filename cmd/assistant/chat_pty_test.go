@@ -99,21 +99,55 @@ func (s *session) output() string {
 // failing the test if the binary exits or runLimit passes first.
 func (s *session) waitFor(want string, after int) {
 	s.t.Helper()
+	s.waitForAll(after, want)
+}
+
+// waitForPrompt waits until the terminal shows, after the first n bytes,
+// mark and then a prompt drawn after it: the chat is reading the next
+// line. A prompt alone is no proof of that, since readline draws it again
+// with every key typed (and once more for the Enter), so the mark must be
+// something the chat writes only once the line before was taken (an
+// answer, a hint, "^C"). It returns the length of the output then, for
+// the next wait.
+func (s *session) waitForPrompt(mark string, after int) int {
+	s.t.Helper()
+	return s.waitForAll(after, mark, "› ")
+}
+
+// waitForAll waits until the terminal shows wants in that order, after
+// the first n bytes, and returns the length of the output then.
+func (s *session) waitForAll(after int, wants ...string) int {
+	s.t.Helper()
+	shows := func(out string) bool {
+		if len(out) < after {
+			return false
+		}
+		rest := out[after:]
+		for _, w := range wants {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				return false
+			}
+			rest = rest[i+len(w):]
+		}
+		return true
+	}
 	deadline := time.Now().Add(runLimit)
 	for time.Now().Before(deadline) {
-		if out := s.output(); len(out) >= after && strings.Contains(out[after:], want) {
-			return
+		if out := s.output(); shows(out) {
+			return len(out)
 		}
 		select {
 		case <-s.done:
-			if out := s.output(); len(out) >= after && strings.Contains(out[after:], want) {
-				return
+			if out := s.output(); shows(out) {
+				return len(out)
 			}
-			s.t.Fatalf("the chat ended before showing %q:\n%s", want, s.output())
+			s.t.Fatalf("the chat ended before showing %q:\n%s", wants, s.output())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	s.t.Fatalf("the chat never showed %q:\n%s", want, s.output())
+	s.t.Fatalf("the chat never showed %q:\n%s", wants, s.output())
+	return 0
 }
 
 func (s *session) typeText(text string) {

@@ -154,11 +154,9 @@ func TestChatInteractiveCtrlCAtThePrompt(t *testing.T) {
 	const hint = "(press Ctrl-C again or Ctrl-D to leave)"
 
 	s := h.interactive("chat")
-	s.waitFor("› ", 0)
-	n := len(s.output())
+	n := s.waitForPrompt("Ctrl-D leaves.", 0)
 	s.typeText("\x03")
-	s.waitFor(hint, n)
-	s.waitFor("› ", n)
+	s.waitForPrompt(hint, n)
 	s.typeText("\x03")
 	if code := s.wait(); code != 130 {
 		t.Errorf("two Ctrl-C: want exit 130, got %d:\n%s", code, s.output())
@@ -169,16 +167,13 @@ func TestChatInteractiveCtrlCAtThePrompt(t *testing.T) {
 
 	// A line typed in between starts the count again; Ctrl-D leaves.
 	s = h.interactive("chat")
-	s.waitFor("› ", 0)
-	n = len(s.output())
+	n = s.waitForPrompt("Ctrl-D leaves.", 0)
 	s.typeText("\x03")
-	s.waitFor(hint, n)
-	n = len(s.output())
+	n = s.waitForPrompt(hint, n)
 	s.typeText("half a line\x03")
-	s.waitFor("› ", n)
-	n = len(s.output())
+	n = s.waitForPrompt("^C", n)
 	s.typeText("\x03")
-	s.waitFor(hint, n)
+	s.waitForPrompt(hint, n)
 	s.typeText("\x04")
 	if code := s.wait(); code != 0 {
 		t.Errorf("Ctrl-D: want exit 0, got %d:\n%s", code, s.output())

@@ -26,6 +26,8 @@ const (
 	exitDatabase  = 8                  // the database could not be opened or migrated
 	exitDelivery  = 9                  // remind: a delivery failed, or a reminder was given up
 	exitConfig    = 10                 // the configuration file could not be read
+	exitDiskFull  = 11                 // the disk under the database is full (or failing): free space
+	exitReadOnly  = 12                 // the database file or its folder cannot be written (or --db-read-only)
 	exitCancelled = 130                // interrupted (SIGINT), as shells report it
 )
 
@@ -74,6 +76,8 @@ func storeFail(err error) error {
 	switch {
 	case err == nil:
 		return nil
+	case store.TroubleOf(err) != store.NoTrouble:
+		return fail(troubleExit(store.TroubleOf(err)), errors.New(store.Explain(err, "")))
 	case errors.Is(err, store.ErrNotFound):
 		return fail(exitNotFound, sentence(err, store.ErrNotFound))
 	case errors.Is(err, store.ErrConflict):
@@ -98,3 +102,15 @@ type wrapped struct {
 
 func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
+
+// troubleExit is the exit code of a Trouble with the disk or the file
+// under the database; 0 for none.
+func troubleExit(t store.Trouble) int {
+	switch t {
+	case store.DiskFull:
+		return exitDiskFull
+	case store.ReadOnly:
+		return exitReadOnly
+	}
+	return 0
+}

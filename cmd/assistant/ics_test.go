@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -145,5 +146,69 @@ func TestExportCLI(t *testing.T) {
 		if r.code != c.code || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
 			t.Errorf("assistant %s: want exit %d and %q, got %s", strings.Join(c.args, " "), c.code, c.want, r)
 		}
+	}
+}
+
+// vtimezoneOf returns the lines of the VTIMEZONE of zone in an exported
+// file, unfolded.
+func vtimezoneOf(t *testing.T, ics, zone string) []string {
+	t.Helper()
+	ics = strings.ReplaceAll(ics, "\r\n ", "")
+	var lines []string
+	in := false
+	for _, l := range strings.Split(ics, "\r\n") {
+		switch {
+		case l == "BEGIN:VTIMEZONE":
+			in, lines = true, nil
+		case in && l == "END:VTIMEZONE":
+			if len(lines) > 0 && lines[0] == "TZID:"+zone {
+				return lines
+			}
+			in = false
+		case in:
+			lines = append(lines, l)
+		}
+	}
+	t.Fatalf("no VTIMEZONE for %s in:\n%s", zone, ics)
+	return nil
+}
+
+// A series some years ahead in a zone with DST exports (it used to run
+// out of memory building the VTIMEZONE), and the VTIMEZONE starts at or
+// before the first DTSTART (RFC 5545 erratum 3740) and holds the changes
+// of the years the series needs; so for Chatham's 45-minute offsets, two
+// days before its DST ends. Each run has runLimit as its deadline.
+func TestExportVTimezoneAhead(t *testing.T) {
+	for _, c := range []struct {
+		zone, start string
+		first       string // the DTSTART the VTIMEZONE must start at or before
+		holds       []string
+	}{
+		{"Europe/Paris", "2031-03-03T10:00", "20310303T100000", []string{"DTSTART:20310330T020000", "20311026T030000", "20410331T020000"}},
+		{"Pacific/Chatham", "2027-04-02T02:45", "20270402T024500", []string{"TZOFFSETTO:+1345", "TZOFFSETTO:+1245", "20270404T034500"}},
+	} {
+		t.Run(c.zone, func(t *testing.T) {
+			h := newHome(t)
+			h.env["ASSISTANT_NOW"] = "2025-12-01T09:00:00Z"
+			h.must("person", "set-zone", c.zone)
+			h.must("call", "add_event", "title=S", "start="+c.start, "rrule=FREQ=WEEKLY")
+			r := h.must("export")
+			vt := vtimezoneOf(t, r.stdout, c.zone)
+			var starts []string
+			for _, l := range vt {
+				if v, ok := strings.CutPrefix(l, "DTSTART:"); ok {
+					starts = append(starts, v)
+				}
+			}
+			if len(starts) == 0 || slices.Min(starts) > c.first {
+				t.Errorf("the VTIMEZONE starts at %v, after the first DTSTART %s:\n%s", starts, c.first, strings.Join(vt, "\n"))
+			}
+			all := strings.Join(vt, "\n")
+			for _, want := range c.holds {
+				if !strings.Contains(all, want) {
+					t.Errorf("the VTIMEZONE lacks %s:\n%s", want, all)
+				}
+			}
+		})
 	}
 }

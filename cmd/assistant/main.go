@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -39,7 +40,20 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 
 	a := newApp(stdin, stdout, stderr)
-	root := newRootCmd(a)
+	return execute(ctx, a, newRootCmd(a), argv, stdin, stdout, stderr)
+}
+
+// execute runs root on argv and returns the exit code. A panic of the
+// command (a bug) is told in one sentence with exitInternal; its value and
+// stack go to the log at debug level only, never to the person.
+func execute(ctx context.Context, a *app, root *cobra.Command, argv []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Debug("the command panicked", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			fmt.Fprintln(stderr, "assistant: something went wrong inside the assistant (a bug), and the command stopped; run it again with --log-level debug to see where, and report that.")
+			code = exitInternal
+		}
+	}()
 	root.SetArgs(argv)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

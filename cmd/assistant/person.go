@@ -32,12 +32,23 @@ acts as; --tz (or ASSISTANT_TZ) changes the zone for one run only.`,
 	var zone string
 	add := &cobra.Command{
 		Use:   "add NAME [--zone AREA/CITY]",
-		Short: "Add a person (zone: --zone, else the local default)",
+		Short: "Add a person (zone: --zone or --tz, else the local default)",
+		Long: `Add a person in the IANA zone given with --zone (or --tz, which here
+names the zone to store), else in the local default: the config's zone, $TZ,
+the system's.`,
 		Example: `  assistant person add alice --zone Europe/Paris
   assistant token create --person alice`,
 		Args: exactArgs(1, "one name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			z := a.localZone
+			if cmd.Flags().Changed("tz") {
+				// --tz is the zone of this run; the person made in it is
+				// all this run does, so it is the zone stored.
+				if zone != "" && !sameZone(zone, a.tzOverride) {
+					return usageError(cmd, "--zone and --tz name different zones; give the person's zone once, with --zone")
+				}
+				z = a.tzOverride
+			}
 			if zone != "" {
 				zz, err := tz.LoadZoneLoose(zone)
 				if err != nil {
@@ -181,7 +192,7 @@ func (a *app) storePerson(ctx context.Context, st *store.Store) (store.Person, e
 	if a.personSet {
 		p, err := st.PersonByName(ctx, a.personName)
 		if errors.Is(err, store.ErrNotFound) {
-			return p, fmt.Errorf("there is no person named “%s”; add them with `assistant person add %s --zone Area/City`: %w", a.personName, a.personName, store.ErrNotFound)
+			return p, fmt.Errorf("there is no person named “%s”; add them with `assistant %sperson add %s --zone Area/City`: %w", a.personName, a.dbArg(), a.personName, store.ErrNotFound)
 		}
 		return p, err
 	}
@@ -206,4 +217,27 @@ func shellWord(s string) string {
 		}
 	}
 	return s
+}
+
+// sameZone reports whether name is zone (an IANA name already loaded),
+// read as --zone reads it. A name that is no zone counts as the same, so
+// that the check of --zone names it.
+func sameZone(name, zone string) bool {
+	z, err := tz.LoadZoneLoose(name)
+	return err != nil || z.Name() == zone
+}
+
+// dbArg is "--db PATH " when this run's database came from --db, for a
+// command the person is told to run next on the same database; "" when
+// it came from ASSISTANT_DB, the config file or the default, which that
+// command reads the same way.
+func (a *app) dbArg() string {
+	if !a.dbFlag {
+		return ""
+	}
+	path := a.dbPath
+	if strings.ContainsAny(path, " \t\n'\"\\$`&|;<>()*?[]#~") {
+		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	}
+	return "--db " + path + " "
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -63,5 +64,50 @@ func TestPersonNameRefused(t *testing.T) {
 	}
 	if r := h.run("person", "delete", "nobody", "--yes"); r.code != 4 || strings.Contains(r.stderr, "add them") {
 		t.Errorf("person delete nobody: want exit 4 without advice to add them, got %s", r)
+	}
+}
+
+// `person add NAME --tz ZONE` stores the person in that zone, as --zone
+// does (and says so), either flag before or after the command; --zone and
+// --tz naming different zones are refused and nothing is added.
+func TestPersonAddTakesTZ(t *testing.T) {
+	h := newHome(t) // TZ=Europe/Paris: the local default
+	if r := h.must("person", "add", "bob", "--tz", "America/New_York"); !strings.Contains(r.stdout, "Added bob (person 1) in America/New_York.") {
+		t.Fatalf("person add --tz: %s", r)
+	}
+	h.must("--tz", "Asia/Tokyo", "person", "add", "carol")
+	h.must("person", "add", "dave", "--tz", "Europe/Paris", "--zone", "Europe/Paris")
+	if r := h.run("person", "add", "erin", "--tz", "Asia/Tokyo", "--zone", "Europe/Paris"); r.code != 2 || !strings.Contains(r.stderr, "--zone and --tz name different zones") {
+		t.Errorf("--zone and --tz apart: want exit 2 and the sentence, got %s", r)
+	}
+	r := h.must("person", "list")
+	for _, want := range []string{`bob\s+America/New_York`, `carol\s+Asia/Tokyo`, `dave\s+Europe/Paris`} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("person list lacks %s:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "erin") {
+		t.Errorf("erin was added:\n%s", r.stdout)
+	}
+}
+
+// A person missing from a database named with --db (as an MCP client's
+// config does) gets a hint that names that database, and the hint run as
+// written makes the next start work.
+func TestMissingPersonHintNamesTheDB(t *testing.T) {
+	h := newHome(t)
+	db := filepath.Join(h.dir, "alice dir", "assistant.db")
+	r := h.run("mcp", "--person", "alice", "--db", db)
+	want := "add them with `assistant --db '" + db + "' person add alice --zone Area/City`"
+	if r.code != 4 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("want exit 4 and %q, got %s", want, r)
+	}
+	h.must("--db", db, "person", "add", "alice", "--zone", "Europe/Paris")
+	if r := h.run("mcp", "--person", "alice", "--db", db); r.code != 0 {
+		t.Fatalf("after the hint: %s", r)
+	}
+	// Without --db the hint needs none.
+	if r := h.run("call", "list_tasks", "--person", "bob"); r.code != 4 || !strings.Contains(r.stderr, "`assistant person add bob --zone Area/City`") {
+		t.Errorf("without --db: %s", r)
 	}
 }

@@ -36,6 +36,7 @@ Settings come from flags, then environment variables, then the config file
 	a.root = root
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.flags.db, "db", "", "the database file (env ASSISTANT_DB; default $XDG_DATA_HOME/assistant/assistant.db)")
+	pf.BoolVar(&a.flags.dbReadOnly, "db-read-only", false, "open the database for reading only: reads work on a read-only file or folder, writes are refused")
 	pf.StringVar(&a.flags.person, "person", "", "act as this person (env ASSISTANT_PERSON; default the local person)")
 	pf.StringVar(&a.flags.tz, "tz", "", "use this IANA zone for this run without storing it (env ASSISTANT_TZ)")
 	pf.StringVar(&a.flags.logLevel, "log-level", "", "debug, info, warn or error (env ASSISTANT_LOG; default info)")

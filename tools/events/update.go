@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -298,15 +298,20 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		if ruleText(n) != ruleText(e) {
 			u.note("The rule's days moved with the start: RRULE:%s (was RRULE:%s).", n.Rule, e.Rule)
 		}
+		// UNTIL moves with the occurrences, on the wall clock of the
+		// series' zone (and into the new zone).
+		from, to := e.Zone, n.Zone
+		if e.AllDay || n.AllDay {
+			from, to = tz.UTC, tz.UTC
+		}
+		if !kindChanged {
+			if n.Rule, err = calendar.MoveUntil(n.Rule, from, to, shift, e.Start.DateTime); err != nil {
+				return err
+			}
+		}
 	}
 	clock := e.Start.DateTime
-	shiftAll := func(list []tz.Moment) []tz.Moment {
-		out := make([]tz.Moment, len(list))
-		for i, m := range list {
-			out[i] = shiftMoment(m, shift, clock)
-		}
-		return out
-	}
+	shiftAll := func(list []tz.Moment) []tz.Moment { return calendar.ShiftMoments(list, shift, clock) }
 	switch {
 	case in.HasExDates:
 		n.ExDates = in.ExDates
@@ -361,31 +366,62 @@ func (u *updater) all(ref *recur.Occurrence) error {
 			u.notes = append(u.notes, s)
 		}
 	}
-	// Overrides follow a shift (re-keyed by it) and are dropped when the
-	// new rule no longer gives their occurrence.
+	// Overrides follow a shift, re-keyed by the rule the occurrences
+	// follow, and are dropped when the new rule no longer gives their
+	// occurrence. One whose own time is now the series' time is an
+	// ordinary occurrence again, as is the one the call named and moved.
 	ruleChanged := ruleText(n) != ruleText(e) || in.HasRDat || in.clears("rdates")
 	s := n.series(u.person)
 	var dropped, rekeyed []string
-	for _, key := range sortedKeys(u.ovs) {
+	var named string
+	if ref != nil && in.HasStart {
+		named = ref.Key()
+	}
+	keys := sortedKeys(u.ovs)
+	var moves map[string]recur.Occurrence
+	if moved || ruleChanged {
+		moves = calendar.Rekey(e.series(u.person), s, shift, keys, func(s recur.Series, key string) (recur.Occurrence, bool) {
+			return occurrenceAt(s, key, u.person)
+		})
+	}
+	for _, key := range keys {
 		ov := u.ovs[key]
-		newKey := key
-		if moved {
-			newKey = shiftKey(n, prevStart{Start: e.Start.String(), TZID: e.Zone.Name()}, key)
+		if !moved && !ruleChanged {
+			continue
 		}
-		if moved || ruleChanged {
-			if _, ok := occurrenceAt(s, newKey, u.person); !ok || newKey == "" {
+		o, ok := moves[key]
+		if !ok {
+			if err := tx.Delete(overridesTable, ov.ID); err != nil {
+				return err
+			}
+			dropped = append(dropped, e.label()+"@"+key)
+			continue
+		}
+		before := ov.columns()
+		ov.Key = o.Key()
+		if ov.HasTime && (key == named || atOwnTime(n, ov, o)) {
+			ov.HasTime = false
+			if ov.empty() {
 				if err := tx.Delete(overridesTable, ov.ID); err != nil {
 					return err
 				}
-				dropped = append(dropped, e.label()+"@"+key)
+				delete(u.ovs, key)
 				continue
 			}
 		}
-		if newKey != key {
-			if err := tx.Update(overridesTable, ov.ID, store.Row{"recurrence_id": newKey}); err != nil {
+		set := store.Row{}
+		for k, v := range ov.columns() {
+			if fmt.Sprint(before[k]) != fmt.Sprint(v) {
+				set[k] = v
+			}
+		}
+		if len(set) > 0 {
+			if err := tx.Update(overridesTable, ov.ID, set); err != nil {
 				return err
 			}
-			rekeyed = append(rekeyed, fmt.Sprintf("%s@%s is now %s@%s", e.label(), key, e.label(), newKey))
+		}
+		if ov.Key != key {
+			rekeyed = append(rekeyed, fmt.Sprintf("%s@%s is now %s@%s", e.label(), key, e.label(), ov.Key))
 		}
 	}
 	if len(rekeyed) > 0 {
@@ -395,6 +431,21 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		u.note("The new rule has no such occurrences any more, so their changes were dropped: %s.", strings.Join(dropped, ", "))
 	}
 	return saveEvent(tx, e, n)
+}
+
+// empty reports whether ov changes nothing of its occurrence.
+func (ov *override) empty() bool {
+	return !ov.Cancel && !ov.HasTime && ov.Title == nil && ov.Location == nil && ov.Notes == nil &&
+		ov.remindBefore == nil && ov.remindAt == nil
+}
+
+// atOwnTime reports whether the own time of override ov is that of its
+// occurrence o in series n: the override no longer moves it.
+func atOwnTime(n *event, ov *override, o recur.Occurrence) bool {
+	if n.AllDay {
+		return ov.Start.Date == o.Original.Date && ov.Start.Date.DaysUntil(ov.End.Date) == n.days()
+	}
+	return ov.StartAt.Equal(o.Start) && ov.EndAt.Equal(o.End) && ov.Zone.Name() == n.Zone.Name()
 }
 
 // lengthTo is the length from start to end (a time, or for an all-day
@@ -573,63 +624,6 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 	return nil
 }
 
-// withoutBound is the rule's text with COUNT and UNTIL taken out.
-func withoutBound(r *recur.Rule) string {
-	var parts []string
-	for _, p := range strings.Split(r.String(), ";") {
-		if !strings.HasPrefix(p, "COUNT=") && !strings.HasPrefix(p, "UNTIL=") {
-			parts = append(parts, p)
-		}
-	}
-	return strings.Join(parts, ";")
-}
-
-// cut splits e's rule at occurrence r (design §4): head ends just before r
-// (UNTIL one minute before its start, in UTC as RFC 5545 §3.3.10 asks of a
-// zoned DTSTART, or the day before for an all-day series; a COUNT becomes
-// that UNTIL) and tail is the rule of the rest from r on, with the
-// remaining COUNT (nil when no counted occurrence remains).
-func cut(e *event, r recur.Occurrence, person tz.Zone) (head, tail *recur.Rule, err error) {
-	if e.Rule == nil {
-		return nil, nil, nil
-	}
-	base := withoutBound(e.Rule)
-	until := "UNTIL=" + tz.FromUTCClock(r.Start.Add(-time.Minute)).Basic() + "Z"
-	if e.AllDay {
-		until = "UNTIL=" + r.Original.Date.AddDays(-1).Basic()
-	}
-	if head, err = recur.ParseRule(base + ";" + until); err != nil {
-		return nil, nil, err
-	}
-	tail = e.Rule
-	if count := e.Rule.Count(); count > 0 {
-		s := recur.Series{Start: e.Start, Zone: e.series(person).Zone, Rule: e.Rule, Duration: e.duration()}
-		before := 0
-		for _, o := range s.All(count) {
-			if o.Start.Before(r.Start) {
-				before++
-			}
-		}
-		tail = nil
-		if rest := count - before; rest > 0 {
-			if tail, err = recur.ParseRule(base + ";COUNT=" + strconv.Itoa(rest)); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	return head, tail, nil
-}
-
-// after reports whether moment m of e (an EXDATE or RDATE) is at or after
-// occurrence r.
-func after(e *event, m tz.Moment, r recur.Occurrence) bool {
-	if !m.HasTime || e.AllDay {
-		return !m.Date.Before(r.Original.Date)
-	}
-	t, _ := e.Zone.Instant(m.DateTime)
-	return !t.Before(r.Start)
-}
-
 // keyAfter reports whether the override key is at or after r.
 func keyAfter(key string, r recur.Occurrence) bool {
 	m, _, err := tz.ParseBasic(key)
@@ -642,38 +636,37 @@ func keyAfter(key string, r recur.Occurrence) bool {
 	return !m.DateTime.AsUTC().Before(r.Start)
 }
 
-// endBefore ends e just before r: the head of the split. Overrides from r
-// on are handed to keep (or, with keep nil, deleted).
-func (u *updater) endBefore(r recur.Occurrence, keep *event) (*event, error) {
+// endBefore ends e just before r: the head of the split
+// ([calendar.Split]). With keep non-nil the rest from r on is stored as
+// keep, a new series, and the overrides from r on are handed to it (with
+// keep nil, deleted). at is r as an occurrence of keep.
+func (u *updater) endBefore(r recur.Occurrence, keep *event) (old *event, at recur.Occurrence, err error) {
 	e, tx := u.e, u.tx
-	head, tail, err := cut(e, r, u.person)
+	head, tail, ok, err := calendar.Split(e.series(u.person), r)
 	if err != nil {
-		return nil, err
+		return nil, at, err
 	}
-	old := e.clone()
-	old.Rule = head
-	old.ExDates, old.RDates = nil, nil
-	var restEx, restR []tz.Moment
-	for _, x := range e.ExDates {
-		if after(e, x, r) {
-			restEx = append(restEx, x)
-		} else {
-			old.ExDates = append(old.ExDates, x)
-		}
+	if !ok {
+		return nil, at, fmt.Errorf("split %s at its first occurrence %s", e.label(), r.Key())
 	}
-	for _, x := range e.RDates {
-		if after(e, x, r) {
-			if x != r.Original {
-				restR = append(restR, x)
-			}
-		} else {
-			old.RDates = append(old.RDates, x)
+	old = e.clone()
+	old.Rule, old.ExDates, old.RDates = head.Rule, head.ExDates, head.RDates
+	if old.Start != head.Start {
+		old.Start = head.Start
+		if err := times(old, tz.Moment{}, false, e.duration(), e.days()); err != nil {
+			return nil, at, err
 		}
 	}
 	if keep != nil {
-		keep.Rule, keep.ExDates, keep.RDates = tail, restEx, restR
+		keep.Start, keep.Rule, keep.ExDates, keep.RDates = tail.Start, tail.Rule, tail.ExDates, tail.RDates
+		if err := times(keep, tz.Moment{}, false, e.duration(), e.days()); err != nil {
+			return nil, at, err
+		}
+		if at, ok = calendar.Find(keep.series(u.person), r.Original); !ok {
+			return nil, at, fmt.Errorf("split %s: %s is not in the rest", e.label(), r.Key())
+		}
 		if _, err := insertEvent(tx, keep); err != nil {
-			return nil, err
+			return nil, at, err
 		}
 		u.item(keep.label())
 	}
@@ -684,31 +677,30 @@ func (u *updater) endBefore(r recur.Occurrence, keep *event) (*event, error) {
 		ov := u.ovs[key]
 		if keep != nil {
 			if err := tx.Update(overridesTable, ov.ID, store.Row{"event_id": keep.ID}); err != nil {
-				return nil, err
+				return nil, at, err
 			}
 		} else if err := tx.Delete(overridesTable, ov.ID); err != nil {
-			return nil, err
+			return nil, at, err
 		}
 		delete(u.ovs, key)
 	}
 	if err := saveEvent(tx, e, old); err != nil {
-		return nil, err
+		return nil, at, err
 	}
-	return old, nil
+	return old, at, nil
 }
 
 // following splits the series at r: the old series ends just before r,
-// a new one (returned) starts at r with the rest and takes the change.
+// a new one (returned) has r and the rest, and takes the change, read
+// from r: a new start moves r there and every later occurrence by the
+// same shift.
 func (u *updater) following(r recur.Occurrence) (*event, error) {
 	e := u.e
 	n := e.clone()
 	n.ID, n.UID, n.SplitFrom, n.PrevStarts = 0, newUID(), e.ID, nil
 	n.CreatedAt = u.c.now.UTC().Truncate(time.Second)
-	n.Start = r.Original
-	if err := times(n, tz.Moment{}, false, e.duration(), e.days()); err != nil {
-		return nil, err
-	}
-	if _, err := u.endBefore(r, n); err != nil {
+	_, at, err := u.endBefore(r, n)
+	if err != nil {
 		return nil, err
 	}
 	u.note("%s now ends before %s; the rest is the new series %s.", e.label(), e.label()+"@"+r.Key(), n.label())
@@ -717,7 +709,7 @@ func (u *updater) following(r recur.Occurrence) (*event, error) {
 		return nil, err
 	}
 	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person}
-	if err := rest.all(nil); err != nil {
+	if err := rest.all(&at); err != nil {
 		return nil, err
 	}
 	u.notes = append(u.notes, rest.notes...)
@@ -778,7 +770,7 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			}
 			return saveEvent(tx, e, n)
 		default:
-			old, err := u.endBefore(*t.Occ, nil)
+			old, _, err := u.endBefore(*t.Occ, nil)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,139 @@
+package calendar
+
+import (
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// ShiftMoment moves m (a DTSTART, EXDATE, RDATE or reminder moment) by
+// the civil shift. A date in a timed series is read at clock (DTSTART's
+// time of day) so that it lands on the right day; a date stays a date.
+func ShiftMoment(m tz.Moment, shift time.Duration, clock tz.DateTime) tz.Moment {
+	if m.HasTime {
+		return tz.TimeMoment(tz.FromUTCClock(m.DateTime.AsUTC().Add(shift)))
+	}
+	dt := m.Date.At(clock.Hour, clock.Minute)
+	return tz.DayMoment(tz.FromUTCClock(dt.AsUTC().Add(shift)).Date)
+}
+
+// ShiftMoments is [ShiftMoment] over a list, in a new slice.
+func ShiftMoments(list []tz.Moment, shift time.Duration, clock tz.DateTime) []tz.Moment {
+	out := make([]tz.Moment, len(list))
+	for i, m := range list {
+		out[i] = ShiftMoment(m, shift, clock)
+	}
+	return out
+}
+
+// MoveUntil is r with its UNTIL moved as the occurrences move when a
+// series goes from zone from to zone to and by the civil shift: the
+// wall-clock reading of UNTIL in from, plus shift, read in to, and written
+// in the form it had (RFC 5545 §3.3.10: UTC for a zoned DTSTART, a date for
+// an all-day one). clock is the time of day of the old DTSTART, at which a
+// date UNTIL of a timed series is read. A rule without UNTIL (open, or
+// bounded by COUNT, which moves by itself) is returned as it is, as is a
+// nil rule. For an all-day series pass UTC as both zones: its days float.
+func MoveUntil(r *recur.Rule, from, to tz.Zone, shift time.Duration, clock tz.DateTime) (*recur.Rule, error) {
+	if r == nil {
+		return nil, nil
+	}
+	m, utc, ok := r.Until()
+	if !ok || (shift == 0 && (!utc || from.Name() == to.Name())) {
+		return r, nil
+	}
+	val, sec := untilText(r)
+	switch {
+	case !m.HasTime:
+		val = ShiftMoment(m, shift, clock).Date.Basic()
+	case utc:
+		civil := from.In(m.DateTime.AsUTC())
+		t, _ := to.Instant(tz.FromUTCClock(civil.AsUTC().Add(shift)))
+		val = tz.FromUTCClock(t).Basic()[:13] + sec + "Z"
+	default:
+		val = tz.FromUTCClock(m.DateTime.AsUTC().Add(shift)).Basic()[:13] + sec
+	}
+	return withUntil(r, val)
+}
+
+// untilText is r's UNTIL value as written, and its seconds ("00" when it
+// has none).
+func untilText(r *recur.Rule) (val, sec string) {
+	for _, p := range strings.Split(r.String(), ";") {
+		if v, ok := strings.CutPrefix(p, "UNTIL="); ok {
+			if len(v) >= 15 {
+				return v, v[13:15]
+			}
+			return v, "00"
+		}
+	}
+	return "", "00"
+}
+
+// withUntil is r with UNTIL set to val (COUNT, which RFC 5545 forbids
+// beside UNTIL, taken out).
+func withUntil(r *recur.Rule, val string) (*recur.Rule, error) {
+	return recur.ParseRule(WithoutBound(r) + ";UNTIL=" + val)
+}
+
+// WithoutBound is the rule's text with COUNT and UNTIL taken out.
+func WithoutBound(r *recur.Rule) string {
+	var parts []string
+	for _, p := range strings.Split(r.String(), ";") {
+		if !strings.HasPrefix(p, "COUNT=") && !strings.HasPrefix(p, "UNTIL=") {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ";")
+}
+
+// Find is the occurrence of s whose Original (its RECURRENCE-ID as the
+// rule or an RDATE made it) is m; ok is false when s has none there. A
+// time that falls in a DST gap is found by its Original all the same.
+func Find(s recur.Series, m tz.Moment) (recur.Occurrence, bool) {
+	var lo, hi time.Time
+	if !s.Start.HasTime {
+		lo, hi = s.Zone.DayBounds(m.Date)
+		lo, hi = lo.Add(-time.Minute), hi.Add(time.Minute)
+	} else {
+		if !m.HasTime {
+			m = tz.TimeMoment(m.Date.At(s.Start.Hour, s.Start.Minute))
+		}
+		t, _ := s.Zone.Instant(m.DateTime)
+		lo, hi = t.Add(-4*time.Hour), t.Add(4*time.Hour)
+	}
+	for _, o := range s.StartsBetween(lo, hi) {
+		if o.AllDay {
+			if o.Original.Date == m.Date {
+				return o, true
+			}
+		} else if o.Original.DateTime.Clock() == m.DateTime.Clock() {
+			return o, true
+		}
+	}
+	return recur.Occurrence{}, false
+}
+
+// Rekey maps the RECURRENCE-ID keys of changed occurrences of old to the
+// keys they have in moved, the series after a civil shift (and perhaps a
+// new zone or rule): the occurrence old gives for a key, its Original
+// moved by shift, and the occurrence of moved with that Original. This is
+// the rule the occurrences themselves follow, so a key whose time fell in
+// a DST gap moves with its occurrence. A key missing from the result has
+// no occurrence any more (not in old, or not in moved). clock is old's
+// DTSTART time of day, as for [ShiftMoment].
+func Rekey(old, moved recur.Series, shift time.Duration, keys []string, lookup func(recur.Series, string) (recur.Occurrence, bool)) map[string]recur.Occurrence {
+	out := map[string]recur.Occurrence{}
+	for _, k := range keys {
+		o, ok := lookup(old, k)
+		if !ok {
+			continue
+		}
+		if n, ok := Find(moved, ShiftMoment(o.Original, shift, old.Start.DateTime)); ok {
+			out[k] = n
+		}
+	}
+	return out
+}

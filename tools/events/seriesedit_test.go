@@ -1,0 +1,164 @@
+package events
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/changes"
+	"github.com/assistant-dev/assistant/tools/tooltest"
+)
+
+// editEnv is one person in zone on a fresh store at 2025-12-01 09:00 UTC,
+// the clock of the edit repros.
+func editEnv(t *testing.T, zone string) (*env, tools.Person) {
+	t.Helper()
+	e := &env{Env: tooltest.Open(t, time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC), Register, changes.Register), t: t}
+	e.alice = e.Person("alice", zone)
+	return e, e.alice
+}
+
+// listed is list_events from..to as "id start" lines, in order.
+func (e *env) listed(who tools.Person, from, to string) string {
+	e.t.Helper()
+	ids, starts := occurrences(e.t, e.ok(who, "list_events", fmt.Sprintf(`{"from":%q,"to":%q}`, from, to)))
+	var out []string
+	for i := range ids {
+		out = append(out, ids[i]+" "+starts[i])
+	}
+	return strings.Join(out, "\n")
+}
+
+func wantListed(t *testing.T, what, got string, want ...string) {
+	t.Helper()
+	if w := strings.Join(want, "\n"); got != w {
+		t.Errorf("%s:\n got\n%s\nwant\n%s", what, got, w)
+	}
+}
+
+// Moving a whole series later moves its UNTIL with it: no occurrence is
+// lost at the end.
+func TestMoveSeriesMovesUntil(t *testing.T) {
+	for _, tc := range []struct {
+		name, update string
+		want         []string
+	}{
+		{"later", `{"id":"e1","start":"2026-10-05T12:00"}`, []string{
+			"e1@20261005T100000Z 2026-10-05T12:00:00+02:00",
+			"e1@20261012T100000Z 2026-10-12T12:00:00+02:00",
+			"e1@20261019T100000Z 2026-10-19T12:00:00+02:00",
+		}},
+		{"east to west", `{"id":"e1","time_zone":"America/New_York"}`, []string{
+			"e1@20261005T140000Z 2026-10-05T10:00:00-04:00",
+			"e1@20261012T140000Z 2026-10-12T10:00:00-04:00",
+			"e1@20261019T140000Z 2026-10-19T10:00:00-04:00",
+		}},
+		{"earlier", `{"id":"e1","start":"2026-10-05T08:00"}`, []string{
+			"e1@20261005T060000Z 2026-10-05T08:00:00+02:00",
+			"e1@20261012T060000Z 2026-10-12T08:00:00+02:00",
+			"e1@20261019T060000Z 2026-10-19T08:00:00+02:00",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, p := editEnv(t, "Europe/Paris")
+			e.ok(p, "add_event", `{"title":"T","start":"2026-10-05T10:00","duration":30,"rrule":"FREQ=WEEKLY;BYDAY=MO;UNTIL=20261019T080000Z"}`)
+			e.ok(p, "update_event", tc.update)
+			wantListed(t, tc.update, e.listed(p, "2026-10-01", "2026-11-30"), tc.want...)
+		})
+	}
+}
+
+// The UNTIL a "following" split leaves moves with a later move of the
+// first part, so the occurrence the split handed on does not come back.
+func TestMoveSeriesAfterSplitKeepsCut(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"S","start":"2026-10-05T10:00","rrule":"FREQ=WEEKLY;COUNT=4"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261026T100000Z","scope":"following","start":"2026-10-26T14:00"}`)
+	e.ok(p, "update_event", `{"id":"e1","start":"2026-10-05T08:00"}`)
+	wantListed(t, "after split and move", e.listed(p, "2026-10-01", "2026-11-30"),
+		"e1@20261005T080000Z 2026-10-05T08:00:00+00:00",
+		"e1@20261012T080000Z 2026-10-12T08:00:00+00:00",
+		"e1@20261019T080000Z 2026-10-19T08:00:00+00:00",
+		"e2@20261026T140000Z 2026-10-26T14:00:00+00:00")
+}
+
+// A changed occurrence keeps its own time when the series moves, even
+// past the old UNTIL; one whose own time is the series' new time is an
+// ordinary occurrence again.
+func TestMoveSeriesKeepsChangedOccurrences(t *testing.T) {
+	e, p := editEnv(t, "Europe/Paris")
+	e.ok(p, "add_event", `{"title":"T","start":"2026-10-05T10:00","duration":30,"rrule":"FREQ=WEEKLY;BYDAY=MO;UNTIL=20261019T080000Z"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261012T080000Z","start":"2026-10-12T12:00"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261019T080000Z","start":"2026-10-19T15:00","title":"Late"}`)
+	res := e.ok(p, "update_event", `{"id":"e1","start":"2026-10-05T12:00"}`)
+	if strings.Contains(res.Out, "no such occurrences") {
+		t.Errorf("the move dropped a changed occurrence: %s", res.Out)
+	}
+	wantListed(t, "after the move", e.listed(p, "2026-10-01", "2026-11-30"),
+		"e1@20261005T100000Z 2026-10-05T12:00:00+02:00",
+		"e1@20261012T100000Z 2026-10-12T12:00:00+02:00",
+		"e1@20261019T100000Z 2026-10-19T15:00:00+02:00")
+	ex := e.seriesOf("e1")["exceptions"].([]any)
+	if len(ex) != 1 || !strings.Contains(fmt.Sprint(ex[0]), "20261019T100000Z") {
+		t.Errorf("exceptions %v, want only e1@20261019T100000Z (the one back at the series' time is ordinary)", ex)
+	}
+}
+
+// update_event scope=all with the id of a moved occurrence shifts the
+// series by the distance from that occurrence's original time to the new
+// start, and the named occurrence lands on the new start.
+func TestMoveSeriesFromMovedOccurrence(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"D","start":"2026-10-05T10:00","rrule":"FREQ=DAILY;COUNT=3"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261006T100000Z","start":"2026-10-06T14:00"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261006T100000Z","scope":"all","start":"2026-10-06T15:00"}`)
+	wantListed(t, "after the move", e.listed(p, "2026-10-01", "2026-11-30"),
+		"e1@20261005T150000Z 2026-10-05T15:00:00+00:00",
+		"e1@20261006T150000Z 2026-10-06T15:00:00+00:00",
+		"e1@20261007T150000Z 2026-10-07T15:00:00+00:00")
+	if ex := e.seriesOf("e1")["exceptions"].([]any); len(ex) != 0 {
+		t.Errorf("exceptions %v, want none: the named occurrence is at the series' time", ex)
+	}
+}
+
+// A changed occurrence whose original time fell in a DST gap moves with
+// the series as its occurrence does.
+func TestMoveSeriesKeepsGapOverride(t *testing.T) {
+	e, p := editEnv(t, "Europe/London")
+	e.ok(p, "add_event", `{"title":"S","start":"2027-03-21T01:00","rrule":"FREQ=WEEKLY;COUNT=3"}`)
+	e.ok(p, "update_event", `{"id":"e1@20270328T010000Z","start":"2027-03-30T10:00"}`)
+	e.ok(p, "update_event", `{"id":"e1","start":"2027-03-21T09:00"}`)
+	wantListed(t, "after the move", e.listed(p, "2027-03-15", "2027-04-30"),
+		"e1@20270321T090000Z 2027-03-21T09:00:00+00:00",
+		"e1@20270328T080000Z 2027-03-30T10:00:00+01:00",
+		"e1@20270404T080000Z 2027-04-04T09:00:00+01:00")
+}
+
+// "following" from an RDATE moves that RDATE and the later occurrences by
+// the same shift; the rule keeps its days and its COUNT.
+func TestFollowingFromRDate(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"M","start":"2026-07-17T14:00","rrule":"FREQ=MONTHLY;COUNT=5","rdates":["2026-09-01T14:00"]}`)
+	e.ok(p, "update_event", `{"id":"e1@20260901T140000Z","scope":"following","start":"2026-09-01T16:00"}`)
+	wantListed(t, "after following", e.listed(p, "2026-07-01", "2027-03-01"),
+		"e1@20260717T140000Z 2026-07-17T14:00:00+00:00",
+		"e1@20260817T140000Z 2026-08-17T14:00:00+00:00",
+		"e2@20260901T160000Z 2026-09-01T16:00:00+00:00",
+		"e2@20260917T160000Z 2026-09-17T16:00:00+00:00",
+		"e2@20261017T160000Z 2026-10-17T16:00:00+00:00",
+		"e2@20261117T160000Z 2026-11-17T16:00:00+00:00")
+}
+
+// delete_event scope=following from an RDATE removes it and what follows
+// and never extends the rule.
+func TestDeleteFollowingFromRDate(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"W","start":"2026-10-05T10:00","rrule":"FREQ=WEEKLY;COUNT=2","rdates":["2026-11-30T10:00","2026-12-07T10:00"]}`)
+	e.ok(p, "delete_event", `{"id":"e1@20261207T100000Z","scope":"following"}`)
+	wantListed(t, "after delete following", e.listed(p, "2026-10-01", "2027-01-31"),
+		"e1@20261005T100000Z 2026-10-05T10:00:00+00:00",
+		"e1@20261012T100000Z 2026-10-12T10:00:00+00:00",
+		"e1@20261130T100000Z 2026-11-30T10:00:00+00:00")
+}

@@ -19,8 +19,12 @@ func ShiftMoment(m tz.Moment, shift time.Duration, clock tz.DateTime) tz.Moment 
 	return tz.DayMoment(tz.FromUTCClock(dt.AsUTC().Add(shift)).Date)
 }
 
-// ShiftMoments is [ShiftMoment] over a list, in a new slice.
+// ShiftMoments is [ShiftMoment] over a list, in a new slice (nil for an
+// empty list).
 func ShiftMoments(list []tz.Moment, shift time.Duration, clock tz.DateTime) []tz.Moment {
+	if len(list) == 0 {
+		return nil
+	}
 	out := make([]tz.Moment, len(list))
 	for i, m := range list {
 		out[i] = ShiftMoment(m, shift, clock)

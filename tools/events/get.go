@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -256,7 +257,7 @@ func describeRule(e *event, person tz.Zone) string {
 
 // withoutUntil is the rule's text with UNTIL taken out.
 func withoutUntil(r *recur.Rule) string {
-	return partsText(dropParts(ruleParts(r), "UNTIL"))
+	return calendar.PartsOf(r).Drop("UNTIL").String()
 }
 
 func texts(ms []tz.Moment) []string {

@@ -214,16 +214,6 @@ func (u *updater) setFields(e *event) {
 	}
 }
 
-// shiftMoment moves m by a civil shift. A date in a timed series is read
-// at clock (DTSTART's time of day) so that it lands on the right day.
-func shiftMoment(m tz.Moment, shift time.Duration, clock tz.DateTime) tz.Moment {
-	if m.HasTime {
-		return tz.TimeMoment(tz.FromUTCClock(m.DateTime.AsUTC().Add(shift)))
-	}
-	dt := m.Date.At(clock.Hour, clock.Minute)
-	return tz.DayMoment(tz.FromUTCClock(dt.AsUTC().Add(shift)).Date)
-}
-
 // all changes the whole series. ref is the occurrence the id named, if
 // any: a new “start” moves that occurrence there and every other one by
 // the same civil shift.
@@ -247,19 +237,33 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		return invalid("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.label()))
 	}
 	var shift time.Duration
+	newRule := in.HasRule || in.clears("rrule")
 	if kindChanged {
 		d := e.Start.Date.AddDays(refStart.Date.DaysUntil(newRef.Date))
 		n.Start = tz.DayMoment(d)
 		if newRef.HasTime {
 			n.Start = tz.TimeMoment(d.At(newRef.Hour, newRef.Minute))
 		}
+		if !newRule {
+			var err error
+			if n.Rule, err = moveRule(e.Rule, refStart.Date.DaysUntil(newRef.Date), e.Start, n.Start, e.label()); err != nil {
+				return err
+			}
+		}
 	} else {
-		shift = newRef.DateTime.AsUTC().Sub(refStart.DateTime.AsUTC())
-		n.Start = tz.Moment{DateTime: tz.FromUTCClock(e.Start.DateTime.AsUTC().Add(shift)), HasTime: e.Start.HasTime}
-		if n.Start.Clock() == newRef.Clock() {
-			// The first occurrence lands on the reading asked for: keep
-			// which of two equal readings it is.
-			n.Start.Fold = newRef.Fold
+		// Every occurrence moves by the same civil shift: DTSTART, the
+		// rule's days and UNTIL, EXDATEs and RDATEs (calendar.Shift).
+		old := e.series(e.Zone)
+		if newRule {
+			old.Rule = nil
+		}
+		mv, sh, err := calendar.Shift(old, refStart, newRef, n.Zone)
+		if err != nil {
+			return daysRefusal(err, e.Rule, refStart.Date.DaysUntil(newRef.Date), e.label())
+		}
+		shift, n.Start, n.ExDates, n.RDates = sh, mv.Start, mv.ExDates, mv.RDates
+		if !newRule {
+			n.Rule = mv.Rule
 		}
 	}
 	// The length: kept, unless the call gives duration or end (read
@@ -288,45 +292,21 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		n.Rule = in.Rule
 	case in.clears("rrule"):
 		n.Rule = nil
-	default:
-		// A move to another day takes the rule's days along (design §4),
-		// or is refused when they cannot follow.
-		var err error
-		if n.Rule, err = moveRule(e.Rule, refStart.Date.DaysUntil(newRef.Date), e.Start, n.Start, e.label()); err != nil {
-			return err
-		}
-		if ruleText(n) != ruleText(e) {
-			u.note("The rule's days moved with the start: RRULE:%s (was RRULE:%s).", n.Rule, e.Rule)
-		}
-		// UNTIL moves with the occurrences, on the wall clock of the
-		// series' zone (and into the new zone).
-		from, to := e.Zone, n.Zone
-		if e.AllDay || n.AllDay {
-			from, to = tz.UTC, tz.UTC
-		}
-		if !kindChanged {
-			if n.Rule, err = calendar.MoveUntil(n.Rule, from, to, shift, e.Start.DateTime); err != nil {
-				return err
-			}
-		}
+	case n.Rule != nil && calendar.WithoutBound(n.Rule) != calendar.WithoutBound(e.Rule):
+		// A move to another day took the rule's days along.
+		u.note("The rule's days moved with the start: RRULE:%s (was RRULE:%s).", n.Rule, e.Rule)
 	}
-	clock := e.Start.DateTime
-	shiftAll := func(list []tz.Moment) []tz.Moment { return calendar.ShiftMoments(list, shift, clock) }
 	switch {
 	case in.HasExDates:
 		n.ExDates = in.ExDates
 	case in.clears("exdates"):
 		n.ExDates = nil
-	case shift != 0:
-		n.ExDates = shiftAll(e.ExDates)
 	}
 	switch {
 	case in.HasRDat:
 		n.RDates = in.RDates
 	case in.clears("rdates"):
 		n.RDates = nil
-	case shift != 0:
-		n.RDates = shiftAll(e.RDates)
 	}
 	// Absolute reminders keep their offset from the start as the series
 	// moves (design §5), unless the call sets or clears them.
@@ -335,7 +315,7 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		if err != nil {
 			return err
 		}
-		n.remindAt = tz.MomentsJSON(shiftAll(at))
+		n.remindAt = tz.MomentsJSON(calendar.ShiftMoments(at, shift, e.Start.DateTime))
 	}
 	zoneChanged := n.Zone.Name() != e.Zone.Name()
 	moved := n.Start != e.Start || zoneChanged

@@ -1,0 +1,60 @@
+package calendar
+
+import (
+	"time"
+
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// Shift moves the series s so that its occurrence whose original start is
+// from starts at to, read in zone (s.Zone for a move alone), and every
+// other occurrence by the same civil shift (returned): DTSTART, the rule's
+// weekdays ([MoveRule], by the days from from to to), its UNTIL
+// ([MoveUntil]; a COUNT moves by itself), EXDATEs and RDATEs all move
+// along. A zone change with from equal to to keeps every occurrence's wall
+// time in the new zone. from and to are both dates (an all-day series) or
+// both times; a DTSTART that lands on to takes its Fold. The error is a
+// [*DaysError] when the rule's days cannot follow (pass s with a nil Rule
+// when the caller sets a new rule anyway), or a rule that no longer reads.
+func Shift(s recur.Series, from, to tz.Moment, zone tz.Zone) (recur.Series, time.Duration, error) {
+	shift := to.DateTime.AsUTC().Sub(from.DateTime.AsUTC())
+	if !s.Start.HasTime {
+		shift = time.Duration(from.Date.DaysUntil(to.Date)) * 24 * time.Hour
+	}
+	n := s
+	n.Start = ShiftMoment(s.Start, shift, s.Start.DateTime)
+	if s.Start.HasTime {
+		n.Start.Fold = false
+		if n.Start.Clock() == to.Clock() {
+			// The first occurrence lands on the reading asked for: keep
+			// which of two equal readings it is.
+			n.Start.Fold = to.Fold
+		}
+	}
+	if s.Start.HasTime {
+		n.Zone = zone
+	}
+	var err error
+	if n.Rule, err = MoveRule(s.Rule, from.Date.DaysUntil(to.Date), s.Start, n.Start); err != nil {
+		return s, 0, err
+	}
+	fromZone, toZone := s.Zone, n.Zone
+	if !s.Start.HasTime {
+		fromZone, toZone = tz.UTC, tz.UTC
+	}
+	if n.Rule, err = MoveUntil(n.Rule, fromZone, toZone, shift, s.Start.DateTime); err != nil {
+		return s, 0, err
+	}
+	n.ExDates = ShiftMoments(s.ExDates, shift, s.Start.DateTime)
+	n.RDates = ShiftMoments(s.RDates, shift, s.Start.DateTime)
+	return n, shift, nil
+}
+
+// ChangeZone is s in zone with every occurrence at the wall time it had:
+// [Shift] from DTSTART to itself. An all-day series has no zone of its own
+// and is returned as it is.
+func ChangeZone(s recur.Series, zone tz.Zone) (recur.Series, error) {
+	n, _, err := Shift(s, s.Start, s.Start, zone)
+	return n, err
+}

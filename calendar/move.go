@@ -48,7 +48,7 @@ func MoveUntil(r *recur.Rule, from, to tz.Zone, shift time.Duration, clock tz.Da
 	if !ok || (shift == 0 && (!utc || from.Name() == to.Name())) {
 		return r, nil
 	}
-	val, sec := untilText(r)
+	sec, val := untilSeconds(r), ""
 	switch {
 	case !m.HasTime:
 		val = ShiftMoment(m, shift, clock).Date.Basic()
@@ -62,18 +62,15 @@ func MoveUntil(r *recur.Rule, from, to tz.Zone, shift time.Duration, clock tz.Da
 	return withUntil(r, val)
 }
 
-// untilText is r's UNTIL value as written, and its seconds ("00" when it
-// has none).
-func untilText(r *recur.Rule) (val, sec string) {
+// untilSeconds is the seconds of r's UNTIL as written ("00" for a date
+// or none), which [recur.Rule.Until] leaves out.
+func untilSeconds(r *recur.Rule) string {
 	for _, p := range strings.Split(r.String(), ";") {
-		if v, ok := strings.CutPrefix(p, "UNTIL="); ok {
-			if len(v) >= 15 {
-				return v, v[13:15]
-			}
-			return v, "00"
+		if v, ok := strings.CutPrefix(p, "UNTIL="); ok && len(v) >= 15 {
+			return v[13:15]
 		}
 	}
-	return "", "00"
+	return "00"
 }
 
 // withUntil is r with UNTIL set to val (COUNT, which RFC 5545 forbids

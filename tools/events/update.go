@@ -325,6 +325,21 @@ func (u *updater) all(ref *recur.Occurrence) error {
 			n.PrevStarts = n.PrevStarts[len(n.PrevStarts)-maxPrevStarts:]
 		}
 	}
+	if err := u.checkSeries(n, newRef); err != nil {
+		return err
+	}
+	if err := u.followOverrides(n, ref, shift, moved); err != nil {
+		return err
+	}
+	return saveEvent(tx, e, n)
+}
+
+// checkSeries refuses n, the series after the change, when its lists are
+// too long or (after a new start, rule or zone) it never occurs, and notes
+// what the person should know of its new time: a DST gap at newRef, a
+// start off its rule, months without its day.
+func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
+	e, in := u.e, u.in
 	if err := checkLists(n); err != nil {
 		return err
 	}
@@ -346,11 +361,22 @@ func (u *updater) all(ref *recur.Occurrence) error {
 			u.notes = append(u.notes, s)
 		}
 	}
-	// Overrides follow a shift, re-keyed by the rule the occurrences
-	// follow, and are dropped when the new rule no longer gives their
-	// occurrence. One whose own time is now the series' time is an
-	// ordinary occurrence again, as is the one the call named and moved.
+	return nil
+}
+
+// followOverrides carries the overrides of u.e over to n, the series
+// after the change: re-keyed by the rule the occurrences follow
+// ([calendar.Rekey], shift being the civil shift of the change), dropped
+// when the new rule no longer gives their occurrence (the answer names
+// them). A changed occurrence keeps its own time unless the call named it
+// (ref, with a new “start”), and one whose own time is now the series'
+// time is an ordinary occurrence again.
+func (u *updater) followOverrides(n *event, ref *recur.Occurrence, shift time.Duration, moved bool) error {
+	e, in, tx := u.e, u.in, u.tx
 	ruleChanged := ruleText(n) != ruleText(e) || in.HasRDat || in.clears("rdates")
+	if !moved && !ruleChanged {
+		return nil
+	}
 	s := n.series(u.person)
 	var dropped, rekeyed []string
 	var named string
@@ -358,17 +384,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		named = ref.Key()
 	}
 	keys := sortedKeys(u.ovs)
-	var moves map[string]recur.Occurrence
-	if moved || ruleChanged {
-		moves = calendar.Rekey(e.series(u.person), s, shift, keys, func(s recur.Series, key string) (recur.Occurrence, bool) {
-			return occurrenceAt(s, key, u.person)
-		})
-	}
+	moves := calendar.Rekey(e.series(u.person), s, shift, keys, func(s recur.Series, key string) (recur.Occurrence, bool) {
+		return occurrenceAt(s, key, u.person)
+	})
 	for _, key := range keys {
 		ov := u.ovs[key]
-		if !moved && !ruleChanged {
-			continue
-		}
 		o, ok := moves[key]
 		if !ok {
 			if err := tx.Delete(overridesTable, ov.ID); err != nil {
@@ -410,7 +430,7 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	if len(dropped) > 0 {
 		u.note("The new rule has no such occurrences any more, so their changes were dropped: %s.", strings.Join(dropped, ", "))
 	}
-	return saveEvent(tx, e, n)
+	return nil
 }
 
 // empty reports whether ov changes nothing of its occurrence.

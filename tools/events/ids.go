@@ -178,7 +178,10 @@ func moved(tx *store.Tx, e *event, key string, person tz.Zone, depth int) (strin
 	}
 	s := e.series(person)
 	for i := len(e.PrevStarts) - 1; i >= 0; i-- {
-		if k := shiftKey(e, e.PrevStarts[i], key); k != "" && k != key {
+		for _, k := range shiftKeys(e, e.PrevStarts[i], key) {
+			if k == key {
+				continue
+			}
 			if _, ok := occurrenceAt(s, k, person); ok {
 				return e.label() + "@" + k, "the series " + e.label() + " was moved"
 			}
@@ -212,30 +215,43 @@ func moved(tx *store.Tx, e *event, key string, person tz.Zone, depth int) (strin
 	return "", ""
 }
 
-// shiftKey maps key, an occurrence of the series as it was when it started
-// at prev, to the key it has after the series moved to e's start and
-// zone: the same shift of the civil time, read in the new zone.
-func shiftKey(e *event, prev prevStart, key string) string {
+// shiftKeys maps key, an occurrence of the series as it was when it
+// started at prev, to the keys it may have after the series moved to e's
+// start and zone: the same shift of the civil time the rule gave it, read
+// in the new zone. A key whose instant a DST gap moved forward may stand
+// for an earlier civil time, so each reading the gap could have moved is
+// a candidate; none when key does not fit prev.
+func shiftKeys(e *event, prev prevStart, key string) []string {
 	old, err := tz.ParseMoment(prev.Start)
 	if err != nil || old.HasTime != e.Start.HasTime {
-		return ""
+		return nil
 	}
 	m, utc, err := tz.ParseBasic(key)
 	if err != nil {
-		return ""
+		return nil
 	}
 	if !old.HasTime {
 		if m.HasTime {
-			return ""
+			return nil
 		}
-		return m.Date.AddDays(old.Date.DaysUntil(e.Start.Date)).Basic()
+		return []string{m.Date.AddDays(old.Date.DaysUntil(e.Start.Date)).Basic()}
 	}
 	oldZone, err := tz.LoadZone(prev.TZID)
 	if err != nil || !utc {
-		return ""
+		return nil
 	}
-	civil := oldZone.In(m.DateTime.AsUTC())
+	at := m.DateTime.AsUTC()
 	shift := e.Start.DateTime.AsUTC().Sub(old.DateTime.AsUTC())
-	t, _ := e.Zone.Instant(tz.FromUTCClock(civil.AsUTC().Add(shift)))
-	return tz.FromUTCClock(t).Basic() + "Z"
+	var out []string
+	for _, back := range []time.Duration{0, 30 * time.Minute, time.Hour, 2 * time.Hour} {
+		civil := tz.FromUTCClock(oldZone.In(at).AsUTC().Add(-back))
+		if back > 0 {
+			if t, moved := oldZone.Instant(civil); !moved || !t.Equal(at) {
+				continue
+			}
+		}
+		t, _ := e.Zone.Instant(tz.FromUTCClock(civil.AsUTC().Add(shift)))
+		out = append(out, tz.FromUTCClock(t).Basic()+"Z")
+	}
+	return out
 }

@@ -134,6 +134,7 @@ func TestMoveSeriesKeepsGapOverride(t *testing.T) {
 		"e1@20270321T090000Z 2027-03-21T09:00:00+00:00",
 		"e1@20270328T080000Z 2027-03-30T10:00:00+01:00",
 		"e1@20270404T080000Z 2027-04-04T09:00:00+01:00")
+	e.fail(p, "get_event", `{"id":"e1@20270328T010000Z"}`, tools.CodeNotFound, "that occurrence is now e1@20270328T080000Z")
 }
 
 // "following" from an RDATE moves that RDATE and the later occurrences by

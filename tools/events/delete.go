@@ -1,0 +1,91 @@
+package events
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// deleteEvent is delete_event: one occurrence (an EXDATE, its override
+// removed), it and the following ones ([calendar.DeleteFollowing] through
+// updater.endBefore), or the whole series.
+func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+	c, err := host(ctx, tc)
+	if err != nil {
+		return tools.Internal(err)
+	}
+	r := readID(a)
+	scope := readScope(a, r)
+	if err := a.Err(); err != nil {
+		return tools.Invalid(err)
+	}
+	var (
+		u    *updater
+		what string
+	)
+	change, err := c.s.Write(ctx, c.person.ID, "delete_event", func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.zone)
+		if err != nil {
+			return err
+		}
+		ovs, err := overridesOf(tx, t.E.ID)
+		if err != nil {
+			return err
+		}
+		e := t.E
+		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.zone}
+		u.item(e.label())
+		switch {
+		case scope == scopeThis && !e.repeats():
+			scope = scopeAll
+		case scope == scopeFollowing && isFirst(e, *t.Occ, c.zone):
+			scope = scopeAll
+		}
+		tx.Summarize(fmt.Sprintf("deleted %s (%s)", r, scope))
+		switch scope {
+		case scopeAll:
+			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.label(), quote(e.Title))
+			return tx.Delete(eventsTable, e.ID)
+		case scopeThis:
+			o, _ := shown(e, *t.Occ, u.ovs, c.zone)
+			if ov := u.ovs[o.Key()]; ov != nil {
+				if err := tx.Delete(overridesTable, ov.ID); err != nil {
+					return err
+				}
+				delete(u.ovs, o.Key())
+			}
+			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.label())
+			n := e.clone()
+			n.ExDates = append(n.ExDates, t.Occ.Original)
+			if len(n.series(c.zone).All(1)) == 0 {
+				what += "; it was the last one, so the series is deleted too"
+				return tx.Delete(eventsTable, e.ID)
+			}
+			return saveEvent(tx, e, n)
+		default:
+			old, _, err := u.endBefore(*t.Occ, nil)
+			if err != nil {
+				return err
+			}
+			from := tz.FormatDateModel(t.Occ.Original.Date)
+			if !e.AllDay {
+				from = tz.FormatModel(t.Occ.Start, c.zone)
+			}
+			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), from)
+			if last, ok := lastBefore(old, u.ovs, c.zone, t.Occ.Start); ok {
+				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
+			}
+			return nil
+		}
+	})
+	if err != nil {
+		return result(err)
+	}
+	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
+	return tools.SuccessWithData(fmt.Sprintf("%s (change %s; undo %s to bring it back).", what, change, change),
+		map[string]any{"change": change, "deleted": r.String(), "scope": scope})
+}

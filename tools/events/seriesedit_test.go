@@ -163,3 +163,15 @@ func TestDeleteFollowingFromRDate(t *testing.T) {
 		"e1@20261012T100000Z 2026-10-12T10:00:00+00:00",
 		"e1@20261130T100000Z 2026-11-30T10:00:00+00:00")
 }
+
+// "following" from an RDATE with a new rule starts the new rule there.
+func TestFollowingFromRDateWithNewRule(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"M","start":"2026-07-17T14:00","rrule":"FREQ=MONTHLY;COUNT=5","rdates":["2026-09-01T14:00"]}`)
+	e.ok(p, "update_event", `{"id":"e1@20260901T140000Z","scope":"following","rrule":"FREQ=WEEKLY;COUNT=2"}`)
+	wantListed(t, "after following", e.listed(p, "2026-07-01", "2027-03-01"),
+		"e1@20260717T140000Z 2026-07-17T14:00:00+00:00",
+		"e1@20260817T140000Z 2026-08-17T14:00:00+00:00",
+		"e2@20260901T140000Z 2026-09-01T14:00:00+00:00",
+		"e2@20260908T140000Z 2026-09-08T14:00:00+00:00")
+}

@@ -658,6 +658,16 @@ func (u *updater) endBefore(r recur.Occurrence, keep *event) (old *event, at rec
 		}
 	}
 	if keep != nil {
+		if u.in.HasRule || u.in.clears("rrule") {
+			// A new rule starts at r itself, whatever the old rule's days.
+			var rest []tz.Moment
+			for _, x := range tail.RDates {
+				if x != r.Original {
+					rest = append(rest, x)
+				}
+			}
+			tail.Start, tail.RDates = r.Original, rest
+		}
 		keep.Start, keep.Rule, keep.ExDates, keep.RDates = tail.Start, tail.Rule, tail.ExDates, tail.RDates
 		if err := times(keep, tz.Moment{}, false, e.duration(), e.days()); err != nil {
 			return nil, at, err

@@ -175,3 +175,24 @@ func TestFollowingFromRDateWithNewRule(t *testing.T) {
 		"e2@20260901T140000Z 2026-09-01T14:00:00+00:00",
 		"e2@20260908T140000Z 2026-09-08T14:00:00+00:00")
 }
+
+// "following" to another day and time takes the rule's weekdays and the
+// user's UNTIL along, across a DST change; an all-day series' UNTIL moves
+// by days.
+func TestFollowingMovesUntil(t *testing.T) {
+	e, p := editEnv(t, "Europe/Paris")
+	e.ok(p, "add_event", `{"title":"T","start":"2026-10-05T10:00","duration":30,"rrule":"FREQ=WEEKLY;BYDAY=MO;UNTIL=20261026T090000Z"}`)
+	e.ok(p, "update_event", `{"id":"e1@20261012T080000Z","scope":"following","start":"2026-10-13T12:00"}`)
+	wantListed(t, "after following", e.listed(p, "2026-10-01", "2026-11-30"),
+		"e1@20261005T080000Z 2026-10-05T10:00:00+02:00",
+		"e2@20261013T100000Z 2026-10-13T12:00:00+02:00",
+		"e2@20261020T100000Z 2026-10-20T12:00:00+02:00",
+		"e2@20261027T110000Z 2026-10-27T12:00:00+01:00")
+
+	e.ok(p, "add_event", `{"title":"A","start":"2026-11-02","rrule":"FREQ=WEEKLY;UNTIL=20261116"}`)
+	e.ok(p, "update_event", `{"id":"e3","start":"2026-11-04"}`)
+	ids, _ := occurrences(t, e.ok(p, "list_events", `{"from":"2026-11-01","to":"2026-12-31"}`))
+	if got := strings.Join(ids, " "); !strings.Contains(got, "e3@20261104 e3@20261111 e3@20261118") {
+		t.Errorf("all-day series after the move: %s, want e3@20261104 e3@20261111 e3@20261118", got)
+	}
+}

@@ -104,6 +104,11 @@ func TestMoveSeriesKeepsChangedOccurrences(t *testing.T) {
 	if len(ex) != 1 || !strings.Contains(fmt.Sprint(ex[0]), "20261019T100000Z") {
 		t.Errorf("exceptions %v, want only e1@20261019T100000Z (the one back at the series' time is ordinary)", ex)
 	}
+	e.ok(p, "undo", fmt.Sprintf(`{"change":%q}`, data(t, res)["change"]))
+	wantListed(t, "after undo", e.listed(p, "2026-10-01", "2026-11-30"),
+		"e1@20261005T080000Z 2026-10-05T10:00:00+02:00",
+		"e1@20261012T080000Z 2026-10-12T12:00:00+02:00",
+		"e1@20261019T080000Z 2026-10-19T15:00:00+02:00")
 }
 
 // update_event scope=all with the id of a moved occurrence shifts the

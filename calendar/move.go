@@ -117,18 +117,18 @@ func Find(s recur.Series, m tz.Moment) (recur.Occurrence, bool) {
 	return recur.Occurrence{}, false
 }
 
-// Rekey maps the RECURRENCE-ID keys of changed occurrences of old to the
-// keys they have in moved, the series after a civil shift (and perhaps a
-// new zone or rule): the occurrence old gives for a key, its Original
-// moved by shift, and the occurrence of moved with that Original. This is
-// the rule the occurrences themselves follow, so a key whose time fell in
-// a DST gap moves with its occurrence. A key missing from the result has
-// no occurrence any more (not in old, or not in moved). clock is old's
-// DTSTART time of day, as for [ShiftMoment].
-func Rekey(old, moved recur.Series, shift time.Duration, keys []string, lookup func(recur.Series, string) (recur.Occurrence, bool)) map[string]recur.Occurrence {
+// Rekey maps the RECURRENCE-ID keys ([ByKey]) of changed occurrences of
+// old to the occurrences they are in moved, the series after a civil
+// shift (and perhaps a new zone or rule): the occurrence old gives for a
+// key, its Original moved by shift ([ShiftMoment] at old's time of day),
+// and the occurrence of moved with that Original ([Find]). This is the
+// rule the occurrences themselves follow, so a key whose time fell in a
+// DST gap moves with its occurrence. A key missing from the result has no
+// occurrence any more (not in old, or not in moved).
+func Rekey(old, moved recur.Series, shift time.Duration, keys []string) map[string]recur.Occurrence {
 	out := map[string]recur.Occurrence{}
 	for _, k := range keys {
-		o, ok := lookup(old, k)
+		o, ok := ByKey(old, k)
 		if !ok {
 			continue
 		}

@@ -7,24 +7,6 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// byKey finds an occurrence by its RECURRENCE-ID key, as the tools do.
-func byKey(s recur.Series, key string) (recur.Occurrence, bool) {
-	m, _, err := tz.ParseBasic(key)
-	if err != nil {
-		return recur.Occurrence{}, false
-	}
-	lo := m.DateTime.AsUTC()
-	if !m.HasTime {
-		lo, _ = s.Zone.DayBounds(m.Date)
-	}
-	for _, o := range s.StartsBetween(lo.Add(-24*60*60*1e9), lo.Add(24*60*60*1e9)) {
-		if o.Key() == key {
-			return o, true
-		}
-	}
-	return recur.Occurrence{}, false
-}
-
 // Rekey maps a changed occurrence's key through the move of its series by
 // the rule its occurrence follows, a DST gap included.
 func TestRekey(t *testing.T) {
@@ -65,7 +47,7 @@ func TestRekey(t *testing.T) {
 			if c.newRule != "" {
 				n.Rule = recur.MustRule(c.newRule)
 			}
-			got := Rekey(s, n, shift, []string{c.key}, byKey)
+			got := Rekey(s, n, shift, []string{c.key})
 			o, ok := got[c.key]
 			switch {
 			case c.want == "" && ok:

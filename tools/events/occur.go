@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -84,36 +85,20 @@ func (o *occ) apply(ov *override, person tz.Zone) {
 	o.Start, o.End, o.Zone = ov.StartAt, ov.EndAt, ov.Zone
 }
 
-// keyStart is where to look for the occurrence with RECURRENCE-ID key:
-// [lo, hi) holds its original start. ok is false for a malformed key.
+// keyStart is [calendar.KeyStart]; person is the zone all-day days are
+// placed in.
 func keyStart(key string, person tz.Zone) (lo, hi time.Time, ok bool) {
-	m, utc, err := tz.ParseBasic(key)
-	if err != nil {
-		return lo, hi, false
-	}
-	if !m.HasTime {
-		lo, hi = person.DayBounds(m.Date)
-		return lo, hi, true
-	}
-	if !utc {
-		return lo, hi, false
-	}
-	lo = m.DateTime.AsUTC()
-	return lo, lo.Add(time.Minute), true
+	return calendar.KeyStart(key, person)
 }
 
-// occurrenceAt finds the occurrence of s whose RECURRENCE-ID is key.
+// occurrenceAt finds the occurrence of s whose RECURRENCE-ID is key
+// ([calendar.ByKey]); s is a series of the person in zone person, whose
+// zone s already has for an all-day series.
 func occurrenceAt(s recur.Series, key string, person tz.Zone) (recur.Occurrence, bool) {
-	lo, hi, ok := keyStart(key, person)
-	if !ok {
-		return recur.Occurrence{}, false
+	if !s.Start.HasTime {
+		s.Zone = person
 	}
-	for _, r := range s.StartsBetween(lo, hi) {
-		if r.Key() == key {
-			return r, true
-		}
-	}
-	return recur.Occurrence{}, false
+	return calendar.ByKey(s, key)
 }
 
 // expand returns the occurrences of e that overlap w, overrides applied,

@@ -384,9 +384,7 @@ func (u *updater) followOverrides(n *event, ref *recur.Occurrence, shift time.Du
 		named = ref.Key()
 	}
 	keys := sortedKeys(u.ovs)
-	moves := calendar.Rekey(e.series(u.person), s, shift, keys, func(s recur.Series, key string) (recur.Occurrence, bool) {
-		return occurrenceAt(s, key, u.person)
-	})
+	moves := calendar.Rekey(e.series(u.person), s, shift, keys)
 	for _, key := range keys {
 		ov := u.ovs[key]
 		o, ok := moves[key]

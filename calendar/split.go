@@ -95,45 +95,53 @@ func Split(s recur.Series, at recur.Occurrence) (head, tail recur.Series, ok boo
 			return s, recur.Series{}, false, err
 		}
 	}
-	// The rest.
-	tail.Start, tail.Rule = at.Original, nil
-	if s.Rule != nil {
-		first, found := at, fromRule
-		if !fromRule {
-			first, found = rule.After(at.Start.Add(-time.Nanosecond))
-			if !s.Start.HasTime {
-				first, found = firstOnOrAfter(rule, at.Original.Date)
-			}
-		}
-		if found {
-			tail.Rule = s.Rule
-			if count := s.Rule.Count(); count > 0 {
-				before := 0
-				for _, o := range rule.All(count) {
-					if o.Start.Before(first.Start) {
-						before++
-					}
-				}
-				tail.Rule = nil
-				if rest := count - before; rest > 0 {
-					if tail.Rule, err = recur.ParseRule(WithoutBound(s.Rule) + ";COUNT=" + strconv.Itoa(rest)); err != nil {
-						return s, recur.Series{}, false, err
-					}
-				}
-			}
-			if tail.Rule != nil {
-				tail.Start = first.Original
-			}
-		}
+	if tail.Start, tail.Rule, err = rest(s, at, fromRule); err != nil {
+		return s, recur.Series{}, false, err
 	}
-	var rest []tz.Moment
+	var others []tz.Moment
 	for _, x := range tail.RDates {
 		if !sameMoment(s, x, tail.Start) {
-			rest = append(rest, x)
+			others = append(others, x)
 		}
 	}
-	tail.RDates = dedupe(s, rest)
+	tail.RDates = dedupe(s, others)
 	return head, tail, true, nil
+}
+
+// rest is the DTSTART and rule of the part of s from at on: at and the
+// rule's remaining COUNT (or its UNTIL) when at comes from the rule; the
+// rule's first occurrence from at on when at is an RDATE (fromRule false),
+// or at with no rule when none of the rule's occurrences remains.
+func rest(s recur.Series, at recur.Occurrence, fromRule bool) (tz.Moment, *recur.Rule, error) {
+	if s.Rule == nil {
+		return at.Original, nil, nil
+	}
+	rule := ruleOnly(s)
+	first, found := at, fromRule
+	if !fromRule {
+		first, found = rule.After(at.Start.Add(-time.Nanosecond))
+		if !s.Start.HasTime {
+			first, found = firstOnOrAfter(rule, at.Original.Date)
+		}
+	}
+	if !found {
+		return at.Original, nil, nil
+	}
+	count := s.Rule.Count()
+	if count == 0 {
+		return first.Original, s.Rule, nil
+	}
+	before := 0
+	for _, o := range rule.All(count) {
+		if o.Start.Before(first.Start) {
+			before++
+		}
+	}
+	if count-before <= 0 {
+		return at.Original, nil, nil
+	}
+	r, err := recur.ParseRule(WithoutBound(s.Rule) + ";COUNT=" + strconv.Itoa(count-before))
+	return first.Original, r, err
 }
 
 // DeleteFollowing is s without at and every occurrence after it: the head

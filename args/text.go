@@ -253,8 +253,10 @@ func (a *Args) Flag(name string) bool {
 }
 
 // List returns a list of texts: empty when absent; a JSON array of strings,
-// or one string alone as a list of one. Items are trimmed and blank items
-// dropped; an item of any other JSON type (null too) is an error.
+// or one string alone as a list of one. Each item is one line, cleaned as
+// [Args.Line] cleans one (invisible format characters such as U+200B
+// dropped, so "\u200bhome" is "home"), then trimmed; blank items are
+// dropped. An item of any other JSON type (null too) is an error.
 func (a *Args) List(name string) []string {
 	v, ok := a.get(name)
 	if !ok {
@@ -262,7 +264,7 @@ func (a *Args) List(name string) []string {
 	}
 	switch v.kind {
 	case kindString:
-		if s := strings.TrimSpace(v.str()); s != "" {
+		if s := strings.TrimSpace(cleanLine(v.str())); s != "" {
 			return []string{s}
 		}
 		return nil
@@ -274,7 +276,7 @@ func (a *Args) List(name string) []string {
 				bad = true
 				return false
 			}
-			if s := strings.TrimSpace(it.str()); s != "" {
+			if s := strings.TrimSpace(cleanLine(it.str())); s != "" {
 				if list == nil {
 					list = make([]string, 0, 4)
 				}

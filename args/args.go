@@ -270,8 +270,13 @@ const MaxQuoted = 60
 func Quote(s string) string { return quote(s) }
 
 // quote is [Quote].
-func quote(s string) string {
-	return "“" + clip(cleanLine(strings.ToValidUTF8(clip(s, 4*MaxQuoted), "\uFFFD")), MaxQuoted) + "”"
+func quote(s string) string { return "“" + Clip(s) + "”" }
+
+// Clip is [Quote] without the quotes: s on one line, cut to [MaxQuoted]
+// runes with “…” when longer, for a value a sentence names without
+// quoting it (a component name in an import report).
+func Clip(s string) string {
+	return clip(cleanLine(strings.ToValidUTF8(clip(s, 4*MaxQuoted), "\uFFFD")), MaxQuoted)
 }
 
 // quoteTail is [Quote] for the end of s: its last [MaxQuoted] runes, with

@@ -195,7 +195,13 @@ func (a *Args) Body(name string) string {
 		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
 		return ""
 	}
-	s := strings.TrimPrefix(v.str(), "\ufeff")
+	return CleanBody(v.str())
+}
+
+// CleanBody applies [Args.Body]'s rules to text that did not come through
+// Body (a DESCRIPTION read from an iCalendar file).
+func CleanBody(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {

@@ -10,7 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -150,7 +153,19 @@ const allDaySlack = 26 * time.Hour
 func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	var p planned
 	skip := func(line int, comp, uid, reason string) {
-		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: uid, Reason: reason})
+		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
+	}
+	for i := range cal.Events {
+		e := &cal.Events[i]
+		e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, fields.MaxTitle, true)
+		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, fields.MaxLocation, true)
+		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, fields.MaxNotes, false)
+		if e.RecurrenceID == nil && e.Rule != nil {
+			if err := e.Series().CheckOccurs(); err != nil {
+				skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
+				e.Rule = nil
+			}
+		}
 	}
 	masters := map[string]int{} // uid → index in p.events
 	var overrides []*Event
@@ -202,6 +217,15 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if t.Floating {
 			t.Zone = person
 		}
+		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, fields.MaxTitle, true)
+		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, fields.MaxNotes, false)
+		tags := t.Tags[:0]
+		for _, tag := range t.Tags {
+			if tag = strings.TrimSpace(args.CleanLine(tag)); tag != "" {
+				tags = append(tags, tag)
+			}
+		}
+		t.Tags = tags
 		if t.HasStart {
 			// The tasks table has a due and no start; DTSTART only
 			// served as the base of the to-do's relative alarms (RFC 5545
@@ -212,9 +236,53 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
 			t.Rule = nil
 		}
+		if t.Rule != nil {
+			if err := t.Series().CheckOccurs(); err != nil {
+				skip(t.Line, "VTODO", t.UID, neverOccurs(err))
+				t.Rule = nil
+			}
+		}
 		p.tasks = append(p.tasks, taskRow(t, person, now))
 	}
 	return p
+}
+
+// fitText applies the tools' rules to the text of property prop of an
+// imported item: a one-line text (SUMMARY, LOCATION, a title) as
+// [args.CleanLine] cleans it (invisible format characters such as U+200B
+// dropped) and trimmed, a body (DESCRIPTION, notes) as [args.CleanBody]
+// (a leading byte order mark dropped). A text longer than most characters
+// is cut there, as a calendar client keeps what it can rather than drop
+// the item, and skip names what was left out.
+func fitText(skip func(line int, comp, uid, reason string), line int, comp, uid, prop, s string, most int, oneLine bool) string {
+	if oneLine {
+		s = strings.TrimSpace(args.CleanLine(s))
+	} else {
+		s = args.CleanBody(s)
+	}
+	if len(s) <= most {
+		return s
+	}
+	count := utf8.RuneCountInString(s)
+	if count <= most {
+		return s
+	}
+	i := 0
+	for range most {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	skip(line, comp, uid, fmt.Sprintf("%s has %d characters, more than the %d an item keeps; its first %d are imported and the rest is left out", prop, count, most, most))
+	return strings.TrimRightFunc(s[:i], unicode.IsSpace)
+}
+
+// neverOccurs is the report's line for an RRULE the tools would refuse as
+// giving nothing after DTSTART ([recur.Series.CheckOccurs]): the item is
+// kept as its DTSTART alone, which RFC 5545 §3.8.5.3 counts as its first
+// occurrence, rather than stored as a rule that never repeats.
+func neverOccurs(err error) string {
+	return "its RRULE gives no occurrence after DTSTART (" + strings.TrimSuffix(err.Error(), ".") +
+		"), so the item is imported as its DTSTART alone, without the RRULE"
 }
 
 func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {

@@ -9,7 +9,8 @@
 // to write, gives an example where one helps and quotes the rejected value.
 //
 // Absent means missing, JSON null, or a text that is empty or only white
-// space (""), for every getter and for Has and Names: a model that fills
+// space and invisible format characters ("", "\u200b"), for every getter
+// and for Has and Names: a model that fills
 // every optional argument with "" has given none of them. A required
 // argument given as "" is refused with its own sentence.
 package args

@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// Text returns the string argument name, trimmed of white space; "" when
-// absent or blank. Any other JSON type is an error.
+// Text returns the string argument name, trimmed of white space, with
+// Line's invisible format characters dropped; "" when absent or blank.
+// Any other JSON type is an error.
 func (a *Args) Text(name string) string {
 	v, ok := a.get(name)
 	if !ok {
@@ -17,8 +18,14 @@ func (a *Args) Text(name string) string {
 		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
 		return ""
 	}
-	return strings.TrimSpace(v.str())
+	return v.word()
 }
+
+// word is a string value as the getters of one word or value read it
+// (Text, a moment, a zone, a number, a flag, a choice): on one line by
+// [Args.Line]'s rules and trimmed, so an invisible character pasted in
+// front of a value that looks right (U+200B) does not make it wrong.
+func (v value) word() string { return strings.TrimSpace(cleanLine(v.str())) }
 
 // Needed is Text for an argument that must be present and not blank.
 func (a *Args) Needed(name string) string {
@@ -247,7 +254,7 @@ func (a *Args) Flag(name string) bool {
 	case v.kind == kindBool:
 		return v.text == "true"
 	case v.kind == kindString:
-		switch strings.TrimSpace(v.str()) {
+		switch v.word() {
 		case "true":
 			return true
 		case "false":
@@ -308,7 +315,7 @@ func (a *Args) OneOf(name, def string, choices ...string) string {
 		return def
 	}
 	if v.kind == kindString {
-		s := strings.TrimSpace(v.str())
+		s := v.word()
 		if s == "" {
 			return def
 		}

@@ -308,9 +308,21 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 	return r
 }
 
+// maxUID is the longest UID kept as written, in bytes; RFC 5545 sets no
+// bound, and calendar clients write a few dozen characters.
+const maxUID = 1000
+
 func (d *decoder) uid(n *node) string {
 	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
-		return strings.TrimSpace(unescapeText(p.Value))
+		uid := strings.TrimSpace(unescapeText(p.Value))
+		if len(uid) > maxUID {
+			// a stable stand-in, so importing the file again finds the item
+			sum := sha256.Sum256([]byte(uid))
+			short := "assistant-" + hex.EncodeToString(sum[:])[:24]
+			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", len(uid), maxUID, short))
+			return short
+		}
+		return uid
 	}
 	// A stable UID made from what the item says, so importing the same
 	// file again finds the same items; identical items get a counter in

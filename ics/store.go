@@ -17,6 +17,7 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools/tasks"
 	"github.com/assistant-dev/assistant/tz"
 
 	// The event and task tables are registered as journaled by the
@@ -24,7 +25,6 @@ import (
 	// 00005_ics.sql). ics writes their rows through SQL with their column
 	// names, not through their tool handlers.
 	_ "github.com/assistant-dev/assistant/tools/events"
-	_ "github.com/assistant-dev/assistant/tools/tasks"
 )
 
 // ImportOptions tunes Import.
@@ -219,11 +219,17 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		}
 		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, fields.MaxTitle, true)
 		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, fields.MaxNotes, false)
-		tags := t.Tags[:0]
+		tags, seen := t.Tags[:0], map[string]bool{}
 		for _, tag := range t.Tags {
-			if tag = strings.TrimSpace(args.CleanLine(tag)); tag != "" {
+			tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), tasks.MaxTag, true)
+			if tag != "" && !seen[strings.ToLower(tag)] {
+				seen[strings.ToLower(tag)] = true
 				tags = append(tags, tag)
 			}
+		}
+		if len(tags) > tasks.MaxTags {
+			skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), tasks.MaxTags, tasks.MaxTags))
+			tags = tags[:tasks.MaxTags]
 		}
 		t.Tags = tags
 		if t.HasStart {
@@ -277,12 +283,13 @@ func fitText(skip func(line int, comp, uid, reason string), line int, comp, uid,
 }
 
 // neverOccurs is the report's line for an RRULE the tools would refuse as
-// giving nothing after DTSTART ([recur.Series.CheckOccurs]): the item is
+// giving nothing after DTSTART, or less than its COUNT
+// ([recur.Series.CheckOccurs]): the item is
 // kept as its DTSTART alone, which RFC 5545 §3.8.5.3 counts as its first
 // occurrence, rather than stored as a rule that never repeats.
 func neverOccurs(err error) string {
-	return "its RRULE gives no occurrence after DTSTART (" + strings.TrimSuffix(err.Error(), ".") +
-		"), so the item is imported as its DTSTART alone, without the RRULE"
+	return "its RRULE is one the tools refuse (" + strings.TrimSuffix(err.Error(), ".") +
+		"), so the item is imported as its DTSTART alone, its first occurrence, without the RRULE"
 }
 
 func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {

@@ -266,7 +266,9 @@ func (a *Agent) currentPerson(ctx context.Context) tools.Person {
 // answer. When the step limit is reached the answer says so plainly and
 // err is nil.
 //
-// Errors: ErrEmptyMessage for a blank message; an *Error (with a sentence
+// Errors: ErrEmptyMessage for a blank message; a *MessageError for one
+// that is not valid UTF-8 or is over MaxMessage characters (nothing is
+// sent or stored); an *Error (with a sentence
 // for the person and an exit code) when the model server cannot be
 // reached, refuses the request or keeps failing; an error wrapping
 // ErrInterrupted and the context's cause when ctx is cancelled, with
@@ -280,6 +282,9 @@ func (a *Agent) Turn(ctx context.Context, conv Conversation, userText string) (a
 	text := strings.TrimSpace(userText)
 	if text == "" {
 		return "", ErrEmptyMessage
+	}
+	if err := checkMessage(text); err != nil {
+		return "", err
 	}
 	if conv == nil {
 		conv = NewMemory()

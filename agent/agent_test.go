@@ -588,6 +588,26 @@ func TestNewChecksConfig(t *testing.T) {
 	}
 }
 
+// A message that is not valid UTF-8, or longer than MaxMessage, is
+// refused with one sentence saying so, and neither sent nor stored.
+func TestMessageRefused(t *testing.T) {
+	e := newEnv(t, false)
+	for _, msg := range []string{"bo\xffb", strings.Repeat("m", MaxMessage+1)} {
+		conv := NewMemory()
+		_, err := e.agent.Turn(context.Background(), conv, msg)
+		var me *MessageError
+		if !errors.As(err, &me) || strings.Contains(me.Sentence, "\n") {
+			t.Errorf("%.20q: err = %v, want one sentence", msg, err)
+		}
+		if past, _ := conv.Load(context.Background()); len(past) != 0 {
+			t.Errorf("%.20q was stored", msg)
+		}
+	}
+	if len(e.fake.requests()) != 0 {
+		t.Errorf("a refused message was sent")
+	}
+}
+
 func TestEmptyMessage(t *testing.T) {
 	e := newEnv(t, false)
 	if _, err := e.agent.Turn(context.Background(), NewMemory(), "  \n"); !errors.Is(err, ErrEmptyMessage) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Kind says what went wrong with the model server, so a front can pick an
@@ -107,6 +108,29 @@ var ErrInterrupted = errors.New("interrupted: the tool calls that ran are kept, 
 
 // ErrEmptyMessage is returned by Turn for a message that is blank.
 var ErrEmptyMessage = errors.New("the message is empty: write something to send")
+
+// MaxMessage is the longest message Turn sends, in characters (Unicode
+// code points): a third of the DefaultHistoryBudget, so one message never
+// pushes the whole conversation out of the history sent.
+const MaxMessage = DefaultHistoryBudget / 3
+
+// MessageError is Turn's error for a message it does not send or store:
+// text that is not valid UTF-8, or longer than [MaxMessage] characters.
+// Sentence says which and what to do.
+type MessageError struct{ Sentence string }
+
+func (e *MessageError) Error() string { return e.Sentence }
+
+// checkMessage returns the *MessageError of text, or nil.
+func checkMessage(text string) error {
+	if !utf8.ValidString(text) {
+		return &MessageError{Sentence: "the message is not valid UTF-8 text (it has a broken byte sequence); write it again as UTF-8"}
+	}
+	if n := utf8.RuneCountInString(text); n > MaxMessage {
+		return &MessageError{Sentence: fmt.Sprintf("the message has %d characters, more than the %d one message may have; send a shorter one, or the text in parts", n, MaxMessage)}
+	}
+	return nil
+}
 
 func protocolError(format string, args ...any) *Error {
 	return &Error{Kind: KindProtocol, Sentence: fmt.Sprintf(format, args...)}

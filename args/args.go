@@ -9,7 +9,8 @@
 // to write, gives an example where one helps and quotes the rejected value.
 //
 // Absent means missing, JSON null, or a text that is empty or only white
-// space (""), for every getter and for Has and Names: a model that fills
+// space and invisible format characters ("", "\u200b"), for every getter
+// and for Has and Names: a model that fills
 // every optional argument with "" has given none of them. A required
 // argument given as "" is refused with its own sentence.
 package args
@@ -270,8 +271,13 @@ const MaxQuoted = 60
 func Quote(s string) string { return quote(s) }
 
 // quote is [Quote].
-func quote(s string) string {
-	return "“" + clip(cleanLine(strings.ToValidUTF8(clip(s, 4*MaxQuoted), "\uFFFD")), MaxQuoted) + "”"
+func quote(s string) string { return "“" + Clip(s) + "”" }
+
+// Clip is [Quote] without the quotes: s on one line, cut to [MaxQuoted]
+// runes with “…” when longer, for a value a sentence names without
+// quoting it (a component name in an import report).
+func Clip(s string) string {
+	return clip(cleanLine(strings.ToValidUTF8(clip(s, 4*MaxQuoted), "\uFFFD")), MaxQuoted)
 }
 
 // quoteTail is [Quote] for the end of s: its last [MaxQuoted] runes, with

@@ -246,3 +246,30 @@ func TestMomentKeepsTheInstantInTheRepeatedHour(t *testing.T) {
 		}
 	}
 }
+
+// A value with an invisible character pasted in (U+200B, U+FEFF, U+2060)
+// reads as the value it looks like, for every getter of one value, and a
+// value of nothing but such characters is absent.
+func TestInvisibleCharactersInValues(t *testing.T) {
+	paris := tz.MustZone("Europe/Paris")
+	for _, inv := range []string{"\u200b", "\ufeff", "\u2060", "\u00ad"} {
+		if m, ok := stringArgs(t, inv+"2026-10-05"+inv).Moment("x", paris); !ok || m.String() != "2026-10-05" {
+			t.Errorf("Moment with %+q: %v %v", inv, m, ok)
+		}
+		if z, ok := stringArgs(t, inv+"Europe/Paris").Zone("x"); !ok || z.Name() != "Europe/Paris" {
+			t.Errorf("Zone with %+q: %v %v", inv, z.Name(), ok)
+		}
+		if n := stringArgs(t, inv+"15").Number("x", 0, 1, 100); n != 15 {
+			t.Errorf("Number with %+q: %d", inv, n)
+		}
+		if f := stringArgs(t, "true"+inv).Flag("x"); !f {
+			t.Errorf("Flag with %+q: false", inv)
+		}
+		if c := stringArgs(t, inv+"done").OneOf("x", "open", "open", "done"); c != "done" {
+			t.Errorf("OneOf with %+q: %q", inv, c)
+		}
+		if a := stringArgs(t, inv+" "+inv); a.Has("x") || a.Text("x") != "" || a.Err() != nil {
+			t.Errorf("a value of only %+q is not absent", inv)
+		}
+	}
+}

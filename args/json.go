@@ -49,7 +49,8 @@ func (v value) str() string {
 	return unescape(v.text)
 }
 
-// blank reports a string value that is empty or only white space.
+// blank reports a string value that is empty or only white space and
+// invisible format characters (U+200B).
 func (v value) blank() bool {
 	if v.kind != kindString {
 		return false
@@ -58,7 +59,7 @@ func (v value) blank() bool {
 		switch c := v.text[i]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 		case c == '\\' || c >= utf8.RuneSelf:
-			return strings.TrimSpace(v.str()) == "" // escapes and wider spaces
+			return v.word() == "" // escapes, wider spaces, invisible characters
 		default:
 			return false
 		}

@@ -382,7 +382,7 @@ func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
 		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
 		return tz.Moment{}, false
 	}
-	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	p, why, zerr := parseMoment(v.word())
 	if why == fine {
 		var m tz.Moment
 		if m, why = p.resolve(zone); why == fine {
@@ -430,7 +430,7 @@ func (a *Args) MomentZone(name string) (tz.Zone, bool) {
 		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
 		return tz.Zone{}, false
 	}
-	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	p, why, zerr := parseMoment(v.word())
 	if why != fine {
 		a.fail(name, momentSentence(name, momentExample, why, zerr, v, a.home))
 		return tz.Zone{}, false
@@ -456,7 +456,7 @@ func (a *Args) Date(name string) (tz.Date, bool) {
 		a.fail(name, momentSentence(name, dayExample, badForm, nil, v, a.home))
 		return tz.Date{}, false
 	}
-	p, why, zerr := parseMoment(strings.TrimSpace(v.str()))
+	p, why, zerr := parseMoment(v.word())
 	if why == fine && p.hasTime && (p.hasOffset || p.hasZoneOffset) {
 		a.fail(name, "“"+name+"” must be a calendar day (2026-10-05), not an instant with an offset or Z such as "+shown(v)+".")
 		return tz.Date{}, false
@@ -483,7 +483,7 @@ func (a *Args) Zone(name string) (tz.Zone, bool) {
 		a.fail(name, "“"+name+"” must be an IANA time zone name (Europe/Paris), not "+shown(v)+".")
 		return tz.Zone{}, false
 	}
-	s := strings.TrimSpace(v.str())
+	s := v.word()
 	if s == "" {
 		return tz.Zone{}, false
 	}

@@ -43,7 +43,7 @@ func wholeNumber(v value) (int, bool) {
 		}
 		return int(f), true
 	case kindString:
-		s := strings.TrimSpace(v.str())
+		s := v.word()
 		if whole, frac, ok := strings.Cut(s, "."); ok {
 			// "15.0": a zero fraction, as models write a JSON number's text
 			if frac == "" || strings.Trim(frac, "0") != "" {
@@ -149,7 +149,7 @@ func (a *Args) Decimal(name string, least, most float64) (float64, bool) {
 	}
 	text := v.text
 	if v.kind == kindString {
-		text = strings.TrimSpace(v.str())
+		text = v.word()
 		if !plainDecimal(text) {
 			text = ""
 		}

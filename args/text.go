@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// Text returns the string argument name, trimmed of white space; "" when
-// absent or blank. Any other JSON type is an error.
+// Text returns the string argument name, trimmed of white space, with
+// Line's invisible format characters dropped; "" when absent or blank.
+// Any other JSON type is an error.
 func (a *Args) Text(name string) string {
 	v, ok := a.get(name)
 	if !ok {
@@ -17,8 +18,14 @@ func (a *Args) Text(name string) string {
 		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
 		return ""
 	}
-	return strings.TrimSpace(v.str())
+	return v.word()
 }
+
+// word is a string value as the getters of one word or value read it
+// (Text, a moment, a zone, a number, a flag, a choice): on one line by
+// [Args.Line]'s rules and trimmed, so an invisible character pasted in
+// front of a value that looks right (U+200B) does not make it wrong.
+func (v value) word() string { return strings.TrimSpace(cleanLine(v.str())) }
 
 // Needed is Text for an argument that must be present and not blank.
 func (a *Args) Needed(name string) string {
@@ -195,7 +202,13 @@ func (a *Args) Body(name string) string {
 		a.fail(name, "“"+name+"” must be text (a JSON string), not "+shown(v)+".")
 		return ""
 	}
-	s := strings.TrimPrefix(v.str(), "\ufeff")
+	return CleanBody(v.str())
+}
+
+// CleanBody applies [Args.Body]'s rules to text that did not come through
+// Body (a DESCRIPTION read from an iCalendar file).
+func CleanBody(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f || c == 0xc2 {
@@ -241,7 +254,7 @@ func (a *Args) Flag(name string) bool {
 	case v.kind == kindBool:
 		return v.text == "true"
 	case v.kind == kindString:
-		switch strings.TrimSpace(v.str()) {
+		switch v.word() {
 		case "true":
 			return true
 		case "false":
@@ -253,8 +266,10 @@ func (a *Args) Flag(name string) bool {
 }
 
 // List returns a list of texts: empty when absent; a JSON array of strings,
-// or one string alone as a list of one. Items are trimmed and blank items
-// dropped; an item of any other JSON type (null too) is an error.
+// or one string alone as a list of one. Each item is one line, cleaned as
+// [Args.Line] cleans one (invisible format characters such as U+200B
+// dropped, so "\u200bhome" is "home"), then trimmed; blank items are
+// dropped. An item of any other JSON type (null too) is an error.
 func (a *Args) List(name string) []string {
 	v, ok := a.get(name)
 	if !ok {
@@ -262,7 +277,7 @@ func (a *Args) List(name string) []string {
 	}
 	switch v.kind {
 	case kindString:
-		if s := strings.TrimSpace(v.str()); s != "" {
+		if s := strings.TrimSpace(cleanLine(v.str())); s != "" {
 			return []string{s}
 		}
 		return nil
@@ -274,7 +289,7 @@ func (a *Args) List(name string) []string {
 				bad = true
 				return false
 			}
-			if s := strings.TrimSpace(it.str()); s != "" {
+			if s := strings.TrimSpace(cleanLine(it.str())); s != "" {
 				if list == nil {
 					list = make([]string, 0, 4)
 				}
@@ -300,7 +315,7 @@ func (a *Args) OneOf(name, def string, choices ...string) string {
 		return def
 	}
 	if v.kind == kindString {
-		s := strings.TrimSpace(v.str())
+		s := v.word()
 		if s == "" {
 			return def
 		}

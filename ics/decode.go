@@ -14,6 +14,7 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -129,13 +130,20 @@ func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
 				d.task(c)
 			case "VTIMEZONE":
 			default:
-				d.p.skip(c.line, c.Name, c.Name+" components are not imported")
+				d.p.skip(c.line, c.Name, args.Clip(c.Name)+" components are not imported")
 			}
 		}
 	}
 	d.finish()
 	d.cal.Skipped = append(d.p.skipped, d.cal.Skipped...)
 	d.cal.Repaired = append(d.p.repaired, d.cal.Repaired...)
+	for _, list := range [][]Skipped{d.cal.Skipped, d.cal.Repaired} {
+		for i := range list {
+			// a component name or UID of any length is named in a line
+			// of the report, so it is cut as a quoted value is
+			list[i].Component, list[i].UID = args.Clip(list[i].Component), args.Clip(list[i].UID)
+		}
+	}
 	sort.SliceStable(d.cal.Skipped, func(i, j int) bool { return d.cal.Skipped[i].Line < d.cal.Skipped[j].Line })
 	sort.SliceStable(d.cal.Repaired, func(i, j int) bool { return d.cal.Repaired[i].Line < d.cal.Repaired[j].Line })
 	return d.cal
@@ -300,9 +308,21 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 	return r
 }
 
+// maxUID is the longest UID kept as written, in bytes; RFC 5545 sets no
+// bound, and calendar clients write a few dozen characters.
+const maxUID = 1000
+
 func (d *decoder) uid(n *node) string {
 	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
-		return strings.TrimSpace(unescapeText(p.Value))
+		uid := strings.TrimSpace(unescapeText(p.Value))
+		if len(uid) > maxUID {
+			// a stable stand-in, so importing the file again finds the item
+			sum := sha256.Sum256([]byte(uid))
+			short := "assistant-" + hex.EncodeToString(sum[:])[:24]
+			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", len(uid), maxUID, short))
+			return short
+		}
+		return uid
 	}
 	// A stable UID made from what the item says, so importing the same
 	// file again finds the same items; identical items get a counter in

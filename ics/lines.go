@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	ical "github.com/emersion/go-ical"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // The content-line layer is ours rather than go-ical's Decoder because that
@@ -91,7 +94,7 @@ func (p *parser) parse(data []byte) []*node {
 	flush()
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
-		p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first", n.Name, n.Name))
+		p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first", args.Clip(n.Name), args.Clip(n.Name)))
 		p.close(&stack, &roots)
 	}
 	return roots
@@ -115,6 +118,17 @@ func (p *parser) close(stack *[]*node, roots *[]*node) {
 
 // line handles one logical (unfolded) line.
 func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
+	if !utf8.ValidString(text) {
+		// RFC 5545 §3.1.4: the stream is UTF-8. As a calendar client does,
+		// keep the line and show each broken sequence as U+FFFD, saying so.
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		comp := ""
+		if len(*stack) > 0 {
+			comp = (*stack)[len(*stack)-1].Name
+		}
+		p.repaired = append(p.repaired, Skipped{Line: lineNo, Component: comp,
+			Reason: "bytes that are not UTF-8 are read as “\uFFFD”; write the file as UTF-8 to keep them"})
+	}
 	prop, reason := decodeLine(text)
 	if reason != "" {
 		fixed, ok := repairLine(text)
@@ -147,12 +161,12 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			}
 		}
 		if depth < 0 {
-			p.skip(lineNo, name, "END:"+name+" closes no open component")
+			p.skip(lineNo, name, "END:"+args.Clip(name)+" closes no open component")
 			return
 		}
 		for len(*stack)-1 > depth {
 			n := (*stack)[len(*stack)-1]
-			p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before END:%s", n.Name, n.Name, name))
+			p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before END:%s", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
 			p.close(stack, roots)
 		}
 		p.close(stack, roots)
@@ -269,16 +283,7 @@ func repairLine(s string) (string, bool) {
 }
 
 // quote puts s in typographic quotes for a sentence, cut to a readable length.
-func quote(s string) string {
-	if len(s) > 80 {
-		cut := 80
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return "“" + s + "”"
-}
+func quote(s string) string { return args.Quote(s) }
 
 // unescapeText decodes a TEXT value (RFC 5545 §3.3.11): "\\", "\;", "\,",
 // "\n" and "\N". It is lenient where go-ical's Prop.Text is not: an unknown

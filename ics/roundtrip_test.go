@@ -21,6 +21,9 @@ var (
 	genRules = []string{"FREQ=DAILY;COUNT=5", "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", "FREQ=DAILY;INTERVAL=2;COUNT=7", "FREQ=MONTHLY;COUNT=4", "FREQ=YEARLY", "FREQ=WEEKLY"}
 	genText  = []string{"Team sync", "Déjeuner, rue d'Alésia", "日本語のタイトル", "semi;colon\\back", "line one\nline two", "emoji 🎉 party", "",
 		strings.Repeat("A long description that certainly needs folding at seventy-five octets, é ", 4)}
+	// genLine is genText without the text longer than a title may be
+	// (fields.MaxTitle), for SUMMARY and LOCATION
+	genLine = genText[:len(genText)-1]
 )
 
 // genCalendar makes a random calendar of events (one-off, all-day,
@@ -46,7 +49,7 @@ func genCalendar(r *rand.Rand, person tz.Zone) *Calendar {
 		return a
 	}
 	for i := range 1 + r.Intn(8) {
-		e := Event{UID: fmt.Sprintf("ev%d@test", i), Summary: pick(genText), Description: pick(genText), Location: pick(genText), Alarms: alarms()}
+		e := Event{UID: fmt.Sprintf("ev%d@test", i), Summary: pick(genLine), Description: pick(genText), Location: pick(genLine), Alarms: alarms()}
 		switch k := r.Intn(10); {
 		case k < 2: // all-day
 			e.AllDay, e.Zone = true, person
@@ -94,7 +97,7 @@ func genCalendar(r *rand.Rand, person tz.Zone) *Calendar {
 		cal.Events = append(cal.Events, e)
 	}
 	for i := range r.Intn(6) {
-		t := Task{UID: fmt.Sprintf("td%d@test", i), Summary: pick(genText), Description: pick(genText), Zone: person, Priority: 1 + r.Intn(4)}
+		t := Task{UID: fmt.Sprintf("td%d@test", i), Summary: pick(genLine), Description: pick(genText), Zone: person, Priority: 1 + r.Intn(4)}
 		switch r.Intn(3) {
 		case 0:
 			t.HasDue, t.Due = true, tz.DayMoment(civil().Date)

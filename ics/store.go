@@ -10,10 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools/tasks"
 	"github.com/assistant-dev/assistant/tz"
 
 	// The event and task tables are registered as journaled by the
@@ -21,7 +25,6 @@ import (
 	// 00005_ics.sql). ics writes their rows through SQL with their column
 	// names, not through their tool handlers.
 	_ "github.com/assistant-dev/assistant/tools/events"
-	_ "github.com/assistant-dev/assistant/tools/tasks"
 )
 
 // ImportOptions tunes Import.
@@ -150,7 +153,19 @@ const allDaySlack = 26 * time.Hour
 func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	var p planned
 	skip := func(line int, comp, uid, reason string) {
-		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: uid, Reason: reason})
+		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
+	}
+	for i := range cal.Events {
+		e := &cal.Events[i]
+		e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, fields.MaxTitle, true)
+		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, fields.MaxLocation, true)
+		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, fields.MaxNotes, false)
+		if e.RecurrenceID == nil && e.Rule != nil {
+			if err := e.Series().CheckOccurs(); err != nil {
+				skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
+				e.Rule = nil
+			}
+		}
 	}
 	masters := map[string]int{} // uid → index in p.events
 	var overrides []*Event
@@ -202,6 +217,21 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if t.Floating {
 			t.Zone = person
 		}
+		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, fields.MaxTitle, true)
+		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, fields.MaxNotes, false)
+		tags, seen := t.Tags[:0], map[string]bool{}
+		for _, tag := range t.Tags {
+			tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), tasks.MaxTag, true)
+			if tag != "" && !seen[strings.ToLower(tag)] {
+				seen[strings.ToLower(tag)] = true
+				tags = append(tags, tag)
+			}
+		}
+		if len(tags) > tasks.MaxTags {
+			skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), tasks.MaxTags, tasks.MaxTags))
+			tags = tags[:tasks.MaxTags]
+		}
+		t.Tags = tags
 		if t.HasStart {
 			// The tasks table has a due and no start; DTSTART only
 			// served as the base of the to-do's relative alarms (RFC 5545
@@ -212,9 +242,54 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
 			t.Rule = nil
 		}
+		if t.Rule != nil {
+			if err := t.Series().CheckOccurs(); err != nil {
+				skip(t.Line, "VTODO", t.UID, neverOccurs(err))
+				t.Rule = nil
+			}
+		}
 		p.tasks = append(p.tasks, taskRow(t, person, now))
 	}
 	return p
+}
+
+// fitText applies the tools' rules to the text of property prop of an
+// imported item: a one-line text (SUMMARY, LOCATION, a title) as
+// [args.CleanLine] cleans it (invisible format characters such as U+200B
+// dropped) and trimmed, a body (DESCRIPTION, notes) as [args.CleanBody]
+// (a leading byte order mark dropped). A text longer than most characters
+// is cut there, as a calendar client keeps what it can rather than drop
+// the item, and skip names what was left out.
+func fitText(skip func(line int, comp, uid, reason string), line int, comp, uid, prop, s string, most int, oneLine bool) string {
+	if oneLine {
+		s = strings.TrimSpace(args.CleanLine(s))
+	} else {
+		s = args.CleanBody(s)
+	}
+	if len(s) <= most {
+		return s
+	}
+	count := utf8.RuneCountInString(s)
+	if count <= most {
+		return s
+	}
+	i := 0
+	for range most {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	skip(line, comp, uid, fmt.Sprintf("%s has %d characters, more than the %d an item keeps; its first %d are imported and the rest is left out", prop, count, most, most))
+	return strings.TrimRightFunc(s[:i], unicode.IsSpace)
+}
+
+// neverOccurs is the report's line for an RRULE the tools would refuse as
+// giving nothing after DTSTART, or less than its COUNT
+// ([recur.Series.CheckOccurs]): the item is
+// kept as its DTSTART alone, which RFC 5545 §3.8.5.3 counts as its first
+// occurrence, rather than stored as a rule that never repeats.
+func neverOccurs(err error) string {
+	return "its RRULE is one the tools refuse (" + strings.TrimSuffix(err.Error(), ".") +
+		"), so the item is imported as its DTSTART alone, its first occurrence, without the RRULE"
 }
 
 func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {

@@ -29,19 +29,29 @@ type Person struct {
 	Created time.Time // UTC, whole seconds
 }
 
+// checkPerson checks a person's name and zone and returns the name as
+// stored: one line, cleaned by [cleanName].
 func checkPerson(name, zone string) (string, error) {
-	name = strings.TrimSpace(name)
+	if !utf8.ValidString(name) {
+		return "", fmt.Errorf("“name” is not valid UTF-8 text (it has a broken byte sequence); write it again as UTF-8: %w", ErrInvalid)
+	}
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return "", fmt.Errorf("“name” must be one line without control characters: %w", ErrInvalid)
+	}
+	name = cleanName(name)
 	if name == "" {
 		return "", fmt.Errorf("“name” must not be blank; write the person's name, for example “alice”: %w", ErrInvalid)
 	}
 	if n := utf8.RuneCountInString(name); n > MaxPersonName {
 		return "", fmt.Errorf("“name” may be at most %d characters; this one has %d: %w", MaxPersonName, n, ErrInvalid)
 	}
-	if strings.ContainsFunc(name, unicode.IsControl) {
-		return "", fmt.Errorf("“name” must be one line without control characters: %w", ErrInvalid)
-	}
 	return name, checkZone(zone)
 }
+
+// cleanName is a one-line name (a person's, a token's label) as stored and
+// looked up: [args.CleanLine]'s rules (the invisible format characters
+// such as U+200B dropped, so "bo\u200bb" is "bob"), then trimmed.
+func cleanName(s string) string { return strings.TrimSpace(args.CleanLine(s)) }
 
 // MaxPersonName is the longest person name, in characters.
 const MaxPersonName = 64
@@ -71,7 +81,7 @@ func scanPerson(sc interface{ Scan(...any) error }) (Person, error) {
 // PersonByName finds a person by exact name; ErrNotFound when none.
 func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 	p, err := scanPerson(s.db.QueryRowContext(ctx,
-		`SELECT `+personCols+` FROM people WHERE name = ?`, strings.TrimSpace(name)))
+		`SELECT `+personCols+` FROM people WHERE name = ?`, cleanName(name)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("there is no person named %s: %w", args.Quote(name), ErrNotFound)
 	}

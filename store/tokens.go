@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
 )
@@ -43,9 +45,26 @@ func hashToken(plain string) []byte {
 	return h[:]
 }
 
+// MaxTokenLabel is the longest token label, in characters.
+const MaxTokenLabel = 100
+
 // CreateToken makes a new token for personID: 32 random bytes, base32,
-// behind "ast_". The plain token is returned once and never stored.
+// behind "ast_". The plain token is returned once and never stored. The
+// label is one line, cleaned as a person's name is (invisible format
+// characters dropped, trimmed), of at most [MaxTokenLabel] characters; a
+// label that is not valid UTF-8, holds control characters or is longer is
+// ErrInvalid.
 func (s *Store) CreateToken(ctx context.Context, personID int64, label string) (string, Token, error) {
+	switch {
+	case !utf8.ValidString(label):
+		return "", Token{}, fmt.Errorf("“label” is not valid UTF-8 text (it has a broken byte sequence); write it again as UTF-8: %w", ErrInvalid)
+	case strings.ContainsFunc(label, unicode.IsControl):
+		return "", Token{}, fmt.Errorf("“label” must be one line without control characters: %w", ErrInvalid)
+	}
+	label = cleanName(label)
+	if n := utf8.RuneCountInString(label); n > MaxTokenLabel {
+		return "", Token{}, fmt.Errorf("“label” may be at most %d characters; this one has %d: %w", MaxTokenLabel, n, ErrInvalid)
+	}
 	if _, err := s.PersonByID(ctx, personID); err != nil {
 		return "", Token{}, err
 	}
@@ -54,7 +73,7 @@ func (s *Store) CreateToken(ctx context.Context, personID int64, label string) (
 		return "", Token{}, err
 	}
 	plain := tokenPrefix + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(raw[:]))
-	t := Token{PersonID: personID, Prefix: plain[:shownLen], Label: strings.TrimSpace(label), Created: s.now()}
+	t := Token{PersonID: personID, Prefix: plain[:shownLen], Label: label, Created: s.now()}
 	err := s.db.QueryRowContext(ctx, `INSERT INTO access_tokens (person_id, hash, prefix, label, created)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`, personID, hashToken(plain), t.Prefix, t.Label, t.Created.Unix()).Scan(&t.ID)
 	if err != nil {

@@ -416,9 +416,13 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 			continue
 		}
 		var ae *agent.Error
+		var me *agent.MessageError
 		switch {
 		case errors.Is(err, context.Canceled):
 			fmt.Fprintln(a.stderr, "(stopped)")
+		case errors.As(err, &me):
+			// a line typed (or pasted) that cannot be sent; the chat goes on
+			fmt.Fprintln(a.stderr, me.Sentence+".")
 		case errors.As(err, &ae) && ae.Kind == agent.KindUnavailable:
 			fmt.Fprintln(a.stderr, ae.Sentence)
 		default:
@@ -514,6 +518,10 @@ func chatFail(err error) error {
 	}
 	if errors.Is(err, agent.ErrEmptyMessage) {
 		return fail(exitUsage, err)
+	}
+	var me *agent.MessageError
+	if errors.As(err, &me) {
+		return fail(exitInvalid, err)
 	}
 	if t := store.TroubleOf(err); t != store.NoTrouble {
 		// The conversation could not be saved: a full disk, a read-only

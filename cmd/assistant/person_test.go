@@ -111,3 +111,41 @@ func TestMissingPersonHintNamesTheDB(t *testing.T) {
 		t.Errorf("without --db: %s", r)
 	}
 }
+
+// A person's name and a token's label are one-line texts like a title:
+// invisible format characters are dropped (so "bo\u200bb" is bob, found
+// by --person bob), and text that is not valid UTF-8 is refused naming
+// the argument, never stored as U+FFFD or as the raw byte.
+func TestNamesAndLabelsAreCleanText(t *testing.T) {
+	h := newHome(t)
+	if r := h.must("person", "add", "bo\u200bb\ufeff", "--zone", "Europe/Paris"); !strings.Contains(r.stdout, "Added bob ") {
+		t.Fatalf("person add bo\\u200bb: %s", r)
+	}
+	if r := h.run("person", "add", "bob", "--zone", "Europe/Paris"); r.code != 5 {
+		t.Errorf("person add bob after bo\\u200bb: want exit 5 (taken), got %s", r)
+	}
+	h.must("--person", "b\u2060ob", "call", "add_task", "title=Milk")
+	if r := h.must("--person", "bob", "call", "list_tasks"); !strings.Contains(r.stdout, "Milk") {
+		t.Errorf("--person b\\u2060ob did not act as bob: %s", r)
+	}
+	r := h.run("person", "add", "bo\xffb", "--zone", "Europe/Paris")
+	if r.code != 1 || !strings.Contains(r.stderr, "“name” is not valid UTF-8") || strings.Count(strings.TrimSpace(r.stderr), "\n") > 0 {
+		t.Errorf("person add bo\\xffb: want exit 1 and one line naming “name”, got %s", r)
+	}
+	r = h.run("token", "create", "--person", "bob", "--label", "x\xff")
+	if r.code != 1 || !strings.Contains(r.stderr, "“label” is not valid UTF-8") || strings.Contains(r.stdout, "ast_") {
+		t.Errorf("token create --label x\\xff: want exit 1 naming “label” and no token, got %s", r)
+	}
+	if r = h.run("token", "create", "--person", "bob", "--label", strings.Repeat("l", 101)); r.code != 1 || !strings.Contains(r.stderr, "at most 100") {
+		t.Errorf("token create with a 101-character label: want exit 1, got %s", r)
+	}
+	h.must("token", "create", "--person", "bob", "--label", "lap\u200btop")
+	r = h.must("person", "list")
+	if strings.Contains(r.stdout, "\ufffd") || strings.Contains(r.stdout, "\xff") || strings.Contains(r.stdout, "\u200b") {
+		t.Errorf("person list holds a refused or invisible character:\n%q", r.stdout)
+	}
+	r = h.must("token", "list")
+	if !strings.Contains(r.stdout, "laptop") || strings.Count(r.stdout, "ast_") != 1 {
+		t.Errorf("token list: want one token labelled laptop, got:\n%q", r.stdout)
+	}
+}

@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -54,6 +55,10 @@ func TestHostileValuesGiveShortSentences(t *testing.T) {
 						m["id"] = "e1"
 					}
 				}
+				if tool.Name == "add_task" || tool.Name == "add_event" {
+					// so that a value taken is stored, not refused as a repeat
+					m["allow_duplicate"] = true
+				}
 				m[prop.Name] = h.value
 				raw, err := json.Marshal(m)
 				if err != nil {
@@ -61,10 +66,14 @@ func TestHostileValuesGiveShortSentences(t *testing.T) {
 				}
 				res, _ := e.Call(p, tool.Name, string(raw))
 				tried++
+				msg := res.TextOut()
 				if res.OK() {
+					// taken, it must not come back whole in the answer
+					if len(msg) > 4000 || strings.Contains(msg, strings.Repeat("x", 100)) || strings.Contains(msg, strings.Repeat("é", 100)) {
+						t.Errorf("%s %s as %s: taken, with an answer of %d bytes: %.300s", tool.Name, prop.Name, h.kind, len(msg), msg)
+					}
 					continue
 				}
-				msg := res.TextOut()
 				if len(msg) > 800 || !utf8.ValidString(msg) || strings.Contains(msg, strings.Repeat("x", 100)) ||
 					strings.Contains(msg, strings.Repeat("é", 100)) {
 					t.Errorf("%s %s as %s: a sentence of %d bytes (valid UTF-8: %v): %.300s", tool.Name, prop.Name, h.kind,
@@ -76,8 +85,58 @@ func TestHostileValuesGiveShortSentences(t *testing.T) {
 	if tried < 100 {
 		t.Fatalf("only %d calls tried", tried)
 	}
+	// and none of it was stored, in any column of any table
+	for table, n := range longestTexts(t, e) {
+		if n > 10*1024 {
+			t.Errorf("%s holds a value of %d bytes after the hostile calls", table, n)
+		}
+	}
 	// an unknown tool's name is a hostile value too
 	if res, _ := e.Call(p, long, `{}`); len(res.TextOut()) > 800 {
 		t.Errorf("an unknown tool name gives %d bytes", len(res.TextOut()))
 	}
+}
+
+// longestTexts is the longest value, in bytes, of each column
+// ("tasks.title") of every table of e's store.
+func longestTexts(t *testing.T, e *tooltest.Env) map[string]int {
+	t.Helper()
+	db := e.Store.DB()
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	out := map[string]int{}
+	for _, table := range tables {
+		cols, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for cols.Next() {
+			var name string
+			if err := cols.Scan(&name); err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, name)
+		}
+		cols.Close()
+		for _, col := range names {
+			var n sql.NullInt64
+			if err := db.QueryRow(`SELECT MAX(LENGTH(CAST("` + col + `" AS BLOB))) FROM "` + table + `"`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			out[table+"."+col] = int(n.Int64)
+		}
+	}
+	return out
 }

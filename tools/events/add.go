@@ -27,6 +27,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	}
 	in := readInput(a, c.zone, false)
 	key := a.Line("key")
+	fields.TooLong(a, "key", "key", key, fields.MaxKey)
 	allowDup := a.Flag("allow_duplicate")
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)

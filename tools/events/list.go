@@ -78,6 +78,7 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	}
 	w := fields.ReadWindow(a, c.zone, c.now)
 	query := a.Line("query")
+	fields.TooLong(a, "query", "search text", query, fields.MaxQuery)
 	limit := a.Number("limit", listDefault, 1, listMax)
 	after, offset := readListCursor(a)
 	if err := a.Err(); err != nil {
@@ -108,7 +109,7 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 		what = "event"
 	}
 	if query != "" {
-		what += " matching " + quote(query)
+		what += " matching " + args.Quote(query)
 	}
 	var b strings.Builder
 	switch {

@@ -15,6 +15,10 @@ const (
 	MaxTitle    = 200
 	MaxLocation = 200
 	MaxNotes    = 10000
+	// MaxQuery bounds the search text of list_tasks and list_events.
+	MaxQuery = 200
+	// MaxKey bounds an idempotency key (“key” of add_task, add_event).
+	MaxKey = 200
 )
 
 // TooLong records on a that argument name holds s of more than most

@@ -24,7 +24,7 @@ import (
 const (
 	DefaultLimit = 25
 	MaxLimit     = 100
-	MaxQuery     = 200
+	MaxQuery     = fields.MaxQuery
 	pageBudget   = tools.ModelLimit - 512
 )
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -309,10 +310,12 @@ func loadCompletions(tx *store.Tx, id int64, limit int) ([]completion, int, erro
 	return out, total, rows.Err()
 }
 
-// hasTag reports whether t carries tag, compared case-insensitively.
+// hasTag reports whether t carries tag, compared case-insensitively and
+// through [args.CleanLine], so a tag stored with invisible characters
+// before they were dropped still matches.
 func (t task) hasTag(tag string) bool {
 	for _, x := range t.Tags {
-		if strings.EqualFold(x, tag) {
+		if strings.EqualFold(strings.TrimSpace(args.CleanLine(x)), tag) {
 			return true
 		}
 	}

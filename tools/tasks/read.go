@@ -22,7 +22,7 @@ const (
 	MaxNotes = fields.MaxNotes
 	MaxTag   = 40
 	MaxTags  = 20
-	MaxKey   = 200
+	MaxKey   = fields.MaxKey
 )
 
 var taskID = regexp.MustCompile(`^[tT]?([0-9]{1,18})$`)

@@ -282,6 +282,13 @@ func TestHTTPProtocolErrors(t *testing.T) {
 		{"no version", `{"id":2,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "2"},
 		{"a name not a string", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}`, -32602, "3"},
 		{"a batch with a bad member", `[{"jsonrpc":"2.0","id":4,"method":"ping"},{"x":1}]`, -32600, "null"},
+		// No batches over HTTP (MCP 2025-06-18): the SDK ran the first call
+		// and dropped the second.
+		{"a batch of two calls", `[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"whoami"}},{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"whoami"}}]`, -32600, "null"},
+		// An id the SDK would answer as another number is refused, echoed.
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1.5"},
+		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "12345678901234567890"},
+		{"an exponent id", `{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1e3"},
 	} {
 		res, body := rawPost(t, ts.URL, "tok-ada", c.body)
 		var r reply

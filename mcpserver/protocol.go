@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -185,4 +187,31 @@ func badParams(r *jsonrpc.Request) string {
 		return checkCallParams(r.Params)
 	}
 	return ""
+}
+
+// badID returns the Invalid Request sentence of msg, one JSON-RPC message,
+// when its id is a number the SDK cannot answer with unchanged: go-sdk
+// v1.8.0 keeps a numeric id as an int64, so 1.5 would come back as 1 and
+// 12345678901234567890 as another number. A response must carry the
+// request's id exactly (JSON-RPC 2.0 §5), so such an id is refused, with
+// the id echoed as sent; "" for a string id, a whole number in int64's
+// range, or no id.
+func badID(msg []byte) string {
+	id := idOf(msg)
+	if len(id) == 0 || id[0] == '"' {
+		return ""
+	}
+	if _, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+		return ""
+	}
+	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), int64(math.MinInt64), int64(math.MaxInt64))
+}
+
+// cut shortens s to at most n bytes, marking the cut with "…" (s is
+// ASCII here: the digits of a JSON number).
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

@@ -208,6 +208,9 @@ func TestServeIOBadLines(t *testing.T) {
 		{"an unknown tool", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"whoamii"}}`, -32602, "16"},
 		{"a cursor not a string", `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"cursor":5}}`, -32602, "17"},
 		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":18}`, -32600, "18"},
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "1.5"},
+		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`, -32600, "12345678901234567890"},
+		{"a fractional id in a batch", `[{"jsonrpc":"2.0","id":19,"method":"ping"},{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`, -32600, "null"},
 	}
 	next := 100
 	for _, c := range cases {

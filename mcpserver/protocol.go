@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -56,7 +57,7 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	case jsonrpc.CodeInvalidRequest:
 		out.Message = prefixInvalidRequest + "the message is not a JSON-RPC 2.0 request this server can take; send initialize first, then tools/list or tools/call."
 	case jsonrpc.CodeMethodNotFound:
-		out.Message = prefixMethod + "this server answers initialize, ping, tools/list and tools/call."
+		out.Message = prefixMethod + "this server has no such method; it serves its tools through tools/list and tools/call, after initialize (MCP 2025-06-18)."
 	case jsonrpc.CodeInvalidParams:
 		out.Message = prefixParams + "the “params” of this request do not fit its method (MCP 2025-06-18 gives each method's params); tools/call takes {\"name\": a tool name, \"arguments\": an object}."
 	default:
@@ -65,6 +66,11 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	}
 	return out
 }
+
+// beforeInitialize matches go-sdk v1.8.0's error (without a code) for a
+// call other than initialize or ping on a session not yet initialized
+// (ServerSession.handle).
+var beforeInitialize = regexp.MustCompile(`^method "(.*)" is invalid during session initialization`)
 
 // errorFor returns the JSON-RPC error of err as [publicError] words it:
 // with the code of a *jsonrpc.Error inside err, or -32602 for the SDK's
@@ -80,6 +86,10 @@ func errorFor(err error) *jsonrpc.Error {
 	}
 	if code == 0 && strings.HasPrefix(err.Error(), "handling '") {
 		code = jsonrpc.CodeInvalidParams
+	}
+	if m := beforeInitialize.FindStringSubmatch(err.Error()); code == 0 && m != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: prefixInvalidRequest +
+			fmt.Sprintf("this session is not initialized yet, so “%s” cannot be answered; send initialize first, then notifications/initialized (MCP 2025-06-18 \"Lifecycle\").", cut(m[1], 60))}
 	}
 	return publicError(&jsonrpc.Error{Code: code})
 }

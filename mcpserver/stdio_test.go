@@ -415,3 +415,23 @@ func TestServeIOEmptyArguments(t *testing.T) {
 		}
 	}
 }
+
+// A call before initialize gets an Invalid Request error in our words
+// saying to send initialize first, not an Internal error; the session
+// goes on.
+func TestServeIOCallBeforeInitialize(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawWhoami(1))
+	r := p.reply(t)
+	if r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "1" || !strings.Contains(r.Error.Message, "send initialize first") || !strings.Contains(r.Error.Message, "tools/call") {
+		t.Fatalf("tools/call before initialize: %+v, want -32600 saying to send initialize first", r)
+	}
+	checkOwnWords(t, "before initialize", r.Error.Message)
+	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":2`, 1), rawInitialized, rawWhoami(3))
+	if r := p.reply(t); string(r.ID) != "2" || r.Result == nil {
+		t.Fatalf("initialize after it: %+v", r)
+	}
+	if r := p.reply(t); string(r.ID) != "3" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Fatalf("the call after initialize: %+v", r)
+	}
+}

@@ -474,9 +474,18 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 }
 
 // momentWords renders a stored moment ("2026-10-05T08:00" or
-// "2026-10-05", civil in zone) as the tools show it; text that is not one
-// is given back as it is.
+// "2026-10-05", civil in zone, or "2026-10-05T12:30[Europe/Paris]", civil
+// in the bracket's zone) as the tools show it in zone; text that is not
+// one is given back as it is.
 func momentWords(s string, zone tz.Zone) string {
+	in := zone // the zone the moment is civil in: its bracket's, else the person's
+	if base, name, ok := strings.Cut(s, "["); ok && strings.HasSuffix(name, "]") {
+		z, err := tz.LoadZone(strings.TrimSuffix(name, "]"))
+		if err != nil {
+			return s
+		}
+		s, in = base, z
+	}
 	m, err := tz.ParseStored(s)
 	if err != nil {
 		return s
@@ -484,7 +493,7 @@ func momentWords(s string, zone tz.Zone) string {
 	if !m.HasTime {
 		return tz.FormatDateModel(m.Date)
 	}
-	at, _ := zone.Instant(m.DateTime)
+	at, _ := in.Instant(m.DateTime)
 	return tz.FormatModel(at, zone)
 }
 

@@ -135,6 +135,11 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		if err != nil {
 			return fail(exitInternal, err)
 		}
+		if a.tzOverride != "" { // --tz shows the times in that zone
+			for i := range reports {
+				reports[i].Zone = a.tzOverride
+			}
+		}
 		if err := remind.WriteStatus(a.stdout, reports); err != nil {
 			return fail(exitInternal, err)
 		}

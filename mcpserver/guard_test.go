@@ -419,3 +419,25 @@ func TestHTTPSDKErrorsInOurWords(t *testing.T) {
 		t.Errorf("whoami: %s", body)
 	}
 }
+
+// Host names are compared without case (RFC 3986 §3.2.2), in the Host
+// header as in Origin: LOCALHOST is this machine, evil.example is not.
+func TestHTTPHostCase(t *testing.T) {
+	ts := newHTTPServer(t, testRegistry(nil), newTokenAuth(), nil)
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	for _, c := range []struct {
+		host, origin string
+		status       int
+	}{
+		{"LOCALHOST:" + port, "", http.StatusOK},
+		{"LocalHost:" + port, "http://LOCALHOST:" + port, http.StatusOK},
+		{"127.0.0.1:" + port, "HTTP://LOCALHOST:" + port, http.StatusOK},
+		{"EVIL.example:" + port, "", http.StatusForbidden},
+	} {
+		res := post(t, ts.URL, map[string]string{"Authorization": "Bearer tok-ada", "Host": c.host, "Origin": c.origin}, "")
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != c.status {
+			t.Errorf("Host %q, Origin %q: %d %s, want %d", c.host, c.origin, res.StatusCode, body, c.status)
+		}
+	}
+}

@@ -435,3 +435,26 @@ func TestServeIOCallBeforeInitialize(t *testing.T) {
 		t.Fatalf("the call after initialize: %+v", r)
 	}
 }
+
+// An unknown method's sentence does not claim the server answers only
+// four methods: the SDK answers resources/list, prompts/list and
+// logging/setLevel as well.
+func TestServeIOMethodNotFoundSentence(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":3,"method":"nope/never"}`)
+	for range 2 {
+		r := p.reply(t)
+		switch string(r.ID) {
+		case "2":
+			if r.Result == nil {
+				t.Errorf("resources/list: %+v, want a result", r)
+			}
+		case "3":
+			if r.Error == nil || r.Error.Code != -32601 || strings.Contains(r.Error.Message, "answers initialize, ping, tools/list and tools/call") || !strings.Contains(r.Error.Message, "no such method") {
+				t.Errorf("an unknown method: %+v", r.Error)
+			}
+		}
+	}
+}

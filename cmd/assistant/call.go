@@ -115,7 +115,7 @@ func (a *app) runCall(cmd *cobra.Command, name string, pairs []string, rawArgs s
 
 // printResult writes a tool's result the shell way and ends with its code;
 // an internal failure caused by the disk or the file under the database
-// ends with that Trouble's code instead (11 or 12), as other commands do.
+// ends with that Trouble's code instead (11, 12 or 13), as other commands do.
 func (a *app) printResult(res tools.ExecResult, asJSON bool) error {
 	code := res.Code
 	if code == tools.CodeInternal {

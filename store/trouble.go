@@ -100,7 +100,7 @@ func sentence(t Trouble, path string, reading bool) string {
 		if path != "" {
 			file = path
 		}
-		return fmt.Sprintf("%s is damaged (SQLite finds its file malformed), so the command stopped; copy it aside, then put back a backup: the copy an upgrade makes beside it (%s.v3.bak and the like) or your own, or save what is left with `sqlite3 %s .recover | sqlite3 recovered.db`.", capitalize(the), file, file)
+		return fmt.Sprintf("%s is damaged (SQLite finds its file malformed), so the command stopped; copy it aside, then put back a backup: the copy an upgrade makes beside it (%s.vN.bak, N the schema version it had) or your own, or save what is left with `sqlite3 %s .recover | sqlite3 recovered.db`.", capitalize(the), file, file)
 	case t == DiskFull && reading:
 		return fmt.Sprintf("The disk holding %s is full (or failing), so the database is open for reading only and nothing was changed; free some space on that disk and try again.", the)
 	case t == DiskFull:

@@ -151,8 +151,8 @@ func checkBody(maxBody int64, next http.Handler) http.Handler {
 	})
 }
 
-// checkMessages checks body as one JSON-RPC message or a batch of them,
-// as the stdio transport checks a line; msg is "" when it is good, else
+// checkMessages checks body as one JSON-RPC message, as the stdio
+// transport checks a line, and refuses a batch; msg is "" when it is good, else
 // the error to answer with, its code and the id it answers (nil: null).
 func checkMessages(body []byte) (id json.RawMessage, code int64, msg string) {
 	if len(body) == 0 {
@@ -161,21 +161,21 @@ func checkMessages(body []byte) (id json.RawMessage, code int64, msg string) {
 	if !json.Valid(body) {
 		return nil, jsonrpc.CodeParseError, parseError(body)
 	}
-	members := []json.RawMessage{body}
 	if body[0] == '[' {
-		if json.Unmarshal(body, &members) != nil || len(members) == 0 {
-			return nil, jsonrpc.CodeInvalidRequest, prefixInvalidRequest + "the batch is empty; send at least one message in it."
-		}
+		// MCP 2025-06-18 dropped JSON-RPC batches, and the SDK's HTTP
+		// handler would serve a batch's first call and drop the others.
+		return nil, jsonrpc.CodeInvalidRequest, prefixInvalidRequest + "this server takes one JSON-RPC message per HTTP request, not a batch (a JSON array), as MCP 2025-06-18 has none; send each message in its own POST."
 	}
-	for _, m := range members {
-		dm, err := jsonrpc.DecodeMessage(m)
-		if err != nil {
-			return idOf(m), jsonrpc.CodeInvalidRequest, invalidRequest(m)
-		}
-		if r, ok := dm.(*jsonrpc.Request); ok {
-			if bad := badParams(r); bad != "" {
-				return idOf(m), jsonrpc.CodeInvalidParams, bad
-			}
+	dm, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		return idOf(body), jsonrpc.CodeInvalidRequest, invalidRequest(body)
+	}
+	if bad := badID(body); bad != "" {
+		return idOf(body), jsonrpc.CodeInvalidRequest, bad
+	}
+	if r, ok := dm.(*jsonrpc.Request); ok {
+		if bad := badParams(r); bad != "" {
+			return idOf(body), jsonrpc.CodeInvalidParams, bad
 		}
 	}
 	return nil, 0, ""

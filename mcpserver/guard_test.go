@@ -282,6 +282,13 @@ func TestHTTPProtocolErrors(t *testing.T) {
 		{"no version", `{"id":2,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "2"},
 		{"a name not a string", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":5}}`, -32602, "3"},
 		{"a batch with a bad member", `[{"jsonrpc":"2.0","id":4,"method":"ping"},{"x":1}]`, -32600, "null"},
+		// No batches over HTTP (MCP 2025-06-18): the SDK ran the first call
+		// and dropped the second.
+		{"a batch of two calls", `[{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"whoami"}},{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"whoami"}}]`, -32600, "null"},
+		// An id the SDK would answer as another number is refused, echoed.
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1.5"},
+		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "12345678901234567890"},
+		{"an exponent id", `{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1e3"},
 	} {
 		res, body := rawPost(t, ts.URL, "tok-ada", c.body)
 		var r reply
@@ -410,5 +417,27 @@ func TestHTTPSDKErrorsInOurWords(t *testing.T) {
 	// A good call still streams its answer.
 	if _, body := rawPost(t, ts.URL, "tok-ada", ""); !strings.Contains(body, "You are Ada.") {
 		t.Errorf("whoami: %s", body)
+	}
+}
+
+// Host names are compared without case (RFC 3986 §3.2.2), in the Host
+// header as in Origin: LOCALHOST is this machine, evil.example is not.
+func TestHTTPHostCase(t *testing.T) {
+	ts := newHTTPServer(t, testRegistry(nil), newTokenAuth(), nil)
+	port := ts.URL[strings.LastIndex(ts.URL, ":")+1:]
+	for _, c := range []struct {
+		host, origin string
+		status       int
+	}{
+		{"LOCALHOST:" + port, "", http.StatusOK},
+		{"LocalHost:" + port, "http://LOCALHOST:" + port, http.StatusOK},
+		{"127.0.0.1:" + port, "HTTP://LOCALHOST:" + port, http.StatusOK},
+		{"EVIL.example:" + port, "", http.StatusForbidden},
+	} {
+		res := post(t, ts.URL, map[string]string{"Authorization": "Bearer tok-ada", "Host": c.host, "Origin": c.origin}, "")
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != c.status {
+			t.Errorf("Host %q, Origin %q: %d %s, want %d", c.host, c.origin, res.StatusCode, body, c.status)
+		}
 	}
 }

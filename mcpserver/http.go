@@ -121,7 +121,19 @@ func HTTPHandler(reg *tools.Registry, authn Authenticator, opts *Options) (http.
 		limit = DefaultMaxConcurrent
 	}
 	slots := &perToken{max: limit, open: map[string]int{}}
-	return checkOrigin(o.AllowedOrigins, bearer(authn, logger, slots, checkBody(maxBody, sdkBearer(streamable)))), nil
+	return lowerHost(checkOrigin(o.AllowedOrigins, bearer(authn, logger, slots, checkBody(maxBody, sdkBearer(streamable))))), nil
+}
+
+// lowerHost lower-cases the request's Host before next sees it: a host
+// name is case-insensitive (RFC 3986 §3.2.2), and the SDK's DNS-rebinding
+// check compares it with "localhost" as written, so "LOCALHOST:8765"
+// would be refused while an Origin of any case is accepted (see
+// [LoopbackOrigin]).
+func lowerHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Host = strings.ToLower(r.Host)
+		next.ServeHTTP(w, r)
+	})
 }
 
 // bearer checks the Authorization header with authn before next sees the

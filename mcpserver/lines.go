@@ -466,6 +466,8 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 		msgs, ids, reason = l.batch(msg)
 	} else if m, err := jsonrpc.DecodeMessage(msg); err != nil {
 		reason = invalidRequest(msg)
+	} else if bad := badID(msg); bad != "" {
+		reason = bad
 	} else {
 		msgs = []jsonrpc.Message{m}
 		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
@@ -497,6 +499,9 @@ func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, string)
 		m, err := jsonrpc.DecodeMessage(raw)
 		if err != nil {
 			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
+		}
+		if bad := badID(raw); bad != "" {
+			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixInvalidRequest))
 		}
 		r, ok := m.(*jsonrpc.Request)
 		if ok {

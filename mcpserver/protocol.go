@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -54,7 +57,7 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	case jsonrpc.CodeInvalidRequest:
 		out.Message = prefixInvalidRequest + "the message is not a JSON-RPC 2.0 request this server can take; send initialize first, then tools/list or tools/call."
 	case jsonrpc.CodeMethodNotFound:
-		out.Message = prefixMethod + "this server answers initialize, ping, tools/list and tools/call."
+		out.Message = prefixMethod + "this server has no such method; it serves its tools through tools/list and tools/call, after initialize (MCP 2025-06-18)."
 	case jsonrpc.CodeInvalidParams:
 		out.Message = prefixParams + "the “params” of this request do not fit its method (MCP 2025-06-18 gives each method's params); tools/call takes {\"name\": a tool name, \"arguments\": an object}."
 	default:
@@ -63,6 +66,11 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	}
 	return out
 }
+
+// beforeInitialize matches go-sdk v1.8.0's error (without a code) for a
+// call other than initialize or ping on a session not yet initialized
+// (ServerSession.handle).
+var beforeInitialize = regexp.MustCompile(`^method "(.*)" is invalid during session initialization`)
 
 // errorFor returns the JSON-RPC error of err as [publicError] words it:
 // with the code of a *jsonrpc.Error inside err, or -32602 for the SDK's
@@ -78,6 +86,10 @@ func errorFor(err error) *jsonrpc.Error {
 	}
 	if code == 0 && strings.HasPrefix(err.Error(), "handling '") {
 		code = jsonrpc.CodeInvalidParams
+	}
+	if m := beforeInitialize.FindStringSubmatch(err.Error()); code == 0 && m != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: prefixInvalidRequest +
+			fmt.Sprintf("this session is not initialized yet, so “%s” cannot be answered; send initialize first, then notifications/initialized (MCP 2025-06-18 \"Lifecycle\").", cut(m[1], 60))}
 	}
 	return publicError(&jsonrpc.Error{Code: code})
 }
@@ -185,4 +197,31 @@ func badParams(r *jsonrpc.Request) string {
 		return checkCallParams(r.Params)
 	}
 	return ""
+}
+
+// badID returns the Invalid Request sentence of msg, one JSON-RPC message,
+// when its id is a number the SDK cannot answer with unchanged: go-sdk
+// v1.8.0 keeps a numeric id as an int64, so 1.5 would come back as 1 and
+// 12345678901234567890 as another number. A response must carry the
+// request's id exactly (JSON-RPC 2.0 §5), so such an id is refused, with
+// the id echoed as sent; "" for a string id, a whole number in int64's
+// range, or no id.
+func badID(msg []byte) string {
+	id := idOf(msg)
+	if len(id) == 0 || id[0] == '"' {
+		return ""
+	}
+	if _, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+		return ""
+	}
+	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), int64(math.MinInt64), int64(math.MaxInt64))
+}
+
+// cut shortens s to at most n bytes, marking the cut with "…" (s is
+// ASCII here: the digits of a JSON number).
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

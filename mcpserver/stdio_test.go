@@ -208,6 +208,9 @@ func TestServeIOBadLines(t *testing.T) {
 		{"an unknown tool", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"whoamii"}}`, -32602, "16"},
 		{"a cursor not a string", `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"cursor":5}}`, -32602, "17"},
 		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":18}`, -32600, "18"},
+		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "1.5"},
+		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`, -32600, "12345678901234567890"},
+		{"a fractional id in a batch", `[{"jsonrpc":"2.0","id":19,"method":"ping"},{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`, -32600, "null"},
 	}
 	next := 100
 	for _, c := range cases {
@@ -409,6 +412,49 @@ func TestServeIOEmptyArguments(t *testing.T) {
 		}
 		if r.Error != nil || json.Unmarshal(r.Result, &res) != nil || res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, c.want) {
 			t.Errorf("%s with %s: answered %s %+v, want %q", c.tool, c.arguments, r.Result, r.Error, c.want)
+		}
+	}
+}
+
+// A call before initialize gets an Invalid Request error in our words
+// saying to send initialize first, not an Internal error; the session
+// goes on.
+func TestServeIOCallBeforeInitialize(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawWhoami(1))
+	r := p.reply(t)
+	if r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "1" || !strings.Contains(r.Error.Message, "send initialize first") || !strings.Contains(r.Error.Message, "tools/call") {
+		t.Fatalf("tools/call before initialize: %+v, want -32600 saying to send initialize first", r)
+	}
+	checkOwnWords(t, "before initialize", r.Error.Message)
+	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":2`, 1), rawInitialized, rawWhoami(3))
+	if r := p.reply(t); string(r.ID) != "2" || r.Result == nil {
+		t.Fatalf("initialize after it: %+v", r)
+	}
+	if r := p.reply(t); string(r.ID) != "3" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Fatalf("the call after initialize: %+v", r)
+	}
+}
+
+// An unknown method's sentence does not claim the server answers only
+// four methods: the SDK answers resources/list, prompts/list and
+// logging/setLevel as well.
+func TestServeIOMethodNotFoundSentence(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, `{"jsonrpc":"2.0","id":3,"method":"nope/never"}`)
+	for range 2 {
+		r := p.reply(t)
+		switch string(r.ID) {
+		case "2":
+			if r.Result == nil {
+				t.Errorf("resources/list: %+v, want a result", r)
+			}
+		case "3":
+			if r.Error == nil || r.Error.Code != -32601 || strings.Contains(r.Error.Message, "answers initialize, ping, tools/list and tools/call") || !strings.Contains(r.Error.Message, "no such method") {
+				t.Errorf("an unknown method: %+v", r.Error)
+			}
 		}
 	}
 }

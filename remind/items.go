@@ -70,16 +70,27 @@ type fire struct {
 // each occurrence (RFC 5545 relative trigger); an absolute one keeps its
 // offset from DTSTART, so on a single item it fires at its own instant and
 // on a repeating one at the same distance from each occurrence (design §5).
-func triggers(r fields.Reminders, first time.Time, zone tz.Zone) []trigger {
+func triggers(r fields.Reminders, first time.Time, zone, person tz.Zone) []trigger {
 	var out []trigger
 	for _, m := range r.Before {
 		out = append(out, trigger{Name: "before:" + strconv.Itoa(m), Offset: -time.Duration(m) * time.Minute})
 	}
 	for _, m := range r.At {
 		at, _ := zone.MomentInstant(m)
-		out = append(out, trigger{Name: "at:" + m.Stored(), Offset: at.Sub(first)})
+		out = append(out, trigger{Name: atTrigger(m, zone, person), Offset: at.Sub(first)})
 	}
 	return out
+}
+
+// atTrigger names an absolute reminder m, civil in zone: "at:" and the
+// stored moment ("at:2026-10-05T08:00"), with the zone in brackets
+// ("at:2026-10-05T12:30[Europe/Paris]", RFC 9557's suffix) when it is not
+// the person's zone, so whoever reads the trigger reads the right instant.
+func atTrigger(m tz.Moment, zone, person tz.Zone) string {
+	if !m.HasTime || zone.Name() == person.Name() {
+		return "at:" + m.Stored()
+	}
+	return "at:" + m.Stored() + "[" + zone.Name() + "]"
 }
 
 func offsetRange(ts []trigger) (lo, hi time.Duration) {
@@ -179,7 +190,7 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		it.NoBase = true
 		for _, m := range rem.At {
 			a, _ := remZone.MomentInstant(m)
-			it.Absolute = append(it.Absolute, fire{Trigger: "at:" + m.Stored(), At: a})
+			it.Absolute = append(it.Absolute, fire{Trigger: atTrigger(m, remZone, zone), At: a})
 		}
 		return it, nil
 	}
@@ -210,7 +221,7 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 	}
 	it.Series = s
 	first, _ := s.Zone.MomentInstant(s.Start)
-	it.Triggers = triggers(rem, first, remZone)
+	it.Triggers = triggers(rem, first, remZone, zone)
 	return it, nil
 }
 
@@ -279,7 +290,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	if err != nil {
 		return bad(err)
 	}
-	it.Triggers = triggers(rem, first, evZone)
+	it.Triggers = triggers(rem, first, evZone, zone)
 
 	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, end_local, start_at, end_at,
 		remind_before, remind_at, updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
@@ -335,7 +346,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 			if err != nil {
 				return bad(err)
 			}
-			ov.Triggers = triggers(orem, base, evZone)
+			ov.Triggers = triggers(orem, base, evZone, zone)
 			if ov.Triggers == nil {
 				ov.Triggers = []trigger{}
 			}

@@ -31,7 +31,9 @@ type Message struct {
 	Item       *ItemRef       `json:"item,omitempty"`
 	Occurrence *OccurrenceRef `json:"occurrence,omitempty"`
 	// Trigger is "before:15" (minutes before the start or due),
-	// "at:2026-10-05T08:00" (an absolute moment, in the item's zone) or
+	// "at:2026-10-05T08:00" (an absolute moment, in the person's zone;
+	// "at:2026-10-05T12:30[Europe/Paris]" when it was set in another: an
+	// event's own zone, or --tz) or
 	// "once:2026-10-12T06:00:00Z" (a one-time reminder, remind_once, from
 	// a calendar file's absolute alarm).
 	Trigger string `json:"trigger,omitempty"`

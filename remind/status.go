@@ -55,10 +55,16 @@ type PersonStatus struct {
 	Late     []Entry // of the sent, those more than LateAfter after their time
 	Skipped  []Entry
 	Failed   []Entry
+	// Unsynced, when not "", is why the index could not be brought up to
+	// date (the database cannot be written: store.Explain's sentence); the
+	// report is then as the last pass left it.
+	Unsynced string
 }
 
 // Status brings the index up to date with the items (it records and sends
 // nothing) and reports every person's reminders as of the engine's clock.
+// When the database cannot be written (store.TroubleOf: read-only, a full
+// disk) the index is read as it is, and PersonStatus.Unsynced says why.
 func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	people, err := e.persons(ctx)
 	if err != nil {
@@ -69,20 +75,33 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	for _, p := range people {
 		ps := PersonStatus{Name: p.Name, Zone: p.Zone.Name(), At: now, MaxLate: e.maxLate}
 		var r Result
-		if err := e.rebuild(ctx, p, now, &r); err != nil {
-			return nil, err
-		}
 		var st state
-		if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-			var err error
-			if st, err = e.sync(tx, p, now, &r); err != nil {
-				return err
-			}
-			return saveState(tx, st)
-		}); err != nil {
-			return nil, err
+		err := e.rebuild(ctx, p, now, &r)
+		if err == nil {
+			_, err = e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
+				var err error
+				if st, err = e.sync(tx, p, now, &r); err != nil {
+					return err
+				}
+				return saveState(tx, st)
+			})
 		}
-		err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+		if err != nil {
+			// A database that cannot be written (read-only, a full disk)
+			// is still reported: as the last pass left it.
+			if store.TroubleOf(err) == store.NoTrouble {
+				return nil, err
+			}
+			ps.Unsynced = e.s.Explain(err)
+			if err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+				var err error
+				st, err = loadState(tx)
+				return err
+			}); err != nil {
+				return nil, err
+			}
+		}
+		err = e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
 			titles := map[string]string{}
 			title := func(label string) string {
 				if label == "digest" {
@@ -379,6 +398,9 @@ func WriteStatus(w io.Writer, reports []PersonStatus) error {
 			zone = tz.UTC
 		}
 		fmt.Fprintf(&b, "%s (%s)\n", ps.Name, ps.Zone)
+		if ps.Unsynced != "" {
+			fmt.Fprintf(&b, "  (as the last pass left them, since changes since then could not be counted: %s)\n", ps.Unsynced)
+		}
 		section := func(name string, list []Entry, line func(Entry) string) {
 			fmt.Fprintf(&b, "  %s: %d\n", name, len(list))
 			for i, en := range list {
@@ -452,9 +474,18 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 }
 
 // momentWords renders a stored moment ("2026-10-05T08:00" or
-// "2026-10-05", civil in zone) as the tools show it; text that is not one
-// is given back as it is.
+// "2026-10-05", civil in zone, or "2026-10-05T12:30[Europe/Paris]", civil
+// in the bracket's zone) as the tools show it in zone; text that is not
+// one is given back as it is.
 func momentWords(s string, zone tz.Zone) string {
+	in := zone // the zone the moment is civil in: its bracket's, else the person's
+	if base, name, ok := strings.Cut(s, "["); ok && strings.HasSuffix(name, "]") {
+		z, err := tz.LoadZone(strings.TrimSuffix(name, "]"))
+		if err != nil {
+			return s
+		}
+		s, in = base, z
+	}
 	m, err := tz.ParseStored(s)
 	if err != nil {
 		return s
@@ -462,7 +493,7 @@ func momentWords(s string, zone tz.Zone) string {
 	if !m.HasTime {
 		return tz.FormatDateModel(m.Date)
 	}
-	at, _ := zone.Instant(m.DateTime)
+	at, _ := in.Instant(m.DateTime)
 	return tz.FormatModel(at, zone)
 }
 

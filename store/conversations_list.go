@@ -37,7 +37,7 @@ func (s *Store) Conversations(ctx context.Context, owner int64, limit int) ([]Co
 		FROM conversations c WHERE c.owner_id = ?
 		ORDER BY c.updated DESC, c.id DESC LIMIT ?`, owner, limit)
 	if err != nil {
-		return nil, fmt.Errorf("cannot list the conversations of person %d: %v", owner, err)
+		return nil, fmt.Errorf("cannot list the conversations of person %d: %w", owner, err)
 	}
 	defer rows.Close()
 	var out []ConversationSummary

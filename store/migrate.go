@@ -111,7 +111,7 @@ func (s *Store) Status(ctx context.Context) (SchemaStatus, error) {
 	}
 	cur, err := s.dbVersion(ctx)
 	if err != nil {
-		return st, fmt.Errorf("cannot read the schema version of “%s”: %v", s.path, err)
+		return st, fmt.Errorf("cannot read the schema version of “%s”: %w", s.path, err)
 	}
 	st.Current = cur
 	applied := map[int64]time.Time{}
@@ -119,7 +119,7 @@ func (s *Store) Status(ctx context.Context) (SchemaStatus, error) {
 		rows, err := s.db.QueryContext(ctx,
 			`SELECT version_id, tstamp FROM `+versionTable+` WHERE is_applied AND version_id > 0`)
 		if err != nil {
-			return st, fmt.Errorf("cannot read the applied migrations of “%s”: %v", s.path, err)
+			return st, fmt.Errorf("cannot read the applied migrations of “%s”: %w", s.path, err)
 		}
 		defer rows.Close()
 		for rows.Next() {
@@ -177,7 +177,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	}
 	from, err := s.dbVersion(ctx)
 	if err != nil {
-		return res, fmt.Errorf("cannot read the schema version of “%s”: %v", s.path, err)
+		return res, fmt.Errorf("cannot read the schema version of “%s”: %w", s.path, err)
 	}
 	res.From, res.To = from, from
 	latest, err := s.latestKnown()
@@ -191,7 +191,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	if err := s.db.QueryRowContext(ctx,
 		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN (?, 'sqlite_sequence')`,
 		versionTable).Scan(&tables); err != nil {
-		return res, fmt.Errorf("cannot look into “%s”: %v", s.path, err)
+		return res, fmt.Errorf("cannot look into “%s”: %w", s.path, err)
 	}
 	if tables > 0 {
 		b, err := s.backup(ctx, from)
@@ -215,7 +215,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		}
 		to, err = s.dbVersion(ctx)
 		if err != nil {
-			return res, fmt.Errorf("cannot read the schema version of “%s” after migrating: %v", s.path, err)
+			return res, fmt.Errorf("cannot read the schema version of “%s” after migrating: %w", s.path, err)
 		}
 		if upErr == nil || to >= latest || attempt == 5 {
 			break
@@ -230,9 +230,9 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	if upErr != nil && to < latest {
 		var pe *goose.PartialError
 		if errors.As(upErr, &pe) && pe.Failed != nil && pe.Failed.Source != nil {
-			return res, fmt.Errorf("migration %s failed on “%s” (%v); the database stays at version %d and a copy from before is at “%s”", filepath.Base(pe.Failed.Source.Path), s.path, pe.Err, to, res.Backup)
+			return res, fmt.Errorf("migration %s failed on “%s” (%w); the database stays at version %d and a copy from before is at “%s”", filepath.Base(pe.Failed.Source.Path), s.path, pe.Err, to, res.Backup)
 		}
-		return res, fmt.Errorf("migrating “%s” failed (%v); the database stays at version %d", s.path, upErr, to)
+		return res, fmt.Errorf("migrating “%s” failed (%w); the database stays at version %d", s.path, upErr, to)
 	}
 	return res, nil
 }
@@ -246,7 +246,7 @@ func (s *Store) backup(ctx context.Context, version int64) (string, error) {
 		name = s.path + ".v" + strconv.FormatInt(version, 10) + "." + s.now().Format("20060102T150405Z") + ".bak"
 	}
 	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
-		return "", fmt.Errorf("cannot write the copy “%s” made before migrating, so nothing was migrated: %v", name, err)
+		return "", fmt.Errorf("cannot write the copy “%s” made before migrating, so nothing was migrated: %w", name, err)
 	}
 	if err := os.Chmod(name, 0o600); err != nil {
 		return "", fmt.Errorf("cannot make the copy “%s” private: %v", name, err)

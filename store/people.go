@@ -193,7 +193,7 @@ func (tx *Tx) SetZone(zone string) (was string, err error) {
 func (s *Store) DeletePerson(ctx context.Context, id int64) error {
 	r, err := s.db.ExecContext(ctx, `DELETE FROM people WHERE id = ?`, id)
 	if err != nil {
-		return fmt.Errorf("cannot delete person %d: %v", id, err)
+		return fmt.Errorf("cannot delete person %d: %w", id, err)
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		return fmt.Errorf("there is no person with id %d: %w", id, ErrNotFound)

@@ -48,18 +48,18 @@ func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (PurgeCounts
 		}
 		n, err := exec(`DELETE FROM `+t+` WHERE deleted_at IS NOT NULL AND deleted_at < ?`, stamp(cut))
 		if err != nil {
-			return c, fmt.Errorf("cannot purge %s: %v", t, err)
+			return c, fmt.Errorf("cannot purge %s: %w", t, err)
 		}
 		c.Rows[t] = n
 	}
 	if c.Changes, err = exec(`DELETE FROM changes WHERE created < ?`, cut.Unix()); err != nil {
-		return c, fmt.Errorf("cannot purge the journal: %v", err)
+		return c, fmt.Errorf("cannot purge the journal: %w", err)
 	}
 	if c.Conversations, err = exec(`DELETE FROM conversations WHERE updated < ?`, cut.Unix()); err != nil {
-		return c, fmt.Errorf("cannot purge chat history: %v", err)
+		return c, fmt.Errorf("cannot purge chat history: %w", err)
 	}
 	if c.Keys, err = exec(`DELETE FROM idempotency_keys WHERE created < ?`, keyCut.Unix()); err != nil {
-		return c, fmt.Errorf("cannot purge idempotency keys: %v", err)
+		return c, fmt.Errorf("cannot purge idempotency keys: %w", err)
 	}
 	return c, tx.Commit()
 }

@@ -126,7 +126,8 @@ func dsn(path string) string {
 // Trouble), an existing database is opened for reading only, so reads
 // keep working where SQLite allows and every write fails with a sentence
 // saying why (see Store.Explain); an error of that Trouble otherwise, in
-// Explain's sentence.
+// Explain's sentence. A damaged file (Corrupt) is refused in Explain's
+// sentence.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -143,6 +144,9 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	s, err := open(ctx, path, opts)
 	if trouble := TroubleOf(err); trouble != NoTrouble {
+		if trouble == Corrupt {
+			return nil, troubled(err, path)
+		}
 		if ro, rerr := openReadOnly(ctx, path, opts, trouble); rerr == nil {
 			return ro, nil
 		}

@@ -77,7 +77,7 @@ func (s *Store) CreateToken(ctx context.Context, personID int64, label string) (
 	err := s.db.QueryRowContext(ctx, `INSERT INTO access_tokens (person_id, hash, prefix, label, created)
 		VALUES (?, ?, ?, ?, ?) RETURNING id`, personID, hashToken(plain), t.Prefix, t.Label, t.Created.Unix()).Scan(&t.ID)
 	if err != nil {
-		return "", Token{}, fmt.Errorf("cannot save the new token: %v", err)
+		return "", Token{}, fmt.Errorf("cannot save the new token: %w", err)
 	}
 	return plain, t, nil
 }

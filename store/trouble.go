@@ -27,12 +27,17 @@ const (
 	// cannot be written (their modes, a read-only mount), or the database
 	// was opened with Options.ReadOnly.
 	ReadOnly
+	// Corrupt: SQLITE_CORRUPT and its extended codes ("database disk image
+	// is malformed (11)"): the file is damaged, and only a backup or
+	// SQLite's .recover gets the data back.
+	Corrupt
 )
 
 // SQLite's primary result codes (https://sqlite.org/rescode.html); an
 // extended code carries the primary one in its low byte.
 const (
 	sqliteReadOnly = 8
+	sqliteCorrupt  = 11
 	sqliteIOErr    = 10
 	sqliteFull     = 13
 	sqliteCantOpen = 14
@@ -64,6 +69,8 @@ func TroubleOf(err error) Trouble {
 		return DiskFull
 	case sqliteReadOnly, sqliteCantOpen:
 		return ReadOnly
+	case sqliteCorrupt:
+		return Corrupt
 	}
 	return NoTrouble
 }
@@ -88,6 +95,12 @@ func sentence(t Trouble, path string, reading bool) string {
 		the = fmt.Sprintf("the database “%s”", path)
 	}
 	switch {
+	case t == Corrupt:
+		file := "FILE"
+		if path != "" {
+			file = path
+		}
+		return fmt.Sprintf("%s is damaged (SQLite finds its file malformed), so the command stopped; copy it aside, then put back a backup: the copy an upgrade makes beside it (%s.vN.bak, N the schema version it had) or your own, or save what is left with `sqlite3 %s .recover | sqlite3 recovered.db`.", capitalize(the), file, file)
 	case t == DiskFull && reading:
 		return fmt.Sprintf("The disk holding %s is full (or failing), so the database is open for reading only and nothing was changed; free some space on that disk and try again.", the)
 	case t == DiskFull:

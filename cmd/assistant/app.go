@@ -83,6 +83,8 @@ type app struct {
 	now      func() time.Time // ASSISTANT_NOW or the wall clock
 	fixedNow bool
 	log      *slog.Logger
+
+	opened *store.Store // the store openStore opened last, so execute can explain its errors
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -345,6 +347,7 @@ func (a *app) libraryLog() *slog.Logger {
 // a file that cannot be written (see store.Trouble).
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
 	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
+	a.opened = st
 	if err != nil {
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)

@@ -74,3 +74,31 @@ func TestCallArgumentText(t *testing.T) {
 		t.Errorf("list_tasks with empty arguments: %s", r)
 	}
 }
+
+// What a person reads never holds a decoder's or strconv's words: JSON
+// on standard input that is too deep or not text, and a flag number out
+// of range, each get a sentence naming what to write.
+func TestNoDecoderWords(t *testing.T) {
+	h := newHome(t)
+	deep := `{"title":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`
+	for _, c := range []struct {
+		name, stdin string
+		args        []string
+		has         string
+	}{
+		{"too deep", deep, []string{"call", "add_task", "-"}, "nests arrays or objects more than 10000 deep"},
+		{"not text", "\xfd\xff{\x00\x81", []string{"call", "add_task", "-"}, "is not UTF-8 text"},
+		{"not JSON", "title=Milk", []string{"call", "add_task", "-"}, "must be one JSON object"},
+		{"a number out of range", "", []string{"chat", "--conversation", "99999999999999999999"}, "“--conversation” must be a whole number of at most 19 digits"},
+	} {
+		r := h.runIn(c.stdin, c.args...)
+		if r.code == 0 || !strings.Contains(r.stderr, c.has) {
+			t.Errorf("%s: want a failure saying %q, got %s", c.name, c.has, r)
+		}
+		for _, bad := range []string{"invalid character", "exceeded max depth", "strconv", "looking for beginning"} {
+			if strings.Contains(r.stderr, bad) {
+				t.Errorf("%s: shows %q: %s", c.name, bad, r.stderr)
+			}
+		}
+	}
+}

@@ -115,7 +115,7 @@ func (a *app) runCall(cmd *cobra.Command, name string, pairs []string, rawArgs s
 
 // printResult writes a tool's result the shell way and ends with its code;
 // an internal failure caused by the disk or the file under the database
-// ends with that Trouble's code instead (11 or 12), as other commands do.
+// ends with that Trouble's code instead (11, 12 or 13), as other commands do.
 func (a *app) printResult(res tools.ExecResult, asJSON bool) error {
 	code := res.Code
 	if code == tools.CodeInternal {
@@ -155,7 +155,18 @@ func callArgs(t tools.Tool, object []byte, pairs []string) (json.RawMessage, err
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("“--args” must be one JSON object such as {\"title\":\"Buy milk\"}: %v", err)
+			// Said in our words, never the decoder's; the args reader words
+			// a cut-off or broken object as every front does.
+			switch {
+			case !utf8.Valid(object):
+				return nil, fmt.Errorf("“--args” is not UTF-8 text; send one JSON object such as {\"title\":\"Buy milk\"}")
+			case strings.Contains(err.Error(), "exceeded max depth"): // encoding/json's limit, 10000
+				return nil, fmt.Errorf("“--args” nests arrays or objects more than 10000 deep; send one plain JSON object such as {\"title\":\"Buy milk\"}")
+			}
+			if _, aerr := args.New(object, nil, nil); aerr != nil {
+				return nil, aerr
+			}
+			return nil, fmt.Errorf("“--args” must be one JSON object such as {\"title\":\"Buy milk\"}")
 		}
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -224,7 +224,7 @@ func TestCallTyping(t *testing.T) {
 		{"", []string{`tags=["a"`}, "“tags” starts like a JSON array"},
 		{`[1]`, nil, "must be one JSON object"},
 		{`{"a":1} {}`, nil, "nothing after it"},
-		{`{`, nil, "must be one JSON object"},
+		{`{`, nil, "cut off: the JSON object stops before its end"},
 	}
 	for _, c := range bad {
 		if _, err := callArgs(tool, []byte(c.json), c.pairs); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -28,6 +28,7 @@ const (
 	exitConfig    = 10                 // the configuration file could not be read
 	exitDiskFull  = 11                 // the disk under the database is full (or failing): free space
 	exitReadOnly  = 12                 // the database file or its folder cannot be written (or --db-read-only)
+	exitCorrupt   = 13                 // the database file is damaged: restore a backup
 	exitCancelled = 130                // interrupted (SIGINT), as shells report it
 )
 
@@ -77,7 +78,8 @@ func storeFail(err error) error {
 	case err == nil:
 		return nil
 	case store.TroubleOf(err) != store.NoTrouble:
-		return fail(troubleExit(store.TroubleOf(err)), errors.New(store.Explain(err, "")))
+		// execute says it again with the path, from the store the run opened
+		return fail(troubleExit(store.TroubleOf(err)), &wrapped{msg: store.Explain(err, ""), err: err})
 	case errors.Is(err, store.ErrNotFound):
 		return fail(exitNotFound, sentence(err, store.ErrNotFound))
 	case errors.Is(err, store.ErrConflict):
@@ -111,6 +113,29 @@ func troubleExit(t store.Trouble) int {
 		return exitDiskFull
 	case store.ReadOnly:
 		return exitReadOnly
+	case store.Corrupt:
+		return exitCorrupt
 	}
 	return 0
+}
+
+// trouble is the exit code and sentence of a command's error whose cause
+// is a Trouble with the database (store.TroubleOf), whatever command it
+// came from and however it was wrapped: the one place every command's
+// error passes, so none is missed. It uses the store the run opened, which
+// knows why it is read-only; 0 and "" for any other error, and for an
+// interrupted command.
+func (a *app) trouble(err error) (int, string) {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitCancelled {
+		return 0, ""
+	}
+	t := store.TroubleOf(err)
+	if t == store.NoTrouble {
+		return 0, ""
+	}
+	if a.opened != nil {
+		return troubleExit(a.opened.Trouble(err)), a.opened.Explain(err)
+	}
+	return troubleExit(t), store.Explain(err, a.dbPath)
 }

@@ -175,8 +175,11 @@ func runExport(cmd *cobra.Command, a *app, o icsOptions) error {
 		return failf(exitInvalid, "“--to” must be after “--from” (it is the day after the last to export)")
 	}
 	var w io.Writer = a.stdout
+	var f *os.File
 	if o.File != "" && o.File != "-" {
-		f, err := os.Create(o.File)
+		// A calendar holds private data: a new file is made 0600, as the
+		// database is; an existing one keeps the mode its owner gave it.
+		f, err = os.OpenFile(o.File, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
 			return failf(exitInvalid, "cannot write “%s”: %v; name a file in a folder you can write to", o.File, cleanErr(err))
 		}
@@ -185,6 +188,11 @@ func runExport(cmd *cobra.Command, a *app, o icsOptions) error {
 	}
 	if err := ics.Export(cmd.Context(), st, store.Person{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()}, w, from, to); err != nil {
 		return fail(exitInternal, err)
+	}
+	if f != nil {
+		if err := f.Close(); err != nil {
+			return failf(exitInvalid, "cannot write “%s”: %v; name a file in a folder you can write to", o.File, cleanErr(err))
+		}
 	}
 	return nil
 }

@@ -212,3 +212,22 @@ func TestExportVTimezoneAhead(t *testing.T) {
 		})
 	}
 }
+
+// export FILE makes a new file 0600, as the database is, since a calendar
+// holds private data; a file that exists keeps its mode.
+func TestExportFileMode(t *testing.T) {
+	h := newHome(t)
+	h.must("call", "add_task", "title=Milk")
+	file := filepath.Join(h.dir, "all.ics")
+	h.must("export", file)
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("a new export file: %v, mode %v, want 0600", err, fi.Mode().Perm())
+	}
+	if err := os.Chmod(file, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	h.must("export", file)
+	if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("an export over a 0640 file: %v, mode %v, want it kept", err, fi.Mode().Perm())
+	}
+}

@@ -62,6 +62,10 @@ func execute(ctx context.Context, a *app, root *cobra.Command, argv []string, st
 	if err == nil {
 		return exitOK
 	}
+	if code, msg := a.trouble(err); code != 0 {
+		fmt.Fprintf(stderr, "assistant: %s\n", msg)
+		return code
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {

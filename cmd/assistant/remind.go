@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/remind"
+	"github.com/assistant-dev/assistant/store"
 )
 
 // remindOptions are the flags of `assistant remind`.
@@ -134,6 +135,11 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		if err != nil {
 			return fail(exitInternal, err)
 		}
+		if a.tzOverride != "" { // --tz shows the times in that zone
+			for i := range reports {
+				reports[i].Zone = a.tzOverride
+			}
+		}
 		if err := remind.WriteStatus(a.stdout, reports); err != nil {
 			return fail(exitInternal, err)
 		}
@@ -145,8 +151,8 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		if ctx.Err() != nil {
 			return quietExit(exitCancelled)
 		}
-		if err != nil && res.Problems == 0 {
-			return fail(exitInternal, err)
+		if err != nil && (res.Problems == 0 || store.TroubleOf(err) != store.NoTrouble) {
+			return fail(exitInternal, err) // execute gives a database trouble its own code
 		}
 		if !res.OK() {
 			return quietExit(exitDelivery)

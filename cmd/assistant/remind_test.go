@@ -79,3 +79,29 @@ func TestRemindStatusByTheClock(t *testing.T) {
 		t.Errorf("after the pass:\n%s", r.stdout)
 	}
 }
+
+// A reminder set under --tz fires at the instant it named, and status and
+// the payload say so: status shows that instant in the person's zone (or
+// in --tz's, with --tz), and the trigger names the zone it was set in.
+func TestRemindSetUnderTZ(t *testing.T) {
+	h := newHome(t)
+	h.env["ASSISTANT_NOW"] = "2026-10-05T09:00:00Z"
+	h.must("person", "set-zone", "UTC")
+	h.must("--tz", "Europe/Paris", "call", "add_task", "title=G", "remind_at=2026-10-05T12:30")
+	r := h.must("remind", "--status")
+	if want := "Mon 2026-10-05 10:30 (+00:00)  t1 “G” at Mon 2026-10-05 10:30 (+00:00)"; !strings.Contains(r.stdout, want) {
+		t.Errorf("status lacks %q:\n%s", want, r.stdout)
+	}
+	r = h.must("--tz", "Europe/Paris", "remind", "--status")
+	for _, want := range []string{"(Europe/Paris)\n", "Mon 2026-10-05 12:30 (+02:00)  t1 “G” at Mon 2026-10-05 12:30 (+02:00)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("status under --tz lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	h.env["ASSISTANT_NOW"] = "2026-10-05T10:31:00Z"
+	r = h.must("remind", "--once")
+	var m struct{ Trigger string }
+	if json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &m) != nil || m.Trigger != "at:2026-10-05T12:30[Europe/Paris]" {
+		t.Errorf("--once: want the trigger naming its zone, got:\n%s", r.stdout)
+	}
+}

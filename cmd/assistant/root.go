@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -126,7 +127,9 @@ func minArgs(n int, what string) cobra.PositionalArgs {
 // flagKinds say what a flag of each pflag type takes, for the sentence of
 // a value it could not read.
 var flagKinds = map[string]string{
-	"bool": "true or false", "int": "a whole number", "duration": "a duration such as 30s, 5m or 1h",
+	"bool": "true or false", "int": "a whole number", "int64": "a whole number", "int32": "a whole number",
+	"uint": "a whole number", "uint64": "a whole number", "float64": "a number",
+	"duration": "a duration such as 30s, 5m or 1h",
 }
 
 // flagSentence rewords pflag's refusal of a flag's value in the CLI's
@@ -138,9 +141,12 @@ func flagSentence(err error) string {
 	if errors.As(err, &iv) {
 		f := iv.GetFlag()
 		if kind, ok := flagKinds[f.Value.Type()]; ok {
+			if errors.Is(err, strconv.ErrRange) {
+				kind += " of at most 19 digits" // what int64 holds, and more than any id here needs
+			}
 			return fmt.Sprintf("“--%s” must be %s, not “%s”", f.Name, kind, iv.GetValue())
 		}
-		return fmt.Sprintf("“--%s” cannot be “%s”: %v", f.Name, iv.GetValue(), errors.Unwrap(iv))
+		return fmt.Sprintf("“--%s” cannot be “%s”; see the flag in the help", f.Name, iv.GetValue())
 	}
 	var vr *pflag.ValueRequiredError
 	if errors.As(err, &vr) {

@@ -169,6 +169,13 @@ func TestDatabaseDiskFull(t *testing.T) {
 		t.Errorf("add_task on a full disk: want exit 11 and %q, got %s", want, r)
 	}
 	noSQLiteWords(t, "add_task on a full disk", r.stderr)
+	for _, args := range [][]string{{"token", "create", "--label", "x"}, {"remind", "--once"}} {
+		r := h.run(append([]string{"--db", db}, args...)...)
+		if want := "is full (or failing)"; r.code != 11 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%v on a full disk: want exit 11 and %q, got %s", args, want, r)
+		}
+		noSQLiteWords(t, fmt.Sprint(args), r.stderr)
+	}
 
 	// Full during a write: 150 KB left, writes with long notes fill it.
 	if err := os.Remove(fill); err != nil {
@@ -192,5 +199,83 @@ func TestDatabaseDiskFull(t *testing.T) {
 	}
 	if r := h.run("--db", db, "call", "list_tasks"); r.code != 0 || !strings.Contains(r.stdout, "Milk") {
 		t.Errorf("list_tasks after the disk filled: want exit 0 and the task, got %s", r)
+	}
+}
+
+// Every command, not only tool calls and chat, gives a read-only database
+// exit 12 and the sentence, and a full disk exit 11: the classification is
+// made where a command's error becomes its exit code. `remind --status`
+// still reports, as the last pass left the reminders.
+func TestDatabaseTroubleEveryCommand(t *testing.T) {
+	h := newHome(t)
+	h.env["ASSISTANT_LOG"] = "error"
+	rw := filepath.Join(h.dir, "rw")
+	ro := filepath.Join(h.dir, "ro")
+	for _, d := range []string{rw, ro} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ics := filepath.Join(h.dir, "in.ics")
+	if err := os.WriteFile(ics, []byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:a@b\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20261010T100000Z\r\nSUMMARY:x\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(rw, "a.db")
+	h.must("--db", db, "call", "add_task", "title=Milk", "remind_at=2099-10-01T08:00")
+	h.must("--db", db, "person", "add", "bob", "--zone", "UTC")
+	h.must("--db", db, "remind", "--status")
+	mountOrSkip(t, rw, ro, "", "", unix.MS_BIND, true)
+	db = filepath.Join(ro, "a.db")
+
+	for _, flags := range [][]string{{"--db", db}, {"--db", db, "--db-read-only"}} {
+		r := h.run(append(flags, "remind", "--status")...)
+		if r.code != 0 || !strings.Contains(r.stdout, "Milk") || !strings.Contains(r.stdout, "as the last pass left them") {
+			t.Errorf("%v remind --status: want exit 0, the reminder and a note, got %s", flags, r)
+		}
+		noSQLiteWords(t, "remind --status", r.stderr)
+	}
+	for _, args := range [][]string{
+		{"remind", "--once"},
+		{"token", "create", "--label", "x"},
+		{"purge", "--yes", "--older-than", "1d"},
+		{"import", ics},
+		{"person", "delete", "bob", "--yes"},
+		{"person", "set-zone", "bob", "Europe/Paris"},
+	} {
+		r := h.run(append([]string{"--db", db}, args...)...)
+		if want := "cannot be written, since the file or its folder is read-only"; r.code != 12 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%v on a read-only database: want exit 12 and %q, got %s", args, want, r)
+		}
+		noSQLiteWords(t, fmt.Sprint(args), r.stderr)
+	}
+}
+
+// A damaged database file gets exit 13 and a sentence saying how to get
+// the data back, not SQLite's "database disk image is malformed".
+func TestDatabaseCorrupt(t *testing.T) {
+	h := newHome(t)
+	h.env["ASSISTANT_LOG"] = "error"
+	db := filepath.Join(h.dir, "a.db")
+	for i := range 20 {
+		h.must("--db", db, "call", "add_task", fmt.Sprintf("title=Task %d", i), "notes="+strings.Repeat("n", 500))
+	}
+	data, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 4096; off+200 < len(data); off += 4096 { // every page after the first: its header and cells
+		copy(data[off+8:off+200], strings.Repeat("\x55", 192))
+	}
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"call", "list_tasks"}, {"person", "list"}, {"remind", "--status"}, {"export"}} {
+		r := h.run(append([]string{"--db", db}, args...)...)
+		if r.code != 13 || !strings.Contains(r.stderr, "is damaged") || !strings.Contains(r.stderr, ".recover") {
+			t.Errorf("%v on a damaged database: want exit 13 and the sentence, got %s", args, r)
+		}
+		if strings.Contains(r.stderr, "malformed (11)") {
+			t.Errorf("%v shows SQLite's words:\n%s", args, r.stderr)
+		}
 	}
 }

@@ -86,6 +86,9 @@ func (s Series) Check() error {
 	if s.Duration < 0 {
 		return fail("“duration” cannot be negative; give the length in minutes, such as 60.")
 	}
+	if err := s.checkHeld(); err != nil {
+		return err
+	}
 	if s.Rule != nil && !s.Start.HasTime && s.Rule.freq > Daily {
 		return fail("“rrule” repeats %s, but an all-day item can repeat at most DAILY; give “start” a time or use FREQ=DAILY.", s.Rule.freq)
 	}
@@ -95,6 +98,43 @@ func (s Series) Check() error {
 				return fail("“rdates” has the time %s, but this item is all-day; write the day alone (%s).", m, m.Date)
 			}
 		}
+	}
+	return nil
+}
+
+// checkHeld refuses a DTSTART or RDATE whose occurrence starts or ends
+// outside the calendar ([tz.FirstInstant] to [tz.LastInstant], in UTC and
+// in the series' zone): its text would need a five-digit year.
+func (s Series) checkHeld() error {
+	first := s.place(civilOf(s.Start))
+	if err := s.held("start", s.Start, first); err != nil {
+		return err
+	}
+	for _, m := range s.RDates {
+		if _, ok := tz.NewDate(m.Year, m.Month, m.Day); !ok {
+			return fail("“rdates” has %s, which is not a real day.", m)
+		}
+		if err := s.held("rdates", m, s.place(s.rdate(m))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// held gives the sentence for an occurrence o (from argument name's
+// moment m) that the calendar cannot hold, or nil.
+func (s Series) held(name string, m tz.Moment, o Occurrence) error {
+	zone := "UTC or in " + s.Zone.Name()
+	if s.Zone.Name() == "UTC" {
+		zone = "UTC"
+	}
+	switch {
+	case !s.Zone.Holds(o.Start) && o.Start.Before(tz.FirstInstant.Add(24*time.Hour)):
+		return fail("“%s” %s falls before 0001-01-01T00:00 (in %s), the first moment the calendar holds; write a later one.", name, m, zone)
+	case !s.Zone.Holds(o.Start):
+		return fail("“%s” %s falls after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one.", name, m, zone)
+	case !s.Zone.Holds(o.End):
+		return fail("“%s” %s ends after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one or a shorter length.", name, m, zone)
 	}
 	return nil
 }
@@ -177,7 +217,9 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 	}
 	var out []Occurrence
 	add := func(o Occurrence) {
-		if !o.Start.Before(lo) && o.Start.Before(hi) && !s.excluded(o) {
+		// An occurrence reaching past the calendar's end (or before its
+		// start) is not given: its id would need a five-digit year.
+		if !o.Start.Before(lo) && o.Start.Before(hi) && s.Zone.Holds(o.Start) && s.Zone.Holds(o.End) && !s.excluded(o) {
 			out = append(out, o)
 		}
 	}

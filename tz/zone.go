@@ -250,3 +250,23 @@ func (z Zone) MomentInstant(m Moment) (time.Time, bool) {
 	}
 	return z.Instant(m.DateTime)
 }
+
+// Calendar bounds: the first and last instants an item may start, end or
+// be due at, 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. Stored civil
+// text and RFC 5545 DATE-TIMEs have four-digit years (ISO 8601 without
+// expansion), so an instant is kept only when both its UTC reading and
+// its reading in the item's zone fall in the years 0001–9999 (see
+// [Zone.Holds]).
+var (
+	FirstInstant = time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC)
+	LastInstant  = time.Date(9999, time.December, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// Holds reports whether instant t reads in the years 0001–9999 both in UTC
+// and on z's clock, so that it can be stored and written with a four-digit
+// year ([FirstInstant], [LastInstant]).
+func (z Zone) Holds(t time.Time) bool {
+	u := t.UTC().Year()
+	l := t.In(z.Location()).Year()
+	return u >= 1 && u <= 9999 && l >= 1 && l <= 9999
+}

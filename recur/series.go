@@ -114,7 +114,7 @@ func (s Series) checkHeld() error {
 		if _, ok := tz.NewDate(m.Year, m.Month, m.Day); !ok {
 			return fail("“rdates” has %s, which is not a real day.", m)
 		}
-		if err := s.held("rdates", m, s.place(s.rdate(m))); err != nil {
+		if err := s.held("rdates", m, s.placeRDate(m)); err != nil {
 			return err
 		}
 	}
@@ -184,12 +184,19 @@ func (s Series) placeInstant(t time.Time) Occurrence {
 	return Occurrence{Original: tz.TimeMoment(s.Zone.In(t)), Start: t, End: t.Add(s.Duration)}
 }
 
-// rdate gives the civil time of an RDATE in this series.
-func (s Series) rdate(m tz.Moment) time.Time {
+// placeRDate turns an RDATE into an occurrence. In a timed series a
+// date-only RDATE takes the clock time of Start; a timed RDATE keeps its
+// Fold, so one written as the later of two equal clock times (an instant
+// in the repeated hour of a fall-back change) keeps its instant.
+func (s Series) placeRDate(m tz.Moment) Occurrence {
 	if s.Start.HasTime && !m.HasTime {
 		m = tz.TimeMoment(m.Date.At(s.Start.Hour, s.Start.Minute))
 	}
-	return civilOf(m)
+	if !s.Start.HasTime || !m.Fold {
+		return s.place(civilOf(m))
+	}
+	t, moved := s.Zone.Instant(m.DateTime)
+	return Occurrence{Original: m, Start: t, End: t.Add(s.Duration), Moved: moved}
 }
 
 // excluded reports whether an EXDATE removes o.
@@ -233,7 +240,7 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 		}
 	}
 	for _, m := range s.RDates {
-		add(s.place(s.rdate(m)))
+		add(s.placeRDate(m))
 	}
 	if len(out) < 2 {
 		return out
@@ -342,7 +349,7 @@ func (s Series) Bounds() (first, last time.Time, bounded bool) {
 	f := s.place(civilOf(s.Start))
 	first, last = f.Start, f.End
 	for _, m := range s.RDates {
-		o := s.place(s.rdate(m))
+		o := s.placeRDate(m)
 		if o.Start.Before(first) {
 			first = o.Start
 		}

@@ -130,19 +130,17 @@ func (s Series) CheckOccurs() error {
 		}
 	}
 	if r.count > 1 {
-		got := 0
-		if _, ok := s.countTail(); ok {
-			return nil
+		if _, ok := s.countTail(); !ok {
+			if got := len(s.countTimes()); got < r.count {
+				return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
+			}
 		}
-		got = len(s.countTimes())
-		if got < r.count {
-			return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
-		}
-		return nil
 	}
 	if r.count == 1 {
 		return nil
 	}
+	// The same bounded search that finds the next occurrence for the
+	// tools and reminders decides, so the check never disagrees with it.
 	if _, ok := s.After(first.Start); ok {
 		return nil
 	}
@@ -150,14 +148,25 @@ func (s Series) CheckOccurs() error {
 		suggest := s.suggestUntil()
 		open := *r
 		open.until = untilNone
-		s.Rule = &open
-		if next, ok := s.After(first.Start); ok {
+		o := s
+		o.Rule, o.work = &open, nil
+		if next, ok := o.After(first.Start); ok {
 			return fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
 				r.untilText(), next.Original, suggest)
 		}
 	}
-	return fail("“rrule” %s gives no occurrence after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
-		r.String(), s.Start)
+	if r.interval > 1 {
+		one := *r
+		one.interval, one.count, one.until = 1, 0, untilNone
+		o := s
+		o.Rule, o.work = &one, nil
+		if next, ok := o.After(first.Start); ok {
+			return fail("“rrule” %s gives no occurrence within %d years after its start %s: its INTERVAL=%d skips every period that holds a day meeting its BY parts (with INTERVAL=1 the next is %s); write a smaller INTERVAL, or a start in a period that has such a day.",
+				r.String(), SearchYears, s.Start, r.interval, next.Original)
+		}
+	}
+	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
+		r.String(), SearchYears, s.Start)
 }
 
 // untilText is UNTIL as the canonical text writes it.

@@ -53,7 +53,9 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 		return
 	}
 	if cHi.Sub(cLo) > 100*day {
-		// Long searches (After, All) expand straight through.
+		// Long searches (After, All) expand straight through. The library
+		// is not stopped by Until while no day matches, so rules whose
+		// parts never meet are refused when written (Rule.check).
 		opt := r.options(start)
 		opt.Dtstart = r.jump(start, cLo)
 		opt.Until = cHi
@@ -296,7 +298,7 @@ func (s Series) skip(t0, t time.Time, n int) (int, bool) {
 	case len(r.byMonth) > 0 && !slices.Contains(r.byMonth, int(l.Month())):
 		d := tz.DateOf(l)
 		first := tz.Date{Year: d.Year, Month: d.Month, Day: 1}
-		next = s.Zone.StartOfDay(first.AddDays(daysInMonth(d.Year, d.Month)))
+		next = s.Zone.StartOfDay(first.AddDays(daysIn(d.Year, d.Month)))
 	case !s.dayMatches(l):
 		next = s.Zone.StartOfDay(tz.DateOf(l).AddDays(1))
 	case len(r.byHour) > 0 && !slices.Contains(r.byHour, l.Hour()):
@@ -310,16 +312,12 @@ func (s Series) skip(t0, t time.Time, n int) (int, bool) {
 	return max(k, n+1), true
 }
 
-func daysInMonth(y int, m time.Month) int {
-	return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
-
 // dayMatches applies the day parts of a sub-daily rule (BYMONTHDAY,
 // BYYEARDAY, BYDAY) to the local reading l.
 func (s Series) dayMatches(l time.Time) bool {
 	r := s.Rule
 	if len(r.byMonthDay) > 0 {
-		dim := daysInMonth(l.Year(), l.Month())
+		dim := daysIn(l.Year(), l.Month())
 		if !slices.Contains(r.byMonthDay, l.Day()) && !slices.Contains(r.byMonthDay, l.Day()-dim-1) {
 			return false
 		}

@@ -1,6 +1,7 @@
 package recur
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -42,8 +43,21 @@ type Series struct {
 	// occurrence ends at 00:00 of the day after its last day.
 	Duration time.Duration
 
-	work *work // counts (and for After bounds) the iterations of a search
+	work *work           // counts (and for After bounds) the iterations of a search
+	ctx  context.Context // when done, searches stop (see WithContext)
 }
+
+// WithContext returns s whose searches for occurrences (After, All,
+// CheckOccurs) stop soon after ctx is done, as if they had found nothing;
+// CheckOccurs then returns ctx's error. Listing a window is not stopped:
+// it is bounded by the window.
+func (s Series) WithContext(ctx context.Context) Series {
+	s.ctx = ctx
+	return s
+}
+
+// newWork gives a search its own iteration budget, stopped by s's context.
+func (s Series) newWork() *work { return &work{limit: MaxSearchWork, ctx: s.ctx} }
 
 // Occurrence is one instance of a Series.
 type Occurrence struct {
@@ -276,7 +290,7 @@ const maxSpan = 100 * 365 * 24 * time.Hour
 func (s Series) After(t time.Time) (Occurrence, bool) {
 	_, last, bounded := s.Bounds()
 	if s.work == nil {
-		s.work = &work{limit: MaxSearchWork}
+		s.work = s.newWork()
 	}
 	lo := t.Add(time.Nanosecond)
 	end := minTime(endOfTime, s.searchEnd(lo))
@@ -312,7 +326,7 @@ func (s Series) All(limit int) []Occurrence {
 	}
 	first, last, bounded := s.Bounds()
 	if s.work == nil {
-		s.work = &work{limit: MaxSearchWork}
+		s.work = s.newWork()
 	}
 	var out []Occurrence
 	lo := first

@@ -60,6 +60,7 @@ type updater struct {
 	notes  []string
 	items  []string
 	person tz.Zone
+	ctx    context.Context // the call's; stops the rule's search when done
 }
 
 func (u *updater) note(format string, a ...any) { u.notes = append(u.notes, fmt.Sprintf(format, a...)) }
@@ -110,7 +111,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if !in.given() {
 			return invalid("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
 		}
-		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone}
+		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone, ctx: ctx}
 		u.item(t.E.label())
 		switch {
 		case scope == scopeThis && !t.E.repeats():
@@ -344,7 +345,11 @@ func (u *updater) all(ref *recur.Occurrence) error {
 		return err
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
-		if err := n.series(n.Zone).CheckOccurs(); err != nil {
+		s := n.series(n.Zone)
+		if u.ctx != nil {
+			s = s.WithContext(u.ctx)
+		}
+		if err := s.CheckOccurs(); err != nil {
 			return err
 		}
 	}
@@ -716,7 +721,7 @@ func (u *updater) following(r recur.Occurrence) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person}
+	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person, ctx: u.ctx}
 	if err := rest.all(nil); err != nil {
 		return nil, err
 	}

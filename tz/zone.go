@@ -24,7 +24,9 @@ var zoneCache sync.Map // name → Zone
 // "US/Eastern" and "EST5EDT", are accepted too). Loaded zones are cached,
 // so a repeated load costs a map lookup. An unknown or miscased name is a
 // *ZoneError whose sentence suggests the closest real name ("Europe/Pari"
-// → "Europe/Paris"). "Local", "" and tzdata's placeholder "Factory" are
+// → "Europe/Paris"); so is a name the host's zoneinfo has but the
+// embedded IANA database (time/tzdata, listed by [ZoneNames]) has not,
+// such as "localtime", "posixrules" or "posix/Europe/Paris". "Local", "" and tzdata's placeholder "Factory" are
 // refused: a zone must be named.
 // For text a person typed, use LoadZoneLoose.
 func LoadZone(name string) (Zone, error) {
@@ -40,8 +42,16 @@ func LoadZone(name string) (Zone, error) {
 	}
 	// On a case-insensitive file system (macOS) time.LoadLocation would
 	// take "europe/paris" and keep that spelling as the zone's name.
-	if real, ok := zoneIndex().folded[strings.ToLower(name)]; ok && real != name {
+	real, ok := zoneIndex().folded[strings.ToLower(name)]
+	if ok && real != name {
 		return Zone{}, &ZoneError{Name: name, Suggestion: real}
+	}
+	if !ok {
+		// Only names of the embedded IANA database: the host's zoneinfo
+		// also has files that are no zone name ("localtime", "posixrules",
+		// "posix/Europe/Paris", "right/UTC", "./UTC"), which would stop
+		// loading on a machine without them.
+		return Zone{}, unknownZoneError(name)
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {

@@ -37,6 +37,11 @@ func TestCalendarEnds(t *testing.T) {
 			t.Errorf("occurrence id %s has no four-digit year", id)
 		}
 	}
+	// Moving one occurrence past the end is refused too.
+	res, _ = e.call(e.bob, "update_event", `{"id":"`+ids[0]+`","start":"9999-12-31T23:30"}`)
+	if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, "“start”") {
+		t.Errorf("moving %s to 9999-12-31T23:30: code %d: %s", ids[0], res.Code, res.TextOut())
+	}
 }
 
 // An event kept before such ends were refused (its end in the year 10000)

@@ -539,6 +539,9 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 				return err
 			}
 		}
+		if end := first.AddDays(days); end.Year > 9999 || !e.Zone.Holds(e.Zone.StartOfDay(end)) || !e.Zone.Holds(e.Zone.StartOfDay(first)) {
+			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (in UTC or in %s), the span the calendar holds; move it to an earlier day.", first, e.Zone.Name()))
+		}
 		ov.HasTime = true
 		ov.Start, ov.End, ov.Zone = tz.DayMoment(first), tz.DayMoment(first.AddDays(days)), e.Zone
 		ov.StartAt, ov.EndAt = e.Zone.StartOfDay(first).UTC(), e.Zone.StartOfDay(first.AddDays(days)).UTC()
@@ -567,6 +570,9 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 	}
 	if s := gapSentence(civil, zone); s != "" && in.HasStart {
 		u.note("Note: %s", s)
+	}
+	if !zone.Holds(start) || !zone.Holds(start.Add(dur)) {
+		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (in UTC or in %s), the span the calendar holds; move it to an earlier or a later time.", civil, zone.Name()))
 	}
 	ov.HasTime = true
 	ov.Start, ov.Zone = civil, zone

@@ -248,14 +248,16 @@ func TestMomentKeepsTheInstantInTheRepeatedHour(t *testing.T) {
 	}
 }
 
-// An offset that contradicts the bracketed zone or offset is refused in one
-// sentence (RFC 9557 §3.4: an inconsistent offset and zone is an error);
-// Z with a zone, and an offset the zone has then, are kept.
+// An offset that contradicts a bracketed zone or offset marked critical
+// ("!") is refused in one sentence (RFC 9557 §3.4: it must be acted on);
+// without "!" the offset wins; Z with a zone, and an offset the zone has
+// then, are kept.
 func TestMomentOffsetContradictsZone(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"2026-10-25T02:30+05:00[Europe/Paris]", "“x” has the offset +05:00, but Europe/Paris is at +02:00 then; write 2026-10-25T02:30+02:00[Europe/Paris], or leave out the offset or the zone."},
-		{"2026-10-05T09:00-04:00[Europe/Paris]", "Europe/Paris is at +02:00"},
-		{"2026-10-05T09:00+02:00[+03:00]", "“x” has the offset +02:00 and, in brackets, the offset +03:00; write one of them."},
+		{"2026-10-25T02:30+05:00[!Europe/Paris]", "“x” has the offset +05:00, but Europe/Paris is at +02:00 then; write 2026-10-25T02:30+02:00[Europe/Paris], or leave out the offset or the zone."},
+		{"2026-10-05T09:00-04:00[!Europe/Paris]", "Europe/Paris is at +02:00"},
+		{"2026-10-05T09:00-04:00[Europe/Paris]", ""},
+		{"2026-10-05T09:00+02:00[!+03:00]", "“x” has the offset +02:00 and, in brackets, the offset +03:00; write one of them."},
 		{"2026-10-25T02:30+01:00[Europe/Paris]", ""},
 		{"2026-10-25T02:30+02:00[!Europe/Paris]", ""},
 		{"2026-10-25T02:30Z[Europe/Paris]", ""},

@@ -34,6 +34,7 @@ type parsed struct {
 	hasOffset bool
 	offset    int
 	isZ       bool // the offset was Z: the local offset is not known (RFC 9557 §4.3.6)
+	critical  bool // the annotation is marked "!": it must not be overridden (RFC 9557 §3.3)
 	// the bracketed annotation: an IANA zone, or an offset
 	zone          string
 	hasZoneOffset bool
@@ -177,6 +178,7 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 		r.i++
 		if r.is('!') {
 			r.i++
+			p.critical = true
 		}
 		end := strings.IndexByte(r.s[r.i:], ']')
 		if end < 0 || r.i+end+1 != len(r.s) {
@@ -219,16 +221,17 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 		if err != nil {
 			return p, badZone, err
 		}
-		if p.hasTime && p.hasOffset && !p.isZ {
-			// RFC 9557 §3.4: an offset and a zone that disagree on the
-			// instant are inconsistent; the time is not guessed.
+		if p.hasTime && p.hasOffset && !p.isZ && p.critical {
+			// RFC 9557 §3.4: an offset and a zone marked critical that
+			// disagree on the instant must be acted on; the time is not
+			// guessed. Without "!" the offset wins.
 			t := p.date.At(p.hour, p.minute).AsUTC().Add(-time.Duration(p.offset) * time.Second)
 			if _, off := t.In(z.Location()).Zone(); off != p.offset {
 				return p, badOffset, &offsetError{written: p.offset, has: off, zone: p.zone, civil: p.date.At(p.hour, p.minute)}
 			}
 		}
 	}
-	if p.hasTime && p.hasOffset && p.hasZoneOffset && !p.isZ && p.offset != p.zoneOffset {
+	if p.hasTime && p.hasOffset && p.hasZoneOffset && p.critical && !p.isZ && p.offset != p.zoneOffset {
 		return p, badOffset, &offsetError{written: p.offset, has: p.zoneOffset, zone: offsetText(p.zoneOffset), civil: p.date.At(p.hour, p.minute)}
 	}
 	return p, fine, nil

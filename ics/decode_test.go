@@ -45,3 +45,13 @@ func TestDecodePastTheCalendarEnd(t *testing.T) {
 		}
 	}
 }
+
+// A task due past 9999-12-31T23:59:59 in UTC is left out with a line in
+// the import report.
+func TestDecodeDuePastTheCalendarEnd(t *testing.T) {
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\nDUE;TZID=America/New_York:99991231T200000\r\nSUMMARY:late\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+	cal := DecodeBytes([]byte(data), DecodeOptions{Zone: tz.MustZone("Europe/Paris")})
+	if len(cal.Tasks) != 0 || len(cal.Skipped) != 1 || !strings.Contains(cal.Skipped[0].Reason, "0001 to 9999") {
+		t.Errorf("kept %d tasks, skipped %+v", len(cal.Tasks), cal.Skipped)
+	}
+}

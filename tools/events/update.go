@@ -540,7 +540,7 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 			}
 		}
 		if end := first.AddDays(days); end.Year > 9999 || !e.Zone.Holds(e.Zone.StartOfDay(end)) || !e.Zone.Holds(e.Zone.StartOfDay(first)) {
-			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (in UTC or in %s), the span the calendar holds; move it to an earlier day.", first, e.Zone.Name()))
+			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
 		}
 		ov.HasTime = true
 		ov.Start, ov.End, ov.Zone = tz.DayMoment(first), tz.DayMoment(first.AddDays(days)), e.Zone
@@ -572,7 +572,7 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 		u.note("Note: %s", s)
 	}
 	if !zone.Holds(start) || !zone.Holds(start.Add(dur)) {
-		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (in UTC or in %s), the span the calendar holds; move it to an earlier or a later time.", civil, zone.Name()))
+		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
 	}
 	ov.HasTime = true
 	ov.Start, ov.Zone = civil, zone

@@ -54,6 +54,20 @@ type work struct {
 	calls    int             // spends since ctx was last looked at
 }
 
+// done reports whether the search's context (Series.WithContext) is done.
+func (s Series) done() bool { return s.ctxErr() != nil }
+
+// ctxErr is the error of the search's context, nil while it runs.
+func (s Series) ctxErr() error {
+	switch {
+	case s.ctx != nil:
+		return s.ctx.Err()
+	case s.work != nil && s.work.ctx != nil:
+		return s.work.ctx.Err()
+	}
+	return nil
+}
+
 // ctxEvery is how many spends pass between looks at a search's context.
 const ctxEvery = 64
 
@@ -144,7 +158,11 @@ func (s Series) CheckOccurs() error {
 	}
 	if r.count > 1 {
 		if _, ok := s.countTail(); !ok {
-			if got := len(s.countTimes()); got < r.count {
+			got := len(s.countTimes())
+			if err := s.ctxErr(); err != nil {
+				return err
+			}
+			if got < r.count {
 				return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
 			}
 		}
@@ -157,8 +175,8 @@ func (s Series) CheckOccurs() error {
 	if _, ok := s.After(first.Start); ok {
 		return nil
 	}
-	if s.ctx != nil && s.ctx.Err() != nil {
-		return s.ctx.Err()
+	if err := s.ctxErr(); err != nil {
+		return err
 	}
 	if r.until != untilNone {
 		suggest := s.suggestUntil()
@@ -181,8 +199,8 @@ func (s Series) CheckOccurs() error {
 				r.String(), SearchYears, s.Start, r.interval, next.Original)
 		}
 	}
-	if s.ctx != nil && s.ctx.Err() != nil {
-		return s.ctx.Err()
+	if err := s.ctxErr(); err != nil {
+		return err
 	}
 	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
 		r.String(), SearchYears, s.Start)

@@ -87,3 +87,26 @@ func TestOrdinalsMissingMonthDaysRefused(t *testing.T) {
 		}
 	}
 }
+
+// A COUNT rule's full expansion (cached for every caller) stops too when
+// the context is done, and what it found by then is not cached.
+func TestCountExpansionStopsWhenTheContextIsDone(t *testing.T) {
+	r, err := ParseRule("FREQ=MINUTELY;COUNT=50;INTERVAL=2;BYMINUTE=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := tz.TimeMoment(tz.Date{Year: 2026, Month: 10, Day: 21}.At(3, 0))
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := Series{Start: start, Zone: tz.UTC, Rule: r}.WithContext(done)
+	s.work = &work{}
+	if err := s.CheckOccurs(); !errors.Is(err, context.Canceled) {
+		t.Errorf("CheckOccurs with a done context: %v, want context.Canceled", err)
+	}
+	if s.work.n > ctxEvery {
+		t.Errorf("the expansion spent %d iterations after its context was done, want at most %d", s.work.n, ctxEvery)
+	}
+	if _, cached := countCache.Load(countKey{rule: r, start: start, zone: "UTC"}); cached {
+		t.Error("a cut expansion was cached")
+	}
+}

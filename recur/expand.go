@@ -403,6 +403,10 @@ func (s Series) countTimes() []time.Time {
 	scan:
 		for n, steps := 0, 0; steps < maxSteps && len(list) < r.count; n, steps = n+1, steps+1 {
 			s.charge(1)
+			if steps%ctxEvery == 0 && s.done() {
+				// Cut short: the partial list is not cached.
+				return list
+			}
 			t := r.stepAt(t0, n)
 			if t.Year() > 9999 {
 				break

@@ -2,6 +2,7 @@ package args
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -270,6 +271,42 @@ func TestInvisibleCharactersInValues(t *testing.T) {
 		}
 		if a := stringArgs(t, inv+" "+inv); a.Has("x") || a.Text("x") != "" || a.Err() != nil {
 			t.Errorf("a value of only %+q is not absent", inv)
+		}
+	}
+}
+
+// An offset that contradicts a bracketed zone or offset marked critical
+// ("!") is refused in one sentence (RFC 9557 §3.4: it must be acted on);
+// without "!" the offset wins; Z with a zone, and an offset the zone has
+// then, are kept.
+func TestMomentOffsetContradictsZone(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"2026-10-25T02:30+05:00[!Europe/Paris]", "“x” has the offset +05:00, but Europe/Paris is at +02:00 then; write 2026-10-25T02:30+02:00[Europe/Paris], or leave out the offset or the zone."},
+		{"2026-10-05T09:00-04:00[!Europe/Paris]", "Europe/Paris is at +02:00"},
+		{"2026-10-05T09:00-04:00[Europe/Paris]", ""},
+		{"2026-10-05T09:00+02:00[!+03:00]", "“x” has the offset +02:00 and, in brackets, the offset +03:00; write one of them."},
+		{"2026-10-25T02:30+01:00[Europe/Paris]", ""},
+		{"2026-10-25T02:30+02:00[!Europe/Paris]", ""},
+		{"2026-10-25T02:30Z[Europe/Paris]", ""},
+	} {
+		a := oneOf(t, `"`+c.in+`"`)
+		_, ok := a.Moment("x", tz.UTC)
+		switch {
+		case c.want == "" && !ok:
+			t.Errorf("%s: refused: %v", c.in, a.Err())
+		case c.want != "" && (ok || a.Err() == nil || !strings.Contains(a.Err().Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.in, a.Err(), c.want)
+		}
+	}
+}
+
+// A zone made only of invisible characters is blank, as if not given,
+// not a name to suggest a zone for.
+func TestZoneOnlyInvisibleIsBlank(t *testing.T) {
+	for _, s := range []string{`"\u200b"`, `"\ufeff\u00ad"`, `" \u2060 "`} {
+		a := oneOf(t, s)
+		if z, ok := a.Zone("x"); ok || a.Err() != nil {
+			t.Errorf("Zone(%s) = %v, %v; want blank", s, z, a.Err())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package args
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -32,6 +33,8 @@ type parsed struct {
 	// offset (Z or ±HH:MM), written after the time, in seconds east of UTC
 	hasOffset bool
 	offset    int
+	isZ       bool // the offset was Z: the local offset is not known (RFC 9557 §4.3.6)
+	critical  bool // the annotation is marked "!": it must not be overridden (RFC 9557 §3.3)
 	// the bracketed annotation: an IANA zone, or an offset
 	zone          string
 	hasZoneOffset bool
@@ -48,6 +51,7 @@ const (
 	badClock          // 24:00, 09:60
 	badYear           // outside 0001–9999, before or after moving
 	badZone           // an unknown IANA name in brackets
+	badOffset         // an offset the bracketed zone does not have then (RFC 9557 §3.4)
 )
 
 // momentReader walks one moment's text.
@@ -158,7 +162,7 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 		}
 		if r.is('Z') || r.is('z') {
 			r.i++
-			p.hasOffset = true
+			p.hasOffset, p.isZ = true, true
 		} else if r.is('+') || r.is('-') {
 			if p.offset, ok = r.offset(); !ok {
 				return p, badForm, nil
@@ -174,6 +178,7 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 		r.i++
 		if r.is('!') {
 			r.i++
+			p.critical = true
 		}
 		end := strings.IndexByte(r.s[r.i:], ']')
 		if end < 0 || r.i+end+1 != len(r.s) {
@@ -212,11 +217,42 @@ func parseMoment(s string) (p parsed, why problem, zoneErr error) {
 	}
 	p.date = d
 	if p.zone != "" {
-		if _, err := tz.LoadZone(p.zone); err != nil {
+		z, err := tz.LoadZone(p.zone)
+		if err != nil {
 			return p, badZone, err
 		}
+		if p.hasTime && p.hasOffset && !p.isZ && p.critical {
+			// RFC 9557 §3.4: an offset and a zone marked critical that
+			// disagree on the instant must be acted on; the time is not
+			// guessed. Without "!" the offset wins.
+			t := p.date.At(p.hour, p.minute).AsUTC().Add(-time.Duration(p.offset) * time.Second)
+			if _, off := t.In(z.Location()).Zone(); off != p.offset {
+				return p, badOffset, &offsetError{written: p.offset, has: off, zone: p.zone, civil: p.date.At(p.hour, p.minute)}
+			}
+		}
+	}
+	if p.hasTime && p.hasOffset && p.hasZoneOffset && p.critical && !p.isZ && p.offset != p.zoneOffset {
+		return p, badOffset, &offsetError{written: p.offset, has: p.zoneOffset, zone: offsetText(p.zoneOffset), civil: p.date.At(p.hour, p.minute)}
 	}
 	return p, fine, nil
+}
+
+// offsetError is an offset that contradicts the bracketed zone (badOffset).
+type offsetError struct {
+	written, has int // seconds east of UTC
+	zone         string
+	civil        tz.DateTime
+}
+
+func (e *offsetError) Error() string { return "offset and zone disagree" }
+
+// offsetText writes seconds east of UTC as ±HH:MM.
+func offsetText(off int) string {
+	sign := '+'
+	if off < 0 {
+		sign, off = '-', -off
+	}
+	return fmt.Sprintf("%c%02d:%02d", sign, off/3600, off/60%60)
 }
 
 // fraction reads an optional fraction of a second, which is then cut.
@@ -351,6 +387,15 @@ func momentSentence(name, what string, why problem, zoneErr error, v value, home
 	case badZone:
 		v.text, v.esc = zoneWritten(v.str()), false
 		return zoneSentence(name, v.text, true, zoneErr, home)
+	case badOffset:
+		var oe *offsetError
+		if errors.As(zoneErr, &oe) && (oe.zone[0] == '+' || oe.zone[0] == '-') {
+			return "“" + name + "” has the offset " + offsetText(oe.written) + " and, in brackets, the offset " + oe.zone + "; write one of them."
+		}
+		if errors.As(zoneErr, &oe) {
+			return "“" + name + "” has the offset " + offsetText(oe.written) + ", but " + oe.zone + " is at " + offsetText(oe.has) +
+				" then; write " + oe.civil.String() + offsetText(oe.has) + "[" + oe.zone + "], or leave out the offset or the zone."
+		}
 	}
 	return "“" + name + "” must be " + what + ", not " + shown(v) + "."
 }

@@ -555,6 +555,10 @@ func (d *decoder) task(n *node) {
 	}
 	if hasDue {
 		t.Due, t.HasDue = due.in(t.Zone), true
+		if at, _ := t.Zone.MomentInstant(t.Due); t.Due.HasTime && !t.Zone.Holds(at) {
+			d.skip(n, uid, "", 0, fmt.Sprintf("VTODO left out: its DUE %s falls outside the years 0001 to 9999 in UTC, the span the calendar holds", t.Due))
+			return
+		}
 	}
 	if hasStart {
 		t.Start, t.HasStart = start.in(t.Zone), true

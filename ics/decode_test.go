@@ -33,3 +33,25 @@ func TestDecodeRefusedRule(t *testing.T) {
 		}
 	}
 }
+
+// An event reaching past 9999-12-31T23:59:59 (its DTEND would need a
+// five-digit year) is left out with a line in the import report.
+func TestDecodePastTheCalendarEnd(t *testing.T) {
+	for _, when := range []string{"DTSTART:99991231T233000Z\r\nDURATION:PT1H", "DTSTART;VALUE=DATE:99991231", "DTSTART;TZID=America/New_York:99991231T200000"} {
+		data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n" + when + "\r\nSUMMARY:late\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+		cal := DecodeBytes([]byte(data), DecodeOptions{Zone: tz.MustZone("Europe/Paris")})
+		if len(cal.Events) != 0 || len(cal.Skipped) != 1 || !strings.Contains(cal.Skipped[0].Reason, "9999-12-31T23:59:59") {
+			t.Errorf("%q: kept %d events, skipped %+v", when, len(cal.Events), cal.Skipped)
+		}
+	}
+}
+
+// A task due past 9999-12-31T23:59:59 in UTC is left out with a line in
+// the import report.
+func TestDecodeDuePastTheCalendarEnd(t *testing.T) {
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:x\r\nDUE;TZID=America/New_York:99991231T200000\r\nSUMMARY:late\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+	cal := DecodeBytes([]byte(data), DecodeOptions{Zone: tz.MustZone("Europe/Paris")})
+	if len(cal.Tasks) != 0 || len(cal.Skipped) != 1 || !strings.Contains(cal.Skipped[0].Reason, "0001 to 9999") {
+		t.Errorf("kept %d tasks, skipped %+v", len(cal.Tasks), cal.Skipped)
+	}
+}

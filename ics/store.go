@@ -723,6 +723,11 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 				if err != nil {
 					return err
 				}
+				if !heldEnd(e) {
+					// Kept before such ends were refused; RFC 5545 cannot
+					// write the year 10000, so the file goes without it.
+					return nil
+				}
 				var ovs []*Event
 				for _, o := range ovByEvent[r["id"].(int64)] {
 					ov, err := overrideFromRow(e, o, zone)
@@ -843,6 +848,21 @@ func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.T
 	}
 	a.RemindAt = uniqueTimes(append(a.RemindAt, ts...))
 	return a, nil
+}
+
+// heldEnd reports whether e ends within the years RFC 5545 can write
+// (before [tz.LastInstant] in UTC and in its zone). Stored ends past it
+// come from before they were refused at write time.
+func heldEnd(e *Event) bool {
+	if e.Start.Year > 9999 || e.End.Year > 9999 || (e.AllDay && e.End.Date == (tz.Date{Year: 9999, Month: time.December, Day: 31})) {
+		return false
+	}
+	if e.AllDay {
+		return true
+	}
+	end, _ := e.Zone.Instant(e.End.DateTime)
+	start, _ := e.Zone.Instant(e.Start.DateTime)
+	return e.Zone.Holds(end) && e.Zone.Holds(start)
 }
 
 // eventFromRow reads one events row back into the model.

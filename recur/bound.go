@@ -1,6 +1,7 @@
 package recur
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -48,8 +49,27 @@ func (s Series) searchEnd(t time.Time) time.Time {
 // work counts the iterations spent by one search; limit 0 only counts.
 type work struct {
 	n, limit int64
-	over     bool // a spend was refused: the search gives up
+	over     bool            // a spend was refused: the search gives up
+	ctx      context.Context // when done, every spend is refused
+	calls    int             // spends since ctx was last looked at
 }
+
+// done reports whether the search's context (Series.WithContext) is done.
+func (s Series) done() bool { return s.ctxErr() != nil }
+
+// ctxErr is the error of the search's context, nil while it runs.
+func (s Series) ctxErr() error {
+	switch {
+	case s.ctx != nil:
+		return s.ctx.Err()
+	case s.work != nil && s.work.ctx != nil:
+		return s.work.ctx.Err()
+	}
+	return nil
+}
+
+// ctxEvery is how many spends pass between looks at a search's context.
+const ctxEvery = 64
 
 // spend reports whether s may spend n more iterations and counts them; a
 // refusal ends the search (every later spend is refused too).
@@ -61,6 +81,13 @@ func (s Series) spend(n int64) bool {
 	if w.over || w.limit > 0 && w.n+n > w.limit {
 		w.over = true
 		return false
+	}
+	if w.ctx != nil {
+		if w.calls%ctxEvery == 0 && w.ctx.Err() != nil {
+			w.over = true
+			return false
+		}
+		w.calls++
 	}
 	w.n += n
 	return true
@@ -130,34 +157,53 @@ func (s Series) CheckOccurs() error {
 		}
 	}
 	if r.count > 1 {
-		got := 0
-		if _, ok := s.countTail(); ok {
-			return nil
+		if _, ok := s.countTail(); !ok {
+			got := len(s.countTimes())
+			if err := s.ctxErr(); err != nil {
+				return err
+			}
+			if got < r.count {
+				return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
+			}
 		}
-		got = len(s.countTimes())
-		if got < r.count {
-			return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
-		}
-		return nil
 	}
 	if r.count == 1 {
 		return nil
 	}
+	// The same bounded search that finds the next occurrence for the
+	// tools and reminders decides, so the check never disagrees with it.
 	if _, ok := s.After(first.Start); ok {
 		return nil
+	}
+	if err := s.ctxErr(); err != nil {
+		return err
 	}
 	if r.until != untilNone {
 		suggest := s.suggestUntil()
 		open := *r
 		open.until = untilNone
-		s.Rule = &open
-		if next, ok := s.After(first.Start); ok {
+		o := s
+		o.Rule, o.work = &open, nil // a search of its own, stopped by the same context
+		if next, ok := o.After(first.Start); ok {
 			return fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
 				r.untilText(), next.Original, suggest)
 		}
 	}
-	return fail("“rrule” %s gives no occurrence after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
-		r.String(), s.Start)
+	if r.interval > 1 {
+		one := *r
+		one.interval, one.count, one.until = 1, 0, untilNone
+		o := s
+		o.Rule, o.work = &one, nil
+		if next, ok := o.After(first.Start); ok {
+			return fail("“rrule” %s gives no occurrence within %d years after its start %s: its INTERVAL=%d skips every period that holds a day meeting its BY parts (with INTERVAL=1 the next is %s); write a smaller INTERVAL, or a start in a period that has such a day.",
+				r.String(), SearchYears, s.Start, r.interval, next.Original)
+		}
+	}
+	if err := s.ctxErr(); err != nil {
+		return err
+	}
+	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
+		r.String(), SearchYears, s.Start)
 }
 
 // untilText is UNTIL as the canonical text writes it.

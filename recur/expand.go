@@ -53,7 +53,9 @@ func (s Series) civil(lo, hi time.Time, add func(Occurrence)) {
 		return
 	}
 	if cHi.Sub(cLo) > 100*day {
-		// Long searches (After, All) expand straight through.
+		// Long searches (After, All) expand straight through. The library
+		// is not stopped by Until while no day matches, so rules whose
+		// parts never meet are refused when written (Rule.check).
 		opt := r.options(start)
 		opt.Dtstart = r.jump(start, cLo)
 		opt.Until = cHi
@@ -227,6 +229,10 @@ func (s Series) subDaily(lo, hi, t0 time.Time, add func(Occurrence)) {
 		if !t.Before(end) {
 			return
 		}
+		if next, ok := s.skip(t0, t, n); ok {
+			n = next
+			continue
+		}
 		n++
 		for _, c := range s.candidates(t) {
 			if c.Before(t0) || c.Before(lo) || !c.Before(hi) || !s.matches(c) {
@@ -277,6 +283,55 @@ func (s Series) candidates(t time.Time) []time.Time {
 		out[i] = base.Add(time.Duration(m) * time.Minute)
 	}
 	return out
+}
+
+// skip returns the index of the first step after step n (at t) that can
+// match, when the local month, day or hour of t cannot: the step at or
+// after the start of the next local month, day or hour. It makes a
+// MINUTELY rule with day parts cost a step per day rather than per
+// minute, so a search over SearchYears stays within MaxSearchWork.
+func (s Series) skip(t0, t time.Time, n int) (int, bool) {
+	r := s.Rule
+	l := t.In(s.Zone.Location())
+	var next time.Time
+	switch {
+	case len(r.byMonth) > 0 && !slices.Contains(r.byMonth, int(l.Month())):
+		d := tz.DateOf(l)
+		first := tz.Date{Year: d.Year, Month: d.Month, Day: 1}
+		next = s.Zone.StartOfDay(first.AddDays(daysIn(d.Year, d.Month)))
+	case !s.dayMatches(l):
+		next = s.Zone.StartOfDay(tz.DateOf(l).AddDays(1))
+	case len(r.byHour) > 0 && !slices.Contains(r.byHour, l.Hour()):
+		// The next local :00 (zones with half-hour offsets included).
+		next = t.Truncate(time.Minute).Add(time.Duration(60-l.Minute()) * time.Minute)
+	default:
+		return 0, false
+	}
+	stepSec := int64(r.step() / time.Second)
+	k := int((next.Unix() - t0.Unix() + stepSec - 1) / stepSec)
+	return max(k, n+1), true
+}
+
+// dayMatches applies the day parts of a sub-daily rule (BYMONTHDAY,
+// BYYEARDAY, BYDAY) to the local reading l.
+func (s Series) dayMatches(l time.Time) bool {
+	r := s.Rule
+	if len(r.byMonthDay) > 0 {
+		dim := daysIn(l.Year(), l.Month())
+		if !slices.Contains(r.byMonthDay, l.Day()) && !slices.Contains(r.byMonthDay, l.Day()-dim-1) {
+			return false
+		}
+	}
+	if len(r.byYearDay) > 0 {
+		yl := time.Date(l.Year(), 12, 31, 0, 0, 0, 0, time.UTC).YearDay()
+		if !slices.Contains(r.byYearDay, l.YearDay()) && !slices.Contains(r.byYearDay, l.YearDay()-yl-1) {
+			return false
+		}
+	}
+	if len(r.byDay) > 0 && !slices.ContainsFunc(r.byDay, func(d ByDay) bool { return d.Day == l.Weekday() }) {
+		return false
+	}
+	return true
 }
 
 // matches applies the limiting BYxxx parts of a sub-daily rule to the wall
@@ -346,9 +401,21 @@ func (s Series) countTimes() []time.Time {
 		t0, _ := s.Zone.Instant(s.Start.DateTime)
 		list = append(list, t0)
 	scan:
-		for n := 0; n < maxSteps && len(list) < r.count; n++ {
+		for n, steps := 0, 0; steps < maxSteps && len(list) < r.count; n, steps = n+1, steps+1 {
 			s.charge(1)
-			for _, c := range s.candidates(r.stepAt(t0, n)) {
+			if steps%ctxEvery == 0 && s.done() {
+				// Cut short: the partial list is not cached.
+				return list
+			}
+			t := r.stepAt(t0, n)
+			if t.Year() > 9999 {
+				break
+			}
+			if next, ok := s.skip(t0, t, n); ok {
+				n = next - 1
+				continue
+			}
+			for _, c := range s.candidates(t) {
 				if c.After(t0) && s.matches(c) {
 					list = append(list, c)
 					if len(list) == r.count {

@@ -337,6 +337,9 @@ func (r *Rule) check() error {
 	if !r.canOccur() {
 		return ruleErr("can never occur: no month in BYMONTH has the days in BYMONTHDAY; for the last day of a month write BYMONTHDAY=-1, or pick days every listed month has (1 to 28).")
 	}
+	if !r.ordinalsMeetMonthDays() {
+		return ruleErr("can never occur: the numbered weekdays in BYDAY never fall on the days in BYMONTHDAY (1MO is always one of days 1 to 7, 2MO of days 8 to 14, -1MO of the last 7); write one of the two, or days that match, such as BYMONTHDAY=8,9,10,11,12,13,14;BYDAY=2MO.")
+	}
 	if len(r.bySetPos) > 0 {
 		most := r.mostPerPeriod()
 		if !slices.ContainsFunc(r.bySetPos, func(p int) bool { return p <= most && -p <= most }) {
@@ -398,6 +401,50 @@ func (r *Rule) canOccur() bool {
 	}
 	return false
 }
+
+// ordinalsMeetMonthDays reports whether a day of BYMONTHDAY can be one of
+// the numbered weekdays of BYDAY counted within its month (FREQ=MONTHLY,
+// or FREQ=YEARLY with BYMONTH, RFC 5545 §3.3.10), in a month of some
+// length allowed by BYMONTH. It is false for
+// BYMONTHDAY=8,…,14;BYDAY=1MO,…,1SU, which the library would search to
+// the year 9999 without stopping at UNTIL. A plain weekday in BYDAY meets
+// every day in some year, so it makes the rule able to occur.
+func (r *Rule) ordinalsMeetMonthDays() bool {
+	if len(r.byMonthDay) == 0 || len(r.byDay) == 0 || !(r.freq == Monthly || r.freq == Yearly && len(r.byMonth) > 0) {
+		return true
+	}
+	for _, d := range r.byDay {
+		if d.N == 0 {
+			return true
+		}
+	}
+	lengths := []int{28, 29, 30, 31}
+	if len(r.byMonth) > 0 {
+		lengths = lengths[:0]
+		for _, m := range r.byMonth {
+			for _, year := range []int{2025, 2028} {
+				if n := daysIn(year, time.Month(m)); !slices.Contains(lengths, n) {
+					lengths = append(lengths, n)
+				}
+			}
+		}
+	}
+	for _, dim := range lengths {
+		for day := 1; day <= dim; day++ {
+			if !slices.Contains(r.byMonthDay, day) && !slices.Contains(r.byMonthDay, day-dim-1) {
+				continue
+			}
+			for _, d := range r.byDay {
+				if d.N > 0 && (day-1)/7+1 == d.N || d.N < 0 && (dim-day)/7+1 == -d.N {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func daysIn(y int, m time.Month) int { return time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC).Day() }
 
 // yearDaysInMonths reports whether some BYYEARDAY day can fall in a
 // BYMONTH month, in a common or a leap year (FREQ=YEARLY;BYYEARDAY=366;

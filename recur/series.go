@@ -1,6 +1,7 @@
 package recur
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -42,8 +43,21 @@ type Series struct {
 	// occurrence ends at 00:00 of the day after its last day.
 	Duration time.Duration
 
-	work *work // counts (and for After bounds) the iterations of a search
+	work *work           // counts (and for After bounds) the iterations of a search
+	ctx  context.Context // when done, searches stop (see WithContext)
 }
+
+// WithContext returns s whose searches for occurrences (After, All,
+// CheckOccurs) stop soon after ctx is done, as if they had found nothing;
+// CheckOccurs then returns ctx's error. Listing a window is not stopped:
+// it is bounded by the window.
+func (s Series) WithContext(ctx context.Context) Series {
+	s.ctx = ctx
+	return s
+}
+
+// newWork gives a search its own iteration budget, stopped by s's context.
+func (s Series) newWork() *work { return &work{limit: MaxSearchWork, ctx: s.ctx} }
 
 // Occurrence is one instance of a Series.
 type Occurrence struct {
@@ -86,6 +100,9 @@ func (s Series) Check() error {
 	if s.Duration < 0 {
 		return fail("“duration” cannot be negative; give the length in minutes, such as 60.")
 	}
+	if err := s.checkHeld(); err != nil {
+		return err
+	}
 	if s.Rule != nil && !s.Start.HasTime && s.Rule.freq > Daily {
 		return fail("“rrule” repeats %s, but an all-day item can repeat at most DAILY; give “start” a time or use FREQ=DAILY.", s.Rule.freq)
 	}
@@ -95,6 +112,43 @@ func (s Series) Check() error {
 				return fail("“rdates” has the time %s, but this item is all-day; write the day alone (%s).", m, m.Date)
 			}
 		}
+	}
+	return nil
+}
+
+// checkHeld refuses a DTSTART or RDATE whose occurrence starts or ends
+// outside the calendar ([tz.FirstInstant] to [tz.LastInstant], in UTC and
+// in the series' zone): its text would need a five-digit year.
+func (s Series) checkHeld() error {
+	first := s.place(civilOf(s.Start))
+	if err := s.held("start", s.Start, first); err != nil {
+		return err
+	}
+	for _, m := range s.RDates {
+		if _, ok := tz.NewDate(m.Year, m.Month, m.Day); !ok {
+			return fail("“rdates” has %s, which is not a real day.", m)
+		}
+		if err := s.held("rdates", m, s.placeRDate(m)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// held gives the sentence for an occurrence o (from argument name's
+// moment m) that the calendar cannot hold, or nil.
+func (s Series) held(name string, m tz.Moment, o Occurrence) error {
+	zone := "UTC or in " + s.Zone.Name()
+	if s.Zone.Name() == "UTC" {
+		zone = "UTC"
+	}
+	switch {
+	case !s.Zone.Holds(o.Start) && o.Start.Before(tz.FirstInstant.Add(24*time.Hour)):
+		return fail("“%s” %s falls before 0001-01-01T00:00 (in %s), the first moment the calendar holds; write a later one.", name, m, zone)
+	case !s.Zone.Holds(o.Start):
+		return fail("“%s” %s falls after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one.", name, m, zone)
+	case !s.Zone.Holds(o.End):
+		return fail("“%s” %s ends after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one or a shorter length.", name, m, zone)
 	}
 	return nil
 }
@@ -144,12 +198,19 @@ func (s Series) placeInstant(t time.Time) Occurrence {
 	return Occurrence{Original: tz.TimeMoment(s.Zone.In(t)), Start: t, End: t.Add(s.Duration)}
 }
 
-// rdate gives the civil time of an RDATE in this series.
-func (s Series) rdate(m tz.Moment) time.Time {
+// placeRDate turns an RDATE into an occurrence. In a timed series a
+// date-only RDATE takes the clock time of Start; a timed RDATE keeps its
+// Fold, so one written as the later of two equal clock times (an instant
+// in the repeated hour of a fall-back change) keeps its instant.
+func (s Series) placeRDate(m tz.Moment) Occurrence {
 	if s.Start.HasTime && !m.HasTime {
 		m = tz.TimeMoment(m.Date.At(s.Start.Hour, s.Start.Minute))
 	}
-	return civilOf(m)
+	if !s.Start.HasTime || !m.Fold {
+		return s.place(civilOf(m))
+	}
+	t, moved := s.Zone.Instant(m.DateTime)
+	return Occurrence{Original: m, Start: t, End: t.Add(s.Duration), Moved: moved}
 }
 
 // excluded reports whether an EXDATE removes o.
@@ -177,7 +238,9 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 	}
 	var out []Occurrence
 	add := func(o Occurrence) {
-		if !o.Start.Before(lo) && o.Start.Before(hi) && !s.excluded(o) {
+		// An occurrence reaching past the calendar's end (or before its
+		// start) is not given: its id would need a five-digit year.
+		if !o.Start.Before(lo) && o.Start.Before(hi) && s.Zone.Holds(o.Start) && s.Zone.Holds(o.End) && !s.excluded(o) {
 			out = append(out, o)
 		}
 	}
@@ -191,7 +254,7 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 		}
 	}
 	for _, m := range s.RDates {
-		add(s.place(s.rdate(m)))
+		add(s.placeRDate(m))
 	}
 	if len(out) < 2 {
 		return out
@@ -227,7 +290,7 @@ const maxSpan = 100 * 365 * 24 * time.Hour
 func (s Series) After(t time.Time) (Occurrence, bool) {
 	_, last, bounded := s.Bounds()
 	if s.work == nil {
-		s.work = &work{limit: MaxSearchWork}
+		s.work = s.newWork()
 	}
 	lo := t.Add(time.Nanosecond)
 	end := minTime(endOfTime, s.searchEnd(lo))
@@ -263,7 +326,7 @@ func (s Series) All(limit int) []Occurrence {
 	}
 	first, last, bounded := s.Bounds()
 	if s.work == nil {
-		s.work = &work{limit: MaxSearchWork}
+		s.work = s.newWork()
 	}
 	var out []Occurrence
 	lo := first
@@ -300,7 +363,7 @@ func (s Series) Bounds() (first, last time.Time, bounded bool) {
 	f := s.place(civilOf(s.Start))
 	first, last = f.Start, f.End
 	for _, m := range s.RDates {
-		o := s.place(s.rdate(m))
+		o := s.placeRDate(m)
 		if o.Start.Before(first) {
 			first = o.Start
 		}

@@ -2,6 +2,7 @@ package tz
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -69,7 +70,28 @@ func ParseMoment(s string) (Moment, error) {
 	if dt, ok := parseDateTime(s); ok {
 		return TimeMoment(dt), nil
 	}
+	if m, ok := parseYear10000(s); ok {
+		return m, nil
+	}
 	return Moment{}, fmt.Errorf("stored moment %q is neither a date like 2026-10-05 nor a date-time like 2026-10-05T09:00", s)
+}
+
+// parseYear10000 reads a stored moment of the first days of the year 10000
+// ("10000-01-01", "10000-01-01T00:30"): the end of an item kept before
+// ends past [LastInstant] were refused. It is read so that such an item
+// can still be shown, changed and deleted; [Date.String] writes it back
+// the same way.
+func parseYear10000(s string) (Moment, bool) {
+	rest, ok := strings.CutPrefix(s, "10000-01-")
+	if !ok {
+		return Moment{}, false
+	}
+	m, err := ParseMoment("9999-01-" + rest)
+	if err != nil {
+		return Moment{}, false
+	}
+	m.Year = 10000
+	return m, true
 }
 
 // ParseBasic reads the RFC 5545 §3.3.4 DATE and §3.3.5 DATE-TIME forms:

@@ -2,8 +2,9 @@
 
 // gen_zonenames writes zonenames.txt, the IANA zone names known to the Go
 // toolchain that builds it, one a line, sorted. Run it through go generate
-// in package tz after a Go upgrade; the list only feeds suggestions and
-// case-insensitive matching, so a stale list never refuses a real zone.
+// in package tz after a Go upgrade: LoadZone accepts only the names in
+// this list (the zones of the embedded time/tzdata), so a zone added by a
+// newer database is refused until the list is written again.
 //
 // It also writes zone1970.txt, the zones of the system's zone1970.tab
 // ($TZDIR, else /usr/share/zoneinfo): one name for each clock that differs

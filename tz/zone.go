@@ -24,7 +24,9 @@ var zoneCache sync.Map // name → Zone
 // "US/Eastern" and "EST5EDT", are accepted too). Loaded zones are cached,
 // so a repeated load costs a map lookup. An unknown or miscased name is a
 // *ZoneError whose sentence suggests the closest real name ("Europe/Pari"
-// → "Europe/Paris"). "Local", "" and tzdata's placeholder "Factory" are
+// → "Europe/Paris"); so is a name the host's zoneinfo has but the
+// embedded IANA database (time/tzdata, listed by [ZoneNames]) has not,
+// such as "localtime", "posixrules" or "posix/Europe/Paris". "Local", "" and tzdata's placeholder "Factory" are
 // refused: a zone must be named.
 // For text a person typed, use LoadZoneLoose.
 func LoadZone(name string) (Zone, error) {
@@ -40,8 +42,16 @@ func LoadZone(name string) (Zone, error) {
 	}
 	// On a case-insensitive file system (macOS) time.LoadLocation would
 	// take "europe/paris" and keep that spelling as the zone's name.
-	if real, ok := zoneIndex().folded[strings.ToLower(name)]; ok && real != name {
+	real, ok := zoneIndex().folded[strings.ToLower(name)]
+	if ok && real != name {
 		return Zone{}, &ZoneError{Name: name, Suggestion: real}
+	}
+	if !ok {
+		// Only names of the embedded IANA database: the host's zoneinfo
+		// also has files that are no zone name ("localtime", "posixrules",
+		// "posix/Europe/Paris", "right/UTC", "./UTC"), which would stop
+		// loading on a machine without them.
+		return Zone{}, unknownZoneError(name)
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
@@ -249,4 +259,24 @@ func (z Zone) MomentInstant(m Moment) (time.Time, bool) {
 		return z.StartOfDay(m.Date), false
 	}
 	return z.Instant(m.DateTime)
+}
+
+// Calendar bounds: the first and last instants an item may start, end or
+// be due at, 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z. Stored civil
+// text and RFC 5545 DATE-TIMEs have four-digit years (ISO 8601 without
+// expansion), so an instant is kept only when both its UTC reading and
+// its reading in the item's zone fall in the years 0001–9999 (see
+// [Zone.Holds]).
+var (
+	FirstInstant = time.Date(1, time.January, 1, 0, 0, 0, 0, time.UTC)
+	LastInstant  = time.Date(9999, time.December, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// Holds reports whether instant t reads in the years 0001–9999 both in UTC
+// and on z's clock, so that it can be stored and written with a four-digit
+// year ([FirstInstant], [LastInstant]).
+func (z Zone) Holds(t time.Time) bool {
+	u := t.UTC().Year()
+	l := t.In(z.Location()).Year()
+	return u >= 1 && u <= 9999 && l >= 1 && l <= 9999
 }

@@ -207,3 +207,21 @@ func TestZeroZoneIsUTC(t *testing.T) {
 		t.Errorf("zero Zone Instant = %v moved=%v", got, moved)
 	}
 }
+
+// Files of the host's zoneinfo that are no zone of the embedded IANA
+// database are refused, so a zone kept today loads on every machine.
+func TestLoadZoneOnlyEmbeddedNames(t *testing.T) {
+	for _, name := range []string{"localtime", "posixrules", "posix/Europe/Paris", "right/UTC", "./UTC", "Europe/../UTC", "zone.tab", "tzdata.zi"} {
+		if z, err := LoadZone(name); err == nil {
+			t.Errorf("LoadZone(%q) = %s, want refused", name, z)
+		}
+		if z, err := LoadZoneLoose(name); err == nil {
+			t.Errorf("LoadZoneLoose(%q) = %s, want refused", name, z)
+		}
+	}
+	for _, name := range []string{"Europe/Paris", "UTC", "Etc/UTC", "US/Eastern", "EST5EDT"} {
+		if _, err := LoadZone(name); err != nil {
+			t.Errorf("LoadZone(%q): %v", name, err)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if err := checkLists(e); err != nil {
 		return result(err)
 	}
-	if err := e.series(e.Zone).CheckOccurs(); err != nil {
+	if err := e.series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
 		return result(err)
 	}
 	fingerprint := fields.Fingerprint(map[string]any{

@@ -211,6 +211,15 @@ func checkLists(e *event) error {
 	return nil
 }
 
+// inUTCOr names where the calendar's span is read: "in UTC", or "in UTC
+// or in Europe/Paris".
+func inUTCOr(z tz.Zone) string {
+	if z.Name() == "UTC" {
+		return "in UTC"
+	}
+	return "in UTC or in " + z.Name()
+}
+
 // gapSentence says that a start in a DST gap was moved.
 func gapSentence(m tz.Moment, zone tz.Zone) string {
 	t, moved := zone.Instant(m.DateTime)

@@ -60,6 +60,7 @@ type updater struct {
 	notes  []string
 	items  []string
 	person tz.Zone
+	ctx    context.Context // the call's; stops the rule's search when done
 }
 
 func (u *updater) note(format string, a ...any) { u.notes = append(u.notes, fmt.Sprintf(format, a...)) }
@@ -110,7 +111,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if !in.given() {
 			return invalid("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
 		}
-		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone}
+		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone, ctx: ctx}
 		u.item(t.E.label())
 		switch {
 		case scope == scopeThis && !t.E.repeats():
@@ -344,7 +345,11 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 		return err
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
-		if err := n.series(n.Zone).CheckOccurs(); err != nil {
+		s := n.series(n.Zone)
+		if u.ctx != nil {
+			s = s.WithContext(u.ctx)
+		}
+		if err := s.CheckOccurs(); err != nil {
 			return err
 		}
 	}
@@ -583,6 +588,9 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 				return err
 			}
 		}
+		if end := first.AddDays(days); end.Year > 9999 || !e.Zone.Holds(e.Zone.StartOfDay(end)) || !e.Zone.Holds(e.Zone.StartOfDay(first)) {
+			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
+		}
 		ov.HasTime = true
 		ov.Start, ov.End, ov.Zone = tz.DayMoment(first), tz.DayMoment(first.AddDays(days)), e.Zone
 		ov.StartAt, ov.EndAt = e.Zone.StartOfDay(first).UTC(), e.Zone.StartOfDay(first.AddDays(days)).UTC()
@@ -611,6 +619,9 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 	}
 	if s := gapSentence(civil, zone); s != "" && in.HasStart {
 		u.note("Note: %s", s)
+	}
+	if !zone.Holds(start) || !zone.Holds(start.Add(dur)) {
+		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
 	}
 	ov.HasTime = true
 	ov.Start, ov.Zone = civil, zone
@@ -716,7 +727,7 @@ func (u *updater) following(r recur.Occurrence) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person}
+	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person, ctx: u.ctx}
 	if err := rest.all(&at); err != nil {
 		return nil, err
 	}

@@ -23,3 +23,15 @@ func TestWindowToTheEndOfTheCalendar(t *testing.T) {
 		}
 	}
 }
+
+// A timed due whose instant falls outside the years 0001–9999 in UTC is
+// refused with one sentence naming “due”.
+func TestDuePastTheCalendarEnd(t *testing.T) {
+	h := newHarness(t, time.Date(2026, 10, 5, 9, 0, 0, 0, time.UTC))
+	for _, due := range []string{"9999-12-31T20:00[America/New_York]", "0001-01-01T00:05[Europe/Paris]"} {
+		res, _ := h.Call(h.paris, "add_task", `{"title":"t","due":"`+due+`"}`)
+		if !strings.HasPrefix(res.Err, "“due”") {
+			t.Errorf("add_task due=%s: %s", due, res.TextOut())
+		}
+	}
+}

@@ -82,6 +82,7 @@ func readDue(a *args.Args, person tz.Zone) (due, bool) {
 	if !m.HasTime {
 		return due{Moment: m}, true
 	}
+	d := timedDue(m.DateTime, zone)
 	if bracketed {
 		// Moment has already moved a time in the zone's DST gap; keep the
 		// time as written, as for the person's own zone, so the answer
@@ -89,11 +90,16 @@ func readDue(a *args.Args, person tz.Zone) (due, bool) {
 		text := a.Text("due")
 		if i := strings.IndexByte(text, '['); i > 0 {
 			if dt, err := tz.ParseDateTime(strings.TrimSpace(text[:i])); err == nil {
-				return timedDue(dt, zone), true
+				d = timedDue(dt, zone)
 			}
 		}
 	}
-	return timedDue(m.DateTime, zone), true
+	if !zone.Holds(d.At) {
+		// Kept civil text and RFC 5545 DATE-TIMEs have four-digit years.
+		a.Fail("due", fmt.Sprintf("“due” %s falls outside the years 0001 to 9999 in UTC, the span the calendar holds; write a due between 0001-01-02 and 9999-12-30.", d.Moment))
+		return due{}, false
+	}
+	return d, true
 }
 
 // readTags reads a list of tags named name: a leading "#" is dropped, a tag

@@ -239,9 +239,12 @@ func (w *Writer) alarms(c *ical.Component, summary string, a Alarms, relatedEnd 
 	}
 }
 
-// MaxZoneYears bounds the years a VTIMEZONE covers: from the earliest
-// year the file needs, at most this many. A reader keeps the last offset
-// written for times after it.
+// MaxZoneYears bounds the years a VTIMEZONE covers past 1970 (or past the
+// earliest year the file needs, when that is later): at most this many. A
+// reader keeps the last offset written for times after it. Years before
+// 1970 are covered back to the earliest DTSTART, however far: they cost
+// only the zone's real changes, which Go's zone table lists, never a step
+// a year.
 const MaxZoneYears = 200
 
 // vtimezone builds the VTIMEZONE of z (RFC 5545 §3.6.5) from Go's zone
@@ -261,7 +264,7 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 	if toY < fromY {
 		toY = fromY
 	}
-	toY = min(toY, fromY+MaxZoneYears-1)
+	toY = min(toY, max(fromY, 1970)+MaxZoneYears-1)
 	loc := z.Location()
 	c := ical.NewComponent(ical.CompTimezone)
 	c.Props.SetText("TZID", z.Name())

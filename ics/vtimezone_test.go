@@ -147,7 +147,8 @@ func TestExportVTimezones(t *testing.T) {
 	}
 }
 
-// A VTIMEZONE covers at most MaxZoneYears years, whatever the dates, and
+// A VTIMEZONE covers at most MaxZoneYears years past 1970, whatever the
+// dates, and
 // the years after Go's zone table (where it reports year boundaries, one
 // a day early in leap years) add only real changes: two a year for Paris.
 func TestVTimezoneBounded(t *testing.T) {
@@ -160,12 +161,43 @@ func TestVTimezoneBounded(t *testing.T) {
 				onsets += strings.Count(r.Value, ",") + 1
 			}
 		}
-		years := min(span[1]-span[0]+1, MaxZoneYears)
+		years := min(span[1], max(span[0], 1970)+MaxZoneYears-1) - span[0] + 1
 		if onsets > 2*years+2 {
 			t.Errorf("%d–%d: %d onsets, want at most %d", span[0], span[1], onsets, 2*years+2)
 		}
 		if span[0] >= 1980 && onsets < 2*years-4 { // no DST in Paris before 1916
 			t.Errorf("%d–%d: %d onsets, want about %d", span[0], span[1], onsets, 2*years)
+		}
+	}
+}
+
+// A file whose items span centuries gets a VTIMEZONE that serves both
+// ends: an event of 1800 and one of July 2027 in Paris read with the
+// offsets of their own times (+00:09:21 local mean time, and +02:00).
+func TestVTimezoneSpansCenturies(t *testing.T) {
+	paris := tz.MustZone("Europe/Paris")
+	for _, from := range []int{1, 1700, 1800} {
+		c := vtimezone(paris, from, 2027)
+		var summer2027, first string
+		for _, o := range c.Children {
+			dates := []string{o.Props.Get("DTSTART").Value}
+			if r := o.Props.Get("RDATE"); r != nil {
+				dates = append(dates, strings.Split(r.Value, ",")...)
+			}
+			for _, d := range dates {
+				if first == "" || d < first {
+					first = d
+				}
+				if strings.HasPrefix(d, "2027") && o.Name == "DAYLIGHT" {
+					summer2027 = d
+				}
+			}
+		}
+		if summer2027 == "" {
+			t.Errorf("from %d: no DAYLIGHT onset in 2027, so July 2027 would read at the last offset written", from)
+		}
+		if first > fmt.Sprintf("%04d0101T000000", from) {
+			t.Errorf("from %d: the first onset is %s, after the earliest DTSTART", from, first)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -106,14 +107,129 @@ func timeProp(name string, m tz.Moment, z tz.Zone, floating bool) *ical.Prop {
 	return p
 }
 
-func listProp(name string, ms []tz.Moment, z tz.Zone, floating bool) *ical.Prop {
-	p := timeProp(name, ms[0], z, floating)
-	vals := make([]string, len(ms))
-	for i, m := range ms {
-		vals[i] = timeProp(name, m, z, floating).Value
+// listProps writes EXDATE or RDATE values (RFC 5545 §3.8.5.1, §3.8.5.2)
+// as one property per value type, since a property's values share its
+// parameters: dates (VALUE=DATE), local times with TZID, and in UTC the
+// second readings of a repeated hour, which a local time cannot name.
+func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Prop {
+	var dates, local, utc []string
+	for _, m := range ms {
+		switch {
+		case !m.HasTime:
+			dates = append(dates, m.Date.Basic())
+		case m.Fold && !floating && z.Name() != "UTC":
+			at, _ := z.Instant(m.DateTime)
+			utc = append(utc, tz.FromUTCClock(at).Basic()+"Z")
+		default:
+			local = append(local, timeProp(name, m, z, floating).Value)
+		}
 	}
-	p.Value = strings.Join(vals, ",")
-	return p
+	var out []*ical.Prop
+	if len(dates) > 0 {
+		p := timeProp(name, tz.DayMoment(ms[0].Date), z, floating)
+		p.Value = strings.Join(dates, ",")
+		out = append(out, p)
+	}
+	if len(local) > 0 {
+		p := timeProp(name, tz.TimeMoment(ms[0].DateTime), z, floating)
+		p.Value = strings.Join(local, ",")
+		out = append(out, p)
+	}
+	if len(utc) > 0 {
+		out = append(out, &ical.Prop{Name: name, Params: ical.Params{}, Value: strings.Join(utc, ",")})
+	}
+	return out
+}
+
+// exportExDates are e's EXDATEs as the file writes them. On a timed
+// series a day-only EXDATE (which the series reads as "every occurrence
+// of that day", and most readers ignore on a DATE-TIME DTSTART) becomes
+// the date-time of each occurrence of that day; one that removes nothing
+// is left out.
+func exportExDates(e *Event) []tz.Moment {
+	if e.AllDay || !e.Start.HasTime {
+		return e.ExDates
+	}
+	var out []tz.Moment
+	s := e.Series()
+	s.ExDates = nil
+	for _, x := range e.ExDates {
+		if x.HasTime {
+			out = append(out, x)
+			continue
+		}
+		lo, hi := e.Zone.DayBounds(x.Date)
+		for _, o := range s.StartsBetween(lo.Add(-6*time.Hour), hi.Add(6*time.Hour)) {
+			if o.Original.HasTime && o.Original.Date == x.Date {
+				out = append(out, o.Original)
+			}
+		}
+	}
+	return out
+}
+
+// exportRDates are e's RDATEs as the file writes them: on a timed series
+// a day-only RDATE takes the clock time of DTSTART, as the series reads
+// it, written as a date-time (RFC 5545 §3.8.5.2 allows a DATE, but
+// readers make an all-day occurrence of it).
+func exportRDates(e *Event) []tz.Moment {
+	if e.AllDay || !e.Start.HasTime {
+		return e.RDates
+	}
+	out := make([]tz.Moment, len(e.RDates))
+	for i, m := range e.RDates {
+		if !m.HasTime {
+			m = tz.TimeMoment(m.Date.At(e.Start.Hour, e.Start.Minute))
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// exportRule is e's RRULE as the file writes it: UNTIL of the same value
+// type as DTSTART, in UTC when DTSTART has a zone (RFC 5545 §3.3.10). A
+// local or date UNTIL is read as the series reads it: a local one allows
+// every occurrence whose clock time is not after it (so the later reading
+// of a repeated hour), a date one every occurrence of that day.
+func exportRule(e *Event) *recur.Rule {
+	r := e.Rule
+	u, utc, ok := r.Until()
+	if !ok || e.Floating {
+		return r
+	}
+	var val string
+	switch {
+	case e.AllDay || !e.Start.HasTime:
+		d := u.Date
+		if utc {
+			d = e.Zone.Today(u.DateTime.AsUTC())
+		}
+		val = d.Basic()
+		if !u.HasTime {
+			return r
+		}
+	case utc:
+		return r
+	case !u.HasTime:
+		_, end := e.Zone.DayBounds(u.Date)
+		val = end.Add(-time.Second).UTC().Format("20060102T150405Z")
+	default:
+		dt := u.DateTime
+		dt.Fold = true
+		at, _ := e.Zone.Instant(dt)
+		val = at.UTC().Format("20060102T150405Z")
+	}
+	parts := strings.Split(r.String(), ";")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "UNTIL=") {
+			parts[i] = "UNTIL=" + val
+		}
+	}
+	nr, err := recur.ParseRule(strings.Join(parts, ";"))
+	if err != nil {
+		return r
+	}
+	return nr
 }
 
 func textProp(c *ical.Component, name, v string) {
@@ -139,28 +255,66 @@ func (w *Writer) Event(e *Event) error {
 	if e.Sequence > 0 {
 		c.Props.Set(&ical.Prop{Name: "SEQUENCE", Params: ical.Params{}, Value: strconv.Itoa(e.Sequence)})
 	}
-	c.Props.Set(timeProp("DTSTART", e.Start, e.Zone, e.Floating))
-	if e.AllDay {
+	zoned := !e.AllDay && !e.Floating
+	start, startZone := e.Start, e.Zone
+	exdates, rdates := exportExDates(e), exportRDates(e)
+	byDuration := false
+	if zoned && e.Start.Fold {
+		// The second reading of a repeated hour, which no local time with
+		// TZID names (RFC 5545 §3.3.5 reads it as the first).
+		if e.Rule == nil || e.Rule.Freq() > recur.Daily {
+			// A single item, or a rule that steps by instants: the UTC
+			// form names the instant, and hourly steps stay the same.
+			at, _ := e.Zone.Instant(e.Start.DateTime)
+			start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+		} else {
+			// A daily or coarser rule keeps its wall-clock time, which it
+			// would lose in UTC terms: DTSTART stays local, its (earlier)
+			// reading is excluded and the real first instant is an RDATE
+			// in UTC. COUNT still counts DTSTART, so the total is kept.
+			start.Fold = false
+			exdates = append(exdates, start)
+			rdates = append(rdates, e.Start)
+			byDuration = true
+		}
+	}
+	c.Props.Set(timeProp("DTSTART", start, startZone, e.Floating))
+	switch {
+	case e.AllDay:
 		// RFC 5545 §3.6.1: DTEND is the day after the last.
 		c.Props.Set(timeProp("DTEND", tz.DayMoment(e.End.Date.AddDays(1)), e.Zone, false))
-	} else {
+	case byDuration:
+		// DTSTART is not the first instant: the length goes as an exact
+		// DURATION (RFC 5545 §3.8.2.5), which DTEND − DTSTART would not be.
+		c.Props.Set(&ical.Prop{Name: "DURATION", Params: ical.Params{}, Value: exactDuration(e.Duration())})
+	case zoned && (e.End.Fold || startZone.Name() != e.Zone.Name()):
+		// An end in the repeated hour, or after a UTC start, is written
+		// in UTC: the local form would name the earlier instant.
+		at, _ := e.Zone.Instant(e.End.DateTime)
+		c.Props.Set(timeProp("DTEND", tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC, false))
+	default:
 		c.Props.Set(timeProp("DTEND", e.End, e.Zone, e.Floating))
 	}
 	if e.Rule != nil {
-		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: e.Rule.String()})
+		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: exportRule(e).String()})
 	}
-	if len(e.ExDates) > 0 {
-		c.Props.Set(listProp("EXDATE", e.ExDates, e.Zone, e.Floating))
+	for _, p := range listProps("EXDATE", exdates, e.Zone, e.Floating) {
+		c.Props.Add(p)
 	}
-	if len(e.RDates) > 0 {
-		c.Props.Set(listProp("RDATE", e.RDates, e.Zone, e.Floating))
+	for _, p := range listProps("RDATE", rdates, e.Zone, e.Floating) {
+		c.Props.Add(p)
 	}
 	if e.RecurrenceID != nil {
 		z := e.RecurrenceZone
 		if z.Name() == "UTC" && e.RecurrenceZone == (tz.Zone{}) {
 			z = e.Zone
 		}
-		c.Props.Set(timeProp("RECURRENCE-ID", *e.RecurrenceID, z, e.Floating))
+		rid := *e.RecurrenceID
+		if rid.HasTime && rid.Fold && !e.Floating {
+			at, _ := z.Instant(rid.DateTime)
+			rid, z = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+		}
+		c.Props.Set(timeProp("RECURRENCE-ID", rid, z, e.Floating))
 	}
 	w.alarms(c, e.Summary, e.Alarms, false)
 	w.component(c)
@@ -351,6 +505,19 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 		c.Children = append(c.Children, o)
 	}
 	return c
+}
+
+// exactDuration writes d as an RFC 5545 dur-time (§3.3.6) in whole
+// minutes, "PT0M" for none.
+func exactDuration(d time.Duration) string {
+	m := int(d / time.Minute)
+	switch {
+	case m%60 == 0 && m > 0:
+		return "PT" + strconv.Itoa(m/60) + "H"
+	case m > 60:
+		return "PT" + strconv.Itoa(m/60) + "H" + strconv.Itoa(m%60) + "M"
+	}
+	return "PT" + strconv.Itoa(m) + "M"
 }
 
 // formatUTCOffset writes a UTC-OFFSET (RFC 5545 §3.3.14), with seconds

@@ -191,6 +191,12 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 		}
 	}
 	for _, m := range s.RDates {
+		if m.HasTime && m.Fold && s.Start.HasTime {
+			// The second reading of a repeated hour keeps its instant.
+			t, _ := s.Zone.Instant(m.DateTime)
+			add(Occurrence{Original: m, Start: t, End: t.Add(s.Duration)})
+			continue
+		}
 		add(s.place(s.rdate(m)))
 	}
 	if len(out) < 2 {

@@ -401,7 +401,7 @@ const MaxZoneYears = 200
 // vtimezone builds the VTIMEZONE of z (RFC 5545 §3.6.5) from Go's zone
 // data: every change of offset, name or DST from fromY through toY (at
 // most MaxZoneYears years), grouped into one STANDARD or DAYLIGHT
-// observance per (kind, offsets, name) with RDATEs for the repeats. The
+// observance per (kind, offsets, name) with an RDATE for each repeat. The
 // first onset is the one in force on 1 January of fromY, so the
 // VTIMEZONE starts at or before every DTSTART it serves (RFC 5545 erratum
 // 3740); a zone with no change at all gets that offset from then on. The
@@ -499,8 +499,14 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 		if k.name != "" && k.name[0] != '+' && k.name[0] != '-' {
 			o.Props.SetText("TZNAME", k.name)
 		}
+		// One RDATE per onset, DTSTART's too when there are more: RFC 5545
+		// allows a list and counts DTSTART as the first onset, but ical.js
+		// reads only the first value of each RDATE of a VTIMEZONE, and
+		// skips DTSTART when an observance has RDATEs.
 		if len(g.locals) > 1 {
-			o.Props.Set(&ical.Prop{Name: "RDATE", Params: ical.Params{}, Value: strings.Join(g.locals[1:], ",")})
+			for _, l := range g.locals {
+				o.Props.Add(&ical.Prop{Name: "RDATE", Params: ical.Params{}, Value: l})
+			}
 		}
 		c.Children = append(c.Children, o)
 	}

@@ -107,17 +107,29 @@ func timeProp(name string, m tz.Moment, z tz.Zone, floating bool) *ical.Prop {
 	return p
 }
 
+// repeated reports whether z's clock reads dt twice (the repeated hour of
+// a fall-back change), so that a local time with TZID names an instant
+// only by RFC 5545 §3.3.5's rule, which not every reader follows.
+func repeated(z tz.Zone, dt tz.DateTime) bool {
+	dt.Fold = false
+	first, _ := z.Instant(dt)
+	dt.Fold = true
+	later, _ := z.Instant(dt)
+	return !first.Equal(later)
+}
+
 // listProps writes EXDATE or RDATE values (RFC 5545 §3.8.5.1, §3.8.5.2)
 // as one property per value type, since a property's values share its
 // parameters: dates (VALUE=DATE), local times with TZID, and in UTC the
-// second readings of a repeated hour, which a local time cannot name.
+// times of a repeated hour, which a local time names only by RFC 5545
+// §3.3.5's rule (the earlier reading), and never the later one.
 func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Prop {
 	var dates, local, utc []string
 	for _, m := range ms {
 		switch {
 		case !m.HasTime:
 			dates = append(dates, m.Date.Basic())
-		case m.Fold && !floating && z.Name() != "UTC":
+		case !floating && z.Name() != "UTC" && repeated(z, m.DateTime):
 			at, _ := z.Instant(m.DateTime)
 			utc = append(utc, tz.FromUTCClock(at).Basic()+"Z")
 		default:
@@ -144,7 +156,7 @@ func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Pr
 // exportExDates are e's EXDATEs as the file writes them. On a timed
 // series a day-only EXDATE (which the series reads as "every occurrence
 // of that day", and most readers ignore on a DATE-TIME DTSTART) becomes
-// the date-time of each occurrence of that day; one that removes nothing
+// the date-time of each occurrence of that day. One that removes nothing
 // is left out.
 func exportExDates(e *Event) []tz.Moment {
 	if e.AllDay || !e.Start.HasTime {
@@ -155,7 +167,12 @@ func exportExDates(e *Event) []tz.Moment {
 	s.ExDates = nil
 	for _, x := range e.ExDates {
 		if x.HasTime {
-			out = append(out, x)
+			// Kept only when it removes an occurrence: ical.js skips the
+			// EXDATE after one that matches none.
+			t, _ := e.Zone.Instant(x.DateTime)
+			if os := s.StartsBetween(t, t.Add(time.Minute)); len(os) > 0 && os[0].Start.Equal(t) {
+				out = append(out, x)
+			}
 			continue
 		}
 		lo, hi := e.Zone.DayBounds(x.Date)
@@ -171,19 +188,48 @@ func exportExDates(e *Event) []tz.Moment {
 // exportRDates are e's RDATEs as the file writes them: on a timed series
 // a day-only RDATE takes the clock time of DTSTART, as the series reads
 // it, written as a date-time (RFC 5545 §3.8.5.2 allows a DATE, but
-// readers make an all-day occurrence of it).
+// readers make an all-day occurrence of it). An RDATE that is also an
+// occurrence of the rule is left out.
 func exportRDates(e *Event) []tz.Moment {
 	if e.AllDay || !e.Start.HasTime {
-		return e.RDates
+		var out []tz.Moment
+		rule := e.Series()
+		rule.RDates, rule.ExDates = nil, nil
+		for _, m := range e.RDates {
+			if !rdateRepeats(rule, m) {
+				out = append(out, m)
+			}
+		}
+		return out
 	}
-	out := make([]tz.Moment, len(e.RDates))
-	for i, m := range e.RDates {
+	var out []tz.Moment
+	rule := e.Series()
+	rule.RDates, rule.ExDates = nil, nil
+	for _, m := range e.RDates {
 		if !m.HasTime {
 			m = tz.TimeMoment(m.Date.At(e.Start.Hour, e.Start.Minute))
 		}
-		out[i] = m
+		if !rdateRepeats(rule, m) {
+			out = append(out, m)
+		}
 	}
 	return out
+}
+
+// rdateRepeats reports whether the RDATE m is also an occurrence of the
+// rule s (RFC 5545 §3.8.5.3 counts it once; ical.js twice), so it can be
+// left out of the file. All-day RDATEs are days, timed ones instants.
+func rdateRepeats(s recur.Series, m tz.Moment) bool {
+	if s.Rule == nil {
+		return false
+	}
+	t, _ := s.Zone.MomentInstant(m)
+	for _, o := range s.StartsBetween(t.Add(-26*time.Hour), t.Add(26*time.Hour)) {
+		if (!m.HasTime && o.AllDay && o.Original.Date == m.Date) || (m.HasTime && o.Start.Equal(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // exportRule is e's RRULE as the file writes it: UNTIL of the same value
@@ -259,7 +305,14 @@ func (w *Writer) Event(e *Event) error {
 	start, startZone := e.Start, e.Zone
 	exdates, rdates := exportExDates(e), exportRDates(e)
 	byDuration := false
-	if zoned && e.Start.Fold {
+	if zoned && e.Rule == nil && len(e.RDates) == 0 && repeated(e.Zone, e.Start.DateTime) {
+		// A single item (or a changed occurrence) starting in a repeated
+		// hour: UTC names its instant for every reader, whichever
+		// reading (ical.js takes the later of the two where RFC 5545
+		// §3.3.5 says the earlier).
+		at, _ := e.Zone.Instant(e.Start.DateTime)
+		start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+	} else if zoned && e.Start.Fold {
 		// The second reading of a repeated hour, which no local time with
 		// TZID names (RFC 5545 §3.3.5 reads it as the first).
 		if e.Rule == nil || e.Rule.Freq() > recur.Daily {
@@ -287,7 +340,7 @@ func (w *Writer) Event(e *Event) error {
 		// DTSTART is not the first instant: the length goes as an exact
 		// DURATION (RFC 5545 §3.8.2.5), which DTEND − DTSTART would not be.
 		c.Props.Set(&ical.Prop{Name: "DURATION", Params: ical.Params{}, Value: exactDuration(e.Duration())})
-	case zoned && (e.End.Fold || startZone.Name() != e.Zone.Name()):
+	case zoned && (repeated(e.Zone, e.End.DateTime) || startZone.Name() != e.Zone.Name()):
 		// An end in the repeated hour, or after a UTC start, is written
 		// in UTC: the local form would name the earlier instant.
 		at, _ := e.Zone.Instant(e.End.DateTime)
@@ -310,7 +363,7 @@ func (w *Writer) Event(e *Event) error {
 			z = e.Zone
 		}
 		rid := *e.RecurrenceID
-		if rid.HasTime && rid.Fold && !e.Floating {
+		if rid.HasTime && !e.Floating && repeated(z, rid.DateTime) {
 			at, _ := z.Instant(rid.DateTime)
 			rid, z = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
 		}

@@ -305,6 +305,7 @@ func (w *Writer) Event(e *Event) error {
 	start, startZone := e.Start, e.Zone
 	exdates, rdates := exportExDates(e), exportRDates(e)
 	byDuration := false
+	var dtstartEx *ical.Prop // the EXDATE of DTSTART's own reading
 	if zoned && e.Rule == nil && len(e.RDates) == 0 && repeated(e.Zone, e.Start.DateTime) {
 		// A single item (or a changed occurrence) starting in a repeated
 		// hour: UTC names its instant for every reader, whichever
@@ -312,22 +313,31 @@ func (w *Writer) Event(e *Event) error {
 		// §3.3.5 says the earlier).
 		at, _ := e.Zone.Instant(e.Start.DateTime)
 		start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
-	} else if zoned && e.Start.Fold {
-		// The second reading of a repeated hour, which no local time with
-		// TZID names (RFC 5545 §3.3.5 reads it as the first).
+	} else if zoned && repeated(e.Zone, e.Start.DateTime) {
+		// A series starting in a repeated hour, which a local time with
+		// TZID names only by RFC 5545 §3.3.5's rule (the first reading),
+		// and never the second; readers differ (ical.js and pytz take the
+		// later one).
 		if e.Rule == nil || e.Rule.Freq() > recur.Daily {
-			// A single item, or a rule that steps by instants: the UTC
+			// RDATEs alone, or a rule that steps by instants: the UTC
 			// form names the instant, and hourly steps stay the same.
 			at, _ := e.Zone.Instant(e.Start.DateTime)
 			start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
 		} else {
 			// A daily or coarser rule keeps its wall-clock time, which it
-			// would lose in UTC terms: DTSTART stays local, its (earlier)
-			// reading is excluded and the real first instant is an RDATE
-			// in UTC. COUNT still counts DTSTART, so the total is kept.
-			start.Fold = false
-			exdates = append(exdates, start)
-			rdates = append(rdates, e.Start)
+			// would lose in UTC terms, so DTSTART stays local. When it is
+			// the second reading, DTSTART is left out by an EXDATE written
+			// the same way (so each reader leaves out its own reading of
+			// it) and the real first instant is an RDATE in UTC; COUNT
+			// still counts DTSTART, so the total is kept.
+			if e.Start.Fold {
+				start.Fold = false
+				dtstartEx = timeProp("EXDATE", start, e.Zone, false)
+				rdates = append(rdates, e.Start)
+			}
+			// The first reading is what RFC 5545 names; readers that take
+			// the later one place only the first occurrence an hour late,
+			// and an exact DURATION keeps every occurrence's length.
 			byDuration = true
 		}
 	}
@@ -353,6 +363,9 @@ func (w *Writer) Event(e *Event) error {
 	}
 	for _, p := range listProps("EXDATE", exdates, e.Zone, e.Floating) {
 		c.Props.Add(p)
+	}
+	if dtstartEx != nil {
+		c.Props.Add(dtstartEx)
 	}
 	for _, p := range listProps("RDATE", rdates, e.Zone, e.Floating) {
 		c.Props.Add(p)

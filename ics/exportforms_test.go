@@ -150,20 +150,23 @@ func TestExportRepeatedHour(t *testing.T) {
 	lateStart := Event{UID: "b", Summary: "B", Zone: paris, Start: second("2027-10-31T02:30"), End: civil("2027-10-31T03:15")}
 	daily := Event{UID: "c", Summary: "C", Zone: paris, Start: second("2027-10-31T02:30"), End: civil("2027-10-31T03:00"), Rule: recur.MustRule("FREQ=DAILY;COUNT=2")}
 	series := Event{UID: "d", Summary: "D", Zone: paris, Start: civil("2027-10-24T02:30"), End: civil("2027-10-24T03:00"), Rule: recur.MustRule("FREQ=WEEKLY;COUNT=3")}
+	firstDaily := Event{UID: "e", Summary: "E", Zone: paris, Start: civil("2027-10-31T02:30"), End: civil("2027-10-31T03:00"), Rule: recur.MustRule("FREQ=DAILY;COUNT=2")}
 	rid := civil("2027-10-31T02:30")
 	ov := series
 	ov.Rule, ov.RecurrenceID, ov.RecurrenceZone = nil, &rid, paris
 	ov.Start, ov.End = second("2027-10-31T02:30"), second("2027-10-31T02:45")
-	lines := encodeOne(t, oneOff, lateStart, daily, series, ov)
+	lines := encodeOne(t, oneOff, lateStart, daily, series, ov, firstDaily)
 	// go-ical writes a component's properties in name order.
 	got := strings.Join(linesOf(lines, "DTSTART", "DTEND", "DURATION", "EXDATE", "RDATE", "RRULE", "RECURRENCE-ID"), "\n")
 	want := strings.Join([]string{
 		"DTEND:20271031T011500Z", "DTSTART:20271031T003000Z",
 		"DTEND:20271031T021500Z", "DTSTART:20271031T013000Z",
 		"DTSTART;TZID=Europe/Paris:20271031T023000",
-		"DURATION:PT30M", "EXDATE:20271031T003000Z", "RDATE:20271031T013000Z", "RRULE:FREQ=DAILY;COUNT=2",
+		"DURATION:PT30M", "EXDATE;TZID=Europe/Paris:20271031T023000", "RDATE:20271031T013000Z", "RRULE:FREQ=DAILY;COUNT=2",
 		"DTEND;TZID=Europe/Paris:20271024T030000", "DTSTART;TZID=Europe/Paris:20271024T023000", "RRULE:FREQ=WEEKLY;COUNT=3",
 		"DTEND:20271031T014500Z", "DTSTART:20271031T013000Z", "RECURRENCE-ID:20271031T003000Z",
+		"DTSTART;TZID=Europe/Paris:20271031T023000", "DURATION:PT1H30M",
+		"RRULE:FREQ=DAILY;COUNT=2",
 	}, "\n")
 	if got != want {
 		t.Errorf("the times written:\n%s\nwant\n%s", got, want)
@@ -175,6 +178,7 @@ func TestExportRepeatedHour(t *testing.T) {
 		"2027-10-31T01:30:00Z–2027-10-31T02:00:00Z", "2027-11-01T01:30:00Z–2027-11-01T02:00:00Z",
 		"2027-10-24T00:30:00Z–2027-10-24T01:00:00Z", "2027-10-31T00:30:00Z–2027-10-31T01:00:00Z", "2027-11-07T01:30:00Z–2027-11-07T02:00:00Z",
 		"override 2027-10-31T01:30:00Z–2027-10-31T01:45:00Z",
+		"2027-10-31T00:30:00Z–2027-10-31T02:00:00Z", "2027-11-01T01:30:00Z–2027-11-01T03:00:00Z",
 	}, "\n")
 	if gotStarts != wantStarts {
 		t.Errorf("read back:\n%s\nwant\n%s", gotStarts, wantStarts)

@@ -71,7 +71,11 @@ type Case struct {
 // in time order, modulo their number), a shift in minutes (days for an
 // all-day series), a title or a zone.
 type Edit struct {
-	Kind  string `json:"kind"`
+	Kind string `json:"kind"`
+	// Start, when set, is the new start of a move_one as written
+	// ("2027-10-31T02:30+01:00", an offset naming one reading of a
+	// repeated hour), instead of Shift.
+	Start string `json:"start,omitempty"`
 	Pick  int    `json:"pick"`
 	Shift int    `json:"shift,omitempty"`
 	Title string `json:"title,omitempty"`
@@ -223,7 +227,8 @@ type run struct {
 	failKind string
 	refused  map[string]int
 	done     map[string]int
-	skip     bool // add_event refused the series
+	skip     bool            // add_event refused the series
+	zones    map[string]bool // the zones of the listed occurrences
 }
 
 var changeID = regexp.MustCompile(`\bc[0-9]+\b`)
@@ -305,6 +310,18 @@ func play(t testing.TB, c Case) run {
 			ok := false
 			switch e.Kind {
 			case "move_one":
+				if e.Start != "" {
+					at, err := time.Parse("2006-01-02T15:04Z07:00", e.Start)
+					if err != nil || o.allDay {
+						t.Fatalf("seed %d: a move_one start must be a timed start with an offset: %q", c.Seed, e.Start)
+					}
+					r, ok = call("update_event", "id="+id, "scope=this", "start="+e.Start)
+					if ok {
+						o.at, o.moved = at, true
+						model[picked] = o
+					}
+					break
+				}
 				r, ok = call("update_event", "id="+id, "scope=this", "start="+newStart(o, e.Shift))
 				if ok {
 					n := shifted(o, e.Shift)
@@ -399,6 +416,10 @@ func play(t testing.TB, c Case) run {
 		list = listAll(t, env, who)
 	}
 	res.list = keys(list)
+	res.zones = map[string]bool{}
+	for _, l := range list {
+		res.zones[l.TimeZone] = true
+	}
 	var b bytes.Buffer
 	person := store.Person{ID: who.ID, Name: who.Name, Zone: who.Zone.Name()}
 	if err := ics.Export(env.Ctx, env.Store, person, &b, time.Time{}, time.Time{}); err != nil {
@@ -553,7 +574,8 @@ func in(key string) bool {
 
 type listed struct {
 	ID, Series, Title, Start, End string
-	AllDay                        bool `json:"all_day"`
+	AllDay                        bool   `json:"all_day"`
+	TimeZone                      string `json:"time_zone"`
 }
 
 func (l listed) key() string {

@@ -11,6 +11,7 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -106,14 +107,175 @@ func timeProp(name string, m tz.Moment, z tz.Zone, floating bool) *ical.Prop {
 	return p
 }
 
-func listProp(name string, ms []tz.Moment, z tz.Zone, floating bool) *ical.Prop {
-	p := timeProp(name, ms[0], z, floating)
-	vals := make([]string, len(ms))
-	for i, m := range ms {
-		vals[i] = timeProp(name, m, z, floating).Value
+// repeated reports whether z's clock reads dt twice (the repeated hour of
+// a fall-back change), so that a local time with TZID names an instant
+// only by RFC 5545 §3.3.5's rule, which not every reader follows.
+func repeated(z tz.Zone, dt tz.DateTime) bool {
+	dt.Fold = false
+	first, _ := z.Instant(dt)
+	dt.Fold = true
+	later, _ := z.Instant(dt)
+	return !first.Equal(later)
+}
+
+// listProps writes EXDATE or RDATE values (RFC 5545 §3.8.5.1, §3.8.5.2)
+// as one property per value type, since a property's values share its
+// parameters: dates (VALUE=DATE), local times with TZID, and in UTC the
+// times of a repeated hour, which a local time names only by RFC 5545
+// §3.3.5's rule (the earlier reading), and never the later one.
+func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Prop {
+	var dates, local, utc []string
+	for _, m := range ms {
+		switch {
+		case !m.HasTime:
+			dates = append(dates, m.Date.Basic())
+		case !floating && z.Name() != "UTC" && repeated(z, m.DateTime):
+			at, _ := z.Instant(m.DateTime)
+			utc = append(utc, tz.FromUTCClock(at).Basic()+"Z")
+		default:
+			local = append(local, timeProp(name, m, z, floating).Value)
+		}
 	}
-	p.Value = strings.Join(vals, ",")
-	return p
+	var out []*ical.Prop
+	if len(dates) > 0 {
+		p := timeProp(name, tz.DayMoment(ms[0].Date), z, floating)
+		p.Value = strings.Join(dates, ",")
+		out = append(out, p)
+	}
+	if len(local) > 0 {
+		p := timeProp(name, tz.TimeMoment(ms[0].DateTime), z, floating)
+		p.Value = strings.Join(local, ",")
+		out = append(out, p)
+	}
+	if len(utc) > 0 {
+		out = append(out, &ical.Prop{Name: name, Params: ical.Params{}, Value: strings.Join(utc, ",")})
+	}
+	return out
+}
+
+// exportExDates are e's EXDATEs as the file writes them. On a timed
+// series a day-only EXDATE (which the series reads as "every occurrence
+// of that day", and most readers ignore on a DATE-TIME DTSTART) becomes
+// the date-time of each occurrence of that day. One that removes nothing
+// is left out.
+func exportExDates(e *Event) []tz.Moment {
+	if e.AllDay || !e.Start.HasTime {
+		return e.ExDates
+	}
+	var out []tz.Moment
+	s := e.Series()
+	s.ExDates = nil
+	for _, x := range e.ExDates {
+		if x.HasTime {
+			// Kept only when it removes an occurrence: ical.js skips the
+			// EXDATE after one that matches none.
+			t, _ := e.Zone.Instant(x.DateTime)
+			if os := s.StartsBetween(t, t.Add(time.Minute)); len(os) > 0 && os[0].Start.Equal(t) {
+				out = append(out, x)
+			}
+			continue
+		}
+		lo, hi := e.Zone.DayBounds(x.Date)
+		for _, o := range s.StartsBetween(lo.Add(-6*time.Hour), hi.Add(6*time.Hour)) {
+			if o.Original.HasTime && o.Original.Date == x.Date {
+				out = append(out, o.Original)
+			}
+		}
+	}
+	return out
+}
+
+// exportRDates are e's RDATEs as the file writes them: on a timed series
+// a day-only RDATE takes the clock time of DTSTART, as the series reads
+// it, written as a date-time (RFC 5545 §3.8.5.2 allows a DATE, but
+// readers make an all-day occurrence of it). An RDATE that is also an
+// occurrence of the rule is left out.
+func exportRDates(e *Event) []tz.Moment {
+	if e.AllDay || !e.Start.HasTime {
+		var out []tz.Moment
+		rule := e.Series()
+		rule.RDates, rule.ExDates = nil, nil
+		for _, m := range e.RDates {
+			if !rdateRepeats(rule, m) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	var out []tz.Moment
+	rule := e.Series()
+	rule.RDates, rule.ExDates = nil, nil
+	for _, m := range e.RDates {
+		if !m.HasTime {
+			m = tz.TimeMoment(m.Date.At(e.Start.Hour, e.Start.Minute))
+		}
+		if !rdateRepeats(rule, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// rdateRepeats reports whether the RDATE m is also an occurrence of the
+// rule s (RFC 5545 §3.8.5.3 counts it once; ical.js twice), so it can be
+// left out of the file. All-day RDATEs are days, timed ones instants.
+func rdateRepeats(s recur.Series, m tz.Moment) bool {
+	if s.Rule == nil {
+		return false
+	}
+	t, _ := s.Zone.MomentInstant(m)
+	for _, o := range s.StartsBetween(t.Add(-26*time.Hour), t.Add(26*time.Hour)) {
+		if (!m.HasTime && o.AllDay && o.Original.Date == m.Date) || (m.HasTime && o.Start.Equal(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// exportRule is e's RRULE as the file writes it: UNTIL of the same value
+// type as DTSTART, in UTC when DTSTART has a zone (RFC 5545 §3.3.10). A
+// local or date UNTIL is read as the series reads it: a local one allows
+// every occurrence whose clock time is not after it (so the later reading
+// of a repeated hour), a date one every occurrence of that day.
+func exportRule(e *Event) *recur.Rule {
+	r := e.Rule
+	u, utc, ok := r.Until()
+	if !ok || e.Floating {
+		return r
+	}
+	var val string
+	switch {
+	case e.AllDay || !e.Start.HasTime:
+		d := u.Date
+		if utc {
+			d = e.Zone.Today(u.DateTime.AsUTC())
+		}
+		val = d.Basic()
+		if !u.HasTime {
+			return r
+		}
+	case utc:
+		return r
+	case !u.HasTime:
+		_, end := e.Zone.DayBounds(u.Date)
+		val = end.Add(-time.Second).UTC().Format("20060102T150405Z")
+	default:
+		dt := u.DateTime
+		dt.Fold = true
+		at, _ := e.Zone.Instant(dt)
+		val = at.UTC().Format("20060102T150405Z")
+	}
+	parts := strings.Split(r.String(), ";")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "UNTIL=") {
+			parts[i] = "UNTIL=" + val
+		}
+	}
+	nr, err := recur.ParseRule(strings.Join(parts, ";"))
+	if err != nil {
+		return r
+	}
+	return nr
 }
 
 func textProp(c *ical.Component, name, v string) {
@@ -139,28 +301,86 @@ func (w *Writer) Event(e *Event) error {
 	if e.Sequence > 0 {
 		c.Props.Set(&ical.Prop{Name: "SEQUENCE", Params: ical.Params{}, Value: strconv.Itoa(e.Sequence)})
 	}
-	c.Props.Set(timeProp("DTSTART", e.Start, e.Zone, e.Floating))
-	if e.AllDay {
+	zoned := !e.AllDay && !e.Floating
+	start, startZone := e.Start, e.Zone
+	exdates, rdates := exportExDates(e), exportRDates(e)
+	byDuration := false
+	var dtstartEx *ical.Prop // the EXDATE of DTSTART's own reading
+	if zoned && e.Rule == nil && len(e.RDates) == 0 && repeated(e.Zone, e.Start.DateTime) {
+		// A single item (or a changed occurrence) starting in a repeated
+		// hour: UTC names its instant for every reader, whichever
+		// reading (ical.js takes the later of the two where RFC 5545
+		// §3.3.5 says the earlier).
+		at, _ := e.Zone.Instant(e.Start.DateTime)
+		start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+	} else if zoned && repeated(e.Zone, e.Start.DateTime) {
+		// A series starting in a repeated hour, which a local time with
+		// TZID names only by RFC 5545 §3.3.5's rule (the first reading),
+		// and never the second; readers differ (ical.js and pytz take the
+		// later one).
+		if e.Rule == nil || e.Rule.Freq() > recur.Daily {
+			// RDATEs alone, or a rule that steps by instants: the UTC
+			// form names the instant, and hourly steps stay the same.
+			at, _ := e.Zone.Instant(e.Start.DateTime)
+			start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+		} else {
+			// A daily or coarser rule keeps its wall-clock time, which it
+			// would lose in UTC terms, so DTSTART stays local. When it is
+			// the second reading, DTSTART is left out by an EXDATE written
+			// the same way (so each reader leaves out its own reading of
+			// it) and the real first instant is an RDATE in UTC; COUNT
+			// still counts DTSTART, so the total is kept.
+			if e.Start.Fold {
+				start.Fold = false
+				dtstartEx = timeProp("EXDATE", start, e.Zone, false)
+				rdates = append(rdates, e.Start)
+			}
+			// The first reading is what RFC 5545 names; readers that take
+			// the later one place only the first occurrence an hour late,
+			// and an exact DURATION keeps every occurrence's length.
+			byDuration = true
+		}
+	}
+	c.Props.Set(timeProp("DTSTART", start, startZone, e.Floating))
+	switch {
+	case e.AllDay:
 		// RFC 5545 §3.6.1: DTEND is the day after the last.
 		c.Props.Set(timeProp("DTEND", tz.DayMoment(e.End.Date.AddDays(1)), e.Zone, false))
-	} else {
+	case byDuration:
+		// DTSTART is not the first instant: the length goes as an exact
+		// DURATION (RFC 5545 §3.8.2.5), which DTEND − DTSTART would not be.
+		c.Props.Set(&ical.Prop{Name: "DURATION", Params: ical.Params{}, Value: exactDuration(e.Duration())})
+	case zoned && (repeated(e.Zone, e.End.DateTime) || startZone.Name() != e.Zone.Name()):
+		// An end in the repeated hour, or after a UTC start, is written
+		// in UTC: the local form would name the earlier instant.
+		at, _ := e.Zone.Instant(e.End.DateTime)
+		c.Props.Set(timeProp("DTEND", tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC, false))
+	default:
 		c.Props.Set(timeProp("DTEND", e.End, e.Zone, e.Floating))
 	}
 	if e.Rule != nil {
-		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: e.Rule.String()})
+		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: exportRule(e).String()})
 	}
-	if len(e.ExDates) > 0 {
-		c.Props.Set(listProp("EXDATE", e.ExDates, e.Zone, e.Floating))
+	for _, p := range listProps("EXDATE", exdates, e.Zone, e.Floating) {
+		c.Props.Add(p)
 	}
-	if len(e.RDates) > 0 {
-		c.Props.Set(listProp("RDATE", e.RDates, e.Zone, e.Floating))
+	if dtstartEx != nil {
+		c.Props.Add(dtstartEx)
+	}
+	for _, p := range listProps("RDATE", rdates, e.Zone, e.Floating) {
+		c.Props.Add(p)
 	}
 	if e.RecurrenceID != nil {
 		z := e.RecurrenceZone
 		if z.Name() == "UTC" && e.RecurrenceZone == (tz.Zone{}) {
 			z = e.Zone
 		}
-		c.Props.Set(timeProp("RECURRENCE-ID", *e.RecurrenceID, z, e.Floating))
+		rid := *e.RecurrenceID
+		if rid.HasTime && !e.Floating && repeated(z, rid.DateTime) {
+			at, _ := z.Instant(rid.DateTime)
+			rid, z = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+		}
+		c.Props.Set(timeProp("RECURRENCE-ID", rid, z, e.Floating))
 	}
 	w.alarms(c, e.Summary, e.Alarms, false)
 	w.component(c)
@@ -250,7 +470,7 @@ const MaxZoneYears = 200
 // vtimezone builds the VTIMEZONE of z (RFC 5545 §3.6.5) from Go's zone
 // data: every change of offset, name or DST from fromY through toY (at
 // most MaxZoneYears years), grouped into one STANDARD or DAYLIGHT
-// observance per (kind, offsets, name) with RDATEs for the repeats. The
+// observance per (kind, offsets, name) with an RDATE for each repeat. The
 // first onset is the one in force on 1 January of fromY, so the
 // VTIMEZONE starts at or before every DTSTART it serves (RFC 5545 erratum
 // 3740); a zone with no change at all gets that offset from then on. The
@@ -348,12 +568,31 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 		if k.name != "" && k.name[0] != '+' && k.name[0] != '-' {
 			o.Props.SetText("TZNAME", k.name)
 		}
+		// One RDATE per onset, DTSTART's too when there are more: RFC 5545
+		// allows a list and counts DTSTART as the first onset, but ical.js
+		// reads only the first value of each RDATE of a VTIMEZONE, and
+		// skips DTSTART when an observance has RDATEs.
 		if len(g.locals) > 1 {
-			o.Props.Set(&ical.Prop{Name: "RDATE", Params: ical.Params{}, Value: strings.Join(g.locals[1:], ",")})
+			for _, l := range g.locals {
+				o.Props.Add(&ical.Prop{Name: "RDATE", Params: ical.Params{}, Value: l})
+			}
 		}
 		c.Children = append(c.Children, o)
 	}
 	return c
+}
+
+// exactDuration writes d as an RFC 5545 dur-time (§3.3.6) in whole
+// minutes, "PT0M" for none.
+func exactDuration(d time.Duration) string {
+	m := int(d / time.Minute)
+	switch {
+	case m%60 == 0 && m > 0:
+		return "PT" + strconv.Itoa(m/60) + "H"
+	case m > 60:
+		return "PT" + strconv.Itoa(m/60) + "H" + strconv.Itoa(m%60) + "M"
+	}
+	return "PT" + strconv.Itoa(m) + "M"
 }
 
 // formatUTCOffset writes a UTC-OFFSET (RFC 5545 §3.3.14), with seconds

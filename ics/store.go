@@ -944,6 +944,15 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 			return nil, fmt.Errorf("override %s of %s: %w", key, master.UID, err)
 		}
 		rid = tz.TimeMoment(master.Zone.In(t))
+		// An occurrence whose rule time fell in a DST gap was moved
+		// forward (RFC 5545 §3.3.5); its RECURRENCE-ID is the rule time,
+		// which readers move the same way, not the moved clock reading.
+		s := master.Series()
+		for _, o := range s.StartsBetween(t, t.Add(time.Minute)) {
+			if o.Moved && o.Start.Equal(t) {
+				rid = o.Original
+			}
+		}
 	}
 	ov.RecurrenceID, ov.RecurrenceZone = &rid, master.Zone
 	if r["cancelled"] == int64(1) {

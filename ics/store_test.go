@@ -12,7 +12,9 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 func openStore(t testing.TB) (*store.Store, store.Person) {
@@ -141,7 +143,10 @@ func TestExportRoundTrip(t *testing.T) {
 				t.Errorf("re-import skipped %+v", rep.Skipped)
 			}
 			for _, q := range []string{
-				`SELECT uid, title, location, notes, all_day, start_local, end_local, tzid, start_at, end_at, COALESCE(rrule,''), exdates, rdates, first_at, COALESCE(last_at,0), remind_before, remind_at FROM events WHERE owner_id = ? ORDER BY uid`,
+				// The RRULE and the series' end (last_at) are compared by
+				// their occurrences below: the export writes UNTIL in UTC
+				// (RFC 5545 §3.3.10), where the file may have had a local one.
+				`SELECT uid, title, location, notes, all_day, start_local, end_local, tzid, start_at, end_at, exdates, rdates, first_at, remind_before, remind_at FROM events WHERE owner_id = ? ORDER BY uid`,
 				`SELECT e.uid, o.recurrence_id, o.cancelled, COALESCE(o.title,'~'), COALESCE(o.start_local,'~'), COALESCE(o.end_at,0), COALESCE(o.remind_before,'~') FROM event_overrides o JOIN events e ON e.id = o.event_id WHERE o.owner_id = ? ORDER BY 1, 2`,
 				`SELECT uid, title, notes, COALESCE(due_date,''), COALESCE(due_time,''), COALESCE(due_zone,''), priority, tags, COALESCE(rrule,''), COALESCE(repeat_from,''), remind_before, remind_at, status, COALESCE(completed_at,0) FROM tasks WHERE owner_id = ? ORDER BY uid`,
 			} {
@@ -150,8 +155,43 @@ func TestExportRoundTrip(t *testing.T) {
 					t.Errorf("rows differ after export and import:\n%s\n---\n%s", a, b)
 				}
 			}
+			if a, b := occurrences(t, st, p.ID), occurrences(t, st2, p2.ID); a != b {
+				t.Errorf("occurrences differ after export and import:\n%s\n---\n%s", a, b)
+			}
 		})
 	}
+}
+
+// occurrences lists the first 500 occurrence starts of each stored series
+// (UTC), by UID.
+func occurrences(t *testing.T, st *store.Store, owner int64) string {
+	t.Helper()
+	rows, err := st.DB().Query(`SELECT uid, all_day, start_local, tzid, COALESCE(rrule,''), exdates, rdates, end_at - start_at FROM events WHERE owner_id = ? ORDER BY uid`, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var uid, start, zone, rule, ex, rd string
+		var allDay, dur int64
+		if err := rows.Scan(&uid, &allDay, &start, &zone, &rule, &ex, &rd, &dur); err != nil {
+			t.Fatal(err)
+		}
+		s := recur.Series{Zone: tz.MustZone(zone), Duration: time.Duration(dur) * time.Second}
+		s.Start, _ = tz.ParseMoment(start)
+		if rule != "" {
+			s.Rule = recur.MustRule(rule)
+		}
+		s.ExDates, _ = tz.ParseMomentsJSON(ex)
+		s.RDates, _ = tz.ParseMomentsJSON(rd)
+		fmt.Fprintf(&b, "%s:", uid)
+		for _, o := range s.All(500) {
+			b.WriteString(" " + o.Start.UTC().Format(time.RFC3339))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func dump(t *testing.T, st *store.Store, owner int64, q string) string {

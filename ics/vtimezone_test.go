@@ -156,10 +156,8 @@ func TestVTimezoneBounded(t *testing.T) {
 		c := vtimezone(tz.MustZone("Europe/Paris"), span[0], span[1])
 		onsets := 0
 		for _, o := range c.Children {
-			onsets++
-			if r := o.Props.Get("RDATE"); r != nil {
-				onsets += strings.Count(r.Value, ",") + 1
-			}
+			// DTSTART, which is also the first RDATE when there are some.
+			onsets += max(1, len(o.Props["RDATE"]))
 		}
 		years := min(span[1], max(span[0], 1970)+MaxZoneYears-1) - span[0] + 1
 		if onsets > 2*years+2 {

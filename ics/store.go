@@ -161,7 +161,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, fields.MaxLocation, true)
 		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, fields.MaxNotes, false)
 		if e.RecurrenceID == nil && e.Rule != nil {
-			if err := e.Series().CheckOccurs(); err != nil {
+			if err := e.Series().CheckOccurs(); err != nil && !onlyStart(err) {
 				skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
 				e.Rule = nil
 			}
@@ -243,7 +243,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			t.Rule = nil
 		}
 		if t.Rule != nil {
-			if err := t.Series().CheckOccurs(); err != nil {
+			if err := t.Series().CheckOccurs(); err != nil && !onlyStart(err) {
 				skip(t.Line, "VTODO", t.UID, neverOccurs(err))
 				t.Rule = nil
 			}
@@ -280,6 +280,15 @@ func fitText(skip func(line int, comp, uid, reason string), line int, comp, uid,
 	}
 	skip(line, comp, uid, fmt.Sprintf("%s has %d characters, more than the %d an item keeps; its first %d are imported and the rest is left out", prop, count, most, most))
 	return strings.TrimRightFunc(s[:i], unicode.IsSpace)
+}
+
+// onlyStart reports whether err refuses a rule only because its UNTIL
+// leaves DTSTART its one occurrence ([recur.Error.OnlyStart]): a file may
+// hold such a rule (the export of a series cut down to one occurrence
+// does), and it is kept as it is, with nothing to report.
+func onlyStart(err error) bool {
+	var re *recur.Error
+	return errors.As(err, &re) && re.OnlyStart
 }
 
 // neverOccurs is the report's line for an RRULE the tools would refuse as

@@ -100,3 +100,30 @@ func TestImportAppliesTheToolsRules(t *testing.T) {
 		}
 	}
 }
+
+// A rule whose UNTIL leaves DTSTART its one occurrence (what the export of
+// a series cut down to one occurrence holds) is imported as it is, with
+// nothing in the report: the file means one occurrence (RFC 5545
+// §3.8.5.3), and so does the row. A rule that can never occur at all is
+// still dropped and named.
+func TestImportKeepsARuleEndingAtItsStart(t *testing.T) {
+	ics := strings.Join([]string{
+		"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+		"BEGIN:VEVENT", "UID:cut@t", "DTSTART:20261005T090000Z", "DURATION:PT1H",
+		"SUMMARY:cut", "RRULE:FREQ=DAILY;UNTIL=20261005T090000Z", "END:VEVENT",
+		"BEGIN:VEVENT", "UID:before@t", "DTSTART:20261006T090000Z", "DURATION:PT1H",
+		"SUMMARY:before", "RRULE:FREQ=WEEKLY;UNTIL=20261001T000000Z", "END:VEVENT",
+		"END:VCALENDAR", ""}, "\r\n")
+	st, p := openStore(t)
+	rep, err := Import(context.Background(), st, p, strings.NewReader(ics), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range append(rep.Skipped, rep.Repaired...) {
+		t.Errorf("reported: %s %s: %s", s.Component, s.UID, s.Reason)
+	}
+	got := strings.TrimSpace(dump(t, st, p.ID, `SELECT uid, rrule FROM events ORDER BY start_at`))
+	if !strings.Contains(got, "cut@t | FREQ=DAILY;UNTIL=20261005T090000Z") || !strings.Contains(got, "before@t | FREQ=WEEKLY;UNTIL=20261001T000000Z") {
+		t.Errorf("stored:\n%s\nwant both rules kept as written", got)
+	}
+}

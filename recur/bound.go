@@ -152,8 +152,8 @@ func (s Series) CheckOccurs() error {
 			ends = r.untilCivil.Compare(s.Start.DateTime) < 0
 		}
 		if ends {
-			return fail("“rrule” ends (UNTIL=%s) before its start %s, so it never repeats; write an UNTIL on or after the start, such as UNTIL=%s, or leave “rrule” out for a single item.",
-				r.untilText(), s.Start, s.suggestUntil())
+			return onlyStart(fail("“rrule” ends (UNTIL=%s) before its start %s, so it never repeats; write an UNTIL on or after the start, such as UNTIL=%s, or leave “rrule” out for a single item.",
+				r.untilText(), s.Start, s.suggestUntil()))
 		}
 	}
 	if r.count > 1 {
@@ -185,8 +185,8 @@ func (s Series) CheckOccurs() error {
 		o := s
 		o.Rule, o.work = &open, nil // a search of its own, stopped by the same context
 		if next, ok := o.After(first.Start); ok {
-			return fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
-				r.untilText(), next.Original, suggest)
+			return onlyStart(fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
+				r.untilText(), next.Original, suggest))
 		}
 	}
 	if r.interval > 1 {
@@ -204,6 +204,12 @@ func (s Series) CheckOccurs() error {
 	}
 	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
 		r.String(), SearchYears, s.Start)
+}
+
+// onlyStart marks err (an [*Error]) as [Error.OnlyStart].
+func onlyStart(err error) error {
+	err.(*Error).OnlyStart = true
+	return err
 }
 
 // untilText is UNTIL as the canonical text writes it.

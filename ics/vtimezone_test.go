@@ -179,7 +179,7 @@ func TestVTimezoneSpansCenturies(t *testing.T) {
 		var summer2027, first string
 		for _, o := range c.Children {
 			dates := []string{o.Props.Get("DTSTART").Value}
-			if r := o.Props.Get("RDATE"); r != nil {
+			for _, r := range o.Props["RDATE"] { // one line per onset, or a list
 				dates = append(dates, strings.Split(r.Value, ",")...)
 			}
 			for _, d := range dates {

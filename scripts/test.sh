@@ -33,11 +33,14 @@ trap 'rm -rf "$bindir"' EXIT
 go build -o "$bindir/assistant" ./cmd/assistant
 export ASSISTANT_BINARY="$bindir/assistant"
 
+# A package's tests may take longer than go test's 10-minute default on a
+# loaded machine (the differential test of ics/difftest, recur under
+# -race); the bound is for a hung test, not a slow one.
 status=0
 if [ ${#race[@]} -gt 0 ]; then
-	go test -race -count=1 "${race[@]}" || status=1
+	go test -race -count=1 -timeout 30m "${race[@]}" || status=1
 fi
 if [ ${#plain[@]} -gt 0 ]; then
-	go test -count=1 "${plain[@]}" || status=1
+	go test -count=1 -timeout 30m "${plain[@]}" || status=1
 fi
 exit $status

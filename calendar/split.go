@@ -48,9 +48,11 @@ func atOrAfter(s recur.Series, m tz.Moment, o recur.Occurrence) bool {
 //     remains, or the UNTIL it had; it is nil when no occurrence of the
 //     rule remains.
 //
-// EXDATEs and RDATEs go to the part they fall in. ok is false when head
+// EXDATEs and RDATEs go to the part they fall in (a day-only EXDATE of a
+// timed series as the occurrences it removes, [ConcreteExDates]). ok is false when head
 // would have no occurrence (at is the first): split nothing then.
 func Split(s recur.Series, at recur.Occurrence) (head, tail recur.Series, ok bool, err error) {
+	s.ExDates = ConcreteExDates(s)
 	head, tail = s, s
 	head.ExDates, head.RDates, tail.ExDates, tail.RDates = nil, nil, nil, nil
 	for _, x := range s.ExDates {

@@ -11,6 +11,7 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -164,22 +165,14 @@ func exportExDates(e *Event) []tz.Moment {
 	}
 	var out []tz.Moment
 	s := e.Series()
-	s.ExDates = nil
-	for _, x := range e.ExDates {
-		if x.HasTime {
-			// Kept only when it removes an occurrence: ical.js skips the
-			// EXDATE after one that matches none.
-			t, _ := e.Zone.Instant(x.DateTime)
-			if os := s.StartsBetween(t, t.Add(time.Minute)); len(os) > 0 && os[0].Start.Equal(t) {
-				out = append(out, x)
-			}
-			continue
-		}
-		lo, hi := e.Zone.DayBounds(x.Date)
-		for _, o := range s.StartsBetween(lo.Add(-6*time.Hour), hi.Add(6*time.Hour)) {
-			if o.Original.HasTime && o.Original.Date == x.Date {
-				out = append(out, o.Original)
-			}
+	all := s
+	all.ExDates = nil
+	for _, x := range calendar.ConcreteExDates(s) {
+		// A timed one is kept only when it removes an occurrence:
+		// ical.js skips the EXDATE after one that matches none.
+		t, _ := e.Zone.Instant(x.DateTime)
+		if os := all.StartsBetween(t, t.Add(time.Minute)); len(os) > 0 && os[0].Start.Equal(t) {
+			out = append(out, x)
 		}
 	}
 	return out

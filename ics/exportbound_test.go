@@ -16,7 +16,7 @@ import (
 // series whose occurrences in the window are all cancelled is still left
 // out.
 func TestExportWindowWorkIsBounded(t *testing.T) {
-	src := calendar(
+	src := vcalendar(
 		"BEGIN:VEVENT", "UID:tick", "SUMMARY:Tick", "DTSTART:20261005T090000Z", "DURATION:PT1M", "RRULE:FREQ=MINUTELY", "END:VEVENT",
 		"BEGIN:VEVENT", "UID:two", "SUMMARY:Two", "DTSTART:20261010T090000Z", "DURATION:PT1H", "RRULE:FREQ=DAILY;COUNT=2", "END:VEVENT",
 		"BEGIN:VEVENT", "UID:two", "RECURRENCE-ID:20261011T090000Z", "STATUS:CANCELLED", "DTSTART:20261011T090000Z", "DURATION:PT1H", "END:VEVENT",

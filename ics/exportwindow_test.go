@@ -18,7 +18,7 @@ import (
 // its EXDATEs and every changed or cancelled occurrence, even those outside
 // the window. Tasks are those due in the window, and those with no due.
 func TestExportWindow(t *testing.T) {
-	src := calendar(
+	src := vcalendar(
 		"BEGIN:VEVENT", "UID:inside", "SUMMARY:Inside", "DTSTART;TZID=Europe/Berlin:20261012T100000", "DTEND;TZID=Europe/Berlin:20261012T110000", "END:VEVENT",
 		"BEGIN:VEVENT", "UID:before", "SUMMARY:Before", "DTSTART;TZID=Europe/Berlin:20261001T100000", "DTEND;TZID=Europe/Berlin:20261001T110000", "END:VEVENT",
 		"BEGIN:VEVENT", "UID:after", "SUMMARY:After", "DTSTART;TZID=Europe/Berlin:20261025T100000", "DTEND;TZID=Europe/Berlin:20261025T110000", "END:VEVENT",
@@ -135,7 +135,7 @@ func TestExportWindow(t *testing.T) {
 // A window that ends at the end of the calendar keeps a date-only to-do:
 // the day after 9999-12-31 would sort before every other day as text.
 func TestExportWindowToTheEndOfTheCalendar(t *testing.T) {
-	src := calendar("BEGIN:VTODO", "UID:parcel", "SUMMARY:Parcel", "DUE;VALUE=DATE:20261015", "END:VTODO")
+	src := vcalendar("BEGIN:VTODO", "UID:parcel", "SUMMARY:Parcel", "DUE;VALUE=DATE:20261015", "END:VTODO")
 	ctx := context.Background()
 	st, p := openStore(t)
 	if _, err := Import(ctx, st, p, strings.NewReader(src), ImportOptions{}); err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// calendar wraps component lines in a VCALENDAR with CRLF line ends.
-func calendar(lines ...string) string {
+// vcalendar wraps component lines in a VCALENDAR with CRLF line ends.
+func vcalendar(lines ...string) string {
 	return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + strings.Join(lines, "\r\n") + "\r\nEND:VCALENDAR\r\n"
 }
 
@@ -20,7 +20,7 @@ func calendar(lines ...string) string {
 // still using it as the base of the to-do's relative alarms; a to-do
 // without DTSTART gets no such line.
 func TestTodoStartNotKept(t *testing.T) {
-	src := calendar(
+	src := vcalendar(
 		"BEGIN:VTODO", // line 4
 		"UID:with-start",
 		"SUMMARY:Write report",
@@ -91,7 +91,7 @@ func TestRelatedEndTrigger(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cal := DecodeBytes([]byte(calendar(c.item...)), DecodeOptions{Zone: tz.MustZone("Europe/Berlin")})
+			cal := DecodeBytes([]byte(vcalendar(c.item...)), DecodeOptions{Zone: tz.MustZone("Europe/Berlin")})
 			var a Alarms
 			switch {
 			case len(cal.Events) == 1:
@@ -118,7 +118,7 @@ func TestRelatedEndTrigger(t *testing.T) {
 // times removes that day's occurrence (RFC 5545 leaves the match to the
 // reader; Google and Apple write these), whatever the time of day.
 func TestDateExdateOnTimedSeries(t *testing.T) {
-	src := calendar(
+	src := vcalendar(
 		"BEGIN:VEVENT",
 		"UID:daily",
 		"DTSTART;TZID=America/New_York:20261102T233000",

@@ -29,7 +29,7 @@ func TestExportVTimezones(t *testing.T) {
 	}
 	ctx := context.Background()
 	st, p := openStore(t)
-	if rep, err := Import(ctx, st, p, strings.NewReader(calendar(items...)), ImportOptions{}); err != nil || len(rep.Skipped) > 0 {
+	if rep, err := Import(ctx, st, p, strings.NewReader(vcalendar(items...)), ImportOptions{}); err != nil || len(rep.Skipped) > 0 {
 		t.Fatalf("import: %v, skipped %+v", err, rep.Skipped)
 	}
 	var out bytes.Buffer

@@ -95,6 +95,7 @@ type occ struct {
 	title  string
 	moved  bool      // moved by its own edit: keeps its instant
 	at     time.Time // moved: its start
+	atZone string    // moved: the zone it was moved in
 	allDay bool
 }
 
@@ -317,7 +318,7 @@ func play(t testing.TB, c Case) run {
 					}
 					r, ok = call("update_event", "id="+id, "scope=this", "start="+e.Start)
 					if ok {
-						o.at, o.moved = at, true
+						o.at, o.moved, o.atZone = at, true, o.zone.Name()
 						model[picked] = o
 					}
 					break
@@ -325,7 +326,7 @@ func play(t testing.TB, c Case) run {
 				r, ok = call("update_event", "id="+id, "scope=this", "start="+newStart(o, e.Shift))
 				if ok {
 					n := shifted(o, e.Shift)
-					n.at, n.day, n.wall, n.moved = n.start(), n.dayOf(), o.wall, true
+					n.at, n.day, n.wall, n.moved, n.atZone = n.start(), n.dayOf(), o.wall, true, o.zone.Name()
 					model[picked] = n
 				}
 			case "retitle_one":
@@ -364,6 +365,16 @@ func play(t testing.TB, c Case) run {
 						}
 						if !x.moved {
 							x = shifted(x, e.Shift)
+						} else {
+							// Its key moves with the rule; it keeps its
+							// own time, and is an ordinary occurrence
+							// again when that is now the rule's.
+							k := x
+							k.moved = false
+							x.wall = shifted(k, e.Shift).wall
+							if x.atZone == x.zone.Name() && ((x.allDay && x.day == x.wall.Date) || (!x.allDay && x.orig().Equal(x.at))) {
+								x.moved = false
+							}
 						}
 						x.series = ns
 						model[i] = x
@@ -530,7 +541,9 @@ func initial(c Case) []occ {
 		s.Duration = time.Duration(n) * time.Minute
 	}
 	var out []occ
-	for _, o := range s.StartsBetween(winFrom.Add(-48*time.Hour), winTo) {
+	// Beyond the window too, by more than edits can shift: an occurrence
+	// may be moved into it.
+	for _, o := range s.StartsBetween(winFrom.AddDate(0, 0, -60), winTo.AddDate(0, 0, 60)) {
 		x := occ{series: 1, zone: z, title: "S", dur: s.Duration, allDay: c.AllDay}
 		if c.AllDay {
 			x.days, x.wall = 1, o.Original.Date.At(0, 0)
@@ -542,11 +555,14 @@ func initial(c Case) []occ {
 	return out
 }
 
-// sortedModel is the indices of m in start order.
+// sortedModel is the indices of the occurrences of m inside the window,
+// in start order: those an edit can pick.
 func sortedModel(m []occ) []int {
-	idx := make([]int, len(m))
-	for i := range idx {
-		idx[i] = i
+	var idx []int
+	for i := range m {
+		if in(m[i].key()) {
+			idx = append(idx, i)
+		}
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return m[idx[a]].key() < m[idx[b]].key() })
 	return idx

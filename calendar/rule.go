@@ -19,6 +19,10 @@ type DaysError struct {
 	Days    int
 	Rule    *recur.Rule
 	Example string
+	// FromStart is set when the rule has no day parts of its own but
+	// takes its day of the month (MONTHLY, or YEARLY in February) from
+	// DTSTART, and months of other lengths would move by other days.
+	FromStart bool
 }
 
 func (e *DaysError) Error() string {
@@ -145,16 +149,24 @@ func MoveRule(r *recur.Rule, d int, old, start tz.Moment) (*recur.Rule, error) {
 	}
 	sound := !ordinals && !ps.Has("BYMONTHDAY") && !ps.Has("BYYEARDAY") && !ps.Has("BYWEEKNO") &&
 		(freq == recur.Weekly || !ps.Has("BYSETPOS"))
+	plain := (freq == recur.Monthly || freq == recur.Yearly) && len(r.ByDays()) == 0
 	if ps.Has("BYMONTH") {
 		// The day of a MONTHLY or YEARLY rule without day parts comes
 		// from DTSTART, so BYMONTH holds as long as the start keeps its
 		// month; any other rule would carry some occurrences over a
 		// month end.
-		plain := (freq == recur.Monthly || freq == recur.Yearly) && len(r.ByDays()) == 0
 		sound = sound && plain && old.Date.Month == start.Date.Month
 	}
+	fromStart := false
+	if sound && plain {
+		// Such a rule repeats on DTSTART's day of the month (and month,
+		// for YEARLY): every occurrence moves by d days only when no
+		// month's length tells them apart.
+		sound = sameDaysEverywhere(freq, old.Date, start.Date, d)
+		fromStart = !sound
+	}
 	if !sound {
-		return nil, &DaysError{Days: d, Rule: r, Example: exampleRule(r, ps, d, start)}
+		return nil, &DaysError{Days: d, Rule: r, Example: exampleRule(r, ps, d, start), FromStart: fromStart}
 	}
 	if len(r.ByDays()) > 0 {
 		ps = ps.Set("BYDAY", shiftedDays(r, d))
@@ -173,6 +185,27 @@ func MoveRule(r *recur.Rule, d int, old, start tz.Moment) (*recur.Rule, error) {
 		}
 	}
 	return recur.ParseRule((ps).String())
+}
+
+// sameDaysEverywhere reports whether moving a MONTHLY (or YEARLY) rule
+// that takes its day from DTSTART from old to start, d days, moves each of
+// its occurrences by d days, whatever the length of its month (or year):
+// for MONTHLY when both days are in one month and neither is past the
+// 28th; for YEARLY when the same move holds from every year of a leap
+// cycle.
+func sameDaysEverywhere(freq recur.Frequency, old, start tz.Date, d int) bool {
+	if freq == recur.Monthly {
+		return old.Year == start.Year && old.Month == start.Month && old.Day <= 28 && start.Day <= 28
+	}
+	years := start.Year - old.Year
+	for y := 2025; y <= 2028; y++ {
+		a, ok1 := tz.NewDate(y, old.Month, old.Day)
+		b, ok2 := tz.NewDate(y+years, start.Month, start.Day)
+		if !ok1 || !ok2 || a.DaysUntil(b) != d {
+			return false
+		}
+	}
+	return true
 }
 
 // exampleRule is a rule to suggest when r's days cannot move along with a

@@ -106,3 +106,34 @@ func TestShiftRefusesDaysThatCannotMove(t *testing.T) {
 		}
 	}
 }
+
+// A MONTHLY or YEARLY rule that takes its day from DTSTART moves only
+// where every month (every year) moves its occurrence by the same days;
+// elsewhere the refusal says the day comes from the start.
+func TestShiftOfADayFromTheStart(t *testing.T) {
+	for _, c := range []struct {
+		rule, start, to string
+		ok              bool
+	}{
+		{"FREQ=MONTHLY", "2026-10-05T10:00", "2026-10-12T10:00", true},
+		{"FREQ=MONTHLY", "2026-10-22T10:00", "2026-10-29T10:00", false}, // no 29th in February
+		{"FREQ=MONTHLY", "2026-10-28T10:00", "2026-11-04T10:00", false}, // across a month end
+		{"FREQ=MONTHLY", "2026-10-31T10:00", "2026-10-30T10:00", false}, // from the 31st
+		{"FREQ=MONTHLY;COUNT=4", "2026-10-28", "2026-10-27", true},
+		{"FREQ=MONTHLY;UNTIL=20270402", "2026-09-28", "2026-09-30", false},
+		{"FREQ=YEARLY", "2026-10-28T10:00", "2026-11-04T10:00", true},
+		{"FREQ=YEARLY", "2026-02-27T10:00", "2026-03-02T10:00", false}, // leap years differ
+		{"FREQ=YEARLY", "2027-02-28", "2027-02-27", true},
+		{"FREQ=MONTHLY;BYDAY=MO", "2026-10-26T10:00", "2026-11-03T10:00", true}, // every Monday: plain weekdays
+	} {
+		s := series(t, c.start, "UTC", c.rule, nil, nil)
+		n, _, err := Shift(s, s.Start, moment(t, c.to), s.Zone)
+		var de *DaysError
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%s from %s to %s refused: %v", c.rule, c.start, c.to, err)
+		case !c.ok && (!errors.As(err, &de) || !de.FromStart):
+			t.Errorf("%s from %s to %s: err %v, want a DaysError with FromStart (occurrences %s)", c.rule, c.start, c.to, err, starts(n))
+		}
+	}
+}

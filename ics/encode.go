@@ -157,19 +157,26 @@ func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Pr
 // exportExDates are e's EXDATEs as the file writes them. On a timed
 // series a day-only EXDATE (which the series reads as "every occurrence
 // of that day", and most readers ignore on a DATE-TIME DTSTART) becomes
-// the date-time of each occurrence of that day. One that removes nothing
-// is left out.
+// the date-time of each occurrence of that day ([calendar.ConcreteExDates]).
+// One that removes nothing is left out, on an all-day series too.
 func exportExDates(e *Event) []tz.Moment {
-	if e.AllDay || !e.Start.HasTime {
-		return e.ExDates
-	}
 	var out []tz.Moment
 	s := e.Series()
 	all := s
 	all.ExDates = nil
 	for _, x := range calendar.ConcreteExDates(s) {
-		// A timed one is kept only when it removes an occurrence:
-		// ical.js skips the EXDATE after one that matches none.
+		// One is kept only when it removes an occurrence: ical.js skips
+		// the EXDATE after one that matches none.
+		if e.AllDay || !e.Start.HasTime {
+			lo, hi := e.Zone.DayBounds(x.Date)
+			for _, o := range all.StartsBetween(lo.Add(-time.Minute), hi) {
+				if o.Original.Date == x.Date {
+					out = append(out, x)
+					break
+				}
+			}
+			continue
+		}
 		t, _ := e.Zone.Instant(x.DateTime)
 		if os := all.StartsBetween(t, t.Add(time.Minute)); len(os) > 0 && os[0].Start.Equal(t) {
 			out = append(out, x)
@@ -333,6 +340,13 @@ func (w *Writer) Event(e *Event) error {
 			// and an exact DURATION keeps every occurrence's length.
 			byDuration = true
 		}
+	}
+	if _, gap := e.Zone.Instant(e.Start.DateTime); zoned && gap {
+		// DTSTART in a gap of the clock, which readers place on either
+		// side of it (RFC 5545 §3.3.5 says the later one); its DTEND would
+		// give a different length to each, and an exact DURATION gives
+		// every reader the occurrence's real length.
+		byDuration = true
 	}
 	c.Props.Set(timeProp("DTSTART", start, startZone, e.Floating))
 	switch {

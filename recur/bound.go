@@ -127,14 +127,18 @@ func (r *Rule) walk(a, b time.Time) int64 {
 // instead, a rule that gives nothing after DTSTART, which RFC 5545 keeps
 // as a series of one but a person never means: an UNTIL before DTSTART,
 // a COUNT the rule cannot reach before the year 9999, and a rule whose
-// parts never meet after DTSTART (within MaxSearchWork). Tools call it
-// when a rule is written, after Check; stored and imported series are
-// not refused but end where their occurrences do.
+// parts never meet after DTSTART (within MaxSearchWork). It judges the
+// rule alone: EXDATEs that remove every later occurrence leave a rule
+// that repeats (the export of a series whose later occurrences were
+// deleted one by one is such a series), and RDATEs add none to it. Tools
+// call it when a rule is written, after Check; stored and imported
+// series are not refused but end where their occurrences do.
 func (s Series) CheckOccurs() error {
 	r := s.Rule
 	if r == nil {
 		return nil
 	}
+	s.ExDates, s.RDates = nil, nil
 	if !r.yearDaysInMonths() {
 		return ruleErr("can never occur: no day in BYYEARDAY falls in the months of BYMONTH; write the days of those months (BYMONTHDAY) instead, or leave BYMONTH out (the last day of a year is BYYEARDAY=-1).")
 	}

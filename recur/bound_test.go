@@ -101,3 +101,22 @@ func TestAfterEndsOnARuleThatNeverOccurs(t *testing.T) {
 		}
 	}
 }
+
+// CheckOccurs judges the rule, not the EXDATEs: a COUNT=2 rule whose
+// second occurrence is deleted still repeats (an export of such a series
+// re-imports as it was, not as its DTSTART alone).
+func TestCheckOccursIgnoresExDates(t *testing.T) {
+	start := tz.TimeMoment(tz.Date{Year: 2027, Month: 10, Day: 10}.At(0, 30))
+	for _, rule := range []string{"FREQ=MONTHLY;COUNT=2", "FREQ=DAILY;COUNT=3", "FREQ=WEEKLY;UNTIL=20271018T000000Z"} {
+		s := Series{Start: start, Zone: tz.MustZone("Pacific/Chatham"), Rule: MustRule(rule)}
+		for _, o := range s.All(5)[1:] {
+			s.ExDates = append(s.ExDates, o.Original)
+		}
+		if len(s.ExDates) == 0 {
+			t.Fatalf("%s: no occurrence after the first to delete", rule)
+		}
+		if err := s.CheckOccurs(); err != nil {
+			t.Errorf("%s with every later occurrence deleted (EXDATE) is refused: %v", rule, err)
+		}
+	}
+}

@@ -51,8 +51,11 @@ func judge(r run, engineOut map[string][]string) outcome {
 	// list, RFC 5545 decides against it.
 	const py = "recurring-ical-events"
 	if _, bad := o.fail[py]; bad {
+		// ical.js agrees with the list, but perhaps for its own reading
+		// of a gap or repeated hour (decided against it below).
 		js, ok := engineOut["ical.js"]
-		if ok && slices.Equal(js, r.list) && (rdateOverride(r.export) ||
+		ok = ok && (slices.Equal(js, r.list) || (slices.Equal(r.reimport, r.list) && nearChanges(symDiff(r.list, js), r.zones)))
+		if ok && (rdateOverride(r.export) ||
 			(slices.Equal(r.reimport, r.list) && subset(engineOut[py], r.list))) {
 			o.excused = o.fail[py]
 			delete(o.fail, py)
@@ -177,7 +180,8 @@ func exportSide(o outcome, cat string) bool {
 // reads all exports with each engine in one process, and reports the
 // failures by category. Export-side failures fail the test; edit-side
 // ones (the list against the model) fail it only with
-// ASSISTANT_DIFFTEST_STRICT=1, and are logged otherwise.
+// ASSISTANT_DIFFTEST_STRICT=0 (when one is looking at export faults
+// alone), and are logged then.
 //
 // Where the engines disagree with each other, RFC 5545 decides, and the
 // test compares each with list_events on its own.

@@ -22,7 +22,7 @@ var (
 	genText  = []string{"Team sync", "Déjeuner, rue d'Alésia", "日本語のタイトル", "semi;colon\\back", "line one\nline two", "emoji 🎉 party", "",
 		strings.Repeat("A long description that certainly needs folding at seventy-five octets, é ", 4)}
 	// genLine is genText without the text longer than a title may be
-	// (fields.MaxTitle), for SUMMARY and LOCATION
+	// (item.MaxTitle), for SUMMARY and LOCATION
 	genLine = genText[:len(genText)-1]
 )
 

@@ -14,9 +14,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tools/tasks"
 	"github.com/assistant-dev/assistant/tz"
 
@@ -128,7 +128,7 @@ type plannedEvent struct {
 // fired once at its instant (RFC 5545 §3.8.6.3), never once per
 // occurrence as a remind_at would.
 func reminderColumns(a Alarms) (before, once string) {
-	return fields.Reminders{Before: a.RemindBefore}.BeforeJSON(), fields.OnceJSON(a.RemindAt)
+	return item.Reminders{Before: a.RemindBefore}.BeforeJSON(), item.OnceJSON(a.RemindAt)
 }
 
 // overrideReminderColumns are the reminder columns of an occurrence's own
@@ -136,7 +136,7 @@ func reminderColumns(a Alarms) (before, once string) {
 // series' zone, which tools/events and the reminders job read an
 // occurrence's remind_at in (it fires once, at its moment).
 func overrideReminderColumns(a Alarms, zone tz.Zone) (string, string) {
-	r := fields.Reminders{Before: a.RemindBefore}
+	r := item.Reminders{Before: a.RemindBefore}
 	for _, t := range a.RemindAt {
 		r.At = append(r.At, tz.TimeMoment(zone.In(t)))
 	}
@@ -157,9 +157,9 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	}
 	for i := range cal.Events {
 		e := &cal.Events[i]
-		e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, fields.MaxTitle, true)
-		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, fields.MaxLocation, true)
-		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, fields.MaxNotes, false)
+		e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, item.MaxTitle, true)
+		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, item.MaxLocation, true)
+		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, item.MaxNotes, false)
 		if e.RecurrenceID == nil && e.Rule != nil {
 			if err := e.Series().CheckOccurs(); err != nil && !onlyStart(err) {
 				skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
@@ -217,8 +217,8 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if t.Floating {
 			t.Zone = person
 		}
-		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, fields.MaxTitle, true)
-		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, fields.MaxNotes, false)
+		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, item.MaxTitle, true)
+		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, item.MaxNotes, false)
 		tags, seen := t.Tags[:0], map[string]bool{}
 		for _, tag := range t.Tags {
 			tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), tasks.MaxTag, true)
@@ -408,7 +408,7 @@ func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
 	}
 	tb, _ := json.Marshal(tags)
 	rb, once := reminderColumns(t.Alarms)
-	row["title"], row["title_norm"], row["notes"] = title, fields.NormTitle(title), t.Description
+	row["title"], row["title_norm"], row["notes"] = title, item.NormTitle(title), t.Description
 	row["priority"], row["tags"] = t.Priority, string(tb)
 	row["rrule"], row["repeat_from"] = nil, nil
 	if t.Rule != nil {
@@ -837,7 +837,7 @@ func str(v any) string {
 // start by at most four weeks (an absolute one would fire only once when
 // read back).
 func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.Time) (Alarms, error) {
-	r, err := fields.ParseReminders(before, at)
+	r, err := item.ParseReminders(before, at)
 	if err != nil {
 		return Alarms{}, err
 	}
@@ -851,7 +851,7 @@ func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.T
 		a.RemindAt = append(a.RemindAt, t)
 	}
 	a.RemindBefore = uniqueInts(a.RemindBefore)
-	ts, err := fields.ParseOnce(once)
+	ts, err := item.ParseOnce(once)
 	if err != nil {
 		return Alarms{}, err
 	}

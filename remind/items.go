@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -31,10 +31,10 @@ type override struct {
 	Title     string        // "": the series' title
 }
 
-// item is one task or event as the reminders job sees it: its series of
+// watched is one task or event as the reminders job sees it: its series of
 // occurrences, its triggers and its overrides. A dead item (deleted, done)
 // never fires.
-type item struct {
+type watched struct {
 	Kind     string // "task" or "event"
 	Label    string // "t12", "e7"
 	ID       int64
@@ -70,7 +70,7 @@ type fire struct {
 // each occurrence (RFC 5545 relative trigger); an absolute one keeps its
 // offset from DTSTART, so on a single item it fires at its own instant and
 // on a repeating one at the same distance from each occurrence (design §5).
-func triggers(r fields.Reminders, first time.Time, zone, person tz.Zone) []trigger {
+func triggers(r item.Reminders, first time.Time, zone, person tz.Zone) []trigger {
 	var out []trigger
 	for _, m := range r.Before {
 		out = append(out, trigger{Name: "before:" + strconv.Itoa(m), Offset: -time.Duration(m) * time.Minute})
@@ -125,7 +125,7 @@ func itemLabel(label string) (kind byte, id int64, ok bool) {
 
 // loadItem reads the task or event called label of tx's owner, deleted
 // ones included (as dead); ok is false when there is no such row at all.
-func loadItem(tx *store.Tx, label string, zone tz.Zone) (*item, bool, error) {
+func loadItem(tx *store.Tx, label string, zone tz.Zone) (*watched, bool, error) {
 	kind, id, ok := itemLabel(label)
 	if !ok {
 		return nil, false, nil
@@ -139,7 +139,7 @@ func loadItem(tx *store.Tx, label string, zone tz.Zone) (*item, bool, error) {
 // loadTask reads a task (migrations/00002_tasks.sql). A repeating task
 // keeps its next due and the rule from there; a task repeated from
 // completion has no known occurrence after the current due.
-func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
+func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 	it, err := scanTask(tx.QueryRow(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND id = ?`, tx.Owner(), id), zone)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
@@ -155,7 +155,7 @@ const taskColumns = `id, title, due_date, due_time, due_zone, due_at, rrule, rep
 	remind_zone, remind_once, status, updated_at, deleted_at`
 
 // scanTask decodes one row of taskColumns.
-func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) {
+func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*watched, error) {
 	var (
 		id                               int64
 		title, before, at, once, status  string
@@ -167,9 +167,9 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 		&updated, &deleted); err != nil {
 		return nil, err
 	}
-	it := &item{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
+	it := &watched{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
 		Updated: parseStamp(updated.String), Dead: deleted.Valid || status != "open"}
-	rem, err := fields.ParseReminders(before, at)
+	rem, err := item.ParseReminders(before, at)
 	if err != nil {
 		return nil, fmt.Errorf("task t%d: %w", id, err)
 	}
@@ -228,7 +228,7 @@ func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*item, error) 
 // loadEvent reads an event and its live overrides
 // (migrations/00003_events.sql). All-day series repeat on days placed in
 // the person's zone, as the event tools list them.
-func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
+func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 	var (
 		title, location, startL, endL, tzid, exdates, rdates, before, at string
 		allDay                                                           int
@@ -247,9 +247,9 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	it := &item{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
+	it := &watched{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
 		zone: zone, AllDay: allDay == 1, Updated: parseStamp(updated.String), Dead: deleted.Valid}
-	bad := func(err error) (*item, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
+	bad := func(err error) (*watched, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
 	if it.Absolute, err = onceFires(once); err != nil {
 		return bad(err)
 	}
@@ -286,7 +286,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	}
 	it.Series = s
 	first, _ := s.Zone.MomentInstant(s.Start)
-	rem, err := fields.ParseReminders(before, at)
+	rem, err := item.ParseReminders(before, at)
 	if err != nil {
 		return bad(err)
 	}
@@ -342,7 +342,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 			} else {
 				base = ov.Start
 			}
-			orem, err := fields.ParseReminders(b, a)
+			orem, err := item.ParseReminders(b, a)
 			if err != nil {
 				return bad(err)
 			}
@@ -362,10 +362,10 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*item, bool, error) {
 	return it, true, rows.Err()
 }
 
-// onceFires reads remind_once (fields.ParseOnce): each instant is a fire
+// onceFires reads remind_once (item.ParseOnce): each instant is a fire
 // of its own, "once:" and its RFC 3339 UTC text.
 func onceFires(s string) ([]fire, error) {
-	ts, err := fields.ParseOnce(s)
+	ts, err := item.ParseOnce(s)
 	out := make([]fire, 0, len(ts))
 	for _, at := range ts {
 		out = append(out, fire{Trigger: "once:" + at.Format(time.RFC3339), At: at})
@@ -389,7 +389,7 @@ func keyStart(key string, zone tz.Zone) (time.Time, bool) {
 }
 
 // hasReminders reports whether anything of the item can ever fire.
-func (it *item) hasReminders() bool {
+func (it *watched) hasReminders() bool {
 	if it.Dead {
 		return false
 	}
@@ -413,7 +413,7 @@ func (it *item) hasReminders() bool {
 // overridden resolves the override of occurrence key: its start (the
 // original's, or the one it was moved to), its triggers, and whether it
 // fires at all.
-func (it *item) overridden(ov *override, original time.Time) (time.Time, []trigger, bool) {
+func (it *watched) overridden(ov *override, original time.Time) (time.Time, []trigger, bool) {
 	if ov.Cancelled {
 		return time.Time{}, nil, false
 	}
@@ -431,7 +431,7 @@ func (it *item) overridden(ov *override, original time.Time) (time.Time, []trigg
 // occurrenceAt finds the occurrence of the series whose RECURRENCE-ID is
 // key (an override's), so an override of an occurrence that no longer
 // exists (EXDATE, a changed rule) never fires.
-func (it *item) occurrenceAt(key string) (recur.Occurrence, bool) {
+func (it *watched) occurrenceAt(key string) (recur.Occurrence, bool) {
 	m, utc, err := tz.ParseBasic(key)
 	if err != nil {
 		return recur.Occurrence{}, false
@@ -456,7 +456,7 @@ func (it *item) occurrenceAt(key string) (recur.Occurrence, bool) {
 
 // between returns every fire of the item in [from, to], sorted by instant.
 // Cancelled occurrences have none; a moved one fires for its new start.
-func (it *item) between(from, to time.Time) []fire {
+func (it *watched) between(from, to time.Time) []fire {
 	if it.Dead {
 		return nil
 	}
@@ -531,7 +531,7 @@ const maxScan = 4096
 
 // next returns the first fire instant at or after from, and false when
 // the item never fires again.
-func (it *item) next(from time.Time) (time.Time, bool) {
+func (it *watched) next(from time.Time) (time.Time, bool) {
 	if it.Dead {
 		return time.Time{}, false
 	}
@@ -585,7 +585,7 @@ func (it *item) next(from time.Time) (time.Time, bool) {
 // produces reports whether the item, as it is now, still has the fire
 // (occurrence, trigger, at): a recorded but unsent delivery that it no
 // longer produces belongs to an older form of the item and is dropped.
-func (it *item) produces(occurrence, trig string, at time.Time) bool {
+func (it *watched) produces(occurrence, trig string, at time.Time) bool {
 	for _, f := range it.between(at, at) {
 		if f.Occurrence == occurrence && f.Trigger == trig {
 			return true
@@ -596,7 +596,7 @@ func (it *item) produces(occurrence, trig string, at time.Time) bool {
 
 // fireOf is the fire (occurrence, trig) of the item at instant at, as it
 // is now; ok is false when the item no longer has it.
-func (it *item) fireOf(occurrence, trig string, at time.Time) (fire, bool) {
+func (it *watched) fireOf(occurrence, trig string, at time.Time) (fire, bool) {
 	for _, f := range it.between(at, at) {
 		if f.Occurrence == occurrence && f.Trigger == trig {
 			return f, true

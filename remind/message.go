@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -100,7 +100,7 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 	if d.Occurrence != "" {
 		m.Occurrence.ID = d.Item + "@" + d.Occurrence
 	}
-	var it *item
+	var it *watched
 	err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
 		var err error
 		it, _, err = loadItem(tx, d.Item, p.Zone)
@@ -163,9 +163,9 @@ func reminderText(m *Message, start, now time.Time, zone tz.Zone) string {
 		}
 		fmt.Fprintf(&b, ": %s %s", verb, tz.FormatModel(start, zone))
 		if d := start.Sub(now); d >= time.Minute {
-			fmt.Fprintf(&b, ", in %s", fields.Lead(int(d/time.Minute)))
+			fmt.Fprintf(&b, ", in %s", item.Lead(int(d/time.Minute)))
 		} else if d <= -time.Minute {
-			fmt.Fprintf(&b, ", %s ago", fields.Lead(int(-d/time.Minute)))
+			fmt.Fprintf(&b, ", %s ago", item.Lead(int(-d/time.Minute)))
 		}
 	}
 	if m.Item.Location != "" {

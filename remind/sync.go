@@ -68,7 +68,7 @@ func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result
 		items   = map[string]time.Time{}
 		pending map[string]bool
 		olds    map[string]sql.NullInt64
-		tasks   map[string]*item // read in one query: most items are tasks
+		tasks   map[string]*watched // read in one query: most items are tasks
 	)
 	err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
 		var err error
@@ -179,14 +179,14 @@ func oldNext(tx *store.Tx) (map[string]sql.NullInt64, error) {
 // openTasks reads every open task with reminders in one query. A task
 // whose row cannot be decoded is left out, and read (and reported) one by
 // one later.
-func openTasks(tx *store.Tx, p person) (map[string]*item, error) {
+func openTasks(tx *store.Tx, p person) (map[string]*watched, error) {
 	rows, err := tx.Query(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
 		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`, tx.Owner())
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]*item{}
+	out := map[string]*watched{}
 	for rows.Next() {
 		if it, err := scanTask(rows, p.Zone); err == nil {
 			out[it.Label] = it
@@ -419,7 +419,7 @@ func (e *Engine) recompute(tx *store.Tx, p person, label string, changedAt time.
 // refresh is recompute's work once the item (it, found) and its previous
 // next fire (old) are read: it drops stale deliveries and returns the new
 // next fire (nil for none) and whether the item is to stay in the index.
-func (e *Engine) refresh(tx *store.Tx, label string, it *item, found bool, old sql.NullInt64, changedAt time.Time,
+func (e *Engine) refresh(tx *store.Tx, label string, it *watched, found bool, old sql.NullInt64, changedAt time.Time,
 	passedAt int64, pending map[string]bool, r *Result) (next any, live bool, err error) {
 	from := changedAt
 	if old.Valid {
@@ -448,7 +448,7 @@ func (e *Engine) refresh(tx *store.Tx, label string, it *item, found bool, old s
 // dropStale deletes the pending (due, unsent, unclaimed) deliveries of an
 // item that it no longer produces. Claimed ones are in a sender's hands
 // and are left to finish.
-func (e *Engine) dropStale(tx *store.Tx, label string, it *item, live bool, r *Result) error {
+func (e *Engine) dropStale(tx *store.Tx, label string, it *watched, live bool, r *Result) error {
 	rows, err := tx.Query(`SELECT id, occurrence, trigger, fire_at FROM reminder_deliveries
 		WHERE owner_id = ? AND item = ? AND status = 'pending'`, tx.Owner(), label)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -27,7 +28,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	}
 	in := readInput(a, c.zone, false)
 	key := a.Line("key")
-	fields.TooLong(a, "key", "key", key, fields.MaxKey)
+	fields.TooLong(a, "key", "key", key, item.MaxKey)
 	allowDup := a.Flag("allow_duplicate")
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
@@ -111,7 +112,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		if err != nil {
 			return err
 		}
-		if s := fields.PastReminders(past, c.zone); s != "" {
+		if s := item.PastReminders(past, c.zone); s != "" {
 			warnings = append(warnings, s)
 		}
 		if key != "" {
@@ -201,7 +202,7 @@ func parseLabel(s string) (int64, bool) {
 // similar is the latest with the same title and start only, with what
 // differs in it: another request, added with a warning naming it.
 func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, err error) {
-	since := e.CreatedAt.Add(-fields.DuplicateWindow).Unix()
+	since := e.CreatedAt.Add(-item.DuplicateWindow).Unix()
 	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
 		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
 		tx.Owner(), since, e.StartAt.Unix())
@@ -209,13 +210,13 @@ func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, 
 		return nil, nil, nil, err
 	}
 	defer rows.Close()
-	want := fields.NormTitle(e.Title)
+	want := item.NormTitle(e.Title)
 	for rows.Next() {
 		d, err := scanEvent(rows)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if fields.NormTitle(d.Title) != want || d.Start != e.Start {
+		if item.NormTitle(d.Title) != want || d.Start != e.Start {
 			continue
 		}
 		diff := eventDiffers(d, e)

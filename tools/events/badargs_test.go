@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // Every argument of every tool, given a wrong value, is refused with its
@@ -36,9 +36,9 @@ func TestBadArguments(t *testing.T) {
 		{"add_event", `{"title":"x","start":"2026-10-06T10:00","time_zone":"Mars/Base"}`, "“time_zone”"},
 		{"add_event", `{"title":"x","start":"2026-10-06T10:00[America/New_York]","time_zone":"Europe/Paris"}`, "“time_zone” is Europe/Paris but “start” is written in America/New_York"},
 		{"add_event", `{"title":"x","start":"2026-10-06T10:00","location":5}`, "“location” must be one line of text"},
-		{"add_event", `{"title":"` + long(fields.MaxTitle+1) + `","start":"2026-10-06T10:00"}`, "“title” may be at most 200 characters; this one has 201. Write a shorter title"},
-		{"add_event", `{"title":"x","start":"2026-10-06T10:00","location":"` + long(fields.MaxLocation+1) + `"}`, "“location” may be at most 200 characters; this one has 201."},
-		{"add_event", `{"title":"x","start":"2026-10-06T10:00","notes":"` + long(fields.MaxNotes+1) + `"}`, "“notes” may be at most 10000 characters; this one has 10001."},
+		{"add_event", `{"title":"` + long(item.MaxTitle+1) + `","start":"2026-10-06T10:00"}`, "“title” may be at most 200 characters; this one has 201. Write a shorter title"},
+		{"add_event", `{"title":"x","start":"2026-10-06T10:00","location":"` + long(item.MaxLocation+1) + `"}`, "“location” may be at most 200 characters; this one has 201."},
+		{"add_event", `{"title":"x","start":"2026-10-06T10:00","notes":"` + long(item.MaxNotes+1) + `"}`, "“notes” may be at most 10000 characters; this one has 10001."},
 		{"add_event", `{"title":"x","start":"2026-10-06T10:00","notes":[]}`, "“notes”"},
 		{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=SOMETIMES"}`, "“rrule”"},
 		{"add_event", `{"title":"x","start":"2026-10-06","rrule":"FREQ=HOURLY"}`, "“rrule” repeats"},
@@ -76,9 +76,9 @@ func TestBadArguments(t *testing.T) {
 		{"update_event", `{"id":"e1","scope":"this","title":"x"}`, "“scope” this needs an occurrence id"},
 		{"update_event", `{"id":"e1"}`, "Nothing to change"},
 		{"update_event", `{"id":"e1","title":7}`, "“title” must be one line of text"},
-		{"update_event", `{"id":"e1","title":"` + long(fields.MaxTitle+1) + `"}`, "“title” may be at most 200 characters"},
-		{"update_event", `{"id":"e1@20261005T073000Z","location":"` + long(fields.MaxLocation+1) + `"}`, "“location” may be at most 200 characters"},
-		{"update_event", `{"id":"e1","notes":"` + long(fields.MaxNotes+1) + `"}`, "“notes” may be at most 10000 characters"},
+		{"update_event", `{"id":"e1","title":"` + long(item.MaxTitle+1) + `"}`, "“title” may be at most 200 characters"},
+		{"update_event", `{"id":"e1@20261005T073000Z","location":"` + long(item.MaxLocation+1) + `"}`, "“location” may be at most 200 characters"},
+		{"update_event", `{"id":"e1","notes":"` + long(item.MaxNotes+1) + `"}`, "“notes” may be at most 10000 characters"},
 		{"update_event", `{"id":"e1","clear":["title"]}`, "“clear” may name location, notes"},
 		{"update_event", `{"id":"e1","location":"Here","clear":["location"]}`, "“location” is both given and named in “clear”"},
 		{"update_event", `{"id":"e1@20261005T073000Z","rrule":"FREQ=DAILY"}`, "“rrule” belongs to the whole series e1"},

@@ -14,6 +14,7 @@ package events
 import (
 	"fmt"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
 )
@@ -32,13 +33,13 @@ func Register(r *tools.Registry) {
 
 // The properties add_event and update_event share.
 var (
-	titleProp    = tools.Str("title", fmt.Sprintf("Short title of the event, one line, at most %d characters.", fields.MaxTitle))
+	titleProp    = tools.Str("title", fmt.Sprintf("Short title of the event, one line, at most %d characters.", item.MaxTitle))
 	startProp    = tools.Str("start", "When it starts: a day and time (2026-10-05T09:00) in time_zone, or a day alone (2026-10-05) for an all-day event. A zone may be written in brackets (2026-10-05T09:00[America/New_York]) or as an offset.")
 	endProp      = tools.Str("end", "When it ends: a day and time for a timed event; the last day, inclusive, for an all-day one (2026-10-07 for 5 to 7 October). Leave out to use duration.")
 	durationProp = tools.Int("duration", "Length in minutes for a timed event (default 60). Give end or duration, not both.").Range(1, maxDurationMinutes)
 	zoneProp     = tools.Str("time_zone", "IANA zone the event lives in, such as America/New_York; plain times of this call are read in it, and the event keeps its clock time there across DST changes.")
-	locationProp = tools.Str("location", fmt.Sprintf("Where it takes place, one line, at most %d characters.", fields.MaxLocation))
-	notesProp    = tools.Str("notes", fmt.Sprintf("Free text notes; line breaks are kept. At most %d characters.", fields.MaxNotes))
+	locationProp = tools.Str("location", fmt.Sprintf("Where it takes place, one line, at most %d characters.", item.MaxLocation))
+	notesProp    = tools.Str("notes", fmt.Sprintf("Free text notes; line breaks are kept. At most %d characters.", item.MaxNotes))
 	rruleProp    = tools.Str("rrule", "RFC 5545 recurrence rule, such as FREQ=WEEKLY;BYDAY=MO,WE or FREQ=MONTHLY;BYDAY=-1FR;COUNT=6 (the RRULE: prefix is optional).")
 	exdatesProp  = tools.Strs("exdates", "Occurrences to leave out of a repeating event, as their start times (2026-10-12T09:00), or days for an all-day one.")
 	rdatesProp   = tools.Strs("rdates", "Extra occurrences of the event, as start times (2026-10-15T09:00), or days for an all-day one.")

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 func TestAddListGet(t *testing.T) {
@@ -406,8 +406,8 @@ func TestClockTools(t *testing.T) {
 // model's limit, so the default and maximum limits never spill.
 func TestFullPageFits(t *testing.T) {
 	e := newEnv(t)
-	title := strings.Repeat("𝄞", fields.MaxTitle-2)
-	place := strings.Repeat("𝄞", fields.MaxLocation)
+	title := strings.Repeat("𝄞", item.MaxTitle-2)
+	place := strings.Repeat("𝄞", item.MaxLocation)
 	for i := range listMax {
 		raw := fmt.Sprintf(`{"title":%q,"location":%q,"start":"2026-10-%02dT23:%02d[Pacific/Kiritimati]","duration":1500,"allow_duplicate":true}`,
 			title+fmt.Sprint(i), place, 5+i%5, i)

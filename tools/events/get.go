@@ -10,6 +10,7 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -70,7 +71,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		d.RemindBefore = []int{}
 	}
 	if once := e.once(); len(once) > 0 {
-		d.RemindOnce = fields.OnceData(once, person)
+		d.RemindOnce = item.OnceData(once, person)
 	}
 	first := occ{Event: e, Start: e.StartAt, End: e.EndAt, Zone: e.Zone, AllDay: e.AllDay, Title: e.Title}
 	if e.AllDay {
@@ -142,11 +143,11 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		}
 		lines = append(lines, "Changed occurrences: "+firstOfParts(parts))
 	}
-	if s := joinNonEmpty(rem.Describe(), fields.DescribeOnce(e.once(), person)); s != "" {
+	if s := joinNonEmpty(rem.Describe(), item.DescribeOnce(e.once(), person)); s != "" {
 		lines = append(lines, "Reminders: "+s)
 	}
 	if e.Notes != "" {
-		lines = append(lines, "Notes: "+fields.FitNotes(e.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(e.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
 	}
 	return lines, d
 }
@@ -329,13 +330,13 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 		if ov.remindAt != nil {
 			at = *ov.remindAt
 		}
-		rem, _ = fields.ParseReminders(b, at)
+		rem, _ = item.ParseReminders(b, at)
 	}
 	if s := rem.Describe(); s != "" {
 		lines = append(lines, "Reminders: "+s)
 	}
 	if o.Notes != "" {
-		lines = append(lines, "Notes: "+fields.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
 	}
 	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
 }

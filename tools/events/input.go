@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
@@ -39,7 +40,7 @@ type input struct {
 	HasRule             bool
 	ExDates, RDates     []tz.Moment
 	HasExDates, HasRDat bool
-	Reminders           fields.Reminders
+	Reminders           item.Reminders
 	HasBefore, HasAt    bool
 	Clear               []string
 }
@@ -87,9 +88,9 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	in.HasLocation = in.Location != ""
 	in.Notes = a.Body("notes")
 	in.HasNotes = in.Notes != ""
-	fields.TooLong(a, "title", fields.TitleWhat, in.Title, fields.MaxTitle)
-	fields.TooLong(a, "location", fields.LocationWhat, in.Location, fields.MaxLocation)
-	fields.TooLong(a, "notes", fields.NotesWhat, in.Notes, fields.MaxNotes)
+	fields.TooLong(a, "title", fields.TitleWhat, in.Title, item.MaxTitle)
+	fields.TooLong(a, "location", fields.LocationWhat, in.Location, item.MaxLocation)
+	fields.TooLong(a, "notes", fields.NotesWhat, in.Notes, item.MaxNotes)
 	if text := a.Text("rrule"); text != "" && a.Err() == nil {
 		rule, err := recur.ParseRule(text)
 		var re *recur.Error

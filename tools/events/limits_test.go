@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -27,7 +27,7 @@ func TestMaximalEventFitsOneAnswer(t *testing.T) {
 		return string(b)
 	}
 	raw := fmt.Sprintf(`{"title":%q,"location":%q,"notes":%q,"start":"2026-10-06T09:00","rrule":"FREQ=DAILY","exdates":%s,"rdates":%s,"remind_before":[0,5,10,15,20,25,30,35,40,45],"remind_at":["2026-10-06T08:00","2026-10-06T08:01","2026-10-06T08:02"]}`,
-		big(fields.MaxTitle), big(fields.MaxLocation), big(fields.MaxNotes),
+		big(item.MaxTitle), big(item.MaxLocation), big(item.MaxNotes),
 		moments(tz.Date{Year: 2027, Month: 1, Day: 1}, "T09:00"), moments(tz.Date{Year: 2030, Month: 1, Day: 1}, "T10:00"))
 	answers := map[string]tools.ExecResult{"add_event": e.ok(e.alice, "add_event", raw)}
 	list := e.ok(e.alice, "list_events", `{"from":"2026-10-06","to":"2026-11-05","limit":40}`)
@@ -36,11 +36,11 @@ func TestMaximalEventFitsOneAnswer(t *testing.T) {
 		t.Fatalf("only %d occurrences listed", len(ids))
 	}
 	for _, id := range ids[:listShown+5] {
-		answers["update_event"] = e.ok(e.alice, "update_event", fmt.Sprintf(`{"id":%q,"title":%q,"notes":%q}`, id, big(fields.MaxTitle), big(fields.MaxNotes)))
+		answers["update_event"] = e.ok(e.alice, "update_event", fmt.Sprintf(`{"id":%q,"title":%q,"notes":%q}`, id, big(item.MaxTitle), big(item.MaxNotes)))
 	}
 	answers["get_event series"] = e.ok(e.alice, "get_event", `{"id":"e1"}`)
 	answers["get_event occurrence"] = e.ok(e.alice, "get_event", fmt.Sprintf(`{"id":%q}`, ids[0]))
-	answers["update_event all"] = e.ok(e.alice, "update_event", fmt.Sprintf(`{"id":"e1","notes":%q}`, big(fields.MaxNotes-1)+"x"))
+	answers["update_event all"] = e.ok(e.alice, "update_event", fmt.Sprintf(`{"id":"e1","notes":%q}`, big(item.MaxNotes-1)+"x"))
 	for name, res := range answers {
 		if len(res.Out) > tools.ModelLimit || res.Spill(tools.ModelLimit).DidSpill {
 			t.Errorf("%s: %d bytes, over the %d a model turn holds", name, len(res.Out), tools.ModelLimit)
@@ -53,8 +53,8 @@ func TestMaximalEventFitsOneAnswer(t *testing.T) {
 		}
 	}
 	d := data(t, series)["event"].(map[string]any)
-	if n := len([]rune(d["notes"].(string))); n != fields.MaxNotes {
-		t.Errorf("Data holds %d characters of notes, want all %d", n, fields.MaxNotes)
+	if n := len([]rune(d["notes"].(string))); n != item.MaxNotes {
+		t.Errorf("Data holds %d characters of notes, want all %d", n, item.MaxNotes)
 	}
 	if n := len(d["exdates"].([]any)); n != 1000 {
 		t.Errorf("Data holds %d exdates, want 1000", n)

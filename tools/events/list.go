@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -78,7 +79,7 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	}
 	w := fields.ReadWindow(a, c.zone, c.now)
 	query := a.Line("query")
-	fields.TooLong(a, "query", "search text", query, fields.MaxQuery)
+	fields.TooLong(a, "query", "search text", query, item.MaxQuery)
 	limit := a.Number("limit", listDefault, 1, listMax)
 	after, offset := readListCursor(a)
 	if err := a.Err(); err != nil {

@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -60,7 +60,7 @@ type event struct {
 	RDates   []tz.Moment
 
 	remindBefore, remindAt string // stored JSON, parsed on demand
-	// remindOnce is remind_once (fields.ParseOnce): one-time reminders
+	// remindOnce is remind_once (item.ParseOnce): one-time reminders
 	// read from a calendar file, shown but never written by the tools.
 	remindOnce string
 
@@ -100,12 +100,12 @@ func label(id int64) string { return "e" + strconv.FormatInt(id, 10) }
 
 // once is the event's one-time reminders (remind_once).
 func (e *event) once() []time.Time {
-	ts, _ := fields.ParseOnce(e.remindOnce)
+	ts, _ := item.ParseOnce(e.remindOnce)
 	return ts
 }
 
-func (e *event) reminders() fields.Reminders {
-	r, _ := fields.ParseReminders(e.remindBefore, e.remindAt)
+func (e *event) reminders() item.Reminders {
+	r, _ := item.ParseReminders(e.remindBefore, e.remindAt)
 	return r
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -177,10 +177,10 @@ func dataOf(o *occ) occData {
 }
 
 // listDataOf is o as a list's Data gives it: notes only as their preview
-// (fields.Preview), with notes_cut set when get_event has more.
+// (item.Preview), with notes_cut set when get_event has more.
 func listDataOf(o *occ) occData {
 	d := dataOf(o)
-	d.Notes, d.NotesCut = fields.Preview(o.Notes)
+	d.Notes, d.NotesCut = item.Preview(o.Notes)
 	return d
 }
 

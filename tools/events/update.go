@@ -9,6 +9,7 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -149,7 +150,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 				}
 				past = append(past, p...)
 			}
-			if s := fields.PastReminders(past, c.zone); s != "" {
+			if s := item.PastReminders(past, c.zone); s != "" {
 				u.notes = append(u.notes, "Warning: "+s)
 			}
 		}

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
@@ -95,28 +95,13 @@ func (w Window) String(zone tz.Zone) string {
 	return tz.FormatModel(w.From, zone) + " to " + tz.FormatModel(w.To, zone)
 }
 
-// Reminder limits: how far ahead a relative reminder may be (four weeks,
-// in minutes) and how many of each kind an item may have.
-const (
-	MaxRemindBefore = 40320
-	MaxReminders    = 10
-)
-
-// Reminders are an item's reminders (design §5): Before is minutes before
-// the start or due of each occurrence (RFC 5545 relative triggers), At are
-// absolute moments in the item's zone (absolute triggers).
-type Reminders struct {
-	Before []int
-	At     []tz.Moment
-}
-
 // ReadReminders reads “remind_before” (a list of minutes, 0 to
-// MaxRemindBefore) and “remind_at” (a list of moments in zone), at most
-// MaxReminders each. Repeated values are kept once, in the order given.
-func ReadReminders(a *args.Args, zone tz.Zone) Reminders {
-	var r Reminders
+// [item.MaxRemindBefore]) and “remind_at” (a list of moments in zone), at most
+// [item.MaxReminders] each. Repeated values are kept once, in the order given.
+func ReadReminders(a *args.Args, zone tz.Zone) item.Reminders {
+	var r item.Reminders
 	seen := map[int]bool{}
-	for _, n := range a.NumberList("remind_before", 0, MaxRemindBefore) {
+	for _, n := range a.NumberList("remind_before", 0, item.MaxRemindBefore) {
 		if !seen[n] {
 			seen[n] = true
 			r.Before = append(r.Before, n)
@@ -129,87 +114,13 @@ func ReadReminders(a *args.Args, zone tz.Zone) Reminders {
 			r.At = append(r.At, m)
 		}
 	}
-	if len(r.Before) > MaxReminders {
-		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d.", MaxReminders, len(r.Before)))
+	if len(r.Before) > item.MaxReminders {
+		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d.", item.MaxReminders, len(r.Before)))
 	}
-	if len(r.At) > MaxReminders {
-		a.Fail("remind_at", fmt.Sprintf("“remind_at” may hold at most %d reminders, not %d.", MaxReminders, len(r.At)))
+	if len(r.At) > item.MaxReminders {
+		a.Fail("remind_at", fmt.Sprintf("“remind_at” may hold at most %d reminders, not %d.", item.MaxReminders, len(r.At)))
 	}
 	return r
-}
-
-// Empty reports whether r has no reminder at all.
-func (r Reminders) Empty() bool { return len(r.Before) == 0 && len(r.At) == 0 }
-
-// BeforeJSON is Before as JSON for a TEXT column: "[]" when empty.
-func (r Reminders) BeforeJSON() string {
-	if len(r.Before) == 0 {
-		return "[]"
-	}
-	b, _ := json.Marshal(r.Before)
-	return string(b)
-}
-
-// AtJSON is At as a JSON array of canonical moment texts: "[]" when empty.
-func (r Reminders) AtJSON() string { return tz.MomentsJSON(r.At) }
-
-// ParseReminders reads the stored JSON forms written by BeforeJSON and
-// AtJSON; empty text reads as no reminders.
-func ParseReminders(beforeJSON, atJSON string) (Reminders, error) {
-	var r Reminders
-	if s := strings.TrimSpace(beforeJSON); s != "" {
-		if err := json.Unmarshal([]byte(s), &r.Before); err != nil {
-			return r, fmt.Errorf("stored remind_before %q: %w", s, err)
-		}
-	}
-	at, err := tz.ParseMomentsJSON(strings.TrimSpace(atJSON))
-	if err != nil {
-		return r, fmt.Errorf("stored remind_at: %w", err)
-	}
-	r.At = at
-	return r, nil
-}
-
-// Describe gives the reminders in words: "30 min and 1 day before; at Tue
-// 2026-12-01 08:00", or "" when there are none.
-func (r Reminders) Describe() string {
-	var parts []string
-	if len(r.Before) > 0 {
-		leads := make([]string, len(r.Before))
-		for i, n := range r.Before {
-			leads[i] = Lead(n)
-		}
-		parts = append(parts, strings.Join(leads, ", ")+" before")
-	}
-	if len(r.At) > 0 {
-		ats := make([]string, len(r.At))
-		for i, m := range r.At {
-			ats[i] = m.String()
-		}
-		parts = append(parts, "at "+strings.Join(ats, ", "))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// Lead gives a number of minutes in the largest whole unit: "0 min",
-// "45 min", "2 h", "1 day", "1 week".
-func Lead(minutes int) string {
-	switch {
-	case minutes >= 10080 && minutes%10080 == 0:
-		return plural(minutes/10080, "week")
-	case minutes >= 1440 && minutes%1440 == 0:
-		return plural(minutes/1440, "day")
-	case minutes >= 60 && minutes%60 == 0:
-		return strconv.Itoa(minutes/60) + " h"
-	}
-	return strconv.Itoa(minutes) + " min"
-}
-
-func plural(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return strconv.Itoa(n) + " " + unit + "s"
 }
 
 // ReadCursor reads “cursor”, the text a previous page gave as its next
@@ -253,20 +164,6 @@ func Fingerprint(v any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// DuplicateWindow is how recent an item with the same normalised title,
-// the same due or start and the same other fields (rule, length, place,
-// priority, tags) must be to count as a duplicate (design §6).
-const DuplicateWindow = 10 * time.Minute
-
-// NormTitle is title as compared for the duplicate window: case-folded,
-// runs of spaces collapsed, and trailing punctuation dropped, so "Buy milk"
-// and "buy  milk." match.
-func NormTitle(title string) string {
-	f := strings.Fields(strings.ToLower(title))
-	s := strings.Join(f, " ")
-	return strings.TrimRightFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSpace(r) })
-}
-
 // Schema properties the task and event tools share, so both describe
 // them in the same words.
 var (
@@ -284,34 +181,10 @@ func LimitProp(def, most int) tools.Property {
 	return tools.Int("limit", fmt.Sprintf("How many to show, 1 to %d (default %d).", most, def)).Range(1, float64(most))
 }
 
-// PastReminders is the warning for reminders whose time had already
-// passed when they were set, which never fire: "the reminder time Mon
-// 2026-10-05 08:45 (+02:00) has already passed; it will not fire." (the
-// first five named, the rest counted); "" when ts is empty. The times are
-// shown in zone.
-func PastReminders(ts []time.Time, zone tz.Zone) string {
-	if len(ts) == 0 {
-		return ""
-	}
-	const shown = 5
-	names := make([]string, 0, min(len(ts), shown))
-	for _, t := range ts[:min(len(ts), shown)] {
-		names = append(names, tz.FormatModel(t, zone))
-	}
-	if len(ts) == 1 {
-		return "the reminder time " + names[0] + " has already passed; it will not fire."
-	}
-	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-	if len(ts) > shown {
-		list = strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(ts)-shown)
-	}
-	return "the reminder times " + list + " have already passed; they will not fire."
-}
-
 // SkipPastReminders records as skipped, in tx, the reminders of the task
 // or event label ("t12", "e7") whose time was already past at now when the
 // item took its present form, and returns their instants for the answer
-// to name (see [PastReminders]). Package remind sets it when it is linked
+// to name (see [item.PastReminders]). Package remind sets it when it is linked
 // in (remind.SkipPast), since remind reads the tools' tables and so
 // cannot be imported by them; while it is nil, nothing is recorded.
 var SkipPastReminders func(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.Time, error)
@@ -322,61 +195,4 @@ func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.T
 		return nil, nil
 	}
 	return SkipPastReminders(tx, label, zone, now)
-}
-
-// OnceJSON is the stored form of one-time reminders (remind_once,
-// migrations/00009_reminders.sql): the instants as RFC 3339 UTC texts,
-// ["2026-10-05T07:00:00Z"]; "[]" when there are none. Each fires once, at
-// its instant, however the item repeats (an absolute alarm, RFC 5545
-// §3.8.6.3).
-func OnceJSON(ts []time.Time) string {
-	texts := make([]string, len(ts))
-	for i, t := range ts {
-		texts[i] = t.UTC().Format(time.RFC3339)
-	}
-	b, _ := json.Marshal(texts)
-	return string(b)
-}
-
-// ParseOnce reads what OnceJSON writes; "" reads as none.
-func ParseOnce(s string) ([]time.Time, error) {
-	if s == "" || s == "[]" {
-		return nil, nil
-	}
-	var texts []string
-	if err := json.Unmarshal([]byte(s), &texts); err != nil {
-		return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
-	}
-	out := make([]time.Time, 0, len(texts))
-	for _, x := range texts {
-		t, err := time.Parse(time.RFC3339, x)
-		if err != nil {
-			return nil, fmt.Errorf("stored remind_once %q: %w", s, err)
-		}
-		out = append(out, t.UTC())
-	}
-	return out, nil
-}
-
-// DescribeOnce gives one-time reminders in words, in zone: "once at Mon
-// 2026-10-05 09:00 (+02:00)", or "" when there are none.
-func DescribeOnce(ts []time.Time, zone tz.Zone) string {
-	if len(ts) == 0 {
-		return ""
-	}
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = tz.FormatModel(t, zone)
-	}
-	return "once at " + strings.Join(names, ", ")
-}
-
-// OnceData is one-time reminders as a list's data: RFC 3339 with the
-// offset of zone; never nil.
-func OnceData(ts []time.Time, zone tz.Zone) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = tz.RFC3339(t, zone)
-	}
-	return out
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -99,11 +100,11 @@ func TestReminders(t *testing.T) {
 	if r.BeforeJSON() != "[30,1440]" || r.AtJSON() != `["2026-12-01T08:00"]` {
 		t.Fatalf("got %s %s", r.BeforeJSON(), r.AtJSON())
 	}
-	back, err := ParseReminders(r.BeforeJSON(), r.AtJSON())
+	back, err := item.ParseReminders(r.BeforeJSON(), r.AtJSON())
 	if err != nil || back.Describe() != r.Describe() || r.Describe() != "30 min, 1 day before; at 2026-12-01T08:00" {
 		t.Fatalf("round trip: %+v %v %q", back, err, r.Describe())
 	}
-	if (Reminders{}).BeforeJSON() != "[]" || (Reminders{}).AtJSON() != "[]" {
+	if (item.Reminders{}).BeforeJSON() != "[]" || (item.Reminders{}).AtJSON() != "[]" {
 		t.Fatal("empty reminders must be []")
 	}
 	for _, bad := range []string{`{"remind_before":[-5]}`, `{"remind_before":[50000]}`, `{"remind_at":["soon"]}`,
@@ -134,15 +135,15 @@ func TestCursor(t *testing.T) {
 }
 
 func TestNormTitleAndFingerprint(t *testing.T) {
-	if NormTitle("  Buy   Milk.. ") != "buy milk" || NormTitle("Ça va?") != "ça va" {
-		t.Fatal(NormTitle("  Buy   Milk.. "))
+	if item.NormTitle("  Buy   Milk.. ") != "buy milk" || item.NormTitle("Ça va?") != "ça va" {
+		t.Fatal(item.NormTitle("  Buy   Milk.. "))
 	}
 	a := Fingerprint(map[string]any{"a": 1, "b": "x"})
 	b := Fingerprint(map[string]any{"b": "x", "a": 1})
 	if a != b || a == Fingerprint(map[string]any{"a": 2, "b": "x"}) || len(a) != 64 {
 		t.Fatal("fingerprint not stable or not distinct")
 	}
-	if Lead(90) != "90 min" || Lead(120) != "2 h" || Lead(2880) != "2 days" || Lead(10080) != "1 week" {
+	if item.Lead(90) != "90 min" || item.Lead(120) != "2 h" || item.Lead(2880) != "2 days" || item.Lead(10080) != "1 week" {
 		t.Fatal("Lead")
 	}
 }

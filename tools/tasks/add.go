@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -184,7 +185,7 @@ func parseRef(ref string) (int64, error) {
 }
 
 // findDuplicate looks among the open tasks of the owner added within
-// fields.DuplicateWindow with the same normalised title and the same due
+// item.DuplicateWindow with the same normalised title and the same due
 // (design §6). same is the first that also has the same priority, tags
 // and rule: a call sent twice, answered with that task. Failing that,
 // similar is the latest with the same title and due only, and differs
@@ -195,7 +196,7 @@ func findDuplicate(tx *store.Tx, t task, e env) (same int64, similar task, diffe
 	rows, err := tx.Query(`SELECT id FROM tasks
 		WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
 		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
-		ORDER BY id`, tx.Owner(), fields.NormTitle(t.Title), e.now.Add(-fields.DuplicateWindow).Unix(),
+		ORDER BY id`, tx.Owner(), item.NormTitle(t.Title), e.now.Add(-item.DuplicateWindow).Unix(),
 		cols["due_date"], cols["due_time"], cols["due_zone"])
 	if err != nil {
 		return 0, task{}, nil, err

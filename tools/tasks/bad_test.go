@@ -7,8 +7,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // TestBadArguments sends one wrong value for each argument of each tool and
@@ -40,8 +40,8 @@ func TestBadArguments(t *testing.T) {
 		{"add_task", `{"title":42}`, "title", 1},
 		{"add_task", `{"title":"` + long(201) + `"}`, "title", 1},
 		{"add_task", `{"title":"x","notes":"` + long(10001) + `"}`, "notes", 1},
-		{"add_task", `{"title":"` + strings.Repeat("x", fields.MaxTitle+1) + `"}`, "title", 1},
-		{"add_task", `{"title":"x","notes":"` + strings.Repeat("𝄞", fields.MaxNotes+1) + `"}`, "notes", 1},
+		{"add_task", `{"title":"` + strings.Repeat("x", item.MaxTitle+1) + `"}`, "title", 1},
+		{"add_task", `{"title":"x","notes":"` + strings.Repeat("𝄞", item.MaxNotes+1) + `"}`, "notes", 1},
 		{"add_task", `{"title":"x","notes":["a"]}`, "notes", 1},
 		{"add_task", `{"title":"x","due":"next friday"}`, "due", 1},
 		{"add_task", `{"title":"x","due":"2026-02-30"}`, "due", 1},

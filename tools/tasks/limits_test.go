@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // The largest task there can be — the longest title and notes in 4-byte
@@ -25,13 +25,13 @@ func TestMaximalTaskFitsOneAnswer(t *testing.T) {
 	}
 	tj, _ := json.Marshal(tags)
 	raw := fmt.Sprintf(`{"title":%q,"notes":%q,"due":"2026-11-30T09:00[Pacific/Kiritimati]","priority":1,"tags":%s,"rrule":"FREQ=DAILY","remind_before":[0,5,10,15,20,25,30,35,40,45],"remind_at":["2026-11-29T08:00","2026-11-29T08:01","2026-11-29T08:02"]}`,
-		big(fields.MaxTitle), big(fields.MaxNotes), tj)
+		big(item.MaxTitle), big(item.MaxNotes), tj)
 	answers := map[string]tools.ExecResult{}
 	answers["add_task"], _ = h.Call(p, "add_task", raw)
 	for range MaxHistory + 3 {
 		h.ok(t, p, "complete_task", `{"id":"t1"}`)
 	}
-	answers["update_task"], _ = h.Call(p, "update_task", fmt.Sprintf(`{"id":"t1","notes":%q}`, big(fields.MaxNotes-1)+"x"))
+	answers["update_task"], _ = h.Call(p, "update_task", fmt.Sprintf(`{"id":"t1","notes":%q}`, big(item.MaxNotes-1)+"x"))
 	answers["get_task"], _ = h.Call(p, "get_task", `{"id":"t1"}`)
 	for name, res := range answers {
 		if !res.OK() || len(res.Out) > tools.ModelLimit || res.Spill(tools.ModelLimit).DidSpill {
@@ -41,7 +41,7 @@ func TestMaximalTaskFitsOneAnswer(t *testing.T) {
 	if out := answers["get_task"].Out; !strings.Contains(out, "more characters of these notes do not fit in one answer") {
 		t.Errorf("get_task does not say the notes were cut:\n%s", out[:min(len(out), 3000)])
 	}
-	if n := len([]rune(h.task(t, p, "t1").Notes)); n != fields.MaxNotes {
-		t.Errorf("Data holds %d characters of notes, want all %d", n, fields.MaxNotes)
+	if n := len([]rune(h.task(t, p, "t1").Notes)); n != item.MaxNotes {
+		t.Errorf("Data holds %d characters of notes, want all %d", n, item.MaxNotes)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -24,7 +25,7 @@ import (
 const (
 	DefaultLimit = 25
 	MaxLimit     = 100
-	MaxQuery     = fields.MaxQuery
+	MaxQuery     = item.MaxQuery
 	pageBudget   = tools.ModelLimit - 512
 )
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -73,13 +73,13 @@ type task struct {
 	Tags       []string
 	Rule       *recur.Rule // nil when the task does not repeat
 	RepeatFrom string      // "schedule" or "completion"; "" when Rule is nil
-	Reminders  fields.Reminders
+	Reminders  item.Reminders
 	// RemindZone is the IANA zone Reminders.At were read in when the task
 	// has no timed due (a timed due's own zone is theirs); "" for rows
 	// written before it was kept, which read them in the person's zone.
 	RemindZone string
 	// RemindOnce are one-time reminders read from a calendar file
-	// (remind_once, fields.ParseOnce): shown, never written by the tools.
+	// (remind_once, item.ParseOnce): shown, never written by the tools.
 	RemindOnce  []time.Time
 	Status      string // "open" or "done"
 	CompletedAt time.Time
@@ -159,13 +159,13 @@ func fromRow(r store.Row) (task, error) {
 			t.RepeatFrom = "schedule"
 		}
 	}
-	rem, err := fields.ParseReminders(str(r["remind_before"]), str(r["remind_at"]))
+	rem, err := item.ParseReminders(str(r["remind_before"]), str(r["remind_at"]))
 	if err != nil {
 		return t, fmt.Errorf("task %d: %w", t.ID, err)
 	}
 	t.Reminders = rem
 	t.RemindZone = str(r["remind_zone"])
-	if t.RemindOnce, err = fields.ParseOnce(str(r["remind_once"])); err != nil {
+	if t.RemindOnce, err = item.ParseOnce(str(r["remind_once"])); err != nil {
 		return t, fmt.Errorf("task %d: %w", t.ID, err)
 	}
 	if c, ok := num(r["completed_at"]); ok {
@@ -204,7 +204,7 @@ func (t task) columns() store.Row {
 	}
 	tb, _ := json.Marshal(tags)
 	row["title"] = t.Title
-	row["title_norm"] = fields.NormTitle(t.Title)
+	row["title_norm"] = item.NormTitle(t.Title)
 	row["notes"] = t.Notes
 	row["priority"] = t.Priority
 	row["tags"] = string(tb)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
@@ -18,11 +19,11 @@ import (
 // Bounds on what a task holds, in characters (Unicode code points). A value
 // over a bound is refused with a sentence, never cut.
 const (
-	MaxTitle = fields.MaxTitle
-	MaxNotes = fields.MaxNotes
+	MaxTitle = item.MaxTitle
+	MaxNotes = item.MaxNotes
 	MaxTag   = 40
 	MaxTags  = 20
-	MaxKey   = fields.MaxKey
+	MaxKey   = item.MaxKey
 )
 
 var taskID = regexp.MustCompile(`^[tT]?([0-9]{1,18})$`)
@@ -224,7 +225,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 
 // readReminders reads remind_before and remind_at in zone, saying which of
 // the two were given.
-func readReminders(a *args.Args, zone tz.Zone) (r fields.Reminders, before, at bool) {
+func readReminders(a *args.Args, zone tz.Zone) (r item.Reminders, before, at bool) {
 	before, at = a.Has("remind_before"), a.Has("remind_at")
 	r = fields.ReadReminders(a, zone)
 	return r, before && len(r.Before) > 0, at && len(r.At) > 0

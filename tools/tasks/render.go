@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -231,7 +232,7 @@ func (v view) data(t task) taskData {
 	}
 	d.RemindZone = v.remindZone(t)
 	if len(t.RemindOnce) > 0 {
-		d.RemindOnce = fields.OnceData(t.RemindOnce, v.zone)
+		d.RemindOnce = item.OnceData(t.RemindOnce, v.zone)
 	}
 	if t.HasDue {
 		d.Due = t.Due.String()
@@ -256,10 +257,10 @@ func (v view) data(t task) taskData {
 }
 
 // listData is t as a list's Data gives it: notes only as their preview
-// (fields.Preview), with notes_cut set when get_task has more.
+// (item.Preview), with notes_cut set when get_task has more.
 func (v view) listData(t task) taskData {
 	d := v.data(t)
-	d.Notes, d.NotesCut = fields.Preview(t.Notes)
+	d.Notes, d.NotesCut = item.Preview(t.Notes)
 	return d
 }
 
@@ -305,7 +306,7 @@ func (v view) reminders(t task) string {
 	if z := v.remindZone(t); z != "" {
 		d += " (" + z + ")"
 	}
-	if once := fields.DescribeOnce(t.RemindOnce, v.zone); once != "" {
+	if once := item.DescribeOnce(t.RemindOnce, v.zone); once != "" {
 		if d != "" {
 			d += "; "
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -269,7 +270,7 @@ func (v view) detail(t task, hist []completion, total int) string {
 	}
 	if t.Notes != "" {
 		b.WriteString("\nnotes:\n")
-		b.WriteString(fields.FitNotes(t.Notes, tools.ModelLimit-fields.AnswerRoom-b.Len()))
+		b.WriteString(item.FitNotes(t.Notes, tools.ModelLimit-fields.AnswerRoom-b.Len()))
 	}
 	return b.String()
 }

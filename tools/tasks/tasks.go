@@ -75,7 +75,7 @@ func AddTask() tools.Tool {
 
 // ListTasks is the list_tasks tool. Data: {"tasks": [{…}], "total": 40,
 // "offset": 0, "next_cursor": "o25"}; each task's notes are their preview
-// (fields.Preview) with "notes_cut" set when get_task has more.
+// (item.Preview) with "notes_cut" set when get_task has more.
 func ListTasks() tools.Tool {
 	return tools.Tool{
 		Name:  "list_tasks",

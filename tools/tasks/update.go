@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
@@ -239,7 +240,7 @@ func timingChanged(set store.Row) bool {
 // pastWarning is the warning of reminder times already past when they
 // were set (recorded as skipped, so they never fire), or nil.
 func pastWarning(past []time.Time, e env) []string {
-	if s := fields.PastReminders(past, e.zone); s != "" {
+	if s := item.PastReminders(past, e.zone); s != "" {
 		return []string{s}
 	}
 	return nil

@@ -42,8 +42,11 @@ type Tool struct {
 	// overwrite. Idempotent: repeating a call with the same arguments has no
 	// further effect. These become MCP tool annotations.
 	ReadOnly, Destructive, Idempotent bool
-	// Handler runs a call.
+	// Handler runs a call. [Define] makes one from a read step and a run
+	// step, which Registry.Add probes.
 	Handler Handler
+
+	probe func(Schema) error // set by Define: runs the read step on probe arguments
 }
 
 // Schema is the JSON Schema of a tool's arguments: always one flat

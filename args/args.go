@@ -1,4 +1,4 @@
-// Package args reads one tool call's arguments (design §2, "Args").
+// Package args reads one tool call's arguments.
 //
 // An Args is made from the raw JSON arguments of one call, checked against
 // the names the tool takes and the names it requires, then read one
@@ -7,6 +7,11 @@
 // a handler reads every argument and checks Err once. Every failure is one
 // sentence that names the argument in typographic quotes (“due”), says what
 // to write, gives an example where one helps and quotes the rejected value.
+//
+// A moment (a day, or a day and time, with an optional offset or zone in
+// brackets) is read once with [Args.When], or from any text with
+// [ParseMoment]: the civil time as written, its zone, its instant and
+// whether a DST gap moved it.
 //
 // Absent means missing, JSON null, or a text that is empty or only white
 // space and invisible format characters ("", "\u200b"), for every getter

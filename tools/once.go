@@ -89,8 +89,10 @@ func (e *KeyConflict) Unwrap() error { return store.ErrConflict }
 //     Key names the ref.
 //
 // Errors of same, add and the store come back as they are, for [Fail].
-// same is called only when it may answer; it may also note, for the
-// answer, an item much like the new one that is not the same.
+// same is called only when it may answer (a nil same looks for nothing);
+// it may also note, for the answer, an item much like the new one that is
+// not the same. A Replayed ref may name an item deleted since: the caller
+// loads it and says so when it is gone.
 func (o Once) Run(tx *store.Tx, same, add func(tx *store.Tx) (string, error)) (Outcome, string, error) {
 	if o.Key != "" {
 		fp, ref, found, err := tx.LookupKey(o.Tool, o.Key)

@@ -331,14 +331,14 @@ func TestChatWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := parseArchive(string(raw))
-	cap := &capturingModel{}
-	srv := httptest.NewServer(cap)
+	model := &capturingModel{}
+	srv := httptest.NewServer(model)
 	defer srv.Close()
 	h := newHome(t)
 	h.env["OPENAI_BASE_URL"] = srv.URL + "/v1"
 	h.env["ASSISTANT_MODEL"] = "test-model"
 	h.must("chat", "-m", "What is planned this week?")
-	bodies := cap.taken()
+	bodies := model.taken()
 	if len(bodies) != 1 {
 		t.Fatalf("want one request, got %d", len(bodies))
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +22,7 @@ import (
 // The issue's numbers for the MCP front (not run in CI):
 //
 //	go test ./mcpserver -run '^$' -bench 'AddTask' -benchtime 5000x
-//	go test ./mcpserver -run '^$' -bench 'SpawnFirstCall' -benchtime 20x
+//	go test ./e2e -run '^$' -bench 'SpawnFirstCall' -benchtime 20x
 //
 // BenchmarkAddTask is the tools/call round trip of add_task with distinct
 // titles against the SDK's own floor: a raw SDK handler that reads the
@@ -31,8 +30,8 @@ import (
 // way (store.Open, so the same pragmas). Both are served in this process
 // over an OS pipe pair, as stdio is, so allocs/op compare (they count the
 // client's allocations too, the same for both). The built binary over its
-// real stdin and stdout is measured beside them; its allocs/op are the
-// client's only.
+// real stdin and stdout is measured in the e2e package
+// (BenchmarkBinaryAddTask there).
 
 // openBenchStore opens a fresh store in a temporary folder and makes the
 // person calls act for.
@@ -128,11 +127,6 @@ func lineSession(b *testing.B) *mcp.ClientSession {
 	return cs
 }
 
-// binarySession starts the built binary over its stdin and stdout.
-func binarySession(b *testing.B) *mcp.ClientSession {
-	return newHome(b).stdioClient(b, io.Discard)
-}
-
 func BenchmarkAddTask(b *testing.B) {
 	cases := []struct {
 		name    string
@@ -141,7 +135,6 @@ func BenchmarkAddTask(b *testing.B) {
 		{"pipe/sdk-floor", func(b *testing.B) *mcp.ClientSession { return pipeSession(b, floorServer(b)) }},
 		{"pipe/mcpserver", func(b *testing.B) *mcp.ClientSession { return pipeSession(b, catalogServer(b)) }},
 		{"line/mcpserver", lineSession},
-		{"stdio/binary", binarySession},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
@@ -164,47 +157,6 @@ func BenchmarkAddTask(b *testing.B) {
 			reportPercentiles(b, took)
 		})
 	}
-}
-
-// BenchmarkSpawnFirstCall is what a desktop client waits for when it
-// starts the server: spawn the built binary, initialize, and one answered
-// tools/call (list_tasks on an existing database). p50-ns is the median;
-// init-p50-ns is the median of spawn to the initialize result alone.
-func BenchmarkSpawnFirstCall(b *testing.B) {
-	h := newHome(b)
-	// first returns the time from spawn to the answer; the process's exit
-	// after the client closes stdin is not part of the wait.
-	first := func() (initialized, answered time.Duration) {
-		start := time.Now()
-		cmd := h.command(context.Background(), "mcp")
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
-			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		initialized = time.Since(start)
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_tasks", Arguments: json.RawMessage(`{}`)})
-		answered = time.Since(start)
-		if err != nil || res.IsError {
-			b.Fatalf("list_tasks: %v %+v", err, res)
-		}
-		if err := cs.Close(); err != nil {
-			b.Fatal(err)
-		}
-		return initialized, answered
-	}
-	// The first run makes the database and the local person; a desktop
-	// client meets that once, not on every start.
-	first()
-	var inits, took []time.Duration
-	for b.Loop() {
-		i, a := first()
-		inits, took = append(inits, i), append(took, a)
-	}
-	b.StopTimer()
-	reportPercentiles(b, took)
-	slices.Sort(inits)
-	b.ReportMetric(float64(inits[len(inits)/2].Nanoseconds()), "init-p50-ns")
 }
 
 // BenchmarkAddTaskVsFloor alternates one add_task call through this

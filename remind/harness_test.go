@@ -30,8 +30,6 @@ type env struct {
 	ada   tools.Person // Europe/Paris
 	bob   tools.Person // America/New_York
 	rec   *recorder
-	// binEnv is added to the environment of every run of the binary.
-	binEnv []string
 }
 
 func newEnv(t testing.TB, now time.Time) *env {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -26,31 +26,43 @@ const runLimit = 2 * time.Minute
 const fixedNow = "2026-10-05T09:00:00+02:00"
 
 func TestMain(m *testing.M) {
-	// A binary built once for the whole run (scripts/test.sh does this, for
-	// this package and mcpserver's end-to-end tests alike).
+	code := run(m)
+	if crashDir != "" {
+		os.RemoveAll(crashDir)
+	}
+	os.Exit(code)
+}
+
+// run sets bin and runs the tests. A binary built once for the whole run,
+// or the one scripts/test.sh built and names in ASSISTANT_BINARY (an
+// installed release works too).
+func run(m *testing.M) int {
 	if given := os.Getenv("ASSISTANT_BINARY"); given != "" {
-		bin = given
-		os.Exit(m.Run())
+		abs, err := filepath.Abs(given)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		bin = abs
+		return m.Run()
 	}
 	dir, err := os.MkdirTemp("", "assistant-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "assistant")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, "github.com/assistant-dev/assistant/cmd/assistant")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building the assistant binary failed:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run()
 }
 
 // home is a fresh user account for one test: its own HOME, XDG folders and

@@ -1,4 +1,4 @@
-package mcpserver
+package e2e
 
 import (
 	"bufio"
@@ -13,16 +13,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/assistant-dev/assistant/mcpserver"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -31,71 +30,26 @@ import (
 // loopback port, each with its own HOME, XDG folders and database in a
 // temporary folder and a fixed clock (ASSISTANT_NOW).
 
-// binaryEnv names a binary to test instead of building ./cmd/assistant,
-// such as an installed release.
-const binaryEnv = "ASSISTANT_BINARY"
-
 // e2eNow is the fixed clock of every run of the binary: a Monday morning
 // in Paris.
 const e2eNow = "2026-10-05T09:00:00+02:00"
 
-var (
-	buildDir  string // removed by TestMain
-	buildOnce sync.Once
-	builtPath string
-	buildErr  error
-)
+// binary is the assistant binary under test, built once by TestMain (or
+// given as ASSISTANT_BINARY).
+func binary(testing.TB) string { return bin }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-// binary returns the path of the assistant binary, building
-// ./cmd/assistant once per test process (only when a test or benchmark
-// asks for it, so the in-process tests run even while the command does
-// not build).
-func binary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		if p := os.Getenv(binaryEnv); p != "" {
-			builtPath, buildErr = filepath.Abs(p)
-			return
-		}
-		buildDir, buildErr = os.MkdirTemp("", "assistant-e2e-")
-		if buildErr != nil {
-			return
-		}
-		builtPath = filepath.Join(buildDir, "assistant")
-		if runtime.GOOS == "windows" {
-			builtPath += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", builtPath, "github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/assistant: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtPath
-}
-
-// home is one install of the binary: its folders and database.
-type home struct {
+// mcpHome is one install of the binary: its folders and database.
+type mcpHome struct {
 	bin string
 	env []string
 }
 
-// newHome gives the binary a fresh HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and
+// newMCPHome gives the binary a fresh HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and
 // ASSISTANT_DB under a temporary folder, the fixed clock, and a local
 // person "tester" in Europe/Paris. Nothing else of this process's
 // environment but PATH reaches it, so a developer's own settings
 // (ASSISTANT_PERSON, a config file) cannot change the outcome.
-func newHome(t testing.TB) *home {
+func newMCPHome(t testing.TB) *mcpHome {
 	t.Helper()
 	dir := t.TempDir()
 	for _, d := range []string{"data", "config"} {
@@ -103,7 +57,7 @@ func newHome(t testing.TB) *home {
 			t.Fatal(err)
 		}
 	}
-	return &home{bin: binary(t), env: []string{
+	return &mcpHome{bin: binary(t), env: []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + dir,
 		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
@@ -116,7 +70,7 @@ func newHome(t testing.TB) *home {
 }
 
 // command is the binary with argv and this home's environment.
-func (h *home) command(ctx context.Context, argv ...string) *exec.Cmd {
+func (h *mcpHome) command(ctx context.Context, argv ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, h.bin, argv...)
 	cmd.Env = h.env
 	return cmd
@@ -124,7 +78,7 @@ func (h *home) command(ctx context.Context, argv ...string) *exec.Cmd {
 
 // run runs the binary to its end and returns its stdout; a non-zero exit
 // fails the test with stderr.
-func (h *home) run(t testing.TB, argv ...string) string {
+func (h *mcpHome) run(t testing.TB, argv ...string) string {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd := h.command(context.Background(), argv...)
@@ -138,7 +92,7 @@ func (h *home) run(t testing.TB, argv ...string) string {
 // stdioClient starts `assistant mcp` (with extra flags) as a desktop
 // client does and connects the go-sdk client to it. stderr receives the
 // process's standard error. The session is closed at the end of the test.
-func (h *home) stdioClient(t testing.TB, stderr io.Writer, extra ...string) *mcp.ClientSession {
+func (h *mcpHome) stdioClient(t testing.TB, stderr io.Writer, extra ...string) *mcp.ClientSession {
 	t.Helper()
 	cmd := h.command(context.Background(), append([]string{"mcp"}, extra...)...)
 	cmd.Stderr = stderr
@@ -149,25 +103,6 @@ func (h *home) stdioClient(t testing.TB, stderr io.Writer, extra ...string) *mcp
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-// lockedBuffer is a bytes.Buffer that a subprocess's stderr copier and the
-// test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // call calls a tool with raw JSON arguments and fails the test on a
@@ -213,7 +148,7 @@ func needTools(t testing.TB, cs *mcp.ClientSession, want ...string) {
 // catalog.New and nothing else. The SDK lists tools sorted by name, not in
 // the catalog's order, so the sets are compared.
 func TestBinaryServesCatalog(t *testing.T) {
-	cs := newHome(t).stdioClient(t, io.Discard)
+	cs := newMCPHome(t).stdioClient(t, io.Discard)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -231,15 +166,15 @@ func TestBinaryServesCatalog(t *testing.T) {
 }
 
 func TestBinaryStdio(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	var stderr lockedBuffer
 	cs := h.stdioClient(t, &stderr)
 
 	init := cs.InitializeResult()
-	if init.ServerInfo == nil || init.ServerInfo.Name != Name {
-		t.Errorf("serverInfo %+v, want the name %q", init.ServerInfo, Name)
+	if init.ServerInfo == nil || init.ServerInfo.Name != mcpserver.Name {
+		t.Errorf("serverInfo %+v, want the name %q", init.ServerInfo, mcpserver.Name)
 	}
-	if init.Instructions != Instructions {
+	if init.Instructions != mcpserver.Instructions {
 		t.Errorf("instructions %q, want the package's Instructions", init.Instructions)
 	}
 	needTools(t, cs, "add_task", "list_tasks")
@@ -305,7 +240,7 @@ func TestBinaryStdio(t *testing.T) {
 // raw JSON-RPC lines and checks that every line it writes to stdout is a
 // JSON-RPC 2.0 message answering a request, while its logs went to stderr.
 func TestBinaryStdoutIsProtocol(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp", "--log-level", "debug")
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
@@ -405,7 +340,7 @@ type httpServer struct {
 // loopback port and
 // waits until it accepts connections. The process is killed at the end of
 // the test if it still runs.
-func (h *home) serveHTTP(t testing.TB, extra ...string) *httpServer {
+func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 	t.Helper()
 	addr := freeAddr(t)
 	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
@@ -471,7 +406,7 @@ func rawCall(t testing.TB, url, authorization, name, arguments string) (*http.Re
 }
 
 func TestBinaryHTTP(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
 	h.run(t, "person", "add", "bob", "--zone", "America/New_York")
 	token := map[string]string{}
@@ -643,7 +578,7 @@ func TestBinaryHTTP(t *testing.T) {
 // and after it are all answered, and stdin closing right after the last
 // line still lets every call be answered before the process exits 0.
 func TestBinaryStdioBadLine(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp")
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
@@ -705,7 +640,7 @@ func TestBinaryStdioBadLine(t *testing.T) {
 // as a client that died does: the process must end with exit 0, not be
 // killed by SIGPIPE on its first answer.
 func TestBinaryStdioClientGone(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp")
 	var stderr lockedBuffer
 	cmd.Stderr = &stderr
@@ -738,7 +673,7 @@ func TestBinaryHTTPAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	h := newHome(t)
+	h := newMCPHome(t)
 	cases := []struct{ addr, want string }{
 		{"banana", "“--http” must be host:port such as 127.0.0.1:8765, not “banana”."},
 		{"127.0.0.1", "“--http” must be host:port such as 127.0.0.1:8765, not “127.0.0.1”."},
@@ -802,7 +737,7 @@ func TestBinaryHTTPAddress(t *testing.T) {
 // at once, on a fresh database each round: the list always holds the task.
 func TestBinaryStdioOrder(t *testing.T) {
 	for round := range 20 {
-		h := newHome(t)
+		h := newMCPHome(t)
 		cmd := h.command(context.Background(), "mcp")
 		title := fmt.Sprintf("Round %d", round)
 		cmd.Stdin = strings.NewReader(strings.Join([]string{
@@ -835,7 +770,7 @@ func TestBinaryStdioOrder(t *testing.T) {
 // elsewhere gets 403, and a body that is not JSON gets a JSON-RPC parse
 // error in our words.
 func TestBinaryHTTPGuards(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
 	token := strings.TrimSpace(h.run(t, "token", "create", "--person", "alice"))
 	if f := strings.Fields(token); len(f) > 0 {
@@ -879,7 +814,7 @@ func TestBinaryHTTPGuards(t *testing.T) {
 // TestBinaryMCPFlags gives `assistant mcp` flag values that cannot work:
 // each stops it at once with exit 1 and a sentence naming the flag.
 func TestBinaryMCPFlags(t *testing.T) {
-	h := newHome(t)
+	h := newMCPHome(t)
 	for _, c := range []struct {
 		argv []string
 		want string

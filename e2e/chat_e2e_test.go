@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 // scriptedModel is an OpenAI-compatible server that streams one scripted
@@ -95,8 +97,8 @@ func TestChatE2EPlumberThroughTheBinary(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("want 2 requests, got %d", len(reqs))
 	}
-	if offered, _ := reqs[0]["tools"].([]any); len(offered) != len(newRegistry().Names()) {
-		t.Errorf("want every tool offered (%d), got %d", len(newRegistry().Names()), len(offered))
+	if offered, _ := reqs[0]["tools"].([]any); len(offered) != len(catalog.New().Names()) {
+		t.Errorf("want every tool offered (%d), got %d", len(catalog.New().Names()), len(offered))
 	}
 	var toolMsgs []string
 	for _, m := range reqs[1]["messages"].([]any) {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"database/sql"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/tools/catalog"
 	_ "modernc.org/sqlite"
 )
 
@@ -16,7 +17,7 @@ import (
 // runLimit, else the run is killed and fails), and the other person's
 // reminder is still sent.
 func TestStoredRuleThatNeverOccursEndsEverySearch(t *testing.T) {
-	if _, ok := newRegistry().Get("add_event"); !ok {
+	if _, ok := catalog.New().Get("add_event"); !ok {
 		t.Skip("the event tools are not registered in this build")
 	}
 	h := newHome(t)

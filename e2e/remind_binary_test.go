@@ -1,8 +1,9 @@
-package remind
+package e2e
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -14,51 +15,151 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/remind"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
+	"github.com/assistant-dev/assistant/tz"
 )
+
+// The reminder engine's suite through the binary: a real database file
+// the test fills with the real tools in process, and `assistant remind`
+// run on it as a subprocess with a fixed clock.
+
+// crashBinaryEnv names an assistant binary built with -tags remindcrash
+// (scripts/test.sh builds one); without it the first test that needs it
+// builds one.
+const crashBinaryEnv = "ASSISTANT_REMINDCRASH_BINARY"
 
 // The binary under test, built once with the remindcrash tag so a test can
-// stop it between sending and marking (crash.go).
+// stop it between sending and marking (remind/crash.go).
 var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-	binDir  string
+	crashOnce sync.Once
+	crashPath string
+	crashErr  error
+	crashDir  string // removed by TestMain
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-func binary(t *testing.T) string {
+func crashBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the assistant binary; skipped with -short")
 	}
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "remind-bin-")
-		if binErr != nil {
+	crashOnce.Do(func() {
+		if p := os.Getenv(crashBinaryEnv); p != "" {
+			crashPath, crashErr = filepath.Abs(p)
 			return
 		}
-		binPath = filepath.Join(binDir, "assistant")
-		out, err := exec.Command("go", "build", "-tags", "remindcrash", "-o", binPath,
+		crashDir, crashErr = os.MkdirTemp("", "remind-bin-")
+		if crashErr != nil {
+			return
+		}
+		crashPath = filepath.Join(crashDir, "assistant")
+		out, err := exec.Command("go", "build", "-tags", "remindcrash", "-o", crashPath,
 			"github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
 		if err != nil {
-			binErr = errors.New(string(out))
+			crashErr = errors.New(string(out))
 		}
 	})
-	if binErr != nil {
-		t.Fatalf("cannot build the binary: %v", binErr)
+	if crashErr != nil {
+		t.Fatalf("cannot build the binary: %v", crashErr)
 	}
-	return binPath
+	return crashPath
+}
+
+// env is a real database file with the real tools and a clock the test
+// sets, as remind's own tests have it.
+type env struct {
+	t      testing.TB
+	ctx    context.Context
+	path   string
+	s      *store.Store
+	reg    *tools.Registry
+	now    time.Time
+	ada    tools.Person // Europe/Paris
+	bob    tools.Person // America/New_York
+	binEnv []string     // added to the environment of every run of the binary
+}
+
+func newEnv(t testing.TB, now time.Time) *env {
+	t.Helper()
+	e := &env{t: t, ctx: context.Background(), now: now, reg: catalog.New()}
+	e.path = filepath.Join(t.TempDir(), "assistant.db")
+	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	e.s = s
+	e.ada = e.person("ada", "Europe/Paris")
+	e.bob = e.person("bob", "America/New_York")
+	return e
+}
+
+func (e *env) person(name, zone string) tools.Person {
+	e.t.Helper()
+	p, err := e.s.AddPerson(e.ctx, name, zone)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(zone)}
+}
+
+func civilAt(t testing.TB, zone, civil string) time.Time {
+	t.Helper()
+	dt, err := tz.ParseDateTime(civil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := tz.MustZone(zone).Instant(dt)
+	return at
+}
+
+// call runs a tool as who in process and fails the test unless it
+// succeeded.
+func (e *env) call(who tools.Person, name, raw string) {
+	e.t.Helper()
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, who)
+	tools.Insert(tc, e.s)
+	tools.Insert(tc, tools.Clock(func() time.Time { return e.now }))
+	if res, _ := e.reg.Call(e.ctx, tc, name, []byte(raw)); !res.OK() {
+		e.t.Fatalf("%s %s: code %d: %s", name, raw, res.Code, res.Err)
+	}
+}
+
+// row is one reminder_deliveries row, for assertions.
+type row struct {
+	Item, Occurrence, Trigger, DeliveryID, Status, LastError string
+	FireAt                                                   time.Time
+	Attempts                                                 int
+}
+
+func (e *env) rows() []row {
+	e.t.Helper()
+	q, err := e.s.DB().QueryContext(e.ctx, `SELECT item, occurrence, trigger, delivery_id, status, last_error,
+		fire_at, attempts FROM reminder_deliveries ORDER BY fire_at, id`)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer q.Close()
+	var out []row
+	for q.Next() {
+		var r row
+		var fire int64
+		if err := q.Scan(&r.Item, &r.Occurrence, &r.Trigger, &r.DeliveryID, &r.Status, &r.LastError, &fire, &r.Attempts); err != nil {
+			e.t.Fatal(err)
+		}
+		r.FireAt = time.Unix(fire, 0).UTC()
+		out = append(out, r)
+	}
+	return out
 }
 
 // run starts the binary with a fixed clock on e's database.
 func (e *env) command(t *testing.T, now time.Time, extra []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(binary(t), args...)
+	cmd := exec.Command(crashBinary(t), args...)
 	home := t.TempDir()
 	cmd.Env = append([]string{
 		"ASSISTANT_DB=" + e.path,
@@ -70,7 +171,7 @@ func (e *env) command(t *testing.T, now time.Time, extra []string, args ...strin
 }
 
 // once runs `remind --once` (plus args) to the end: stdout, stderr, exit code.
-func (e *env) once(t *testing.T, now time.Time, args ...string) ([]Message, string, int) {
+func (e *env) once(t *testing.T, now time.Time, args ...string) ([]remind.Message, string, int) {
 	t.Helper()
 	cmd := e.command(t, now, nil, append([]string{"remind", "--once"}, args...)...)
 	var out, errb bytes.Buffer
@@ -86,14 +187,14 @@ func (e *env) once(t *testing.T, now time.Time, args ...string) ([]Message, stri
 	return decodeLines(t, out.String()), errb.String(), code
 }
 
-func decodeLines(t *testing.T, s string) []Message {
+func decodeLines(t *testing.T, s string) []remind.Message {
 	t.Helper()
-	var out []Message
+	var out []remind.Message
 	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
 		if line == "" {
 			continue
 		}
-		var m Message
+		var m remind.Message
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("stdout line is not a message: %q", line)
 		}
@@ -185,7 +286,7 @@ func TestCrashBetweenClaimAndMark(t *testing.T) {
 	}
 }
 
-// testLease is the lease the binaries of these tests hold (crash.go):
+// testLease is the lease the binaries of these tests hold (remind/crash.go):
 // short, so a dead holder's lease runs out within a test.
 const testLease = 6 * time.Second
 
@@ -219,7 +320,7 @@ func (e *env) leaseUntil(t *testing.T) int64 {
 
 // onceUntilSent runs `remind --once` until a pass sends something (a dead
 // holder's lease runs out on the real clock), at most for 60 s.
-func (e *env) onceUntilSent(t *testing.T, now time.Time) []Message {
+func (e *env) onceUntilSent(t *testing.T, now time.Time) []remind.Message {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for {

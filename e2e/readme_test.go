@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -11,13 +11,13 @@ import (
 // TestReadmeQuickstart runs the README's quick start literally, so the
 // first commands a new user types cannot drift from the product.
 func TestReadmeQuickstart(t *testing.T) {
-	runQuickstart(t, filepath.Join("..", "..", "README.md"))
+	runQuickstart(t, filepath.Join("..", "README.md"))
 }
 
 // The README's `person delete` example runs as written: a deletion that
 // cannot be undone needs --yes, so the example must carry it.
 func TestReadmePersonDelete(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ var overdueDays = regexp.MustCompile(`t\d+ · overdue \d`)
 // The quick start reads sensibly on any day, not only on the docs' fixed
 // date: run by the wall clock, nothing it adds is overdue.
 func TestReadmeQuickstartByTheClock(t *testing.T) {
-	blocks, err := quickstartBlocks(filepath.Join("..", "..", "README.md"))
+	blocks, err := quickstartBlocks(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,11 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 // TestRemindRefusesFlagsOfAnotherMode: a flag that means nothing in the
@@ -42,7 +44,7 @@ func TestRemindRefusesFlagsOfAnotherMode(t *testing.T) {
 // “will be skipped”, the recent one as “due now”, and only future fires as
 // upcoming; the next --once does just that (finding 5).
 func TestRemindStatusByTheClock(t *testing.T) {
-	if _, ok := newRegistry().Get("add_event"); !ok {
+	if _, ok := catalog.New().Get("add_event"); !ok {
 		t.Skip("the event tools are not registered in this build")
 	}
 	h := newHome(t)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 // fakeModel is an OpenAI-compatible server that streams one fixed answer
@@ -77,8 +79,8 @@ func TestChatOneMessageAgainstAFakeServer(t *testing.T) {
 		t.Errorf("no key was set, yet an Authorization header was sent: %q", auth[0])
 	}
 	toolsOffered, _ := first["tools"].([]any)
-	if len(toolsOffered) != len(newRegistry().Names()) {
-		t.Errorf("want every tool offered (%d), got %d", len(newRegistry().Names()), len(toolsOffered))
+	if len(toolsOffered) != len(catalog.New().Names()) {
+		t.Errorf("want every tool offered (%d), got %d", len(catalog.New().Names()), len(toolsOffered))
 	}
 	msgs, _ := second["messages"].([]any)
 	var text []string

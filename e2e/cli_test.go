@@ -1,42 +1,64 @@
-package main
+package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/spf13/cobra"
-
-	"github.com/assistant-dev/assistant/args"
-	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/readme/tools.md from `assistant tools --markdown`")
+var update = flag.Bool("update", false, "rewrite the golden files: docs/readme/tools.md from `assistant tools --markdown`, testdata/wire/*.txtar from what crossed the wire")
 
-// commandPaths lists every command of the tree, as argument lists.
-func commandPaths() [][]string {
-	root := newRootCmd(newApp(strings.NewReader(""), io.Discard, io.Discard))
+// commandPaths lists every command of the tree, as argument lists, read
+// from the binary's own help: the "Available Commands:" section of
+// `assistant … --help`, walked down from the root (cobra's help and
+// completion commands included).
+func commandPaths(h *home) [][]string {
+	h.t.Helper()
 	var out [][]string
-	var walk func(c *cobra.Command, path []string)
-	walk = func(c *cobra.Command, path []string) {
+	var walk func(path []string)
+	walk = func(path []string) {
 		out = append(out, path)
-		for _, s := range c.Commands() {
-			walk(s, append(append([]string(nil), path...), s.Name()))
+		r := h.run(append(append([]string(nil), path...), "--help")...)
+		if r.code != 0 {
+			h.t.Fatalf("assistant %s --help: %s", strings.Join(path, " "), r)
+		}
+		for _, name := range subcommands(r.stdout) {
+			walk(append(append([]string(nil), path...), name))
 		}
 	}
-	walk(root, nil)
+	walk(nil)
 	return out
+}
+
+// subcommands reads the names listed under "Available Commands:" in a
+// cobra help text.
+func subcommands(help string) []string {
+	var names []string
+	inside := false
+	for _, line := range strings.Split(help, "\n") {
+		switch {
+		case strings.TrimSpace(line) == "Available Commands:":
+			inside = true
+		case inside && strings.TrimSpace(line) == "":
+			inside = false
+		case inside:
+			if f := strings.Fields(line); len(f) > 0 {
+				names = append(names, f[0])
+			}
+		}
+	}
+	return names
 }
 
 func TestEveryHelpExitsZero(t *testing.T) {
 	h := newHome(t)
-	paths := commandPaths()
+	paths := commandPaths(h)
 	if len(paths) < 20 {
 		t.Fatalf("only %d commands found; the tree is not built", len(paths))
 	}
@@ -104,7 +126,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 
 func TestCallUnknownToolListsTools(t *testing.T) {
 	h := newHome(t)
-	names := newRegistry().Names()
+	names := catalog.New().Names()
 	r := h.run("call", "list_chnages")
 	if r.code != 1 {
 		t.Fatalf("want exit 1, got %s", r)
@@ -132,7 +154,7 @@ func TestCallUnknownToolListsTools(t *testing.T) {
 }
 
 func TestCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
-	if _, ok := newRegistry().Get("list_changes"); !ok {
+	if _, ok := catalog.New().Get("list_changes"); !ok {
 		t.Skip("list_changes is not registered in this build")
 	}
 	h := newHome(t)
@@ -172,64 +194,6 @@ func TestCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
 	r = h.run("call", "undo", "change=c999")
 	if r.code == 0 || r.code == 2 || r.stderr == "" {
 		t.Errorf("undo of a change that does not exist: want the tool's failure code, got %s", r)
-	}
-}
-
-func TestCallTyping(t *testing.T) {
-	// The typing rules of `call`, end to end through callArgs with a tool
-	// of every property type.
-	tool := typingTool()
-	cases := []struct {
-		name  string
-		json  string
-		pairs []string
-		want  string
-	}{
-		{"text stays text", "", []string{"title=42"}, `{"title":"42"}`},
-		{"text true stays text", "", []string{"title=true"}, `{"title":"true"}`},
-		{"integer", "", []string{"priority=2"}, `{"priority":2}`},
-		{"integer as text when not a number", "", []string{"priority=high"}, `{"priority":"high"}`},
-		{"number with fraction", "", []string{"ratio=0.5"}, `{"ratio":0.5}`},
-		{"number +1 left to Args", "", []string{"ratio=+1"}, `{"ratio":"+1"}`},
-		{"boolean", "", []string{"done=true", "flag=false"}, `{"done":true,"flag":false}`},
-		{"boolean other text", "", []string{"done=yes"}, `{"done":"yes"}`},
-		{"one item", "", []string{"tags=a"}, `{"tags":["a"]}`},
-		{"json array", "", []string{`tags=["a","b"]`}, `{"tags":["a","b"]}`},
-		{"repeated", "", []string{"tags=a", "tags=b"}, `{"tags":["a","b"]}`},
-		{"integer items", "", []string{"minutes=10", "minutes=x"}, `{"minutes":[10,"x"]}`},
-		{"unknown name stays text", "", []string{"colour=7"}, `{"colour":"7"}`},
-		{"empty value", "", []string{"title="}, `{"title":""}`},
-		{"value with =", "", []string{"title=a=b"}, `{"title":"a=b"}`},
-		{"--args object", `{"title":"x","priority":"3"}`, nil, `{"priority":"3","title":"x"}`},
-		{"pairs replace --args", `{"title":"x","tags":["z"]}`, []string{"title=y", "tags=a"}, `{"tags":["a"],"title":"y"}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := callArgs(tool, []byte(c.json), c.pairs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != c.want {
-				t.Errorf("got %s, want %s", got, c.want)
-			}
-		})
-	}
-	bad := []struct {
-		json  string
-		pairs []string
-		want  string
-	}{
-		{"", []string{"title=a", "title=b"}, "“title” is given twice"},
-		{"", []string{"=a"}, "is not name=value"},
-		{"", []string{`tags=["a"`}, "“tags” starts like a JSON array"},
-		{`[1]`, nil, "must be one JSON object"},
-		{`{"a":1} {}`, nil, "nothing after it"},
-		{`{`, nil, "cut off: the JSON object stops before its end"},
-	}
-	for _, c := range bad {
-		if _, err := callArgs(tool, []byte(c.json), c.pairs); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q %v: want an error with %q, got %v", c.json, c.pairs, c.want, err)
-		}
 	}
 }
 
@@ -280,7 +244,7 @@ func TestPersonFlow(t *testing.T) {
 		t.Errorf("deleting a deleted person: want exit 4, got %s", r)
 	}
 	// A --person that does not exist is not made on the fly.
-	if _, ok := newRegistry().Get("list_changes"); ok {
+	if _, ok := catalog.New().Get("list_changes"); ok {
 		r = h.run("--person", "carol", "call", "list_changes")
 		if r.code != 4 || !strings.Contains(r.stderr, "person add carol") {
 			t.Errorf("acting as an unknown person: want exit 4 saying how to add them, got %s", r)
@@ -456,7 +420,7 @@ func TestSettingsPrecedence(t *testing.T) {
 }
 
 func TestTZOverridesWithoutStoring(t *testing.T) {
-	if _, ok := newRegistry().Get("list_changes"); !ok {
+	if _, ok := catalog.New().Get("list_changes"); !ok {
 		t.Skip("no tool that acts as the person is registered in this build")
 	}
 	h := newHome(t)
@@ -478,7 +442,7 @@ func TestTZOverridesWithoutStoring(t *testing.T) {
 
 func TestToolsCommand(t *testing.T) {
 	h := newHome(t)
-	reg := newRegistry()
+	reg := catalog.New()
 	r := h.must("tools")
 	lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
 	if len(reg.Names()) > 0 && len(lines) != len(reg.Names()) {
@@ -507,7 +471,7 @@ func TestToolsCommand(t *testing.T) {
 func TestToolsMarkdownMatchesReadme(t *testing.T) {
 	h := newHome(t)
 	got := h.must("tools", "--markdown").stdout
-	path := filepath.Join("..", "..", "docs", "readme", "tools.md")
+	path := filepath.Join("..", "docs", "readme", "tools.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -515,16 +479,16 @@ func TestToolsMarkdownMatchesReadme(t *testing.T) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v; write it with: go test ./cmd/assistant -run TestToolsMarkdownMatchesReadme -update", err)
+		t.Fatalf("%v; write it with: go test ./e2e -run TestToolsMarkdownMatchesReadme -update", err)
 	}
 	if string(want) != got {
 		t.Fatalf("%s is not what `assistant tools --markdown` writes; regenerate it with:\n"+
-			"  go test ./cmd/assistant -run TestToolsMarkdownMatchesReadme -update", path)
+			"  go test ./e2e -run TestToolsMarkdownMatchesReadme -update", path)
 	}
 }
 
 func TestCLIReadmeQuickstart(t *testing.T) {
-	runQuickstart(t, filepath.Join("..", "..", "docs", "readme", "cli.md"))
+	runQuickstart(t, filepath.Join("..", "docs", "readme", "cli.md"))
 }
 
 func TestQuickstartBlocks(t *testing.T) {
@@ -550,45 +514,8 @@ func TestQuickstartBlocks(t *testing.T) {
 	}
 }
 
-func TestParseAge(t *testing.T) {
-	cases := []struct {
-		in    string
-		hours int
-		ok    bool
-	}{
-		{"90d", 90 * 24, true}, {"12w", 12 * 7 * 24, true}, {"36h", 36, true}, {" 1d ", 24, true},
-		{"0d", 0, true}, {"3m", 0, false}, {"-1d", 0, false}, {"d", 0, false}, {"1.5d", 0, false}, {"", 0, false},
-	}
-	for _, c := range cases {
-		d, err := parseAge(c.in)
-		if (err == nil) != c.ok || (c.ok && int(d.Hours()) != c.hours) {
-			t.Errorf("parseAge(%q) = %v, %v; want %dh ok=%v", c.in, d, err, c.hours, c.ok)
-		}
-	}
-}
-
-func TestOneLine(t *testing.T) {
-	got := oneLine("unknown command \"chta\" for \"assistant\"\n\nDid you mean this?\n\tchat\n")
-	if got != `unknown command "chta" for "assistant"; did you mean chat` {
-		t.Errorf("got %q", got)
-	}
-}
-
-// typingTool has one property of every type, for the typing rules of call.
-func typingTool() tools.Tool {
-	return tools.Tool{
-		Name: "typing", Description: "Echoes its arguments.",
-		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Str("title", "Text."), tools.Int("priority", "A whole number."), tools.Num("ratio", "A number."),
-			tools.Bool("done", "A flag."), tools.Bool("flag", "Another flag."),
-			tools.Strs("tags", "Texts."), tools.Ints("minutes", "Whole numbers."),
-		}},
-		Handler: func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult { return tools.Success("") },
-	}
-}
-
 func TestCallTypingEndToEnd(t *testing.T) {
-	if _, ok := newRegistry().Get("add_task"); !ok {
+	if _, ok := catalog.New().Get("add_task"); !ok {
 		t.Skip("add_task is not registered in this build")
 	}
 	h := newHome(t)
@@ -669,7 +596,7 @@ func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := newRegistry().Get("list_changes"); ok {
+	if _, ok := catalog.New().Get("list_changes"); ok {
 		if r := h.must("call", "list_changes"); !strings.Contains(r.stdout, "No changes yet") {
 			t.Errorf("a refused import left a change:\n%s", r.stdout)
 		}
@@ -698,7 +625,7 @@ func TestValueErrorsEchoWhatWasWritten(t *testing.T) {
 // TestPurgeSaysWhatInWords: purge counts what it removed in the tools'
 // words, and an age under 7 days runs only with --yes.
 func TestPurgeSaysWhatInWords(t *testing.T) {
-	reg := newRegistry()
+	reg := catalog.New()
 	if _, ok := reg.Get("delete_task"); !ok {
 		t.Skip("the task tools are not registered in this build")
 	}

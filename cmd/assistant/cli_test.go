@@ -17,7 +17,7 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 )
 
-var update = flag.Bool("update", false, "rewrite docs/readme/tools.md from `assistant tools --markdown`")
+var update = flag.Bool("update", false, "rewrite docs/tools.md from `assistant tools --markdown`")
 
 // commandPaths lists every command of the tree, as argument lists.
 func commandPaths() [][]string {
@@ -507,7 +507,7 @@ func TestToolsCommand(t *testing.T) {
 func TestToolsMarkdownMatchesReadme(t *testing.T) {
 	h := newHome(t)
 	got := h.must("tools", "--markdown").stdout
-	path := filepath.Join("..", "..", "docs", "readme", "tools.md")
+	path := filepath.Join("..", "..", "docs", "tools.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -524,7 +524,7 @@ func TestToolsMarkdownMatchesReadme(t *testing.T) {
 }
 
 func TestCLIReadmeQuickstart(t *testing.T) {
-	runQuickstart(t, filepath.Join("..", "..", "docs", "readme", "cli.md"))
+	runQuickstart(t, filepath.Join("..", "..", "docs", "cli.md"))
 }
 
 func TestQuickstartBlocks(t *testing.T) {

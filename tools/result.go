@@ -7,8 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Result codes, the same on every front (docs/design.md, "Contracts"). 2
-// stays free: the shell uses it for usage errors.
+// Result codes. 2 stays free: the shell uses it for usage errors.
 const (
 	CodeOK       = 0 // success
 	CodeInvalid  = 1 // an invalid argument; Err names it

@@ -1,7 +1,7 @@
 // Package changes holds the tools that work on the change journal for
 // every kind of item: undo (put a change's rows back as they were) and
 // list_changes (find a change id again). Together they make a wrong call
-// by a model harmless (docs/design.md, "Store").
+// by a model harmless.
 package changes
 
 import (

@@ -2,7 +2,7 @@
 // tool (name, description, JSON Schema of its arguments, handler), the
 // Registry that calls tools by name from raw JSON arguments, the ExecResult
 // every tool answers with, and the ToolContext that carries the person, the
-// clock and the store into a call.
+// clock and the store into a call (design §1–§2).
 //
 // The package knows nothing of OpenAI or MCP; each front derives its own
 // form of a tool from the one definition here.

@@ -14,10 +14,10 @@ func TestReadmeQuickstart(t *testing.T) {
 	runQuickstart(t, filepath.Join("..", "..", "README.md"))
 }
 
-// The docs' `person delete` example (docs/data.md) runs as written: a
-// deletion that cannot be undone needs --yes, so the example must carry it.
+// The README's `person delete` example runs as written: a deletion that
+// cannot be undone needs --yes, so the example must carry it.
 func TestReadmePersonDelete(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "data.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,11 +30,11 @@ func TestReadmePersonDelete(t *testing.T) {
 		h := newHome(t)
 		h.must("person", "add", "bob", "--zone", "UTC")
 		if r := h.runBlock(line); r.code != 0 {
-			t.Errorf("docs/data.md's %q: %s", line, r)
+			t.Errorf("the README's %q: %s", line, r)
 		}
 	}
 	if found == 0 {
-		t.Fatal("docs/data.md has no `assistant person delete` example")
+		t.Fatal("the README has no `assistant person delete` example")
 	}
 }
 

@@ -1,7 +1,7 @@
 // Package agent is the chat front: it runs a conversation with any
 // OpenAI-compatible Chat Completions server (OpenAI, Ollama, llama.cpp's
 // server, vLLM) and lets the model work on the person's tasks and calendar
-// through the tools of a tools.Registry (design §7, "chat").
+// through the tools of a [tools.Registry] (docs/design.md, "Fronts").
 //
 // One Turn sends the person's message with the history and every tool,
 // runs the tool calls the model makes (parallel ones too, in order) through

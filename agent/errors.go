@@ -38,7 +38,7 @@ const (
 	KindSetup
 )
 
-// Exit codes of a chat run, for the CLI (documented in docs/readme/chat.md).
+// Exit codes of a chat run, for the CLI (documented in docs/chat.md).
 const (
 	ExitOK          = 0
 	ExitFailure     = 1   // anything else (a conversation that cannot be read or saved, …)

@@ -1,10 +1,12 @@
 // Package args reads one tool call's arguments.
 //
-// An Args is made from the raw JSON arguments of one call, checked against
-// the names the tool takes and the names it requires, then read one
-// argument at a time with typed getters. Getters are sticky: the first
-// failure is kept and returned by Err, later getters return zero values, so
-// a handler reads every argument and checks Err once. Every failure is one
+// An [Args] is made by [New] from the raw JSON arguments of one call,
+// checked against the names the tool takes and the names it requires, then
+// read one argument at a time with typed getters ([Args.Text],
+// [Args.Line], [Args.Number], [Args.List], [Args.Flag], [Args.Moment] …).
+// Getters are sticky: the first failure is kept and returned by
+// [Args.Err], later getters return zero values, so a handler reads every
+// argument and checks Err once (docs/design.md, "Contracts"). Every failure is one
 // sentence that names the argument in typographic quotes (“due”), says what
 // to write, gives an example where one helps and quotes the rejected value.
 //

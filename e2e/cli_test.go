@@ -12,7 +12,7 @@ import (
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files: docs/readme/tools.md from `assistant tools --markdown`, testdata/wire/*.txtar from what crossed the wire")
+var update = flag.Bool("update", false, "rewrite the golden files: docs/tools.md from `assistant tools --markdown`, testdata/wire/*.txtar from what crossed the wire")
 
 // commandPaths lists every command of the tree, as argument lists, read
 // from the binary's own help: the "Available Commands:" section of
@@ -471,7 +471,7 @@ func TestToolsCommand(t *testing.T) {
 func TestToolsMarkdownMatchesReadme(t *testing.T) {
 	h := newHome(t)
 	got := h.must("tools", "--markdown").stdout
-	path := filepath.Join("..", "docs", "readme", "tools.md")
+	path := filepath.Join("..", "docs", "tools.md")
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -488,7 +488,7 @@ func TestToolsMarkdownMatchesReadme(t *testing.T) {
 }
 
 func TestCLIReadmeQuickstart(t *testing.T) {
-	runQuickstart(t, filepath.Join("..", "docs", "readme", "cli.md"))
+	runQuickstart(t, filepath.Join("..", "docs", "cli.md"))
 }
 
 func TestQuickstartBlocks(t *testing.T) {

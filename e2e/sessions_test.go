@@ -172,13 +172,12 @@ func docCallLines(t *testing.T, paths []string) (lines []string, where map[strin
 	return lines, where
 }
 
-// docPaths are the Markdown files the docs are made of: docs/*.md,
-// docs/readme/*.md and README.md (last, as it may be assembled from the
-// others).
+// docPaths are the Markdown files the docs are made of: docs/*.md and
+// README.md.
 func docPaths(t *testing.T) []string {
 	t.Helper()
 	var paths []string
-	for _, pattern := range []string{filepath.Join("..", "docs", "*.md"), filepath.Join("..", "docs", "readme", "*.md")} {
+	for _, pattern := range []string{filepath.Join("..", "docs", "*.md")} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 // DecodeOptions tunes Decode.
 type DecodeOptions struct {
 	// Zone is the person's IANA zone: floating times (no TZID, no "Z") are
-	// read in it, and all-day items begin at 00:00 in it (design §3).
+	// read in it, and all-day items begin at 00:00 in it.
 	// The zero Zone is UTC.
 	Zone tz.Zone
 	// Now, when set, drops absolute alarms (TRIGGER;VALUE=DATE-TIME) whose
@@ -438,7 +438,7 @@ func (d *decoder) event(n *node) {
 	d.cal.Events = append(d.cal.Events, e)
 }
 
-// alarms maps VALARMs to reminders (design §5): a relative trigger counts
+// alarms maps VALARMs to reminders: a relative trigger counts
 // from base (RELATED=END: from end) and becomes minutes before ref (the
 // start of an event, the due of a task); an absolute one an instant.
 func (d *decoder) alarms(n *node, uid string, base, end, ref time.Time) Alarms {
@@ -626,7 +626,7 @@ func (d *decoder) task(n *node) {
 }
 
 // baseOf is the instant a reminder counts from: the time itself, or 00:00
-// of a date in the person's zone (design §5).
+// of a date in the person's zone, as for every reminder.
 func (d *decoder) baseOf(v timeVal) time.Time {
 	if !v.m.HasTime {
 		return d.opts.Zone.StartOfDay(v.m.Date)

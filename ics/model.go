@@ -79,8 +79,8 @@ type Event struct {
 	// Start is DTSTART as a civil moment in Zone (a date when AllDay).
 	Start tz.Moment
 	// End is the end as a civil moment in Zone: for an all-day event the
-	// LAST day, inclusive (DTEND is exclusive in the file; design §3); for a
-	// timed event DTEND (or DTSTART + DURATION) read in Zone.
+	// LAST day, inclusive, as the tools take it (DTEND is exclusive in the
+	// file); for a timed event DTEND (or DTSTART + DURATION) read in Zone.
 	End tz.Moment
 	// Zone is the zone the event lives in: its TZID's IANA zone, UTC for
 	// times written with "Z", the person's zone for floating times.
@@ -96,7 +96,8 @@ type Event struct {
 	Line int
 }
 
-// Alarms are an item's VALARMs as assistant's reminders (design §5).
+// Alarms are an item's VALARMs as assistant's reminders (docs/design.md,
+// "Reminders").
 type Alarms struct {
 	// RemindBefore are minutes before the start (or a task's due), from
 	// relative triggers, sorted, without repeats.

@@ -69,7 +69,7 @@ func TestTodoStartNotKept(t *testing.T) {
 // §3.8.6.3). On a VTODO the end is DUE, so it is minutes before the due;
 // on a VEVENT it is DTEND, so the reminder is duration − offset minutes
 // before the start, and one that fires after the start is skipped with
-// the reason (docs/readme/ics.md says both).
+// the reason (docs/icalendar.md says both).
 func TestRelatedEndTrigger(t *testing.T) {
 	alarm := func(trigger string) string {
 		return "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER;RELATED=END:" + trigger + "\r\nEND:VALARM"

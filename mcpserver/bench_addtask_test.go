@@ -19,7 +19,7 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// The numbers for the MCP front (not run in CI):
+// The measures of the MCP front (not run in CI):
 //
 //	go test ./mcpserver -run '^$' -bench 'AddTask' -benchtime 5000x
 //	go test ./e2e -run '^$' -bench 'SpawnFirstCall' -benchtime 20x
@@ -162,7 +162,7 @@ func BenchmarkAddTask(b *testing.B) {
 // BenchmarkAddTaskVsFloor alternates one add_task call through this
 // package with one call of the floor, both over pipe pairs in this
 // process, so that both meet the same load from the rest of a shared
-// machine: the ratio of their medians is the "at most 1.5×".
+// machine: the ratio of their medians should be at most 1.5×.
 // The floor is served by the SDK's own IOTransport; ours by it too
 // ("sdk-io", this package's share alone) and by ServeIO ("line", the
 // binary's stdio path with lineTransport). allocs/op here are both calls

@@ -1,5 +1,5 @@
-// Package mcpserver serves the tools of a tools.Registry to MCP clients
-// (design §7, "mcp") with the official Go SDK
+// Package mcpserver serves the tools of a [tools.Registry] to MCP clients
+// (docs/design.md, "Fronts"; docs/mcp.md) with the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk): over stdio for desktop clients
 // and over streamable HTTP with bearer tokens mapped to people.
 //
@@ -211,7 +211,7 @@ func arguments(raw json.RawMessage) []byte {
 // Result renders r as a CallToolResult, cut to limit bytes of text
 // (tools.ModelLimit when limit ≤ 0) by ExecResult.Spill:
 //   - a failure is isError with the sentence as its one text content;
-//   - a success (a spilled one too: isError follows OriginalCode, design §2)
+//   - a success (a spilled one too: isError follows OriginalCode)
 //     has its text as content and Data as structuredContent, kept whole. The
 //     MCP schema (2025-06-18, "structuredContent") wants an object there, so
 //     any other JSON value is wrapped as {"result": value}.

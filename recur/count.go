@@ -12,7 +12,8 @@ import (
 // same number k of times in every period (every week of a WEEKLY rule with
 // BYDAY=MO,WE gives two), so the COUNT-th time lies in a period found by
 // arithmetic, and only DTSTART's period and that one need expanding. This
-// keeps creating a series with a large COUNT cheap (issue 5: under 50 µs).
+// keeps creating a series with a large COUNT cheap (under 50 µs, as
+// BenchmarkCreateCount measures).
 
 // perPeriod returns k, the number of civil times each period (one FREQ
 // unit, INTERVAL aside) of a DAILY or coarser rule gives from DTSTART's

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// A MINUTELY rule steps on the instant timeline like HOURLY (design §4):
+// A MINUTELY rule steps on the instant timeline like HOURLY:
 // across a spring-forward or fall-back change every occurrence is INTERVAL
 // real minutes after the one before, so the skipped hour's wall-clock times
 // are simply not there and the repeated hour's appear twice, once per

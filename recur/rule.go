@@ -1,11 +1,17 @@
 // Package recur expands RFC 5545 recurrence (RRULE, EXDATE, RDATE) for
 // events, repeating tasks, reminders and iCalendar import and export.
 //
+// A [Rule] is an RRULE read by [ParseRule] and told in words by
+// [Rule.Describe]; a [Series] is one recurring item (DTSTART in its zone,
+// the rule, EXDATEs, RDATEs, the length of each occurrence), checked by
+// [Series.Check] and [Series.CheckOccurs] and expanded into [Occurrence]
+// values by [Series.Between], [Series.After] and [Series.All].
+//
 // It is the one place that talks to github.com/teambition/rrule-go, and it
-// works around that library's gaps (design §4, issue 5):
+// works around that library's gaps:
 //   - DAILY and coarser rules are expanded by the library on civil
 //     (wall-clock) times only, read as if in UTC; each civil time is then
-//     placed in the series' zone with tz.Zone.Instant, so a nonexistent time
+//     placed in the series' zone with [tz.Zone.Instant], so a nonexistent time
 //     moves forward by the gap and an ambiguous one takes the earlier
 //     instant (RFC 5545 §3.3.5). UNTIL, EXDATE and RDATE are applied here.
 //   - HOURLY and MINUTELY rules step on the instant timeline, so no

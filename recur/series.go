@@ -76,8 +76,8 @@ type Occurrence struct {
 	AllDay bool
 }
 
-// Key returns the occurrence's RECURRENCE-ID as used in occurrence ids
-// (design §4): the start instant in RFC 5545 UTC form, "20261005T070000Z",
+// Key returns the occurrence's RECURRENCE-ID as the tools quote it in
+// occurrence ids (e7@20261005T070000Z): the start instant in RFC 5545 UTC form, "20261005T070000Z",
 // or the date, "20261005", for an all-day series.
 func (o Occurrence) Key() string {
 	if o.AllDay {
@@ -265,7 +265,8 @@ func (s Series) starts(lo, hi time.Time) []Occurrence {
 
 // Between returns the occurrences that overlap the half-open window
 // [from, to): Start < to and End > from; an occurrence with no duration
-// matches when from ≤ Start < to (design §3, windows). Sorted by Start.
+// matches when from ≤ Start < to, as every list's window does
+// (docs/design.md, "Time"). Sorted by Start.
 func (s Series) Between(from, to time.Time) []Occurrence {
 	occ := s.starts(from.Add(-s.span()), to)
 	return slices.DeleteFunc(occ, func(o Occurrence) bool {

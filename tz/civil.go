@@ -1,9 +1,15 @@
-// Package tz is the time model of assistant: civil days and civil
-// date-times at minute precision, IANA zones, and the RFC 5545 rules for
-// turning a civil time in a zone into an instant (design §3).
+// Package tz is the time model of assistant: civil days ([Date]) and civil
+// date-times at minute precision ([DateTime]), either of them as a
+// [Moment], IANA zones ([Zone], loaded by [LoadZone] or, for what a person
+// typed, [LoadZoneLoose]), and the RFC 5545 rules for turning a civil time
+// in a zone into an instant ([Zone.Instant]: a time in a DST gap moves
+// forward by the gap, a time the clocks show twice is the earlier), as
+// docs/design.md ("Time") describes.
 //
-// Nothing here reads the process's TZ or the wall clock: zones and "now"
-// always come from the caller.
+// Nothing here reads the process's TZ, and no result depends on the wall
+// clock: zones and "now" always come from the caller. (Only the index of
+// time zone abbreviations, for [AbbreviationHint], is built from the
+// abbreviations in use within a year of the day the process starts.)
 package tz
 
 import (

@@ -19,7 +19,7 @@ const (
 // "Tue 2026-10-06 09:00 (+02:00)" — English weekday, civil date, 24-hour
 // time to the minute (seconds cut), and the UTC offset in force in z at t.
 // The zone name is not included; add it where it differs from the
-// person's (design §3).
+// person's, as every answer does (docs/design.md, "Time").
 func FormatModel(t time.Time, z Zone) string { return t.In(z.Location()).Format(modelLayout) }
 
 // FormatDateModel renders an all-day date for a model turn: "Tue 2026-10-06".

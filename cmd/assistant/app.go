@@ -276,7 +276,8 @@ func cleanErr(err error) error {
 }
 
 // firstRunZone is the zone the local person gets when their row is made:
-// the config's zone, then TZ, then the system's zone, then UTC (design §3).
+// the config's zone, then TZ, then the system's zone, then UTC
+// (docs/configuration.md, "The local person").
 func (a *app) firstRunZone() (string, error) {
 	if z := a.setting(nil, "", "", "zone", ""); z != "" {
 		zone, err := tz.LoadZoneLoose(z)
@@ -402,7 +403,8 @@ func (a *app) session(ctx context.Context) (*store.Store, tools.Person, error) {
 }
 
 // toolContext is the context for one person's calls: the person, the
-// clock and the store (design §2). Fronts that serve several people (MCP
+// clock, the store, a source that reads the person afresh before each call
+// and the store's own wording of its failures. Fronts that serve several people (MCP
 // over HTTP) build one per request with the token's person instead.
 func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tc := &tools.ToolContext{}

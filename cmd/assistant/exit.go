@@ -15,7 +15,7 @@ import (
 // MCP fronts cut one to fit a model); every
 // other command uses the same numbers for the same kinds of failure, and
 // the codes from 7 up for failures only the binary has. 2 is never a tool's
-// code (design §2), so a script can tell a usage mistake from a tool's answer.
+// code (tools.CodeInvalid is 1, and tools leave 2 free), so a script can tell a usage mistake from a tool's answer.
 const (
 	exitOK        = tools.CodeOK       // 0
 	exitInvalid   = tools.CodeInvalid  // 1: a value is wrong (a zone, a duration, a tool argument)

@@ -6,7 +6,7 @@
 //
 // Settings come from flags, then environment variables, then the config
 // file $XDG_CONFIG_HOME/assistant/config.toml, then defaults; exit codes
-// are listed in docs/readme/cli.md and in exit.go.
+// are listed in docs/cli.md and in exit.go.
 package main
 
 import (

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// TestReadmeSession runs the example session of docs/readme/events.md
+// TestReadmeSession runs the example session of docs/events.md
 // through the registry at the README's clock, so the answers shown there
 // are what the tools print. Each step is the `assistant call` line and the
 // JSON object `assistant call` makes of it (a list argument named twice,
@@ -36,11 +36,11 @@ func TestReadmeSession(t *testing.T) {
 		e.Now = e.Now.Add(time.Minute)
 	}
 	golden(t, "session.golden", b.String())
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "readme", "events.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "events.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(doc), strings.TrimRight(b.String(), "\n")) {
-		t.Error("docs/readme/events.md does not show the session as the tools print it now; paste testdata/session.golden into it")
+		t.Error("docs/events.md does not show the session as the tools print it now; paste testdata/session.golden into it")
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 )
 
-// TestReadmeSession runs the example session of docs/readme/tasks.md
+// TestReadmeSession runs the example session of docs/tasks.md
 // through the registry, so the outputs shown there are what the tools
 // print. Each step is the `assistant call` line and the JSON the CLI makes
 // of it.
@@ -52,12 +52,12 @@ func TestReadmeSession(t *testing.T) {
 		h.Now = h.Now.Add(time.Minute)
 	}
 	golden(t, "session.golden", b.String())
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "readme", "tasks.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "tasks.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(doc), strings.TrimRight(b.String(), "\n")) {
-		t.Error("docs/readme/tasks.md does not show the session as the tools print it now; paste testdata/session.golden into it")
+		t.Error("docs/tasks.md does not show the session as the tools print it now; paste testdata/session.golden into it")
 	}
 }
 

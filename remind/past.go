@@ -1,7 +1,6 @@
 package remind
 
 import (
-	"slices"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -51,28 +50,16 @@ func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.T
 		// years: a remind_at further before its start is not looked for.
 		from = now.Add(max(lo, -pastRepeatWindow))
 	}
-	var out []time.Time
+	var fires []store.NewDelivery
 	for _, f := range it.between(from, now) {
 		if !f.At.Before(now) || (repeats && f.Start.Before(now)) {
 			continue
 		}
-		var local any
+		nd := store.NewDelivery{Item: label, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}
 		if it.AllDay {
-			local = wallClock(f.At, zone)
+			nd.LocalFire = wallClock(f.At, zone)
 		}
-		res, err := tx.Exec(`INSERT INTO reminder_deliveries (owner_id, item, occurrence, trigger, fire_at, delivery_id,
-			status, next_attempt, last_error, created_at, local_fire) VALUES (?, ?, ?, ?, ?, ?, 'skipped', ?, ?, ?, ?)
-			ON CONFLICT (owner_id, item, occurrence, trigger, fire_at) DO NOTHING`,
-			tx.Owner(), label, f.Occurrence, f.Trigger, f.At.Unix(),
-			deliveryID(tx.Owner(), label, f.Occurrence, f.Trigger, f.At.Unix()), f.At.Unix(),
-			"its time had already passed when it was set ("+tz.FormatModel(now, zone)+")", now.Unix(), local)
-		if err != nil {
-			return nil, err
-		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			out = append(out, f.At)
-		}
+		fires = append(fires, nd)
 	}
-	slices.SortFunc(out, time.Time.Compare)
-	return slices.CompactFunc(out, time.Time.Equal), nil
+	return tx.SkipFires(fires, "its time had already passed when it was set ("+tz.FormatModel(now, zone)+")", now)
 }

@@ -185,7 +185,7 @@ func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) 
 			if ov.Cancelled {
 				continue
 			}
-			o, ok := it.occurrenceAt(key)
+			o, ok := it.OccurrenceAt(key)
 			if !ok {
 				continue
 			}

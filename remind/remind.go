@@ -1,4 +1,4 @@
-// Package remind is the reminders front (design §5, §7; issue 8): it turns
+// Package remind is the reminders front: it turns
 // the remind_before and remind_at of every person's tasks and events into
 // notifications, each delivered at least once under a stable delivery id,
 // on time or saying how late.

@@ -205,7 +205,7 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 		if err != nil || !ok {
 			continue
 		}
-		for _, f := range it.between(n.At, now) {
+		for _, f := range it.Between(n.At, now) {
 			known, err := tx.IsRecorded(n.Item, f.Occurrence, f.Trigger, f.At)
 			if err != nil {
 				return err
@@ -221,7 +221,7 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 			}
 		}
 		// What the pass will move the item's next fire to.
-		if at, ok := it.next(after); ok {
+		if at, ok := it.Next(after); ok {
 			future = append(future, store.NextFire{Item: n.Item, At: at.Truncate(time.Second)})
 		}
 	}
@@ -235,7 +235,7 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 		if err != nil || !ok {
 			continue
 		}
-		for _, f := range it.between(n.At, n.At) {
+		for _, f := range it.Between(n.At, n.At) {
 			ps.Upcoming = append(ps.Upcoming, Entry{Item: n.Item, Title: it.Title, Occurrence: f.Occurrence,
 				Trigger: f.Trigger, FireAt: f.At})
 		}

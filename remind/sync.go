@@ -263,7 +263,7 @@ func (e *Engine) refresh(tx *store.Tx, label string, it *watched, found bool, ol
 	if floor := passedAt.Add(time.Second); from.Before(floor) {
 		from = floor
 	}
-	live = found && it.hasReminders()
+	live = found && it.HasReminders()
 	if pending == nil || pending[label] {
 		if err := e.dropStale(tx, label, it, live, r); err != nil {
 			return time.Time{}, false, err
@@ -272,7 +272,7 @@ func (e *Engine) refresh(tx *store.Tx, label string, it *watched, found bool, ol
 	if !live {
 		return time.Time{}, false, nil
 	}
-	if at, ok := it.next(from); ok {
+	if at, ok := it.Next(from); ok {
 		next = at.Truncate(time.Second)
 	}
 	return next, true, nil
@@ -287,7 +287,7 @@ func (e *Engine) dropStale(tx *store.Tx, label string, it *watched, live bool, r
 		return err
 	}
 	for _, d := range list {
-		if live && it.produces(d.Occurrence, d.Trigger, d.FireAt) {
+		if live && it.Produces(d.Occurrence, d.Trigger, d.FireAt) {
 			continue
 		}
 		if err := tx.DropPending(d.RowID); err != nil {
@@ -319,7 +319,7 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 			}
 			continue
 		}
-		for _, f := range it.between(d.At, now) {
+		for _, f := range it.Between(d.At, now) {
 			local := ""
 			if it.AllDay {
 				local = wallClock(f.At, p.Zone)
@@ -329,7 +329,7 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 			}
 		}
 		next := store.NextFire{Item: d.Item}
-		if at, ok := it.next(after); ok {
+		if at, ok := it.Next(after); ok {
 			next.At = at.Truncate(time.Second)
 		}
 		if err := tx.MoveNextFire(next); err != nil {

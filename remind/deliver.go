@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -208,4 +209,24 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 			"retry_in", humanDuration(e.retry[min(fails-1, len(e.retry)-1)]))...)
 	}
 	return err
+}
+
+// ended reports whether the event occurrence a delivery is about has
+// ended by now, and says why it is not sent then: a reminder of something
+// already over is of no use. Tasks never end (an overdue task is still
+// worth a reminder), and neither does a delivery whose item cannot be read
+// (the send says what the row knows).
+func (e *Engine) ended(tx *store.Tx, p person, label, occurrence, trig string, at, now time.Time) (bool, string, error) {
+	if !alarm.IsEvent(label) {
+		return false, "", nil
+	}
+	it, found, err := loadItem(tx, label, p.Zone)
+	if err != nil || !found {
+		return false, "", nil
+	}
+	f, ok := it.FireOf(occurrence, trig, at)
+	if !ok || f.End.IsZero() || now.Before(f.End) {
+		return false, "", nil
+	}
+	return true, "the event ended " + tz.FormatModel(f.End, p.Zone) + ", before its reminder could be sent", nil
 }

@@ -352,9 +352,6 @@ func recordedForDay(tx *store.Tx, label, occ, trig, local string, at time.Time) 
 	return tx.RecordedForDay(label, occ, trig, local, at)
 }
 
-// wallClock is at on the wall clock of zone, "2026-10-04T23:00".
-func wallClock(at time.Time, zone tz.Zone) string { return tz.TimeMoment(zone.In(at)).String() }
-
 // insert records one due fire, as pending, or as skipped when it is more
 // than MaxLate late. A fire already recorded is left as it is. local is
 // the fire's wall-clock time when a date-only start or due (or the

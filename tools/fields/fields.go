@@ -15,7 +15,6 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -179,20 +178,4 @@ var (
 // LimitProp describes “limit” with its default and maximum.
 func LimitProp(def, most int) tools.Property {
 	return tools.Int("limit", fmt.Sprintf("How many to show, 1 to %d (default %d).", most, def)).Range(1, float64(most))
-}
-
-// SkipPastReminders records as skipped, in tx, the reminders of the task
-// or event label ("t12", "e7") whose time was already past at now when the
-// item took its present form, and returns their instants for the answer
-// to name (see [item.PastReminders]). Package remind sets it when it is linked
-// in (remind.SkipPast), since remind reads the tools' tables and so
-// cannot be imported by them; while it is nil, nothing is recorded.
-var SkipPastReminders func(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.Time, error)
-
-// SkipPast calls [SkipPastReminders] when it is set.
-func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.Time, error) {
-	if SkipPastReminders == nil {
-		return nil, nil
-	}
-	return SkipPastReminders(tx, label, zone, now)
 }

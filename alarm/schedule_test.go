@@ -1,10 +1,11 @@
-package item
+package alarm
 
 import (
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -25,7 +26,7 @@ func utc(day, h, m int) time.Time { return time.Date(2026, 10, day, h, m, 0, 0, 
 // standup is a daily event at 09:00 in Paris (07:00 UTC) from 2026-10-05,
 // reminding 15 and 60 minutes before; the occurrence of 10-06 is moved to
 // 10:00 and the one of 10-07 cancelled.
-func standup(t *testing.T) *Schedule {
+func standup(t *testing.T) *Item {
 	t.Helper()
 	start, err := tz.ParseMoment("2026-10-05T09:00")
 	if err != nil {
@@ -37,9 +38,9 @@ func standup(t *testing.T) *Schedule {
 	}
 	s := recur.Series{Start: start, Zone: paris, Duration: 15 * time.Minute, Rule: rule}
 	first, _ := paris.MomentInstant(start)
-	return &Schedule{Kind: "event", Label: "e7", Series: s,
-		Triggers: Triggers(Reminders{Before: []int{15, 60}}, first, paris, paris),
-		Over: map[string]*Override{
+	return &Item{Kind: "event", Label: "e7", Series: s,
+		Triggers: triggers(item.Reminders{Before: []int{15, 60}}, first, paris, paris),
+		Over: map[string]*override{
 			"20261006T070000Z": {Start: utc(6, 8, 0), Length: 30 * time.Minute},
 			"20261007T070000Z": {Cancelled: true},
 		}}
@@ -101,29 +102,29 @@ func TestScheduleNextAndProduces(t *testing.T) {
 }
 
 func TestScheduleOnceAndNoBase(t *testing.T) {
-	once, err := OnceFires(OnceJSON([]time.Time{utc(5, 7, 0)}))
+	once, err := onceFires(item.OnceJSON([]time.Time{utc(5, 7, 0)}))
 	if err != nil || len(once) != 1 || once[0].Trigger != "once:2026-10-05T07:00:00Z" {
 		t.Fatalf("OnceFires = %+v, %v", once, err)
 	}
 	at, _ := tz.ParseMoment("2026-10-05T12:30")
 	ny := mustZone("America/New_York")
-	if got := AtTrigger(at, ny, paris); got != "at:2026-10-05T12:30[America/New_York]" {
+	if got := atTrigger(at, ny, paris); got != "at:2026-10-05T12:30[America/New_York]" {
 		t.Errorf("AtTrigger in another zone = %q", got)
 	}
-	if got := AtTrigger(at, paris, paris); got != "at:2026-10-05T12:30" {
+	if got := atTrigger(at, paris, paris); got != "at:2026-10-05T12:30" {
 		t.Errorf("AtTrigger in the person's zone = %q", got)
 	}
-	s := &Schedule{Kind: "task", Label: "t1", NoBase: true, Absolute: once}
+	s := &Item{Kind: "task", Label: "t1", NoBase: true, Absolute: once}
 	if !s.HasReminders() {
 		t.Error("a task with a one-time reminder has none")
 	}
 	if got := s.Between(utc(5, 0, 0), utc(6, 0, 0)); len(got) != 1 || got[0].Occurrence != "" {
 		t.Errorf("Between = %+v", got)
 	}
-	if k, ok := KeyStart("20261005", paris); !ok || !k.Equal(utc(4, 22, 0)) {
+	if k, ok := keyStart("20261005", paris); !ok || !k.Equal(utc(4, 22, 0)) {
 		t.Errorf("KeyStart of a day = %v, %v; want 00:00 in Paris", k, ok)
 	}
-	if _, ok := KeyStart("20261005T090000", paris); ok {
+	if _, ok := keyStart("20261005T090000", paris); ok {
 		t.Error("KeyStart of a floating time: ok")
 	}
 }
@@ -133,8 +134,8 @@ func TestSchedulePastFires(t *testing.T) {
 	// before, set at 08:50: both reminders are past.
 	start, _ := tz.ParseMoment("2026-10-05T09:00")
 	first, _ := paris.MomentInstant(start)
-	single := &Schedule{Kind: "event", Label: "e1", Series: recur.Series{Start: start, Zone: paris, Duration: time.Hour},
-		Triggers: Triggers(Reminders{Before: []int{15, 60, 5}}, first, paris, paris)}
+	single := &Item{Kind: "event", Label: "e1", Series: recur.Series{Start: start, Zone: paris, Duration: time.Hour},
+		Triggers: triggers(item.Reminders{Before: []int{15, 60, 5}}, first, paris, paris)}
 	var got []time.Time
 	for _, f := range single.PastFires(utc(5, 6, 50)) {
 		got = append(got, f.At)
@@ -152,7 +153,7 @@ func TestSchedulePastFires(t *testing.T) {
 	if want := []time.Time{utc(8, 6, 0), utc(8, 6, 45)}; !slices.EqualFunc(got, want, time.Time.Equal) {
 		t.Errorf("PastFires of a daily event = %v; want %v", got, want)
 	}
-	after := &Schedule{Kind: "event", Series: single.Series, Triggers: Triggers(Reminders{Before: []int{}}, first, paris, paris)}
+	after := &Item{Kind: "event", Series: single.Series, Triggers: triggers(item.Reminders{Before: []int{}}, first, paris, paris)}
 	if got := after.PastFires(utc(5, 8, 0)); got != nil {
 		t.Errorf("PastFires without reminders = %v", got)
 	}

@@ -121,12 +121,6 @@ func TestScheduleOnceAndNoBase(t *testing.T) {
 	if got := s.Between(utc(5, 0, 0), utc(6, 0, 0)); len(got) != 1 || got[0].Occurrence != "" {
 		t.Errorf("Between = %+v", got)
 	}
-	if k, ok := keyStart("20261005", paris); !ok || !k.Equal(utc(4, 22, 0)) {
-		t.Errorf("KeyStart of a day = %v, %v; want 00:00 in Paris", k, ok)
-	}
-	if _, ok := keyStart("20261005T090000", paris); ok {
-		t.Error("KeyStart of a floating time: ok")
-	}
 }
 
 func TestSchedulePastFires(t *testing.T) {

@@ -396,3 +396,28 @@ func TestReminderItems(t *testing.T) {
 		return nil
 	})
 }
+
+func TestReminderWritesRefusedInRead(t *testing.T) {
+	f := newFixture(t)
+	writes := map[string]func(tx *Tx) error{
+		"SaveReminderState": func(tx *Tx) error { return tx.SaveReminderState(ReminderState{Zone: "UTC"}) },
+		"SetNextFires":      func(tx *Tx) error { return tx.SetNextFires(NextFire{Item: "t1"}) },
+		"MoveNextFire":      func(tx *Tx) error { return tx.MoveNextFire(NextFire{Item: "t1"}) },
+		"DropNextFire":      func(tx *Tx) error { return tx.DropNextFire("t1") },
+		"RecordDelivery": func(tx *Tx) error {
+			_, err := tx.RecordDelivery(NewDelivery{Item: "t1", FireAt: t0, Status: DeliveryPending}, t0)
+			return err
+		},
+		"DropPending": func(tx *Tx) error { return tx.DropPending(1) },
+		"Claim":       func(tx *Tx) error { return tx.Claim(1, 1, "tok", t0, t0) },
+		"RenewLease":  func(tx *Tx) error { return tx.RenewLease(1, "tok", t0, t0) },
+		"Settle":      func(tx *Tx) error { return tx.Settle(1, DeliverySkipped, "") },
+		"MarkSent":    func(tx *Tx) error { return tx.MarkSent(1, t0, nil) },
+		"MarkFailed":  func(tx *Tx) error { return tx.MarkFailed(1, "tok", 1, "", nil, time.Time{}) },
+	}
+	for name, w := range writes {
+		if err := f.s.Read(f.ctx, f.alice.ID, w); err == nil {
+			t.Errorf("%s inside Read: no error", name)
+		}
+	}
+}

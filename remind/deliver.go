@@ -2,15 +2,14 @@ package remind
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -88,10 +87,7 @@ func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop fun
 			case <-t.C:
 			}
 			_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-				_, err := tx.Exec(`UPDATE reminder_deliveries SET lease_until = ?, next_attempt = ?
-					WHERE owner_id = ? AND id = ? AND claim_token = ? AND status = 'claimed'`,
-					e.leaseClock().Add(e.lease).Unix(), e.now().Add(e.lease).Unix(), tx.Owner(), d.RowID, d.Token)
-				return err
+				return tx.RenewLease(d.RowID, d.Token, e.leaseClock().Add(e.lease), e.now().Add(e.lease))
 			})
 			if err != nil {
 				e.log.Warn("cannot renew the lease of the delivery being sent", "delivery", d.ID, "err", err)
@@ -117,64 +113,45 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		d, more = nil, false
 		now, real := e.now(), e.leaseClock()
-		var (
-			row     delivery
-			status  string
-			lastErr string
-			to      string
-			fireAt  int64
-		)
-		err := tx.QueryRow(`SELECT id, item, occurrence, trigger, fire_at, delivery_id, status, attempts, failures,
-			last_error, delivered_to FROM reminder_deliveries WHERE owner_id = ?
-			AND ((status = 'pending' AND next_attempt <= ?) OR (status = 'claimed' AND coalesce(lease_until, 0) <= ?))
-			ORDER BY next_attempt, id LIMIT 1`, tx.Owner(), now.Unix(), real.Unix()).
-			Scan(&row.RowID, &row.Item, &row.Occurrence, &row.Trigger, &fireAt, &row.ID, &status, &row.Attempt,
-				&row.Failures, &lastErr, &to)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
+		found, ok, err := tx.NextToSend(now, real)
+		if err != nil || !ok {
 			return err
 		}
 		more = true
-		row.FireAt = time.Unix(fireAt, 0).UTC()
-		_ = json.Unmarshal([]byte(to), &row.DeliveredTo)
-		settle := func(st, why string) error {
-			_, err := tx.Exec(`UPDATE reminder_deliveries SET status = ?, last_error = ?, lease_until = NULL,
-				claim_token = NULL WHERE owner_id = ? AND id = ?`, st, why, tx.Owner(), row.RowID)
-			return err
-		}
+		row := delivery{RowID: found.RowID, Item: found.Item, Occurrence: found.Occurrence, Trigger: found.Trigger,
+			FireAt: found.FireAt, ID: found.ID, Attempt: found.Attempts, Failures: found.Failures,
+			DeliveredTo: found.DeliveredTo}
+		status, lastErr := found.Status, found.LastError
+		settle := func(st, why string) error { return tx.Settle(row.RowID, st, why) }
 		if late := now.Sub(row.FireAt); late > e.maxLate {
 			limit := "more than " + humanDuration(e.maxLate) + " late (--max-late)"
 			switch {
 			case row.Attempt == 0:
 				r.Skipped++
 				r.TooLate++
-				return settle("skipped", "missed by "+humanDuration(late)+", more than the "+
+				return settle(store.DeliverySkipped, "missed by "+humanDuration(late)+", more than the "+
 					humanDuration(e.maxLate)+" allowed (--max-late)")
 			case row.Failures == 0:
 				r.GaveUp++
-				return settle("failed", fmt.Sprintf("gave up: %s; its sender stopped %s before recording a result "+
+				return settle(store.DeliveryFailed, fmt.Sprintf("gave up: %s; its sender stopped %s before recording a result "+
 					"(it may have gone out)", limit, times(row.Attempt)))
 			}
 			r.GaveUp++
-			return settle("failed", strings.TrimSpace(lastErr+"; gave up: "+limit))
+			return settle(store.DeliveryFailed, strings.TrimSpace(lastErr+"; gave up: "+limit))
 		}
 		if ended, why, err := e.ended(tx, p, row.Item, row.Occurrence, row.Trigger, row.FireAt, now); err != nil {
 			return err
 		} else if ended {
 			r.Skipped++
-			return settle("skipped", why)
+			return settle(store.DeliverySkipped, why)
 		}
-		if status == "claimed" {
+		if status == store.DeliveryClaimed {
 			e.log.Warn("a sender stopped before recording a result; sending again under the same delivery id",
 				"person", p.Name, "delivery", row.ID, "attempts", row.Attempt)
 		}
 		row.Attempt++
 		row.Token = newToken()
-		if _, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'claimed', attempts = ?, claim_token = ?,
-			lease_until = ?, next_attempt = ? WHERE owner_id = ? AND id = ?`,
-			row.Attempt, row.Token, real.Add(e.lease).Unix(), now.Add(e.lease).Unix(), tx.Owner(), row.RowID); err != nil {
+		if err := tx.Claim(row.RowID, row.Attempt, row.Token, real.Add(e.lease), now.Add(e.lease)); err != nil {
 			return err
 		}
 		d = &row
@@ -201,29 +178,15 @@ func times(n int) string {
 // this sender still holds it.
 func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []string, now time.Time, r *Result) error {
 	fails := d.Failures + 1 // when this attempt failed
-	to, _ := json.Marshal(d.DeliveredTo)
-	if d.DeliveredTo == nil {
-		to = []byte("[]")
-	}
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		if len(failures) == 0 {
-			_, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL,
-				claim_token = NULL, last_error = '', delivered_to = ? WHERE owner_id = ? AND id = ? AND status <> 'sent'`,
-				now.Unix(), string(to), tx.Owner(), d.RowID)
-			return err
+			return tx.MarkSent(d.RowID, now, d.DeliveredTo)
 		}
-		why := strings.Join(failures, "; ")
-		if fails >= e.maxAttempts() {
-			_, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'failed', lease_until = NULL, claim_token = NULL,
-				failures = ?, last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
-				fails, why, string(to), tx.Owner(), d.RowID, d.Token)
-			return err
+		var retryAt time.Time // zero: failed for good
+		if fails < e.maxAttempts() {
+			retryAt = now.Add(e.retry[min(fails-1, len(e.retry)-1)])
 		}
-		wait := e.retry[min(fails-1, len(e.retry)-1)]
-		_, err := tx.Exec(`UPDATE reminder_deliveries SET status = 'pending', lease_until = NULL, claim_token = NULL,
-			failures = ?, next_attempt = ?, last_error = ?, delivered_to = ? WHERE owner_id = ? AND id = ? AND claim_token = ?`,
-			fails, now.Add(wait).Unix(), why, string(to), tx.Owner(), d.RowID, d.Token)
-		return err
+		return tx.MarkFailed(d.RowID, d.Token, fails, strings.Join(failures, "; "), d.DeliveredTo, retryAt)
 	})
 	late := now.Sub(d.FireAt)
 	attrs := []any{"person", p.Name, "delivery", d.ID, "item", d.Item, "occurrence", d.Occurrence,
@@ -246,4 +209,24 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 			"retry_in", humanDuration(e.retry[min(fails-1, len(e.retry)-1)]))...)
 	}
 	return err
+}
+
+// ended reports whether the event occurrence a delivery is about has
+// ended by now, and says why it is not sent then: a reminder of something
+// already over is of no use. Tasks never end (an overdue task is still
+// worth a reminder), and neither does a delivery whose item cannot be read
+// (the send says what the row knows).
+func (e *Engine) ended(tx *store.Tx, p person, label, occurrence, trig string, at, now time.Time) (bool, string, error) {
+	if !alarm.IsEvent(label) {
+		return false, "", nil
+	}
+	it, found, err := loadItem(tx, label, p.Zone)
+	if err != nil || !found {
+		return false, "", nil
+	}
+	f, ok := it.FireOf(occurrence, trig, at)
+	if !ok || f.End.IsZero() || now.Before(f.End) {
+		return false, "", nil
+	}
+	return true, "the event ended " + tz.FormatModel(f.End, p.Zone) + ", before its reminder could be sent", nil
 }

@@ -2,8 +2,6 @@ package remind
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -48,20 +46,16 @@ type DigestTask struct {
 // recordDigests adds the agenda of each day whose digest time came in
 // (passed_at, now], once per person and day, whatever the time was.
 func (e *Engine) recordDigests(tx *store.Tx, p person, st state, now time.Time, r *Result) error {
-	passed := time.Unix(st.PassedAt, 0)
+	passed := st.PassedAt
 	for day := p.Zone.Today(passed); !day.After(p.Zone.Today(now)); day = day.AddDays(1) {
 		at, _ := p.Zone.Instant(day.At(e.digest.Hour, e.digest.Minute))
 		if !at.After(passed) || at.After(now) {
 			continue
 		}
-		var one int
-		err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
-			tx.Owner(), day.Basic()).Scan(&one)
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		if done, err := tx.DigestRecorded(day.Basic()); err != nil {
 			return err
+		} else if done {
+			continue
 		}
 		if err := e.insert(tx, p, "digest", day.Basic(), "digest", at, "", now, r); err != nil {
 			return err
@@ -160,22 +154,8 @@ func dueWords(due string, zone tz.Zone) string {
 func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) error {
 	// All-day series float with the person's zone, so their stored range
 	// is a day wider on each side; a day's slack covers them.
-	rows, err := tx.Query(`SELECT id FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ?
-		AND (last_at IS NULL OR last_at > ?)`, tx.Owner(), to.Add(24*time.Hour).Unix(), from.Add(-24*time.Hour).Unix())
+	ids, err := tx.EventIDsBetween(from.Add(-24*time.Hour), to.Add(24*time.Hour))
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	type occ struct {
@@ -205,7 +185,7 @@ func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) 
 			if ov.Cancelled {
 				continue
 			}
-			o, ok := it.occurrenceAt(key)
+			o, ok := it.OccurrenceAt(key)
 			if !ok {
 				continue
 			}
@@ -234,33 +214,20 @@ func digestEvents(tx *store.Tx, p person, from, to time.Time, body *DigestBody) 
 }
 
 func digestTasks(tx *store.Tx, p person, day tz.Date, end time.Time, body *DigestBody) error {
-	const where = `FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
-		AND ((due_at IS NOT NULL AND due_at < ?) OR (due_at IS NULL AND due_date IS NOT NULL AND due_date <= ?))`
-	if err := tx.QueryRow(`SELECT count(*) `+where, tx.Owner(), end.Unix(), day.String()).Scan(&body.TasksTotal); err != nil {
-		return err
-	}
-	rows, err := tx.Query(`SELECT id, title, due_date, due_at `+where+` ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`,
-		tx.Owner(), end.Unix(), day.String(), MaxDigestTasks)
+	total, list, err := tx.OpenTasksDue(day.String(), end, MaxDigestTasks)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var title, date string
-		var at sql.NullInt64
-		if err := rows.Scan(&id, &title, &date, &at); err != nil {
-			return err
-		}
-		t := DigestTask{ID: "t" + strconv.FormatInt(id, 10), Title: title, Due: date}
-		if at.Valid {
-			due := time.Unix(at.Int64, 0)
-			t.Due = tz.RFC3339(due, p.Zone)
-			t.Overdue = p.Zone.Today(due).Before(day)
-		} else if d, err := tz.ParseDate(date); err == nil {
+	body.TasksTotal = total
+	for _, dt := range list {
+		t := DigestTask{ID: "t" + strconv.FormatInt(dt.ID, 10), Title: dt.Title, Due: dt.DueDate}
+		if !dt.DueAt.IsZero() {
+			t.Due = tz.RFC3339(dt.DueAt, p.Zone)
+			t.Overdue = p.Zone.Today(dt.DueAt).Before(day)
+		} else if d, err := tz.ParseDate(dt.DueDate); err == nil {
 			t.Overdue = d.Before(day)
 		}
 		body.Tasks = append(body.Tasks, t)
 	}
-	return rows.Err()
+	return nil
 }

@@ -2,7 +2,6 @@ package remind
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -64,16 +63,13 @@ func (e *Engine) NextDue(ctx context.Context) (time.Time, bool, error) {
 	now := e.now()
 	for _, p := range people {
 		err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
-			for _, q := range []string{
-				`SELECT min(next_fire) FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL`,
-				`SELECT min(next_attempt) FROM reminder_deliveries WHERE owner_id = ? AND status IN ('pending', 'claimed')`,
-			} {
-				var v sql.NullInt64
-				if err := tx.QueryRow(q, tx.Owner()).Scan(&v); err != nil {
+			for _, earliest := range []func() (time.Time, bool, error){tx.EarliestNextFire, tx.EarliestAttempt} {
+				at, ok, err := earliest()
+				if err != nil {
 					return err
 				}
-				if v.Valid {
-					take(time.Unix(v.Int64, 0))
+				if ok {
+					take(at)
 				}
 			}
 			return nil

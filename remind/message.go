@@ -114,7 +114,7 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 		if ov := it.Over[d.Occurrence]; ov != nil && ov.Title != "" {
 			m.Item.Title = ov.Title
 		}
-		for _, f := range it.between(d.FireAt, d.FireAt) {
+		for _, f := range it.Between(d.FireAt, d.FireAt) {
 			if f.Occurrence == d.Occurrence && f.Trigger == d.Trigger {
 				start = f.Start
 			}

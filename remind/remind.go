@@ -1,4 +1,4 @@
-// Package remind is the reminders front (design §5, §7; issue 8): it turns
+// Package remind is the reminders front: it turns
 // the remind_before and remind_at of every person's tasks and events into
 // notifications, each delivered at least once under a stable delivery id,
 // on time or saying how late.
@@ -37,7 +37,6 @@ package remind
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -293,20 +292,13 @@ func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Resu
 		if err := e.record(tx, p, st, now, &tr); err != nil {
 			return err
 		}
-		st.PassedAt = now.Unix()
+		st.PassedAt = now.Truncate(time.Second)
 		return saveState(tx, st)
 	}); err != nil {
 		return err
 	}
 	r.add(tr)
 	return nil
-}
-
-// deliveryID is the stable id of a delivery, derived from its key so
-// every resend, by any process, carries the same one.
-func deliveryID(owner int64, item, occurrence, trig string, fireAt int64) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%d", owner, item, occurrence, trig, fireAt)))
-	return "rd_" + hex.EncodeToString(h[:12])
 }
 
 func newToken() string {

@@ -2,8 +2,6 @@ package remind
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -122,16 +120,15 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 			}
 			sections := []struct {
 				into *[]Entry
-				q    string
+				view store.DeliveryView
 			}{
-				{&ps.Sent, `status = 'sent' ORDER BY sent_at DESC, id DESC`},
-				{&ps.Late, `status = 'sent' AND sent_at - fire_at > ` + fmt.Sprint(int64(LateAfter/time.Second)) +
-					` ORDER BY sent_at DESC, id DESC`},
-				{&ps.Skipped, `status = 'skipped' ORDER BY fire_at DESC, id DESC`},
-				{&ps.Failed, `status = 'failed' ORDER BY fire_at DESC, id DESC`},
+				{&ps.Sent, store.SentView},
+				{&ps.Late, store.SentLateView},
+				{&ps.Skipped, store.SkippedView},
+				{&ps.Failed, store.FailedView},
 			}
 			for _, s := range sections {
-				list, err := entries(tx, s.q, StatusLimit, title)
+				list, err := entries(tx, s.view, StatusLimit, title)
 				if err != nil {
 					return err
 				}
@@ -147,42 +144,26 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 	return out, nil
 }
 
-// entries reads delivery rows matching cond (which ends in ORDER BY), at
-// most limit of them (-1: all).
-func entries(tx *store.Tx, cond string, limit int, title func(string) string) ([]Entry, error) {
-	rows, err := tx.Query(`SELECT delivery_id, item, occurrence, trigger, fire_at, coalesce(sent_at, 0), attempts,
-		next_attempt, status, last_error FROM reminder_deliveries WHERE owner_id = ? AND `+cond+` LIMIT ?`,
-		tx.Owner(), limit)
+// entries reads the deliveries of view (late ones: more than LateAfter),
+// at most limit of them (-1: all).
+func entries(tx *store.Tx, view store.DeliveryView, limit int, title func(string) string) ([]Entry, error) {
+	list, err := tx.Deliveries(view, LateAfter, limit)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		var en Entry
-		var fire, sent, next int64
-		var status string
-		if err := rows.Scan(&en.DeliveryID, &en.Item, &en.Occurrence, &en.Trigger, &fire, &sent, &en.Attempts,
-			&next, &status, &en.Error); err != nil {
-			return nil, err
-		}
-		en.FireAt = time.Unix(fire, 0).UTC()
-		if sent > 0 {
-			en.SentAt = time.Unix(sent, 0).UTC()
-		}
-		switch status {
-		case "pending":
-			en.NextTry = time.Unix(next, 0).UTC()
-		case "claimed":
+	out := make([]Entry, 0, len(list))
+	for _, d := range list {
+		en := Entry{DeliveryID: d.ID, Item: d.Item, Occurrence: d.Occurrence, Trigger: d.Trigger, FireAt: d.FireAt,
+			SentAt: d.SentAt, Attempts: d.Attempts, Error: d.LastError}
+		switch d.Status {
+		case store.DeliveryPending:
+			en.NextTry = d.NextAttempt
+		case store.DeliveryClaimed:
 			en.Claimed = true
-			en.NextTry = time.Unix(next, 0).UTC() // the lease's end
+			en.NextTry = d.NextAttempt // the lease's end
 		}
 		out = append(out, en)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	rows.Close()
 	for i := range out {
 		out[i].Title = title(out[i].Item)
 	}
@@ -196,7 +177,7 @@ func entries(tx *store.Tx, cond string, limit int, title func(string) string) ([
 // come. The rules are those of record, insert and claim, so the report
 // says what a pass run now would do.
 func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title func(string) string, ps *PersonStatus) error {
-	recorded, err := entries(tx, `status IN ('pending', 'claimed') ORDER BY next_attempt, id`, -1, title)
+	recorded, err := entries(tx, store.Unsettled, -1, title)
 	if err != nil {
 		return err
 	}
@@ -210,48 +191,38 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 		e.classify(en, now, ps, over)
 	}
 
-	rows, err := tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
-		AND next_fire <= ? ORDER BY next_fire, item`, tx.Owner(), now.Unix())
+	past, err := tx.NextFiresDue(now)
 	if err != nil {
 		return err
 	}
-	past, err := scanNext(rows)
-	if err != nil {
-		return err
-	}
-	rows, err = tx.Query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
-		AND next_fire > ? ORDER BY next_fire, item LIMIT ?`, tx.Owner(), now.Unix(), StatusLimit)
-	if err != nil {
-		return err
-	}
-	future, err := scanNext(rows)
+	future, err := tx.NextFiresAfter(now, StatusLimit)
 	if err != nil {
 		return err
 	}
 	after := now.Truncate(time.Second).Add(time.Second)
 	for _, n := range past {
-		it, ok, err := loadItem(tx, n.label, p.Zone)
+		it, ok, err := loadItem(tx, n.Item, p.Zone)
 		if err != nil || !ok {
 			continue
 		}
-		for _, f := range it.between(time.Unix(n.at, 0), now) {
-			known, err := isRecorded(tx, n.label, f.Occurrence, f.Trigger, f.At)
+		for _, f := range it.Between(n.At, now) {
+			known, err := tx.IsRecorded(n.Item, f.Occurrence, f.Trigger, f.At)
 			if err != nil {
 				return err
 			}
 			if !known && it.AllDay {
-				if known, err = recordedForDay(tx, n.label, f.Occurrence, f.Trigger, wallClock(f.At, p.Zone), f.At); err != nil {
+				if known, err = recordedForDay(tx, n.Item, f.Occurrence, f.Trigger, wallClock(f.At, p.Zone), f.At); err != nil {
 					return err
 				}
 			}
 			if !known {
-				e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), n.label, f.Occurrence, f.Trigger, f.At.Unix()),
-					Item: n.label, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps, over)
+				e.classify(Entry{DeliveryID: store.DeliveryID(tx.Owner(), n.Item, f.Occurrence, f.Trigger, f.At),
+					Item: n.Item, Title: it.Title, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At}, now, ps, over)
 			}
 		}
 		// What the pass will move the item's next fire to.
-		if at, ok := it.next(after); ok {
-			future = append(future, next{n.label, at.Unix()})
+		if at, ok := it.Next(after); ok {
+			future = append(future, store.NextFire{Item: n.Item, At: at.Truncate(time.Second)})
 		}
 	}
 	if e.digest != nil {
@@ -260,13 +231,12 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 		}
 	}
 	for _, n := range future {
-		it, ok, err := loadItem(tx, n.label, p.Zone)
+		it, ok, err := loadItem(tx, n.Item, p.Zone)
 		if err != nil || !ok {
 			continue
 		}
-		at := time.Unix(n.at, 0).UTC()
-		for _, f := range it.between(at, at) {
-			ps.Upcoming = append(ps.Upcoming, Entry{Item: n.label, Title: it.Title, Occurrence: f.Occurrence,
+		for _, f := range it.Between(n.At, n.At) {
+			ps.Upcoming = append(ps.Upcoming, Entry{Item: n.Item, Title: it.Title, Occurrence: f.Occurrence,
 				Trigger: f.Trigger, FireAt: f.At})
 		}
 	}
@@ -325,38 +295,23 @@ func (e *Engine) classify(en Entry, now time.Time, ps *PersonStatus, over func(E
 	}
 }
 
-// isRecorded reports whether a fire has a delivery row already.
-func isRecorded(tx *store.Tx, label, occ, trig string, at time.Time) (bool, error) {
-	var one int
-	err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = ? AND occurrence = ?
-		AND trigger = ? AND fire_at = ?`, tx.Owner(), label, occ, trig, at.Unix()).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // unsentDigests classifies the agendas whose time came since the last
 // pass and are not recorded (as recordDigests would record them), and adds
 // the next one to Upcoming.
 func (e *Engine) unsentDigests(tx *store.Tx, p person, st state, now time.Time, ps *PersonStatus) error {
-	passed := time.Unix(st.PassedAt, 0)
+	passed := st.PassedAt
 	for day := p.Zone.Today(passed); !day.After(p.Zone.Today(now)); day = day.AddDays(1) {
 		at, _ := p.Zone.Instant(day.At(e.digest.Hour, e.digest.Minute))
 		if !at.After(passed) || at.After(now) {
 			continue
 		}
 		// One agenda a day whatever its time was, as recordDigests keeps it.
-		var one int
-		err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
-			tx.Owner(), day.Basic()).Scan(&one)
-		if err == nil {
+		if done, err := tx.DigestRecorded(day.Basic()); err != nil {
+			return err
+		} else if done {
 			continue
 		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		e.classify(Entry{DeliveryID: deliveryID(tx.Owner(), "digest", day.Basic(), "digest", at.Unix()),
+		e.classify(Entry{DeliveryID: store.DeliveryID(tx.Owner(), "digest", day.Basic(), "digest", at),
 			Item: "digest", Title: "daily agenda", Occurrence: day.Basic(), Trigger: "digest", FireAt: at}, now, ps, nil)
 	}
 	at := e.nextDigest(p.Zone, now)
@@ -364,25 +319,6 @@ func (e *Engine) unsentDigests(tx *store.Tx, p person, st state, now time.Time, 
 	ps.Upcoming = append(ps.Upcoming, Entry{Item: "digest", Title: "daily agenda", Occurrence: day.Basic(),
 		Trigger: "digest", FireAt: at})
 	return nil
-}
-
-// next is one row of remind_next.
-type next struct {
-	label string
-	at    int64
-}
-
-func scanNext(rows *sql.Rows) ([]next, error) {
-	defer rows.Close()
-	var list []next
-	for rows.Next() {
-		var n next
-		if err := rows.Scan(&n.label, &n.at); err != nil {
-			return nil, err
-		}
-		list = append(list, n)
-	}
-	return list, rows.Err()
 }
 
 // WriteStatus renders reports as text for a terminal, instants in each

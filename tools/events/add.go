@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
@@ -108,7 +109,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		if err != nil {
 			return err
 		}
-		past, err := fields.SkipPast(tx, label(id), c.zone, c.now)
+		past, err := alarm.SkipPast(tx, label(id), c.zone, c.now)
 		if err != nil {
 			return err
 		}

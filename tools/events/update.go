@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/item"
@@ -144,7 +145,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			in.HasBefore || in.HasAt || len(in.Clear) > 0 {
 			var past []time.Time
 			for _, l := range u.items {
-				p, err := fields.SkipPast(tx, l, c.zone, c.now)
+				p, err := alarm.SkipPast(tx, l, c.zone, c.now)
 				if err != nil {
 					return err
 				}

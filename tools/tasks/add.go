@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
@@ -131,7 +132,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 			return err
 		}
 		t.ID = id
-		if past, err = fields.SkipPast(tx, label(id), e.zone, e.now); err != nil {
+		if past, err = alarm.SkipPast(tx, label(id), e.zone, e.now); err != nil {
 			return err
 		}
 		tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))

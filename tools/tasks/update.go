@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // clearable are the fields “clear” may name; title cannot be emptied.
@@ -71,7 +71,7 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 		if !timingChanged(set) {
 			return nil
 		}
-		past, err = fields.SkipPast(tx, label(id), e.zone, e.now)
+		past, err = alarm.SkipPast(tx, label(id), e.zone, e.now)
 		return err
 	})
 	if errors.Is(err, errArgs) {

@@ -1,4 +1,4 @@
-package remind
+package alarm
 
 import (
 	"database/sql"
@@ -69,7 +69,7 @@ type fire struct {
 // instant of DTSTART (or the due): a relative reminder is minutes before
 // each occurrence (RFC 5545 relative trigger); an absolute one keeps its
 // offset from DTSTART, so on a single item it fires at its own instant and
-// on a repeating one at the same distance from each occurrence (design §5).
+// on a repeating one at the same distance from each occurrence.
 func triggers(r item.Reminders, first time.Time, zone, person tz.Zone) []trigger {
 	var out []trigger
 	for _, m := range r.Before {
@@ -603,24 +603,4 @@ func (it *watched) fireOf(occurrence, trig string, at time.Time) (fire, bool) {
 		}
 	}
 	return fire{}, false
-}
-
-// ended reports whether the event occurrence a delivery is about has
-// ended by now, and says why it is not sent then: a reminder of something
-// already over is of no use. Tasks never end (an overdue task is still
-// worth a reminder), and neither does a delivery whose item cannot be read
-// (the send says what the row knows).
-func (e *Engine) ended(tx *store.Tx, p person, label, occurrence, trig string, at, now time.Time) (bool, string, error) {
-	if kind, _, ok := itemLabel(label); !ok || kind != 'e' {
-		return false, "", nil
-	}
-	it, found, err := loadItem(tx, label, p.Zone)
-	if err != nil || !found {
-		return false, "", nil
-	}
-	f, ok := it.fireOf(occurrence, trig, at)
-	if !ok || f.End.IsZero() || now.Before(f.End) {
-		return false, "", nil
-	}
-	return true, "the event ended " + tz.FormatModel(f.End, p.Zone) + ", before its reminder could be sent", nil
 }

@@ -19,15 +19,25 @@ go vet ./...
 "$gobin/staticcheck" ./...
 
 race=() plain=()
+declare -A sqlite=()
+# A package links SQLite when its code does, or when its tests import one
+# that does (ics/difftest, e2e: their own code is empty or imports
+# nothing).
 while read -r pkg deps; do
-	case " $pkg $deps " in
-	*" modernc.org/sqlite "*) plain+=("$pkg") ;;
-	# e2e's own code imports nothing (its tests link SQLite) and it runs
-	# the binary, which is no race build.
-	*/e2e" "*) plain+=("$pkg") ;;
-	*) race+=("$pkg") ;;
-	esac
+	case " $deps " in *" modernc.org/sqlite "*) sqlite[$pkg]=1 ;; esac
 done < <(go list -f '{{.ImportPath}} {{join .Deps " "}}' ./...)
+while read -r pkg imports; do
+	case "$pkg" in
+	# The tool registry and the MCP server serve calls concurrently: they
+	# keep the race detector though they link SQLite (about 40 s more).
+	*/assistant/tools | */assistant/mcpserver) race+=("$pkg"); continue ;;
+	esac
+	links=${sqlite[$pkg]:-}
+	for i in $imports; do
+		if [ -n "${sqlite[$i]:-}" ]; then links=1; fi
+	done
+	if [ -n "$links" ]; then plain+=("$pkg"); else race+=("$pkg"); fi
+done < <(go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./...)
 
 # Build the binary once; the end-to-end tests (package e2e) run it instead
 # of building their own, and the reminder engine's crash tests the one

@@ -10,6 +10,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
 )
@@ -17,7 +18,7 @@ import (
 // summary is a task in one sentence part for the answers of writes:
 // "t12 “Buy milk”, due tomorrow, Tue 2026-12-01; p2; #home; repeats every
 // week".
-func (v view) summary(t task) string {
+func (v view) summary(t task.Task) string {
 	parts := []string{fmt.Sprintf("%s “%s”", label(t.ID), t.Title)}
 	if t.HasDue {
 		parts[0] += ", due " + v.dueText(t.Due)
@@ -51,8 +52,8 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	if err != nil {
 		return tools.Internal(err)
 	}
-	t := task{Status: "open", Priority: 4, CreatedAt: e.now}
-	t.Title, _ = readTitle(a, true)
+	title, _ := readTitle(a, true)
+	t := task.New(title, e.now)
 	t.Notes, _ = readNotes(a)
 	t.Due, t.HasDue = readDue(a, e.zone)
 	if p, ok := readPriority(a); ok {
@@ -74,7 +75,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 		a.Fail("repeat_from", "“repeat_from” says how a repeating task moves on, so it needs an “rrule” too; give one, or leave “repeat_from” out.")
 	}
 	if hasRule {
-		t.Rule, t.RepeatFrom = rule, "schedule"
+		t.Rule, t.RepeatFrom = rule, task.Schedule
 		if hasRF {
 			t.RepeatFrom = rf
 		}
@@ -84,11 +85,9 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 		return tools.Invalid(err)
 	}
 
-	row := t.columns()
-	row["created_at"] = e.now.Unix()
 	// The fingerprint is of what would be stored, so spellings of the same
 	// call ("RRULE:" or not, spaces) count as the same arguments.
-	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
+	fp := fields.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": allowDup})
 	outcome := added
 	var conflictRef string
 	var alike string     // a warning about a task much like the new one
@@ -126,7 +125,7 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 				return nil
 			}
 		}
-		id, err := tx.Insert(tasksTable, row)
+		id, err := tx.InsertTask(t)
 		if err != nil {
 			return err
 		}
@@ -153,10 +152,10 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change, Warnings: warn})
 	}
 	// An earlier task answers: show it as it is now.
-	var cur task
+	var cur task.Task
 	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
 		var err error
-		cur, err = loadTask(tx, t.ID)
+		cur, err = tx.Task(t.ID)
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
@@ -191,74 +190,17 @@ func parseRef(ref string) (int64, error) {
 // similar is the latest with the same title and due only, and differs
 // names what it has otherwise: another request, added with a warning.
 // Both are 0 when there is none.
-func findDuplicate(tx *store.Tx, t task, e env) (same int64, similar task, differs []string, err error) {
-	cols := dueColumns(t.Due, t.HasDue)
-	rows, err := tx.Query(`SELECT id FROM tasks
-		WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
-		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
-		ORDER BY id`, tx.Owner(), item.NormTitle(t.Title), e.now.Add(-item.DuplicateWindow).Unix(),
-		cols["due_date"], cols["due_time"], cols["due_zone"])
+func findDuplicate(tx *store.Tx, t task.Task, e env) (same int64, similar task.Task, differs []string, err error) {
+	like, err := tx.TasksLike(t, e.now.Add(-item.DuplicateWindow))
 	if err != nil {
-		return 0, task{}, nil, err
+		return 0, task.Task{}, nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, task{}, nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, task{}, nil, err
-	}
-	for _, id := range ids {
-		c, err := loadTask(tx, id)
-		if err != nil {
-			return 0, task{}, nil, err
-		}
-		d := taskDiffers(c, t)
+	for _, c := range like {
+		d := task.Differs(c, t)
 		if len(d) == 0 {
-			return id, task{}, nil, nil
+			return c.ID, task.Task{}, nil, nil
 		}
 		similar, differs = c, d
 	}
 	return 0, similar, differs, nil
-}
-
-// taskDiffers names the fields, beyond title and due, in which b is
-// another request than a.
-func taskDiffers(a, b task) []string {
-	var out []string
-	if a.Priority != b.Priority {
-		out = append(out, "priority")
-	}
-	if !sameTags(a.Tags, b.Tags) {
-		out = append(out, "tags")
-	}
-	ruleOf := func(t task) string {
-		if t.Rule == nil {
-			return ""
-		}
-		return t.Rule.String() + " " + t.RepeatFrom
-	}
-	if ruleOf(a) != ruleOf(b) {
-		out = append(out, "rrule")
-	}
-	return out
-}
-
-// sameTags compares tags as a set, ignoring case, as readTags keeps them.
-func sameTags(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, t := range a {
-		if len(removeTag(b, t)) == len(b) {
-			return false
-		}
-	}
-	return true
 }

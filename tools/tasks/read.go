@@ -12,6 +12,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -19,11 +20,11 @@ import (
 // Bounds on what a task holds, in characters (Unicode code points). A value
 // over a bound is refused with a sentence, never cut.
 const (
-	MaxTitle = item.MaxTitle
-	MaxNotes = item.MaxNotes
-	MaxTag   = 40
-	MaxTags  = 20
-	MaxKey   = item.MaxKey
+	MaxTitle = task.MaxTitle
+	MaxNotes = task.MaxNotes
+	MaxTag   = task.MaxTag
+	MaxTags  = task.MaxTags
+	MaxKey   = task.MaxKey
 )
 
 var taskID = regexp.MustCompile(`^[tT]?([0-9]{1,18})$`)
@@ -70,7 +71,7 @@ func readNotes(a *args.Args) (string, bool) {
 
 // readDue reads a due: a day (floating), or a day and time pinned to the
 // zone written in brackets on it, else the person's zone (design §3).
-func readDue(a *args.Args, person tz.Zone) (due, bool) {
+func readDue(a *args.Args, person tz.Zone) (task.Due, bool) {
 	zone := person
 	z, bracketed := a.MomentZone("due")
 	if bracketed {
@@ -78,12 +79,12 @@ func readDue(a *args.Args, person tz.Zone) (due, bool) {
 	}
 	m, ok := a.Moment("due", zone)
 	if !ok || a.Err() != nil {
-		return due{}, false
+		return task.Due{}, false
 	}
 	if !m.HasTime {
-		return due{Moment: m}, true
+		return task.Day(m.Date), true
 	}
-	d := timedDue(m.DateTime, zone)
+	d := task.Timed(m.DateTime, zone)
 	if bracketed {
 		// Moment has already moved a time in the zone's DST gap; keep the
 		// time as written, as for the person's own zone, so the answer
@@ -91,14 +92,14 @@ func readDue(a *args.Args, person tz.Zone) (due, bool) {
 		text := a.Text("due")
 		if i := strings.IndexByte(text, '['); i > 0 {
 			if dt, err := tz.ParseDateTime(strings.TrimSpace(text[:i])); err == nil {
-				d = timedDue(dt, zone)
+				d = task.Timed(dt, zone)
 			}
 		}
 	}
 	if !zone.Holds(d.At) {
 		// Kept civil text and RFC 5545 DATE-TIMEs have four-digit years.
 		a.Fail("due", fmt.Sprintf("“due” %s falls outside the years 0001 to 9999 in UTC, the span the calendar holds; write a due between 0001-01-02 and 9999-12-30.", d.Moment))
-		return due{}, false
+		return task.Due{}, false
 	}
 	return d, true
 }
@@ -121,26 +122,7 @@ func readTags(a *args.Args, name string) []string {
 			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; %s has %d.", name, MaxTag, args.Quote(tag), utf8.RuneCountInString(tag)))
 			return nil
 		}
-		out = addTag(out, tag)
-	}
-	return out
-}
-
-func addTag(tags []string, tag string) []string {
-	for _, t := range tags {
-		if strings.EqualFold(t, tag) {
-			return tags
-		}
-	}
-	return append(tags, tag)
-}
-
-func removeTag(tags []string, tag string) []string {
-	out := tags[:0:0]
-	for _, t := range tags {
-		if !strings.EqualFold(t, tag) {
-			out = append(out, t)
-		}
+		out = task.AddTag(out, tag)
 	}
 	return out
 }
@@ -191,7 +173,7 @@ func readKey(a *args.Args) string {
 
 // checkRepeat checks a rule against the due it repeats from and the way it
 // repeats, once both are known.
-func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDue bool, person tz.Zone) {
+func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d task.Due, hasDue bool, person tz.Zone) {
 	if a.Err() != nil || rule == nil {
 		return
 	}
@@ -204,7 +186,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 			rule.Freq(), d.Date))
 		return
 	}
-	s := recur.Series{Start: d.Moment, Zone: d.seriesZone(person), Rule: rule}
+	s := recur.Series{Start: d.Moment, Zone: d.SeriesZone(person), Rule: rule}
 	err := s.Check()
 	if err == nil {
 		err = s.CheckOccurs()
@@ -218,7 +200,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d due, hasDu
 		}
 		return
 	}
-	if repeatFrom == "completion" && !plainRule(rule) {
+	if repeatFrom == task.FromCompletion && !task.PlainRule(rule) {
 		a.Fail("rrule", fmt.Sprintf("With “repeat_from” completion, “rrule” must be a plain rule (FREQ with INTERVAL, COUNT or UNTIL) such as “FREQ=DAILY;INTERVAL=3”, not %s, whose BY parts only a schedule can follow.", args.Quote(rule.String())))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/fields"
 )
@@ -45,14 +46,11 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	var before, after task
+	var before, after task.Task
 	var past []time.Time // reminder times already past, recorded as skipped
 	change, err := e.s.Write(ctx, e.person.ID, "update_task", func(tx *store.Tx) error {
-		row, err := tx.Get(tasksTable, id)
-		if err != nil {
-			return err
-		}
-		if before, err = fromRow(row); err != nil {
+		var err error
+		if before, err = tx.Task(id); err != nil {
 			return err
 		}
 		after = before
@@ -60,14 +58,11 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 		if !applyUpdate(a, &after, e) {
 			return errArgs
 		}
-		set := diff(before.columns(), after.columns())
-		if len(set) == 0 {
-			return nil
-		}
-		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(sortedNames(set), ", ")))
-		if err := tx.Update(tasksTable, id, set); err != nil {
+		set, err := tx.SaveTask(before, after)
+		if err != nil || len(set) == 0 {
 			return err
 		}
+		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(set, ", ")))
 		if !timingChanged(set) {
 			return nil
 		}
@@ -95,27 +90,9 @@ func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change, Warnings: warn})
 }
 
-func sortedNames(set store.Row) []string {
-	names := make([]string, 0, len(set))
-	for k := range set {
-		switch k {
-		case "due_time", "due_zone", "due_at":
-			k = "due_date"
-		case "title_norm": // derived from title, not a field anyone set
-			continue
-		}
-		k = strings.TrimSuffix(k, "_date")
-		if !slices.Contains(names, k) {
-			names = append(names, k)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
-
 // applyUpdate reads every field argument of update_task onto t; false when
 // an argument failed (a.Err says which).
-func applyUpdate(a *args.Args, t *task, e env) bool {
+func applyUpdate(a *args.Args, t *task.Task, e env) bool {
 	given := len(a.Names()) > 1 // more than “id”
 	title, hasTitle := readTitle(a, false)
 	notes, hasNotes := readNotes(a)
@@ -162,11 +139,11 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	}
 	if hasDue {
 		if t.HasDue && !hasAt && !clear["remind_at"] {
-			t.Reminders.At = shiftAt(t.Reminders.At, t.Due, d)
+			t.Reminders.At = task.ShiftAt(t.Reminders.At, t.Due, d)
 		}
 		t.Due, t.HasDue = d, true
 	} else if clear["due"] {
-		t.Due, t.HasDue = due{}, false
+		t.Due, t.HasDue = task.Due{}, false
 	}
 	if hasPrio {
 		t.Priority = prio
@@ -179,10 +156,10 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		t.Tags = nil
 	}
 	for _, tag := range addTags {
-		t.Tags = addTag(t.Tags, tag)
+		t.Tags = task.AddTag(t.Tags, tag)
 	}
 	for _, tag := range removeTags {
-		t.Tags = removeTag(t.Tags, tag)
+		t.Tags = task.RemoveTag(t.Tags, tag)
 	}
 	switch {
 	case len(addTags) > 0:
@@ -192,7 +169,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	}
 	if hasRule {
 		if t.Rule == nil {
-			t.RepeatFrom = "schedule"
+			t.RepeatFrom = task.Schedule
 		}
 		t.Rule = rule
 	} else if clear["rrule"] {
@@ -204,7 +181,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		}
 		t.RepeatFrom = rf
 	} else if clear["repeat_from"] && t.Rule != nil {
-		t.RepeatFrom = "schedule"
+		t.RepeatFrom = task.Schedule
 	}
 	if hasBefore {
 		t.Reminders.Before = rem.Before
@@ -226,11 +203,12 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	return a.Err() == nil
 }
 
-// timingChanged reports whether a change of these columns can set
-// reminders at other times: the reminders themselves, the due or the rule.
-func timingChanged(set store.Row) bool {
-	for _, c := range []string{"remind_before", "remind_at", "remind_zone", "due_date", "due_time", "due_zone", "rrule", "repeat_from"} {
-		if _, ok := set[c]; ok {
+// timingChanged reports whether a change of these fields (as
+// store.Tx.SaveTask names them) can set reminders at other times: the
+// reminders themselves, the due or the rule.
+func timingChanged(set []string) bool {
+	for _, c := range []string{"remind_before", "remind_at", "remind_zone", "due", "rrule", "repeat_from"} {
+		if slices.Contains(set, c) {
 			return true
 		}
 	}

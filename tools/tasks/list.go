@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -32,50 +30,64 @@ const (
 // filter is what list_tasks was asked for.
 type filter struct {
 	status     string
-	window     fields.Window
+	window     tools.Window
 	hasWindow  bool
 	hasFrom    bool
 	hasTo      bool
 	tag, query string
 }
 
-func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
+// listIn is what list_tasks was asked for. offset reads “cursor” against
+// the total, which only the store knows; a failure is kept on the
+// arguments, as for every other argument.
+type listIn struct {
+	f      filter
+	limit  int
+	offset func(total int) (int, error)
+}
+
+// readList is list_tasks' read step.
+func readList(a *args.Args, e *tools.Env) listIn {
 	f := filter{status: a.OneOf("status", "open", "open", "done", "all")}
 	f.hasFrom, f.hasTo = a.Has("from"), a.Has("to")
 	if f.hasFrom || f.hasTo {
 		// No default window for tasks: a side left out is open, so “to”
 		// alone lists everything due by then, overdue tasks included.
-		f.window, f.hasWindow = fields.ReadWindow(a, e.zone, e.now), true
+		f.window, f.hasWindow = tools.ReadWindow(a, e.Zone, e.Now), true
 	}
 	f.tag = strings.TrimLeft(a.Line("tag"), "#")
 	tooLong(a, "tag", "tag", f.tag, MaxTag)
 	f.query = a.Line("query")
 	tooLong(a, "query", "search text", f.query, MaxQuery)
 	limit := a.Number("limit", DefaultLimit, 1, MaxLimit)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+	tools.ReadCursor(a, math.MaxInt) // its form, before the store is read
+	return listIn{f: f, limit: limit, offset: func(total int) (int, error) {
+		n := tools.ReadCursor(a, total)
+		return n, a.Err()
+	}}
+}
+
+func list(e *tools.Env, in listIn) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	f, limit := in.f, in.limit
 	var all []task.Task
-	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
-		all, err = selectTasks(tx, f, e.zone)
+	err := e.Read(func(tx *store.Tx) error {
+		var err error
+		all, err = selectTasks(tx, f, e.Zone)
 		return err
 	})
 	if err != nil {
-		return tools.Internal(err)
+		return tools.Fail(err)
 	}
 	all = slices.DeleteFunc(all, func(t task.Task) bool { return !f.keep(t) })
-	sortTasks(all, e.v)
+	sortTasks(all, v)
 	total := len(all)
-	offset := fields.ReadCursor(a, total)
-	if err := a.Err(); err != nil {
+	offset, err := in.offset(total)
+	if err != nil {
 		return tools.Invalid(err)
 	}
 
-	what := f.describe(e.zone, total)
+	what := f.describe(e.Zone, total)
 	heading := fmt.Sprintf("%d %s", total, what)
 	budget := pageBudget - len(heading) - 64
 	var rows []string
@@ -85,15 +97,15 @@ func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 		if len(rows) == limit {
 			break
 		}
-		l := e.v.line(t)
+		l := v.line(t)
 		if len(rows) > 0 && used+len(l)+1 > budget {
 			break
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page = append(page, e.v.listData(t))
+		page = append(page, v.listData(t))
 	}
-	next := fields.NextCursor(offset, len(rows), total)
+	next := tools.NextCursor(offset, len(rows), total)
 	var out tools.Output
 	switch {
 	case total == 0:

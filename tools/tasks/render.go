@@ -8,12 +8,12 @@ import (
 
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/task"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
 // view renders tasks for one person at one instant: "today" and "overdue"
-// are the person's days (design §3), never UTC's.
+// are the person's days, never UTC's.
 type view struct {
 	zone  tz.Zone
 	now   time.Time
@@ -128,12 +128,12 @@ func (v view) movedNote(d task.Due) string {
 }
 
 // ruleNote says, after a sentence, when a repeating task's due is not one
-// of the days its rule gives (fields.OffRule), or "".
+// of the days its rule gives ([tools.OffRule]), or "".
 func (v view) ruleNote(t task.Task) string {
 	if t.Rule == nil || !t.HasDue {
 		return ""
 	}
-	if n := fields.OffRule("due", t.Due.Moment, t.Due.SeriesZone(v.zone), t.Rule); n != "" {
+	if n := tools.OffRule("due", t.Due.Moment, t.Due.SeriesZone(v.zone), t.Rule); n != "" {
 		return " " + n
 	}
 	return ""

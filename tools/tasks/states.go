@@ -1,17 +1,14 @@
 package tasks
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -22,20 +19,13 @@ const (
 	historyLines = 10
 )
 
-func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+func complete(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
 	var t task.Task
 	var done task.Completion
 	var already bool
 	var adv task.Advance
-	change, err := e.s.Write(ctx, e.person.ID, "complete_task", func(tx *store.Tx) error {
+	change, err := e.Write(func(tx *store.Tx) error {
 		before, err := tx.Task(id)
 		if err != nil {
 			return err
@@ -45,7 +35,7 @@ func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			already = true
 			return nil
 		}
-		if t, done, adv, err = task.Complete(before, e.zone, e.now); err != nil {
+		if t, done, adv, err = task.Complete(before, e.Zone, e.Now); err != nil {
 			return err
 		}
 		if _, err := tx.InsertCompletion(done); err != nil {
@@ -64,10 +54,10 @@ func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	}
 	if already {
 		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already done (%s); nothing changed. Use reopen_task to open it again.",
-			label(id), t.Title, e.v.standing(t)), written{Task: e.v.data(t)})
+			label(id), t.Title, v.standing(t)), written{Task: v.data(t)})
 	}
-	t.UpdatedAt = e.now
-	attach(tc, change, id)
+	t.UpdatedAt = e.Now
+	attach(e, change, id)
 	var out strings.Builder
 	fmt.Fprintf(&out, "Done: %s “%s”", label(id), t.Title)
 	if t.Rule != nil && done.HasDue {
@@ -77,14 +67,14 @@ func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	switch {
 	case !adv.Ended:
 		next = adv.Next.String()
-		fmt.Fprintf(&out, ". Next due %s.%s", e.v.dueText(adv.Next), e.v.movedNote(adv.Next))
+		fmt.Fprintf(&out, ". Next due %s.%s", v.dueText(adv.Next), v.movedNote(adv.Next))
 	case t.Rule != nil:
 		out.WriteString(". That was the last one: its rule has run out, so the task is done for good.")
 	default:
 		out.WriteString(".")
 	}
 	out.WriteString(changeNote(change))
-	return tools.SuccessWithData(out.String(), written{Task: e.v.data(t), Change: change, Next: next})
+	return tools.SuccessWithData(out.String(), written{Task: v.data(t), Change: change, Next: next})
 }
 
 // occurrenceText names a done occurrence by its own due: "Mon 2026-10-05"
@@ -96,18 +86,11 @@ func occurrenceText(d task.Due) string {
 	return tz.FormatModel(d.At, d.Zone)
 }
 
-func reopen(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+func reopen(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
 	var t task.Task
 	var already bool
-	change, err := e.s.Write(ctx, e.person.ID, "reopen_task", func(tx *store.Tx) error {
+	change, err := e.Write(func(tx *store.Tx) error {
 		var err error
 		if t, err = tx.Task(id); err != nil {
 			return err
@@ -136,25 +119,18 @@ func reopen(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	}
 	if already {
 		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already open; nothing changed.", label(id), t.Title),
-			written{Task: e.v.data(t)})
+			written{Task: v.data(t)})
 	}
-	t.UpdatedAt = e.now
-	attach(tc, change, id)
-	out := "Reopened " + e.v.summary(t) + "." + changeNote(change)
-	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+	t.UpdatedAt = e.Now
+	attach(e, change, id)
+	out := "Reopened " + v.summary(t) + "." + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: v.data(t), Change: change})
 }
 
-func remove(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+func remove(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
 	var t task.Task
-	change, err := e.s.Write(ctx, e.person.ID, "delete_task", func(tx *store.Tx) error {
+	change, err := e.Write(func(tx *store.Tx) error {
 		var err error
 		if t, err = tx.Task(id); err != nil {
 			return err
@@ -165,24 +141,17 @@ func remove(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Exec
 	if err != nil {
 		return failed(id, err)
 	}
-	attach(tc, change, id)
+	attach(e, change, id)
 	out := fmt.Sprintf("Deleted %s “%s”. Undo brings it back.%s", label(id), t.Title, changeNote(change))
-	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+	return tools.SuccessWithData(out, written{Task: v.data(t), Change: change})
 }
 
-func get(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+func get(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
 	var t task.Task
 	var hist []task.Completion
 	var total int
-	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
+	err := e.Read(func(tx *store.Tx) error {
 		var err error
 		if t, err = tx.Task(id); err != nil {
 			return err
@@ -193,12 +162,12 @@ func get(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	if err != nil {
 		return failed(id, err)
 	}
-	d := e.v.data(t)
+	d := v.data(t)
 	d.Done = total
 	for _, c := range hist {
-		d.Completions = append(d.Completions, e.v.completionData(c))
+		d.Completions = append(d.Completions, v.completionData(c))
 	}
-	return tools.SuccessWithData(e.v.detail(t, hist, total), shown{Task: d})
+	return tools.SuccessWithData(v.detail(t, hist, total), shown{Task: d})
 }
 
 // detail is get_task's text: a heading line, then one line per field that
@@ -256,7 +225,7 @@ func (v view) detail(t task.Task, hist []task.Completion, total int) string {
 	}
 	if t.Notes != "" {
 		b.WriteString("\nnotes:\n")
-		b.WriteString(item.FitNotes(t.Notes, tools.ModelLimit-fields.AnswerRoom-b.Len()))
+		b.WriteString(item.FitNotes(t.Notes, tools.ModelLimit-tools.AnswerRoom-b.Len()))
 	}
 	return b.String()
 }

@@ -212,44 +212,50 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		}
 	}
 	for i := range cal.Tasks {
-		t := &cal.Tasks[i]
-		if t.Floating {
-			t.Zone = person
-		}
-		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, item.MaxTitle, true)
-		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, item.MaxNotes, false)
-		tags, seen := t.Tags[:0], map[string]bool{}
-		for _, tag := range t.Tags {
-			tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), task.MaxTag, true)
-			if tag != "" && !seen[strings.ToLower(tag)] {
-				seen[strings.ToLower(tag)] = true
-				tags = append(tags, tag)
-			}
-		}
-		if len(tags) > task.MaxTags {
-			skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), task.MaxTags, task.MaxTags))
-			tags = tags[:task.MaxTags]
-		}
-		t.Tags = tags
-		if t.HasStart {
-			// The tasks table has a due and no start; DTSTART only
-			// served as the base of the to-do's relative alarms (RFC 5545
-			// §3.8.6.3) and the anchor of its RRULE.
-			skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
-		}
-		if t.Rule != nil && !t.HasDue {
-			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
-			t.Rule = nil
-		}
-		if t.Rule != nil {
-			if err := t.Series().CheckOccurs(); err != nil && !onlyStart(err) {
-				skip(t.Line, "VTODO", t.UID, neverOccurs(err))
-				t.Rule = nil
-			}
-		}
-		p.tasks = append(p.tasks, importedTask(t, now))
+		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, skip))
 	}
 	return p
+}
+
+// planTask applies the tools' rules to an imported to-do (text bounds,
+// tags, what a task cannot keep) and gives the task it becomes; skip
+// records what was cut or left out.
+func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, uid, reason string)) task.Task {
+	if t.Floating {
+		t.Zone = person
+	}
+	t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, item.MaxTitle, true)
+	t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, item.MaxNotes, false)
+	tags, seen := t.Tags[:0], map[string]bool{}
+	for _, tag := range t.Tags {
+		tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), task.MaxTag, true)
+		if tag != "" && !seen[strings.ToLower(tag)] {
+			seen[strings.ToLower(tag)] = true
+			tags = append(tags, tag)
+		}
+	}
+	if len(tags) > task.MaxTags {
+		skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), task.MaxTags, task.MaxTags))
+		tags = tags[:task.MaxTags]
+	}
+	t.Tags = tags
+	if t.HasStart {
+		// The tasks table has a due and no start; DTSTART only
+		// served as the base of the to-do's relative alarms (RFC 5545
+		// §3.8.6.3) and the anchor of its RRULE.
+		skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
+	}
+	if t.Rule != nil && !t.HasDue {
+		skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
+		t.Rule = nil
+	}
+	if t.Rule != nil {
+		if err := t.Series().CheckOccurs(); err != nil && !onlyStart(err) {
+			skip(t.Line, "VTODO", t.UID, neverOccurs(err))
+			t.Rule = nil
+		}
+	}
+	return importedTask(t, now)
 }
 
 // fitText applies the tools' rules to the text of property prop of an
@@ -472,10 +478,6 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	if err != nil {
 		return err
 	}
-	tks, err := tx.TasksByUID()
-	if err != nil {
-		return err
-	}
 	// update changes have to want where they differ; new rows are
 	// counted here and inserted in batches (store.Tx.InsertMany), which
 	// journal them without reading each back.
@@ -540,30 +542,8 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	if _, err := insert("event_overrides", fresh, &rep.Overrides); err != nil {
 		return fmt.Errorf("the changed occurrences: %w", err)
 	}
-	var freshTasks []task.Task
-	for _, t := range p.tasks {
-		have, ok := tks[t.UID]
-		if !ok {
-			freshTasks = append(freshTasks, t)
-			continue
-		}
-		if len(store.TaskChanges(have, t)) == 0 {
-			rep.Tasks.Unchanged++
-			continue
-		}
-		rep.Tasks.Updated++
-		if opts.DryRun {
-			continue
-		}
-		if _, err := tx.SaveTask(have, t); err != nil {
-			return fmt.Errorf("task %s: %w", t.UID, err)
-		}
-	}
-	rep.Tasks.Created += len(freshTasks)
-	if !opts.DryRun && len(freshTasks) > 0 {
-		if _, err := tx.InsertTasks(freshTasks); err != nil {
-			return fmt.Errorf("the tasks: %w", err)
-		}
+	if err := p.applyTasks(tx, &rep.Tasks, opts.DryRun); err != nil {
+		return err
 	}
 	if !opts.DryRun {
 		src := opts.Source
@@ -572,6 +552,43 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 		}
 		tx.Summarize(fmt.Sprintf("imported %s: %d events, %d changed occurrences, %d tasks added or updated",
 			src, rep.Events.Created+rep.Events.Updated, rep.Overrides.Created+rep.Overrides.Updated, rep.Tasks.Created+rep.Tasks.Updated))
+	}
+	return nil
+}
+
+// applyTasks writes the planned tasks: those whose UID a live task of the
+// owner has update it where they differ, the others are added in batches
+// (or, dry, only counted in c).
+func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
+	have, err := tx.TasksByUID()
+	if err != nil {
+		return err
+	}
+	var fresh []task.Task
+	for _, t := range p.tasks {
+		old, ok := have[t.UID]
+		switch {
+		case !ok:
+			fresh = append(fresh, t)
+			continue
+		case len(store.TaskChanges(old, t)) == 0:
+			c.Unchanged++
+			continue
+		}
+		c.Updated++
+		if dry {
+			continue
+		}
+		if _, err := tx.SaveTask(old, t); err != nil {
+			return fmt.Errorf("task %s: %w", t.UID, err)
+		}
+	}
+	c.Created += len(fresh)
+	if dry || len(fresh) == 0 {
+		return nil
+	}
+	if _, err := tx.InsertTasks(fresh); err != nil {
+		return fmt.Errorf("the tasks: %w", err)
 	}
 	return nil
 }
@@ -665,21 +682,7 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 	}
 	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
 		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
-		// The tasks due in the window, or with no due.
-		tkFilter := store.TaskFilter{Window: true, WithoutDue: true, From: from, To: to}
-		if !from.IsZero() {
-			tkFilter.FromDay = zone.Today(from)
-		}
-		if !to.IsZero() {
-			// The last day, compared with <=: the day after 9999-12-31
-			// would sort as text before every other day.
-			last := zone.Today(to.Add(-time.Second))
-			if last.Year > 9999 {
-				last = tz.Date{Year: 9999, Month: time.December, Day: 31}
-			}
-			tkFilter.ToDay = last
-		}
-		tks, err := tx.Tasks(tkFilter)
+		tks, err := tx.Tasks(exportFilter(zone, from, to))
 		if err != nil {
 			return err
 		}
@@ -1026,6 +1029,26 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		ov.Alarms = a
 	}
 	return &ov, nil
+}
+
+// exportFilter selects the tasks an export of [from, to) holds (a zero
+// bound is open): those due in it, a floating day taken in zone, and those
+// with no due.
+func exportFilter(zone tz.Zone, from, to time.Time) store.TaskFilter {
+	f := store.TaskFilter{Window: true, WithoutDue: true, From: from, To: to}
+	if !from.IsZero() {
+		f.FromDay = zone.Today(from)
+	}
+	if !to.IsZero() {
+		// The last day, compared with <=: the day after 9999-12-31 would
+		// sort as text before every other day.
+		last := zone.Today(to.Add(-time.Second))
+		if last.Year > 9999 {
+			last = tz.Date{Year: 9999, Month: time.December, Day: 31}
+		}
+		f.ToDay = last
+	}
+	return f
 }
 
 // taskZone is one zone the timed dues of tasks are pinned to, with the

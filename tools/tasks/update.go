@@ -164,7 +164,7 @@ func applyUpdate(a *args.Args, u updateArgs, t *task.Task, e *tools.Env) bool {
 		}
 	}
 	title, hasTitle, notes, hasNotes, d, hasDue := u.title, u.hasTitle, u.notes, u.hasNotes, u.due, u.hasDue
-	prio, hasPrio, tags, addTags, removeTags := u.prio, u.hasPrio, u.tags, u.addTags, u.removeTags
+	prio, hasPrio, tags := u.prio, u.hasPrio, u.tags
 	rule, hasRule, rf, hasRF, remZone, rem, hasBefore, hasAt, clear := u.rule, u.hasRule, u.rf, u.hasRF, u.remZone, u.rem, u.hasBefore, u.hasAt, u.clear
 
 	if hasTitle {
@@ -193,18 +193,7 @@ func applyUpdate(a *args.Args, u updateArgs, t *task.Task, e *tools.Env) bool {
 	} else if clear["tags"] {
 		t.Tags = nil
 	}
-	for _, tag := range addTags {
-		t.Tags = task.AddTag(t.Tags, tag)
-	}
-	for _, tag := range removeTags {
-		t.Tags = task.RemoveTag(t.Tags, tag)
-	}
-	switch {
-	case len(addTags) > 0:
-		checkTagCount(a, "add_tags", t.Tags)
-	case len(tags) > 0:
-		checkTagCount(a, "tags", t.Tags)
-	}
+	applyTags(a, u, t)
 	if hasRule {
 		if t.Rule == nil {
 			t.RepeatFrom = task.Schedule
@@ -239,6 +228,23 @@ func applyUpdate(a *args.Args, u updateArgs, t *task.Task, e *tools.Env) bool {
 		checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.Zone)
 	}
 	return a.Err() == nil
+}
+
+// applyTags adds and takes off the tags of add_tags and remove_tags,
+// after tags has replaced them, and checks how many the task then has.
+func applyTags(a *args.Args, u updateArgs, t *task.Task) {
+	for _, tag := range u.addTags {
+		t.Tags = task.AddTag(t.Tags, tag)
+	}
+	for _, tag := range u.removeTags {
+		t.Tags = task.RemoveTag(t.Tags, tag)
+	}
+	switch {
+	case len(u.addTags) > 0:
+		checkTagCount(a, "add_tags", t.Tags)
+	case len(u.tags) > 0:
+		checkTagCount(a, "tags", t.Tags)
+	}
 }
 
 // timingChanged reports whether a change of these fields (as

@@ -1,13 +1,13 @@
 package alarm
 
-import "github.com/assistant-dev/assistant/tz"
+import (
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tz"
+)
 
-// TaskColumns and ScanTask let remind read every open task with reminders
-// in one query (its rebuild) until it does so through the store's task
-// methods; they go then.
-const TaskColumns = taskColumns
-
-// ScanTask decodes one row of [TaskColumns].
-func ScanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*Item, error) {
-	return scanTask(row, zone)
+// WatchTask is task t as the reminders job sees it, for a person in zone:
+// its occurrences (a repeating task's next dues), triggers and one-time
+// reminders; deleted marks a task that no longer fires.
+func WatchTask(t task.Task, deleted bool, zone tz.Zone) (*Item, error) {
+	return watchTask(t, deleted, zone)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -136,92 +137,57 @@ func loadItem(tx *store.Tx, label string, zone tz.Zone) (*watched, bool, error) 
 	return loadEvent(tx, id, zone)
 }
 
-// loadTask reads a task (migrations/00002_tasks.sql). A repeating task
-// keeps its next due and the rule from there; a task repeated from
-// completion has no known occurrence after the current due.
+// loadTask reads a task, deleted or not (a deleted or done one is dead).
+// A repeating task keeps its next due and the rule from there; a task
+// repeated from completion has no known occurrence after the current due.
 func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
-	it, err := scanTask(tx.QueryRow(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND id = ?`, tx.Owner(), id), zone)
-	if errors.Is(err, sql.ErrNoRows) {
+	t, deleted, err := tx.TaskEvenDeleted(id)
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	return it, true, nil
+	it, err := watchTask(t, deleted, zone)
+	return it, err == nil, err
 }
 
-// taskColumns are the columns scanTask reads, in its order.
-const taskColumns = `id, title, due_date, due_time, due_zone, due_at, rrule, repeat_from, remind_before, remind_at,
-	remind_zone, remind_once, status, updated_at, deleted_at`
-
-// scanTask decodes one row of taskColumns.
-func scanTask(row interface{ Scan(...any) error }, zone tz.Zone) (*watched, error) {
-	var (
-		id                               int64
-		title, before, at, once, status  string
-		date, dtime, dzone, rrule, rfrom sql.NullString
-		rzone, updated, deleted          sql.NullString
-		dueAt                            sql.NullInt64
-	)
-	if err := row.Scan(&id, &title, &date, &dtime, &dzone, &dueAt, &rrule, &rfrom, &before, &at, &rzone, &once, &status,
-		&updated, &deleted); err != nil {
-		return nil, err
-	}
-	it := &watched{Kind: "task", Label: "t" + strconv.FormatInt(id, 10), ID: id, Title: title, zone: zone,
-		Updated: parseStamp(updated.String), Dead: deleted.Valid || status != "open"}
-	rem, err := item.ParseReminders(before, at)
-	if err != nil {
-		return nil, fmt.Errorf("task t%d: %w", id, err)
-	}
-	if it.Absolute, err = onceFires(once); err != nil {
-		return nil, fmt.Errorf("task t%d: %w", id, err)
-	}
-	// remind_at is read in the zone it was written in (remind_zone), so
+// watchTask is task t as the reminders job sees it, for a person in zone;
+// an error when its remind_zone is no IANA zone.
+func watchTask(t task.Task, deleted bool, zone tz.Zone) (*watched, error) {
+	it := &watched{Kind: "task", Label: task.Label(t.ID), ID: t.ID, Title: t.Title, zone: zone,
+		Updated: t.UpdatedAt, Dead: deleted || t.Status != task.Open, Absolute: fireOnce(t.RemindOnce)}
+	// remind_at is read in the zone it was written in (RemindZone), so
 	// a moment given under another zone than the person's stored one
 	// (--tz) fires at the instant it named; older rows have none and use
 	// the person's zone.
 	remZone := zone
-	if rzone.Valid && rzone.String != "" {
-		if remZone, err = tz.LoadZone(rzone.String); err != nil {
-			return nil, fmt.Errorf("task t%d: %w", id, err)
+	if t.RemindZone != "" {
+		var err error
+		if remZone, err = tz.LoadZone(t.RemindZone); err != nil {
+			return nil, fmt.Errorf("task %s: %w", it.Label, err)
 		}
 	}
-	if !date.Valid {
+	if !t.HasDue {
 		it.NoBase = true
-		for _, m := range rem.At {
+		for _, m := range t.Reminders.At {
 			a, _ := remZone.MomentInstant(m)
 			it.Absolute = append(it.Absolute, fire{Trigger: atTrigger(m, remZone, zone), At: a})
 		}
 		return it, nil
 	}
-	s := recur.Series{Zone: zone}
-	if dtime.Valid {
-		dt, err := tz.ParseDateTime(dtime.String)
-		if err != nil {
-			return nil, fmt.Errorf("task t%d: %w", id, err)
-		}
-		if s.Zone, err = tz.LoadZone(dzone.String); err != nil {
-			return nil, fmt.Errorf("task t%d: %w", id, err)
-		}
-		// The stored instant tells the two readings of a repeated hour apart.
-		s.Start = tz.TimeMoment(s.Zone.Reading(dt, time.Unix(dueAt.Int64, 0)))
-		remZone = s.Zone
+	s := recur.Series{Zone: zone, Start: t.Due.Moment}
+	if t.Due.HasTime {
+		s.Zone, remZone = t.Due.Zone, t.Due.Zone
 	} else {
-		d, err := tz.ParseDate(date.String)
-		if err != nil {
-			return nil, fmt.Errorf("task t%d: %w", id, err)
-		}
-		s.Start = tz.DayMoment(d)
 		it.AllDay = true
 	}
-	if rrule.Valid && rfrom.String != "completion" {
-		if s.Rule, err = recur.ParseRule(rrule.String); err != nil {
-			return nil, fmt.Errorf("task t%d: %w", id, err)
-		}
+	if t.RepeatFrom != task.FromCompletion {
+		s.Rule = t.Rule
 	}
 	it.Series = s
 	first, _ := s.Zone.MomentInstant(s.Start)
-	it.Triggers = triggers(rem, first, remZone, zone)
+	it.Triggers = triggers(t.Reminders, first, remZone, zone)
 	return it, nil
 }
 
@@ -366,11 +332,16 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 // of its own, "once:" and its RFC 3339 UTC text.
 func onceFires(s string) ([]fire, error) {
 	ts, err := item.ParseOnce(s)
+	return fireOnce(ts), err
+}
+
+// fireOnce is one absolute fire per one-time reminder instant.
+func fireOnce(ts []time.Time) []fire {
 	out := make([]fire, 0, len(ts))
 	for _, at := range ts {
 		out = append(out, fire{Trigger: "once:" + at.Format(time.RFC3339), At: at})
 	}
-	return out, err
+	return out
 }
 
 // keyStart is the original start of the occurrence a RECURRENCE-ID names:

@@ -3,11 +3,10 @@ package ics
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -17,7 +16,7 @@ import (
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/tasks"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
 
 	// The event and task tables are registered as journaled by the
@@ -113,7 +112,7 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 // planned is every row an import means to write, before the transaction.
 type planned struct {
 	events  []plannedEvent
-	tasks   []store.Row
+	tasks   []task.Task
 	skipped []Skipped
 }
 
@@ -213,44 +212,50 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		}
 	}
 	for i := range cal.Tasks {
-		t := &cal.Tasks[i]
-		if t.Floating {
-			t.Zone = person
-		}
-		t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, item.MaxTitle, true)
-		t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, item.MaxNotes, false)
-		tags, seen := t.Tags[:0], map[string]bool{}
-		for _, tag := range t.Tags {
-			tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), tasks.MaxTag, true)
-			if tag != "" && !seen[strings.ToLower(tag)] {
-				seen[strings.ToLower(tag)] = true
-				tags = append(tags, tag)
-			}
-		}
-		if len(tags) > tasks.MaxTags {
-			skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), tasks.MaxTags, tasks.MaxTags))
-			tags = tags[:tasks.MaxTags]
-		}
-		t.Tags = tags
-		if t.HasStart {
-			// The tasks table has a due and no start; DTSTART only
-			// served as the base of the to-do's relative alarms (RFC 5545
-			// §3.8.6.3) and the anchor of its RRULE.
-			skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
-		}
-		if t.Rule != nil && !t.HasDue {
-			skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
-			t.Rule = nil
-		}
-		if t.Rule != nil {
-			if err := t.Series().CheckOccurs(); err != nil && !onlyStart(err) {
-				skip(t.Line, "VTODO", t.UID, neverOccurs(err))
-				t.Rule = nil
-			}
-		}
-		p.tasks = append(p.tasks, taskRow(t, person, now))
+		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, skip))
 	}
 	return p
+}
+
+// planTask applies the tools' rules to an imported to-do (text bounds,
+// tags, what a task cannot keep) and gives the task it becomes; skip
+// records what was cut or left out.
+func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, uid, reason string)) task.Task {
+	if t.Floating {
+		t.Zone = person
+	}
+	t.Summary = fitText(skip, t.Line, "VTODO", t.UID, "SUMMARY", t.Summary, item.MaxTitle, true)
+	t.Description = fitText(skip, t.Line, "VTODO", t.UID, "DESCRIPTION", t.Description, item.MaxNotes, false)
+	tags, seen := t.Tags[:0], map[string]bool{}
+	for _, tag := range t.Tags {
+		tag = fitText(skip, t.Line, "VTODO", t.UID, "A CATEGORIES item", strings.TrimLeft(strings.TrimSpace(args.CleanLine(tag)), "#"), task.MaxTag, true)
+		if tag != "" && !seen[strings.ToLower(tag)] {
+			seen[strings.ToLower(tag)] = true
+			tags = append(tags, tag)
+		}
+	}
+	if len(tags) > task.MaxTags {
+		skip(t.Line, "VTODO", t.UID, fmt.Sprintf("CATEGORIES has %d items, more than the %d tags a task keeps; the first %d are imported", len(tags), task.MaxTags, task.MaxTags))
+		tags = tags[:task.MaxTags]
+	}
+	t.Tags = tags
+	if t.HasStart {
+		// The tasks table has a due and no start; DTSTART only
+		// served as the base of the to-do's relative alarms (RFC 5545
+		// §3.8.6.3) and the anchor of its RRULE.
+		skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
+	}
+	if t.Rule != nil && !t.HasDue {
+		skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
+		t.Rule = nil
+	}
+	if t.Rule != nil {
+		if err := t.Series().CheckOccurs(); err != nil && !onlyStart(err) {
+			skip(t.Line, "VTODO", t.UID, neverOccurs(err))
+			t.Rule = nil
+		}
+	}
+	return importedTask(t, now)
 }
 
 // fitText applies the tools' rules to the text of property prop of an
@@ -389,46 +394,38 @@ func overrideRow(master, ov *Event, person tz.Zone, now time.Time) store.Row {
 	return row
 }
 
-func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
-	row := store.Row{"uid": t.UID, "due_date": nil, "due_time": nil, "due_zone": nil, "due_at": nil}
-	if t.HasDue {
-		row["due_date"] = t.Due.Date.String()
-		if t.Due.HasTime {
-			at, _ := t.Zone.Instant(t.Due.DateTime)
-			row["due_time"], row["due_zone"], row["due_at"] = t.Due.DateTime.String(), t.Zone.Name(), at.Unix()
-		}
-	}
+// importedTask is the task a VTODO becomes: its due pinned to its zone
+// (the person's for a floating one, set by planRows), its alarms as
+// minutes before and one-time reminders (reminderColumns), open or done
+// as its STATUS says, completed now when the file says done but not when.
+func importedTask(t *Task, now time.Time) task.Task {
 	title := strings.TrimSpace(t.Summary)
 	if title == "" {
 		title = "(no title)"
 	}
-	tags := t.Tags
-	if tags == nil {
-		tags = []string{}
+	out := task.New(title, now)
+	out.UID, out.Notes, out.Priority, out.Tags = t.UID, t.Description, t.Priority, t.Tags
+	if t.HasDue {
+		out.HasDue, out.Due = true, task.Day(t.Due.Date)
+		if t.Due.HasTime {
+			out.Due = task.Timed(t.Due.DateTime, t.Zone)
+		}
 	}
-	tb, _ := json.Marshal(tags)
-	rb, once := reminderColumns(t.Alarms)
-	row["title"], row["title_norm"], row["notes"] = title, item.NormTitle(title), t.Description
-	row["priority"], row["tags"] = t.Priority, string(tb)
-	row["rrule"], row["repeat_from"] = nil, nil
 	if t.Rule != nil {
-		row["rrule"], row["repeat_from"] = t.Rule.String(), "schedule"
+		out.Rule, out.RepeatFrom = t.Rule, task.Schedule
 		if t.FromCompletion {
-			row["repeat_from"] = "completion"
+			out.RepeatFrom = task.FromCompletion
 		}
 	}
-	row["remind_before"], row["remind_at"], row["remind_once"] = rb, "[]", once
-	row["status"], row["completed_at"] = "open", nil
+	out.Reminders.Before = t.Alarms.RemindBefore
+	out.RemindOnce = t.Alarms.RemindAt
 	if t.Done {
-		row["status"] = "done"
+		out.Status, out.CompletedAt = task.Done, now
 		if !t.Completed.IsZero() {
-			row["completed_at"] = t.Completed.Unix()
-		} else {
-			row["completed_at"] = now.Unix()
+			out.CompletedAt = t.Completed
 		}
 	}
-	row["created_at"] = now.Unix()
-	return row
+	return out
 }
 
 func boolInt(b bool) int {
@@ -466,7 +463,6 @@ func existing(tx *store.Tx, query string, cols []string, key func(store.Row) str
 var (
 	eventCols    = []string{"id", "uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at", "rrule", "exdates", "rdates", "first_at", "last_at", "remind_before", "remind_at", "remind_once"}
 	overrideCols = []string{"id", "event_id", "recurrence_id", "cancelled", "title", "location", "notes", "start_local", "end_local", "tzid", "start_at", "end_at", "remind_before", "remind_at"}
-	taskCols     = []string{"id", "uid", "title", "title_norm", "notes", "due_date", "due_time", "due_zone", "due_at", "priority", "tags", "rrule", "repeat_from", "remind_before", "remind_at", "remind_zone", "remind_once", "status", "completed_at"}
 )
 
 // apply compares the planned rows with the owner's live rows and writes
@@ -479,11 +475,6 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	}
 	ovs, err := existing(tx, `SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL`, overrideCols,
 		func(r store.Row) string { return fmt.Sprint(r["event_id"], "@", r["recurrence_id"]) })
-	if err != nil {
-		return err
-	}
-	tks, err := existing(tx, `SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND uid IS NOT NULL`, taskCols,
-		func(r store.Row) string { return fmt.Sprint(r["uid"]) })
 	if err != nil {
 		return err
 	}
@@ -551,19 +542,8 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 	if _, err := insert("event_overrides", fresh, &rep.Overrides); err != nil {
 		return fmt.Errorf("the changed occurrences: %w", err)
 	}
-	fresh = fresh[:0]
-	for _, t := range p.tasks {
-		have := tks[t["uid"].(string)]
-		if have == nil {
-			fresh = append(fresh, t)
-			continue
-		}
-		if err := update("tasks", have, t, &rep.Tasks); err != nil {
-			return fmt.Errorf("task %s: %w", t["uid"], err)
-		}
-	}
-	if _, err := insert("tasks", fresh, &rep.Tasks); err != nil {
-		return fmt.Errorf("the tasks: %w", err)
+	if err := p.applyTasks(tx, &rep.Tasks, opts.DryRun); err != nil {
+		return err
 	}
 	if !opts.DryRun {
 		src := opts.Source
@@ -572,6 +552,43 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
 		}
 		tx.Summarize(fmt.Sprintf("imported %s: %d events, %d changed occurrences, %d tasks added or updated",
 			src, rep.Events.Created+rep.Events.Updated, rep.Overrides.Created+rep.Overrides.Updated, rep.Tasks.Created+rep.Tasks.Updated))
+	}
+	return nil
+}
+
+// applyTasks writes the planned tasks: those whose UID a live task of the
+// owner has update it where they differ, the others are added in batches
+// (or, dry, only counted in c).
+func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
+	have, err := tx.TasksByUID()
+	if err != nil {
+		return err
+	}
+	var fresh []task.Task
+	for _, t := range p.tasks {
+		old, ok := have[t.UID]
+		switch {
+		case !ok:
+			fresh = append(fresh, t)
+			continue
+		case len(store.TaskChanges(old, t)) == 0:
+			c.Unchanged++
+			continue
+		}
+		c.Updated++
+		if dry {
+			continue
+		}
+		if _, err := tx.SaveTask(old, t); err != nil {
+			return fmt.Errorf("task %s: %w", t.UID, err)
+		}
+	}
+	c.Created += len(fresh)
+	if dry || len(fresh) == 0 {
+		return nil
+	}
+	if _, err := tx.InsertTasks(fresh); err != nil {
+		return fmt.Errorf("the tasks: %w", err)
 	}
 	return nil
 }
@@ -665,24 +682,30 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 	}
 	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
 		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
-		tkWhere := `owner_id = ? AND deleted_at IS NULL AND (due_date IS NULL OR (due_at IS NOT NULL AND due_at >= ? AND due_at < ?) OR (due_at IS NULL AND due_date >= ? AND due_date <= ?))`
-		loDay, hiDay := "0000-00-00", "9999-99-99"
-		if !from.IsZero() {
-			loDay = zone.Today(from).String()
-		}
-		if !to.IsZero() {
-			// The last day, compared with <=: the day after 9999-12-31
-			// would sort as text before every other day.
-			last := zone.Today(to.Add(-time.Second))
-			if last.Year > 9999 {
-				last = tz.Date{Year: 9999, Month: time.December, Day: 31}
-			}
-			hiDay = last.String()
+		tks, err := tx.Tasks(exportFilter(zone, from, to))
+		if err != nil {
+			return err
 		}
 		// Zones and years first: the VTIMEZONEs go before the items.
 		var zones []tz.Zone
 		seen := map[string]bool{}
 		fromY, toY := 0, 0
+		note := func(name sql.NullString, minAt, maxAt sql.NullInt64) {
+			if name.Valid && !seen[name.String] {
+				if z, err := tz.LoadZone(name.String); err == nil {
+					seen[name.String] = true
+					zones = append(zones, z)
+				}
+			}
+			if minAt.Valid {
+				if y := time.Unix(minAt.Int64, 0).UTC().Year(); fromY == 0 || y < fromY {
+					fromY = y
+				}
+			}
+			if maxAt.Valid {
+				toY = max(toY, time.Unix(maxAt.Int64, 0).UTC().Year())
+			}
+		}
 		collect := func(q string, args ...any) error {
 			rows, err := tx.Query(q, args...)
 			if err != nil {
@@ -695,20 +718,7 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 				if err := rows.Scan(&name, &minAt, &maxAt); err != nil {
 					return err
 				}
-				if name.Valid && !seen[name.String] {
-					if z, err := tz.LoadZone(name.String); err == nil {
-						seen[name.String] = true
-						zones = append(zones, z)
-					}
-				}
-				if minAt.Valid {
-					if y := time.Unix(minAt.Int64, 0).UTC().Year(); fromY == 0 || y < fromY {
-						fromY = y
-					}
-				}
-				if maxAt.Valid {
-					toY = max(toY, time.Unix(maxAt.Int64, 0).UTC().Year())
-				}
+				note(name, minAt, maxAt)
 			}
 			return rows.Err()
 		}
@@ -718,8 +728,8 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 		if err := collect(`SELECT tzid, MIN(start_at), MAX(start_at) FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL AND tzid IS NOT NULL GROUP BY tzid`, tx.Owner()); err != nil {
 			return err
 		}
-		if err := collect(`SELECT due_zone, MIN(due_at), MAX(due_at) FROM tasks WHERE `+tkWhere+` AND due_zone IS NOT NULL GROUP BY due_zone`, tx.Owner(), lo, hi, loDay, hiDay); err != nil {
-			return err
+		for _, z := range taskZones(tks) {
+			note(sql.NullString{String: z.name, Valid: true}, sql.NullInt64{Int64: z.first, Valid: true}, sql.NullInt64{Int64: z.last, Valid: true})
 		}
 		wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: tx.Now()})
 		ovByEvent, err := loadOverrides(tx)
@@ -761,16 +771,14 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 		if err != nil {
 			return err
 		}
-		err = eachRow(tx, taskCols, `SELECT `+strings.Join(taskCols, ", ")+` FROM tasks WHERE `+tkWhere+` ORDER BY id`,
-			[]any{tx.Owner(), lo, hi, loDay, hiDay}, func(r store.Row) error {
-				t, err := taskFromRow(r, zone)
-				if err != nil {
-					return err
-				}
-				return wr.Task(t)
-			})
-		if err != nil {
-			return err
+		for _, tk := range tks {
+			t, err := exportedTask(tk, zone)
+			if err != nil {
+				return err
+			}
+			if err := wr.Task(t); err != nil {
+				return err
+			}
 		}
 		return wr.Close()
 	})
@@ -841,6 +849,15 @@ func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.T
 	if err != nil {
 		return Alarms{}, err
 	}
+	ts, err := item.ParseOnce(once)
+	if err != nil {
+		return Alarms{}, err
+	}
+	return alarmsOf(r, ts, zone, repeatFrom), nil
+}
+
+// alarmsOf is alarmsFromColumns of reminders already read.
+func alarmsOf(r item.Reminders, once []time.Time, zone tz.Zone, repeatFrom *time.Time) Alarms {
 	a := Alarms{RemindBefore: r.Before}
 	for _, m := range r.At {
 		t, _ := zone.MomentInstant(m)
@@ -851,12 +868,8 @@ func alarmsFromColumns(before, at, once string, zone tz.Zone, repeatFrom *time.T
 		a.RemindAt = append(a.RemindAt, t)
 	}
 	a.RemindBefore = uniqueInts(a.RemindBefore)
-	ts, err := item.ParseOnce(once)
-	if err != nil {
-		return Alarms{}, err
-	}
-	a.RemindAt = uniqueTimes(append(a.RemindAt, ts...))
-	return a, nil
+	a.RemindAt = uniqueTimes(append(a.RemindAt, once...))
+	return a
 }
 
 // heldEnd reports whether e ends within the years RFC 5545 can write
@@ -1018,63 +1031,88 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 	return &ov, nil
 }
 
-// taskFromRow reads one tasks row back into the model; a task the tools
-// made has no UID, and gets one from its id.
-func taskFromRow(r store.Row, person tz.Zone) (*Task, error) {
-	id := r["id"].(int64)
-	t := &Task{UID: str(r["uid"]), Summary: str(r["title"]), Description: str(r["notes"]), Zone: person}
+// exportFilter selects the tasks an export of [from, to) holds (a zero
+// bound is open): those due in it, a floating day taken in zone, and those
+// with no due.
+func exportFilter(zone tz.Zone, from, to time.Time) store.TaskFilter {
+	f := store.TaskFilter{Window: true, WithoutDue: true, From: from, To: to}
+	if !from.IsZero() {
+		f.FromDay = zone.Today(from)
+	}
+	if !to.IsZero() {
+		// The last day, compared with <=: the day after 9999-12-31 would
+		// sort as text before every other day.
+		last := zone.Today(to.Add(-time.Second))
+		if last.Year > 9999 {
+			last = tz.Date{Year: 9999, Month: time.December, Day: 31}
+		}
+		f.ToDay = last
+	}
+	return f
+}
+
+// taskZone is one zone the timed dues of tasks are pinned to, with the
+// first and last of their instants (Unix seconds).
+type taskZone struct {
+	name        string
+	first, last int64
+}
+
+// taskZones lists the zones of the timed dues of ts, by name.
+func taskZones(ts []task.Task) []taskZone {
+	var out []taskZone
+	at := map[string]int{}
+	for _, t := range ts {
+		if !t.HasDue || !t.Due.HasTime {
+			continue
+		}
+		name, sec := t.Due.Zone.Name(), t.Due.At.Unix()
+		i, ok := at[name]
+		if !ok {
+			at[name] = len(out)
+			out = append(out, taskZone{name: name, first: sec, last: sec})
+			continue
+		}
+		out[i].first, out[i].last = min(out[i].first, sec), max(out[i].last, sec)
+	}
+	slices.SortFunc(out, func(a, b taskZone) int { return strings.Compare(a.name, b.name) })
+	return out
+}
+
+// exportedTask is a stored task as a VTODO of the model; a task the tools
+// made has no UID, and gets one from its id. A timed due is written as
+// its local time with TZID, which names the earlier of the two instants of
+// a repeated hour (RFC 5545 §3.3.5), and its alarms are reckoned from that.
+func exportedTask(s task.Task, person tz.Zone) (*Task, error) {
+	t := &Task{UID: s.UID, Summary: s.Title, Description: s.Notes, Zone: person, Priority: s.Priority}
 	if t.UID == "" {
-		t.UID = "t" + strconv.FormatInt(id, 10) + "@assistant"
+		t.UID = task.Label(s.ID) + "@assistant"
 	}
-	if d := str(r["due_date"]); d != "" {
-		if tm := str(r["due_time"]); tm != "" {
-			dt, err := tz.ParseDateTime(tm)
-			if err != nil {
-				return nil, err
-			}
-			z, err := tz.LoadZone(str(r["due_zone"]))
-			if err != nil {
-				return nil, err
-			}
-			t.Due, t.Zone = tz.TimeMoment(dt), z
-		} else {
-			day, err := tz.ParseDate(d)
-			if err != nil {
-				return nil, err
-			}
-			t.Due = tz.DayMoment(day)
+	if s.HasDue {
+		t.HasDue, t.Due = true, tz.DayMoment(s.Due.Date)
+		if s.Due.HasTime {
+			dt := s.Due.DateTime
+			dt.Fold = false
+			t.Due, t.Zone = tz.TimeMoment(dt), s.Due.Zone
 		}
-		t.HasDue = true
 	}
-	if p, ok := r["priority"].(int64); ok {
-		t.Priority = int(p)
+	if len(s.Tags) > 0 {
+		t.Tags = s.Tags
 	}
-	if err := json.Unmarshal([]byte(str(r["tags"])), &t.Tags); err != nil && str(r["tags"]) != "" {
-		return nil, err
+	if s.Rule != nil {
+		t.Rule, t.FromCompletion = s.Rule, s.RepeatFrom == task.FromCompletion
 	}
-	if len(t.Tags) == 0 {
-		t.Tags = nil
-	}
-	if rr := str(r["rrule"]); rr != "" {
-		rule, err := recur.ParseRule(rr)
-		if err != nil {
-			return nil, err
-		}
-		t.Rule, t.FromCompletion = rule, str(r["repeat_from"]) == "completion"
-	}
-	t.Done = str(r["status"]) == "done"
+	t.Done = s.Status == task.Done
 	t.Status = "NEEDS-ACTION"
 	if t.Done {
 		t.Status = "COMPLETED"
-		if c, ok := r["completed_at"].(int64); ok {
-			t.Completed = time.Unix(c, 0).UTC()
-		}
+		t.Completed = s.CompletedAt
 	}
 	remZone := t.Zone // a timed due's zone, else the person's
-	if rz := str(r["remind_zone"]); rz != "" && !t.Due.HasTime {
-		z, err := tz.LoadZone(rz)
+	if s.RemindZone != "" && !t.Due.HasTime {
+		z, err := tz.LoadZone(s.RemindZone)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("task %s cannot be exported: %w", task.Label(s.ID), err)
 		}
 		remZone = z
 	}
@@ -1086,10 +1124,6 @@ func taskFromRow(r store.Row, person tz.Zone) (*Task, error) {
 		}
 		repeatFrom = &first
 	}
-	a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), remZone, repeatFrom)
-	if err != nil {
-		return nil, err
-	}
-	t.Alarms = a
+	t.Alarms = alarmsOf(s.Reminders, s.RemindOnce, remZone, repeatFrom)
 	return t, nil
 }

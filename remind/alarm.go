@@ -20,7 +20,5 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 // wallClock is at on the wall clock of zone, "2026-10-04T23:00".
 var wallClock = alarm.WallClock
 
-// taskColumns and scanTask read open tasks in one query (openTasks).
-const taskColumns = alarm.TaskColumns
-
-var scanTask = alarm.ScanTask
+// watchTask is a task as the reminders job sees it ([alarm.WatchTask]).
+var watchTask = alarm.WatchTask

@@ -122,19 +122,14 @@ func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result
 // whose row cannot be decoded is left out, and read (and reported) one by
 // one later.
 func openTasks(tx *store.Tx, p person) (map[string]*watched, error) {
-	rows, err := tx.Query(`SELECT `+taskColumns+` FROM tasks WHERE owner_id = ? AND deleted_at IS NULL
-		AND status = 'open' AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`, tx.Owner())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]*watched{}
-	for rows.Next() {
-		if it, err := scanTask(rows, p.Zone); err == nil {
+	ts, err := tx.OpenTasksWithReminders()
+	out := make(map[string]*watched, len(ts))
+	for _, t := range ts {
+		if it, err := watchTask(t, false, p.Zone); err == nil {
 			out[it.Label] = it
 		}
 	}
-	return out, rows.Err()
+	return out, err
 }
 
 // rebuildBatch is how many items one transaction of a rebuild recomputes

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,14 +10,14 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // summary is a task in one sentence part for the answers of writes:
 // "t12 “Buy milk”, due tomorrow, Tue 2026-12-01; p2; #home; repeats every
 // week".
-func (v view) summary(t task) string {
+func (v view) summary(t task.Task) string {
 	parts := []string{fmt.Sprintf("%s “%s”", label(t.ID), t.Title)}
 	if t.HasDue {
 		parts[0] += ", due " + v.dueText(t.Due)
@@ -38,24 +37,19 @@ func (v view) summary(t task) string {
 	return strings.Join(parts, "; ")
 }
 
-// addOutcome says what add_task's Write found or did.
-type addOutcome int
+// addIn is what add_task was asked for: the task as it would be stored
+// and its guard against adding it twice.
+type addIn struct {
+	t    task.Task
+	once tools.Once
+}
 
-const (
-	added addOutcome = iota
-	replayed
-	duplicate
-)
-
-func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	t := task{Status: "open", Priority: 4, CreatedAt: e.now}
-	t.Title, _ = readTitle(a, true)
+// readAdd is add_task's read step.
+func readAdd(a *args.Args, e *tools.Env) addIn {
+	title, _ := readTitle(a, true)
+	t := task.New(title, e.Now)
 	t.Notes, _ = readNotes(a)
-	t.Due, t.HasDue = readDue(a, e.zone)
+	t.Due, t.HasDue = readDue(a, e.Zone)
 	if p, ok := readPriority(a); ok {
 		t.Priority = p
 	}
@@ -63,116 +57,102 @@ func add(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRes
 	checkTagCount(a, "tags", t.Tags)
 	rule, hasRule := readRule(a)
 	rf, hasRF := readRepeatFrom(a)
-	remZone := e.zone
+	remZone := e.Zone
 	if t.HasDue && t.Due.HasTime {
 		remZone = t.Due.Zone
 	}
 	t.Reminders, _, _ = readReminders(a, remZone)
 	t.RemindZone = remZone.Name() // a moment read in a zone fires at that instant
-	key := readKey(a)
-	allowDup := a.Flag("allow_duplicate")
+	once := tools.ReadOnce(a, "add_task")
 	if hasRF && !hasRule && a.Err() == nil {
 		a.Fail("repeat_from", "“repeat_from” says how a repeating task moves on, so it needs an “rrule” too; give one, or leave “repeat_from” out.")
 	}
 	if hasRule {
-		t.Rule, t.RepeatFrom = rule, "schedule"
+		t.Rule, t.RepeatFrom = rule, task.Schedule
 		if hasRF {
 			t.RepeatFrom = rf
 		}
 	}
-	checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.zone)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-
-	row := t.columns()
-	row["created_at"] = e.now.Unix()
+	checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.Zone)
 	// The fingerprint is of what would be stored, so spellings of the same
 	// call ("RRULE:" or not, spaces) count as the same arguments.
-	fp := fields.Fingerprint(map[string]any{"task": t.columns(), "allow_duplicate": allowDup})
-	outcome := added
-	var conflictRef string
+	once.Fingerprint = tools.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": once.AllowDuplicate})
+	return addIn{t: t, once: once}
+}
+
+func add(e *tools.Env, in addIn) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	t, key := in.t, in.once.Key
 	var alike string     // a warning about a task much like the new one
 	var past []time.Time // reminder times already past, recorded as skipped
-	change, err := e.s.Write(ctx, e.person.ID, "add_task", func(tx *store.Tx) error {
-		if key != "" {
-			prev, ref, found, err := tx.LookupKey("add_task", key)
-			if err != nil {
-				return err
-			}
-			if found {
-				if prev != fp {
-					conflictRef = ref
-					return store.ErrConflict
-				}
-				outcome = replayed
-				t.ID, err = parseRef(ref)
-				return err
-			}
-		}
-		if !allowDup {
+	var outcome tools.Outcome
+	var ref string
+	change, err := e.Write(func(tx *store.Tx) error {
+		same := func(tx *store.Tx) (string, error) {
 			id, like, differs, err := findDuplicate(tx, t, e)
 			if err != nil {
-				return err
+				return "", err
 			}
 			if like.ID != 0 {
 				alike = fmt.Sprintf(" Warning: %s, added %s ago, has the same title and due but another %s; if one of the two is a copy, delete it with delete_task.",
-					label(like.ID), ago(e.now.Sub(like.CreatedAt)), strings.Join(differs, ", "))
+					label(like.ID), ago(e.Now.Sub(like.CreatedAt)), strings.Join(differs, ", "))
 			}
-			if id != 0 {
-				outcome, t.ID = duplicate, id
-				if key != "" {
-					return tx.SaveKey("add_task", key, fp, label(id))
-				}
-				return nil
+			if id == 0 {
+				return "", nil
 			}
+			return label(id), nil
 		}
-		id, err := tx.Insert(tasksTable, row)
-		if err != nil {
-			return err
+		insert := func(tx *store.Tx) (string, error) {
+			id, err := tx.InsertTask(t)
+			if err != nil {
+				return "", err
+			}
+			if past, err = alarm.SkipPast(tx, label(id), e.Zone, e.Now); err != nil {
+				return "", err
+			}
+			tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
+			return label(id), nil
 		}
-		t.ID = id
-		if past, err = alarm.SkipPast(tx, label(id), e.zone, e.now); err != nil {
-			return err
-		}
-		tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
-		if key != "" {
-			return tx.SaveKey("add_task", key, fp, label(id))
-		}
-		return nil
+		var err error
+		outcome, ref, err = in.once.Run(tx, same, insert)
+		return err
 	})
-	if errors.Is(err, store.ErrConflict) {
-		return tools.Conflict(fmt.Sprintf("The “key” “%s” was already used for %s with other arguments; repeat that call exactly, or use a new key for a new task.", key, conflictRef))
+	var kc *tools.KeyConflict
+	if errors.As(err, &kc) {
+		return tools.Conflict(fmt.Sprintf("The “key” “%s” was already used for %s with other arguments; repeat that call exactly, or use a new key for a new task.", key, kc.Ref))
+	}
+	if err == nil {
+		t.ID, err = parseRef(ref)
 	}
 	if err != nil {
-		return tools.Internal(err)
+		return tools.Fail(err)
 	}
-	if outcome == added {
-		attach(tc, change, t.ID)
+	if outcome == tools.Added {
+		attach(e, change, t.ID)
 		warn := pastWarning(past, e)
-		out := "Added " + e.v.summary(t) + "." + e.v.movedNote(t.Due) + e.v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
-		return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change, Warnings: warn})
+		out := "Added " + v.summary(t) + "." + v.movedNote(t.Due) + v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
+		return tools.SuccessWithData(out, written{Task: v.data(t), Change: change, Warnings: warn})
 	}
 	// An earlier task answers: show it as it is now.
-	var cur task
-	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
+	var cur task.Task
+	err = e.Read(func(tx *store.Tx) error {
 		var err error
-		cur, err = loadTask(tx, t.ID)
+		cur, err = tx.Task(t.ID)
 		return err
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return tools.NotFound(fmt.Sprintf("The “key” “%s” was used for %s, which has been deleted since; undo the delete to get it back, or use a new key.", key, label(t.ID)))
 	}
 	if err != nil {
-		return tools.Internal(err)
+		return tools.Fail(err)
 	}
 	why := "this “key” was already used for it, so nothing new was added"
-	if outcome == duplicate {
+	if outcome == tools.Duplicate {
 		why = fmt.Sprintf("a task with this title, due, priority, tags and rule was added %s ago, so no copy was made; set “allow_duplicate” to add another",
-			ago(e.now.Sub(cur.CreatedAt)))
+			ago(e.Now.Sub(cur.CreatedAt)))
 	}
-	out := fmt.Sprintf("Already there: %s (%s).", e.v.summary(cur), why)
-	return tools.SuccessWithData(out, written{Task: e.v.data(cur), Existing: true})
+	out := fmt.Sprintf("Already there: %s (%s).", v.summary(cur), why)
+	return tools.SuccessWithData(out, written{Task: v.data(cur), Existing: true})
 }
 
 func parseRef(ref string) (int64, error) {
@@ -187,79 +167,22 @@ func parseRef(ref string) (int64, error) {
 
 // findDuplicate looks among the open tasks of the owner added within
 // item.DuplicateWindow with the same normalised title and the same due
-// (design §6). same is the first that also has the same priority, tags
-// and rule: a call sent twice, answered with that task. Failing that,
+// (store.Tx.TasksLike). same is the first that also has the same
+// priority, tags and rule (task.Differs): a call sent twice, answered with that task. Failing that,
 // similar is the latest with the same title and due only, and differs
 // names what it has otherwise: another request, added with a warning.
 // Both are 0 when there is none.
-func findDuplicate(tx *store.Tx, t task, e env) (same int64, similar task, differs []string, err error) {
-	cols := dueColumns(t.Due, t.HasDue)
-	rows, err := tx.Query(`SELECT id FROM tasks
-		WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
-		AND due_date IS ? AND due_time IS ? AND due_zone IS ?
-		ORDER BY id`, tx.Owner(), item.NormTitle(t.Title), e.now.Add(-item.DuplicateWindow).Unix(),
-		cols["due_date"], cols["due_time"], cols["due_zone"])
+func findDuplicate(tx *store.Tx, t task.Task, e *tools.Env) (same int64, similar task.Task, differs []string, err error) {
+	like, err := tx.TasksLike(t, e.Now.Add(-item.DuplicateWindow))
 	if err != nil {
-		return 0, task{}, nil, err
+		return 0, task.Task{}, nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, task{}, nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, task{}, nil, err
-	}
-	for _, id := range ids {
-		c, err := loadTask(tx, id)
-		if err != nil {
-			return 0, task{}, nil, err
-		}
-		d := taskDiffers(c, t)
+	for _, c := range like {
+		d := task.Differs(c, t)
 		if len(d) == 0 {
-			return id, task{}, nil, nil
+			return c.ID, task.Task{}, nil, nil
 		}
 		similar, differs = c, d
 	}
 	return 0, similar, differs, nil
-}
-
-// taskDiffers names the fields, beyond title and due, in which b is
-// another request than a.
-func taskDiffers(a, b task) []string {
-	var out []string
-	if a.Priority != b.Priority {
-		out = append(out, "priority")
-	}
-	if !sameTags(a.Tags, b.Tags) {
-		out = append(out, "tags")
-	}
-	ruleOf := func(t task) string {
-		if t.Rule == nil {
-			return ""
-		}
-		return t.Rule.String() + " " + t.RepeatFrom
-	}
-	if ruleOf(a) != ruleOf(b) {
-		out = append(out, "rrule")
-	}
-	return out
-}
-
-// sameTags compares tags as a set, ignoring case, as readTags keeps them.
-func sameTags(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, t := range a {
-		if len(removeTag(b, t)) == len(b) {
-			return false
-		}
-	}
-	return true
 }

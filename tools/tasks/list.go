@@ -2,8 +2,6 @@ package tasks
 
 import (
 	"cmp"
-	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"slices"
@@ -13,8 +11,8 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -32,50 +30,64 @@ const (
 // filter is what list_tasks was asked for.
 type filter struct {
 	status     string
-	window     fields.Window
+	window     tools.Window
 	hasWindow  bool
 	hasFrom    bool
 	hasTo      bool
 	tag, query string
 }
 
-func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
+// listIn is what list_tasks was asked for. offset reads “cursor” against
+// the total, which only the store knows; a failure is kept on the
+// arguments, as for every other argument.
+type listIn struct {
+	f      filter
+	limit  int
+	offset func(total int) (int, error)
+}
+
+// readList is list_tasks' read step.
+func readList(a *args.Args, e *tools.Env) listIn {
 	f := filter{status: a.OneOf("status", "open", "open", "done", "all")}
 	f.hasFrom, f.hasTo = a.Has("from"), a.Has("to")
 	if f.hasFrom || f.hasTo {
 		// No default window for tasks: a side left out is open, so “to”
 		// alone lists everything due by then, overdue tasks included.
-		f.window, f.hasWindow = fields.ReadWindow(a, e.zone, e.now), true
+		f.window, f.hasWindow = tools.ReadWindow(a, e.Zone, e.Now), true
 	}
 	f.tag = strings.TrimLeft(a.Line("tag"), "#")
 	tooLong(a, "tag", "tag", f.tag, MaxTag)
 	f.query = a.Line("query")
 	tooLong(a, "query", "search text", f.query, MaxQuery)
 	limit := a.Number("limit", DefaultLimit, 1, MaxLimit)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	var all []task
-	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
-		all, err = selectTasks(tx, f, e.zone)
+	tools.ReadCursor(a, math.MaxInt) // its form, before the store is read
+	return listIn{f: f, limit: limit, offset: func(total int) (int, error) {
+		n := tools.ReadCursor(a, total)
+		return n, a.Err()
+	}}
+}
+
+func list(e *tools.Env, in listIn) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	f, limit := in.f, in.limit
+	var all []task.Task
+	err := e.Read(func(tx *store.Tx) error {
+		var err error
+		all, err = selectTasks(tx, f, e.Zone)
 		return err
 	})
 	if err != nil {
-		return tools.Internal(err)
+		return tools.Fail(err)
 	}
-	all = slices.DeleteFunc(all, func(t task) bool { return !f.keep(t) })
-	sortTasks(all, e.v)
+	all = slices.DeleteFunc(all, func(t task.Task) bool { return !f.keep(t) })
+	sortTasks(all, v)
 	total := len(all)
-	offset := fields.ReadCursor(a, total)
-	if err := a.Err(); err != nil {
+	offset, err := in.offset(total)
+	if err != nil {
 		return tools.Invalid(err)
 	}
 
-	what := f.describe(e.zone, total)
+	what := f.describe(e.Zone, total)
 	heading := fmt.Sprintf("%d %s", total, what)
 	budget := pageBudget - len(heading) - 64
 	var rows []string
@@ -85,15 +97,15 @@ func list(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecRe
 		if len(rows) == limit {
 			break
 		}
-		l := e.v.line(t)
+		l := v.line(t)
 		if len(rows) > 0 && used+len(l)+1 > budget {
 			break
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page = append(page, e.v.listData(t))
+		page = append(page, v.listData(t))
 	}
-	next := fields.NextCursor(offset, len(rows), total)
+	next := tools.NextCursor(offset, len(rows), total)
 	var out tools.Output
 	switch {
 	case total == 0:
@@ -160,8 +172,8 @@ func edge(t time.Time, zone tz.Zone, end bool) string {
 
 // keep applies the filters SQL cannot do right for every script: tags and
 // text compared with Unicode case folding.
-func (f filter) keep(t task) bool {
-	if f.tag != "" && !t.hasTag(f.tag) {
+func (f filter) keep(t task.Task) bool {
+	if f.tag != "" && !t.HasTag(f.tag) {
 		return false
 	}
 	if f.query != "" {
@@ -178,108 +190,54 @@ func (f filter) keep(t task) bool {
 // window when there is one. A timed due matches when its instant is in
 // [from, to); a floating day when the day, taken in the person's zone,
 // overlaps it.
-func selectTasks(tx *store.Tx, f filter, zone tz.Zone) ([]task, error) {
-	q := `SELECT * FROM tasks WHERE owner_id = ? AND deleted_at IS NULL`
-	params := []any{tx.Owner()}
+func selectTasks(tx *store.Tx, f filter, zone tz.Zone) ([]task.Task, error) {
+	q := store.TaskFilter{Window: f.hasWindow}
 	if f.status != "all" {
-		q += ` AND status = ?`
-		params = append(params, f.status)
+		q.Status = f.status
 	}
-	if f.hasWindow {
-		fromAt, toAt := int64(math.MinInt64), int64(math.MaxInt64)
-		fromDay, toDay := "0000-00-00", "9999-99-99"
-		if f.hasFrom {
-			fromAt = f.window.From.Unix()
-			if f.window.From.Nanosecond() > 0 {
-				fromAt++
-			}
-			fromDay = zone.Today(f.window.From).String()
-		}
-		if f.hasTo {
-			toAt = f.window.To.Unix()
-			if f.window.To.Nanosecond() > 0 {
-				toAt++
-			}
-			last := zone.Today(f.window.To)
-			if !zone.StartOfDay(last).Before(f.window.To) {
-				last = last.AddDays(-1)
-			}
-			// The last day itself, compared with <=: the day after
-			// 9999-12-31 has a five-digit year, which sorts as text
-			// before every other day.
-			toDay = last.String()
-		}
-		q += ` AND ((due_time IS NOT NULL AND due_at >= ? AND due_at < ?)
-			OR (due_time IS NULL AND due_date >= ? AND due_date <= ?))`
-		params = append(params, fromAt, toAt, fromDay, toDay)
+	if f.hasFrom {
+		q.From, q.FromDay = f.window.From, zone.Today(f.window.From)
 	}
-	rows, err := tx.Query(q, params...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []task
-	err = scanRows(rows, func(r store.Row) error {
-		t, err := fromRow(r)
-		if err == nil {
-			out = append(out, t)
+	if f.hasTo {
+		q.To = f.window.To
+		last := zone.Today(f.window.To)
+		if !zone.StartOfDay(last).Before(f.window.To) {
+			last = last.AddDays(-1)
 		}
-		return err
-	})
-	return out, err
-}
-
-func scanRows(rows *sql.Rows, each func(store.Row) error) error {
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
+		// The last day itself, compared with <=: the day after
+		// 9999-12-31 has a five-digit year, which sorts as text
+		// before every other day.
+		q.ToDay = last
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		r := make(store.Row, len(cols))
-		for i, c := range cols {
-			r[c] = vals[i]
-		}
-		if err := each(r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return tx.Tasks(q)
 }
 
 // sortTasks orders a listing: open tasks by the person's day of their due
 // (so overdue ones come first), those with no due last, then by priority,
 // then by time of day (a floating day before timed dues), then by id; done
 // tasks after the open ones, the latest done first.
-func sortTasks(ts []task, v view) {
+func sortTasks(ts []task.Task, v view) {
 	const noDay = math.MaxInt32
-	dayOf := func(t task) int {
+	dayOf := func(t task.Task) int {
 		if !t.HasDue {
 			return noDay
 		}
 		return v.today.DaysUntil(v.personDay(t.Due))
 	}
-	startOf := func(t task) time.Time {
+	startOf := func(t task.Task) time.Time {
 		if !t.HasDue {
 			return time.Time{}
 		}
-		return t.Due.start(v.zone)
+		return t.Due.Start(v.zone)
 	}
-	slices.SortStableFunc(ts, func(a, b task) int {
+	slices.SortStableFunc(ts, func(a, b task.Task) int {
 		if a.Status != b.Status {
-			if a.Status == "open" {
+			if a.Status == task.Open {
 				return -1
 			}
 			return 1
 		}
-		if a.Status == "done" {
+		if a.Status == task.Done {
 			return cmp.Or(b.CompletedAt.Compare(a.CompletedAt), cmp.Compare(b.ID, a.ID))
 		}
 		return cmp.Or(cmp.Compare(dayOf(a), dayOf(b)), cmp.Compare(a.Priority, b.Priority),

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/item"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
 // view renders tasks for one person at one instant: "today" and "overdue"
-// are the person's days (design §3), never UTC's.
+// are the person's days, never UTC's.
 type view struct {
 	zone  tz.Zone
 	now   time.Time
@@ -47,7 +48,7 @@ func (v view) dayWord(d tz.Date) string {
 // clock is a timed due's time as the person reads it, with the due's own
 // time and zone when that zone is not the person's: "17:00", or "15:00
 // (09:00 America/New_York)".
-func (v view) clock(d due) string {
+func (v view) clock(d task.Due) string {
 	s := d.At.In(v.zone.Location()).Format("15:04")
 	if d.Zone.Name() != v.zone.Name() {
 		s += fmt.Sprintf(" (%s %s)", d.At.In(d.Zone.Location()).Format("15:04"), d.Zone.Name())
@@ -56,17 +57,12 @@ func (v view) clock(d due) string {
 }
 
 // personDay is the person's civil day of a due.
-func (v view) personDay(d due) tz.Date {
-	if d.HasTime {
-		return v.zone.Today(d.At)
-	}
-	return d.Date
-}
+func (v view) personDay(d task.Due) tz.Date { return d.PersonDay(v.zone) }
 
 // overdue reports whether an open task's due has passed for the person: a
 // floating day before today, or a timed due before now.
-func (v view) overdue(t task) bool {
-	if !t.HasDue || t.Status != "open" {
+func (v view) overdue(t task.Task) bool {
+	if !t.HasDue || t.Status != task.Open {
 		return false
 	}
 	if t.Due.HasTime {
@@ -79,8 +75,8 @@ func (v view) overdue(t task) bool {
 // days (Mon 2026-11-30)", "overdue since today 09:00", "today", "today
 // 17:00", "tomorrow 09:00", "Fri 2026-12-04", "no due"; for a done task
 // "done Mon 2026-11-30".
-func (v view) standing(t task) string {
-	if t.Status == "done" {
+func (v view) standing(t task.Task) string {
+	if t.Status == task.Done {
 		return "done " + tz.FormatDateModel(v.zone.Today(t.CompletedAt))
 	}
 	if !t.HasDue {
@@ -105,7 +101,7 @@ func (v view) standing(t task) string {
 // 2026-12-01 09:00 (+01:00)", "Fri 2026-12-04", "today, Mon 2026-11-30";
 // a due pinned to another zone adds its own clock: "= 09:00
 // America/New_York".
-func (v view) dueText(d due) string {
+func (v view) dueText(d task.Due) string {
 	day := v.personDay(d)
 	s := ""
 	if w := v.dayWord(day); w != tz.FormatDateModel(day) {
@@ -123,7 +119,7 @@ func (v view) dueText(d due) string {
 
 // movedNote says when a timed due fell in a DST gap and was moved
 // (RFC 5545 §3.3.5), or "".
-func (v view) movedNote(d due) string {
+func (v view) movedNote(d task.Due) string {
 	if !d.HasTime || !d.Moved {
 		return ""
 	}
@@ -132,12 +128,12 @@ func (v view) movedNote(d due) string {
 }
 
 // ruleNote says, after a sentence, when a repeating task's due is not one
-// of the days its rule gives (fields.OffRule), or "".
-func (v view) ruleNote(t task) string {
+// of the days its rule gives ([tools.OffRule]), or "".
+func (v view) ruleNote(t task.Task) string {
 	if t.Rule == nil || !t.HasDue {
 		return ""
 	}
-	if n := fields.OffRule("due", t.Due.Moment, t.Due.seriesZone(v.zone), t.Rule); n != "" {
+	if n := tools.OffRule("due", t.Due.Moment, t.Due.SeriesZone(v.zone), t.Rule); n != "" {
 		return " " + n
 	}
 	return ""
@@ -153,7 +149,7 @@ func tagText(tags []string) string {
 
 // line is one task on one line, for lists and for the answers of writes:
 // "t12 · today 17:00 · Buy milk · p2 · #home · repeats every week".
-func (v view) line(t task) string {
+func (v view) line(t task.Task) string {
 	parts := []string{label(t.ID), v.standing(t), t.Title}
 	if t.Priority < 4 {
 		parts = append(parts, "p"+strconv.Itoa(t.Priority))
@@ -167,9 +163,9 @@ func (v view) line(t task) string {
 	return strings.Join(parts, " · ")
 }
 
-func repeatText(t task) string {
+func repeatText(t task.Task) string {
 	s := "repeats " + t.Rule.Describe()
-	if t.RepeatFrom == "completion" {
+	if t.RepeatFrom == task.FromCompletion {
 		s += " after completion"
 	}
 	return s
@@ -214,7 +210,7 @@ type completionData struct {
 	CompletedAt string `json:"completed_at"`
 }
 
-func (v view) data(t task) taskData {
+func (v view) data(t task.Task) taskData {
 	d := taskData{
 		ID: label(t.ID), Title: t.Title, Notes: t.Notes, Status: t.Status,
 		Standing: v.standing(t), Overdue: v.overdue(t), Priority: t.Priority,
@@ -258,13 +254,13 @@ func (v view) data(t task) taskData {
 
 // listData is t as a list's Data gives it: notes only as their preview
 // (item.Preview), with notes_cut set when get_task has more.
-func (v view) listData(t task) taskData {
+func (v view) listData(t task.Task) taskData {
 	d := v.data(t)
 	d.Notes, d.NotesCut = item.Preview(t.Notes)
 	return d
 }
 
-func (v view) completionData(c completion) completionData {
+func (v view) completionData(c task.Completion) completionData {
 	d := completionData{ID: "tc" + strconv.FormatInt(c.ID, 10), CompletedAt: tz.RFC3339(c.At, v.zone)}
 	if c.HasDue {
 		d.Due = c.Due.String()
@@ -291,7 +287,7 @@ func ago(d time.Duration) string {
 // remindZone is the zone t's remind_at moments are in when it is not the
 // zone the task is shown in (nor its timed due's, which they follow), else
 // "".
-func (v view) remindZone(t task) string {
+func (v view) remindZone(t task.Task) string {
 	if len(t.Reminders.At) == 0 || (t.HasDue && t.Due.HasTime) || t.RemindZone == "" || t.RemindZone == v.zone.Name() {
 		return ""
 	}
@@ -301,7 +297,7 @@ func (v view) remindZone(t task) string {
 // reminders is t's reminders in words, naming the zone of its remind_at
 // when it is not the one the task is shown in: "at 2026-10-05T17:48
 // (Europe/Paris)".
-func (v view) reminders(t task) string {
+func (v view) reminders(t task.Task) string {
 	d := t.Reminders.Describe()
 	if z := v.remindZone(t); z != "" {
 		d += " (" + z + ")"

@@ -1,16 +1,14 @@
 package tasks
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -21,206 +19,163 @@ const (
 	historyLines = 10
 )
 
-func complete(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	var t task
-	var done due
-	var hadDue, already bool
-	var adv advance
-	change, err := e.s.Write(ctx, e.person.ID, "complete_task", func(tx *store.Tx) error {
-		var err error
-		if t, err = loadTask(tx, id); err != nil {
+func complete(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	var t task.Task
+	var done task.Completion
+	var already bool
+	var adv task.Advance
+	change, err := e.Write(func(tx *store.Tx) error {
+		before, err := tx.Task(id)
+		if err != nil {
 			return err
 		}
-		if t.Status == "done" {
+		t = before
+		if t.Status == task.Done {
 			already = true
 			return nil
 		}
-		done, hadDue = t.Due, t.HasDue
-		c := dueColumns(t.Due, t.HasDue)
-		c["task_id"] = id
-		c["completed_at"] = e.now.Unix()
-		if _, err := tx.Insert(completionsTable, c); err != nil {
+		if t, done, adv, err = task.Complete(before, e.Zone, e.Now); err != nil {
 			return err
 		}
-		set := store.Row{}
-		adv = advance{Ended: true}
-		if t.Rule != nil {
-			if adv, err = nextOccurrence(t, e.zone, e.now); err != nil {
-				return err
-			}
+		if _, err := tx.InsertCompletion(done); err != nil {
+			return err
 		}
 		if adv.Ended {
-			t.Status, t.CompletedAt = "done", e.now
-			set["status"], set["completed_at"] = "done", e.now.Unix()
 			tx.Summarize(fmt.Sprintf("completed %s “%s”", label(id), t.Title))
 		} else {
-			if shifted := shiftAt(t.Reminders.At, t.Due, adv.Next); len(shifted) > 0 {
-				t.Reminders.At = shifted
-				set["remind_at"] = t.Reminders.AtJSON()
-			}
-			t.Due, t.Rule = adv.Next, adv.Rule
-			for k, v := range dueColumns(adv.Next, true) {
-				set[k] = v
-			}
-			set["rrule"] = adv.Rule.String()
-			tx.Summarize(fmt.Sprintf("completed %s “%s” due %s; next %s", label(id), t.Title, done, adv.Next))
+			tx.Summarize(fmt.Sprintf("completed %s “%s” due %s; next %s", label(id), t.Title, done.Due, adv.Next))
 		}
-		return tx.Update(tasksTable, id, set)
+		_, err = tx.SaveTask(before, t)
+		return err
 	})
 	if err != nil {
 		return failed(id, err)
 	}
 	if already {
 		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already done (%s); nothing changed. Use reopen_task to open it again.",
-			label(id), t.Title, e.v.standing(t)), written{Task: e.v.data(t)})
+			label(id), t.Title, v.standing(t)), written{Task: v.data(t)})
 	}
-	t.UpdatedAt = e.now
-	attach(tc, change, id)
+	t.UpdatedAt = e.Now
+	attach(e, change, id)
 	var out strings.Builder
 	fmt.Fprintf(&out, "Done: %s “%s”", label(id), t.Title)
-	if t.Rule != nil && hadDue {
-		fmt.Fprintf(&out, " (the occurrence due %s)", occurrenceText(done))
+	if t.Rule != nil && done.HasDue {
+		fmt.Fprintf(&out, " (the occurrence due %s)", occurrenceText(done.Due))
 	}
 	next := ""
 	switch {
 	case !adv.Ended:
 		next = adv.Next.String()
-		fmt.Fprintf(&out, ". Next due %s.%s", e.v.dueText(adv.Next), e.v.movedNote(adv.Next))
+		fmt.Fprintf(&out, ". Next due %s.%s", v.dueText(adv.Next), v.movedNote(adv.Next))
 	case t.Rule != nil:
 		out.WriteString(". That was the last one: its rule has run out, so the task is done for good.")
 	default:
 		out.WriteString(".")
 	}
 	out.WriteString(changeNote(change))
-	return tools.SuccessWithData(out.String(), written{Task: e.v.data(t), Change: change, Next: next})
+	return tools.SuccessWithData(out.String(), written{Task: v.data(t), Change: change, Next: next})
 }
 
 // occurrenceText names a done occurrence by its own due: "Mon 2026-10-05"
 // or "Mon 2026-10-05 09:00 (+02:00)" in the due's zone.
-func occurrenceText(d due) string {
+func occurrenceText(d task.Due) string {
 	if !d.HasTime {
 		return tz.FormatDateModel(d.Date)
 	}
 	return tz.FormatModel(d.At, d.Zone)
 }
 
-func reopen(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	var t task
+func reopen(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	var t task.Task
 	var already bool
-	change, err := e.s.Write(ctx, e.person.ID, "reopen_task", func(tx *store.Tx) error {
+	change, err := e.Write(func(tx *store.Tx) error {
 		var err error
-		if t, err = loadTask(tx, id); err != nil {
+		if t, err = tx.Task(id); err != nil {
 			return err
 		}
-		if t.Status == "open" {
+		if t.Status == task.Open {
 			already = true
 			return nil
 		}
-		last, _, err := loadCompletions(tx, id, 1)
+		last, _, err := tx.Completions(id, 1)
 		if err != nil {
 			return err
 		}
 		if len(last) == 1 {
-			if err := tx.Delete(completionsTable, last[0].ID); err != nil {
+			if err := tx.DeleteCompletion(last[0].ID); err != nil {
 				return err
 			}
 		}
-		t.Status, t.CompletedAt = "open", time.Time{}
+		before := t
+		t.Status, t.CompletedAt = task.Open, time.Time{}
 		tx.Summarize(fmt.Sprintf("reopened %s “%s”", label(id), t.Title))
-		return tx.Update(tasksTable, id, store.Row{"status": "open", "completed_at": nil})
+		_, err = tx.SaveTask(before, t)
+		return err
 	})
 	if err != nil {
 		return failed(id, err)
 	}
 	if already {
 		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already open; nothing changed.", label(id), t.Title),
-			written{Task: e.v.data(t)})
+			written{Task: v.data(t)})
 	}
-	t.UpdatedAt = e.now
-	attach(tc, change, id)
-	out := "Reopened " + e.v.summary(t) + "." + changeNote(change)
-	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+	t.UpdatedAt = e.Now
+	attach(e, change, id)
+	out := "Reopened " + v.summary(t) + "." + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: v.data(t), Change: change})
 }
 
-func remove(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	var t task
-	change, err := e.s.Write(ctx, e.person.ID, "delete_task", func(tx *store.Tx) error {
+func remove(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	var t task.Task
+	change, err := e.Write(func(tx *store.Tx) error {
 		var err error
-		if t, err = loadTask(tx, id); err != nil {
+		if t, err = tx.Task(id); err != nil {
 			return err
 		}
 		tx.Summarize(fmt.Sprintf("deleted %s “%s”", label(id), t.Title))
-		return tx.Delete(tasksTable, id)
+		return tx.DeleteTask(id)
 	})
 	if err != nil {
 		return failed(id, err)
 	}
-	attach(tc, change, id)
+	attach(e, change, id)
 	out := fmt.Sprintf("Deleted %s “%s”. Undo brings it back.%s", label(id), t.Title, changeNote(change))
-	return tools.SuccessWithData(out, written{Task: e.v.data(t), Change: change})
+	return tools.SuccessWithData(out, written{Task: v.data(t), Change: change})
 }
 
-func get(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	var t task
-	var hist []completion
+func get(e *tools.Env, id int64) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	var t task.Task
+	var hist []task.Completion
 	var total int
-	err = e.s.Read(ctx, e.person.ID, func(tx *store.Tx) error {
+	err := e.Read(func(tx *store.Tx) error {
 		var err error
-		if t, err = loadTask(tx, id); err != nil {
+		if t, err = tx.Task(id); err != nil {
 			return err
 		}
-		hist, total, err = loadCompletions(tx, id, MaxHistory)
+		hist, total, err = tx.Completions(id, MaxHistory)
 		return err
 	})
 	if err != nil {
 		return failed(id, err)
 	}
-	d := e.v.data(t)
+	d := v.data(t)
 	d.Done = total
 	for _, c := range hist {
-		d.Completions = append(d.Completions, e.v.completionData(c))
+		d.Completions = append(d.Completions, v.completionData(c))
 	}
-	return tools.SuccessWithData(e.v.detail(t, hist, total), shown{Task: d})
+	return tools.SuccessWithData(v.detail(t, hist, total), shown{Task: d})
 }
 
 // detail is get_task's text: a heading line, then one line per field that
 // is set, then the latest completions.
-func (v view) detail(t task, hist []completion, total int) string {
+func (v view) detail(t task.Task, hist []task.Completion, total int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s “%s” · %s", label(t.ID), t.Title, t.Status)
-	if t.Status == "open" && v.overdue(t) {
+	if t.Status == task.Open && v.overdue(t) {
 		b.WriteString(" · overdue")
 	}
 	line := func(name, value string) { fmt.Fprintf(&b, "\n%s: %s", name, value) }
@@ -239,7 +194,7 @@ func (v view) detail(t task, hist []completion, total int) string {
 	}
 	if t.Rule != nil {
 		how := "on a fixed schedule"
-		if t.RepeatFrom == "completion" {
+		if t.RepeatFrom == task.FromCompletion {
 			how = "counted from each completion"
 		}
 		line("repeats", fmt.Sprintf("%s, %s (RRULE:%s)", t.Rule.Describe(), how, t.Rule))
@@ -270,7 +225,7 @@ func (v view) detail(t task, hist []completion, total int) string {
 	}
 	if t.Notes != "" {
 		b.WriteString("\nnotes:\n")
-		b.WriteString(item.FitNotes(t.Notes, tools.ModelLimit-fields.AnswerRoom-b.Len()))
+		b.WriteString(item.FitNotes(t.Notes, tools.ModelLimit-tools.AnswerRoom-b.Len()))
 	}
 	return b.String()
 }

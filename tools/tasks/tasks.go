@@ -1,28 +1,24 @@
 // Package tasks holds the tools that keep a person's tasks: add_task,
 // list_tasks, get_task, update_task, complete_task, reopen_task and
-// delete_task (design §8, issue 4).
+// delete_task.
 //
-// Every tool reads its arguments with package args, takes the person, the
-// clock and the store from the ToolContext, and makes at most one
-// journaled store.Write, so each change can be undone with the undo tool.
-// Every query is filtered by the person's id: another person's task reads
-// exactly like one that does not exist.
+// Every tool is made with [tools.Define]: a read step turns the arguments
+// into a request, a run step applies the task operation of package task to
+// what the store's task methods read, in at most one journaled
+// store.Write (so each change can be undone with the undo tool), and
+// renders the answer. The store filters every read by the person: another
+// person's task reads exactly like one that does not exist.
 //
-// Time (design §3): a date-only due floats (it is due on that day wherever
+// Time: a date-only due floats (it is due on that day wherever
 // the person is, and "today" and "overdue" are worked out in the person's
 // zone when asked); a timed due is pinned to the IANA zone it was written
 // in. Repeating tasks carry an RFC 5545 RRULE expanded by package recur.
 package tasks
 
 import (
-	"errors"
 	"fmt"
-	"time"
 
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
-	"github.com/assistant-dev/assistant/tz"
 )
 
 // Register adds the task tools to r, in the order a model most often needs
@@ -57,7 +53,7 @@ var (
 // (the same idempotency key, or the same title, due, priority, tags and
 // rule within 10 minutes).
 func AddTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "add_task",
 		Title: "Add a task",
 		Description: "Adds a task for the person. Give a “due” day, or day and time, when it has one. " +
@@ -66,18 +62,17 @@ func AddTask() tools.Tool {
 			"The answer gives the task's id (t12) to quote later.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,
-			fields.RemindBeforeProp, remindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
+			tools.RemindBeforeProp, remindAtProp, tools.KeyProp, tools.AllowDuplicateProp,
 		}, Required: []string{"title"}},
-		Output:  writtenOutput,
-		Handler: add,
-	}
+		Output: writtenOutput,
+	}, readAdd, add)
 }
 
 // ListTasks is the list_tasks tool. Data: {"tasks": [{…}], "total": 40,
 // "offset": 0, "next_cursor": "o25"}; each task's notes are their preview
 // (item.Preview) with "notes_cut" set when get_task has more.
 func ListTasks() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "list_tasks",
 		Title: "List tasks",
 		Description: "Lists the person's tasks, overdue first, then by due day, tasks with no due last, then by priority; " +
@@ -89,32 +84,30 @@ func ListTasks() tools.Tool {
 			tools.Str("to", "Only tasks due up to this: a day (2026-10-11: that whole day is included) or a day and time (2026-10-11T18:00: up to that moment, which is not included). Leave out for no upper bound."),
 			tools.Str("tag", "Only tasks with this tag."),
 			tools.Str("query", "Only tasks whose title or notes contain this text (any case)."),
-			fields.LimitProp(DefaultLimit, MaxLimit),
-			fields.CursorProp,
+			tools.LimitProp(DefaultLimit, MaxLimit),
+			tools.CursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
-		Output:  listOutput,
-		Handler: list,
-	}
+		Output: listOutput,
+	}, readList, list)
 }
 
 // GetTask is the get_task tool. Data: {"task": {…, "completions": [{…}],
 // "completions_total": 3}}, the latest MaxHistory completions.
 func GetTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        "get_task",
 		Title:       "Show a task",
 		Description: "Shows one task whole: notes, due, repeat rule, reminders, and when it was done.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		ReadOnly:    true, Idempotent: true,
-		Output:  shownOutput,
-		Handler: get,
-	}
+		Output: shownOutput,
+	}, readTaskID, get)
 }
 
 // UpdateTask is the update_task tool. Data as add_task's.
 func UpdateTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "update_task",
 		Title: "Change a task",
 		Description: "Changes the fields given and leaves the others as they are (an absent or empty argument changes nothing; " +
@@ -124,20 +117,19 @@ func UpdateTask() tools.Tool {
 			tools.Strs("tags", "Replaces all the tags."),
 			tools.Strs("add_tags", "Tags to add to those the task has."),
 			tools.Strs("remove_tags", "Tags to take off."),
-			rruleProp, repeatProp, fields.RemindBeforeProp, remindAtProp,
+			rruleProp, repeatProp, tools.RemindBeforeProp, remindAtProp,
 			tools.Strs("clear", "Fields to empty: notes, due, priority, tags, rrule, repeat_from, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Idempotent: true,
 		Output:     writtenOutput,
-		Handler:    update,
-	}
+	}, readUpdate, update)
 }
 
 // CompleteTask is the complete_task tool. Data: {"task": {…}, "change":
 // "c33", "next": "2026-10-12T09:00"}; next is empty when the task is done
 // for good.
 func CompleteTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "complete_task",
 		Title: "Complete a task",
 		Description: "Marks a task done. A repeating task records this occurrence as done and moves to its next due " +
@@ -145,76 +137,40 @@ func CompleteTask() tools.Tool {
 		Schema:     tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent: false,
 		Output:     writtenOutput,
-		Handler:    complete,
-	}
+	}, readTaskID, complete)
 }
 
 // ReopenTask is the reopen_task tool. Data: {"task": {…}, "change": "c34"}.
 func ReopenTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        "reopen_task",
 		Title:       "Reopen a task",
 		Description: "Opens a done task again and takes back its last completion.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent:  true,
 		Output:      writtenOutput,
-		Handler:     reopen,
-	}
+	}, readTaskID, reopen)
 }
 
 // DeleteTask is the delete_task tool. Data: {"task": {…}, "change": "c35"}.
 func DeleteTask() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:        "delete_task",
 		Title:       "Delete a task",
 		Description: "Deletes a task. It can be brought back with undo.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Destructive: true, Idempotent: true,
-		Output:  writtenOutput,
-		Handler: remove,
-	}
+		Output: writtenOutput,
+	}, readTaskID, remove)
 }
 
-// env is what one call works with.
-type env struct {
-	person tools.Person
-	zone   tz.Zone
-	s      *store.Store
-	now    time.Time
-	v      view
-}
-
-func host(tc *tools.ToolContext) (env, error) {
-	p, err := tools.Require[tools.Person](tc)
-	if err != nil {
-		return env{}, err
-	}
-	s, err := tools.Require[*store.Store](tc)
-	if err != nil {
-		return env{}, err
-	}
-	now := tools.Now(tc).UTC().Truncate(time.Second)
-	return env{person: p, zone: p.Zone, s: s, now: now, v: newView(p.Zone, now)}, nil
-}
-
-// noTask is the answer for an id that is not one of the person's live
+// missing is the sentence for an id that is not one of the person's live
 // tasks, the same whether it never existed, was deleted or is someone
 // else's.
-func noTask(id int64) tools.ExecResult {
-	return tools.NotFound(fmt.Sprintf("There is no task %s.", label(id)))
-}
+func missing(id int64) string { return fmt.Sprintf("There is no task %s.", label(id)) }
 
-// errArgs ends a Write whose arguments failed once the task was read; the
-// handler answers with a.Err().
-var errArgs = errors.New("bad arguments")
-
-// failed maps an error out of a Write or Read for task id.
-func failed(id int64, err error) tools.ExecResult {
-	if errors.Is(err, store.ErrNotFound) {
-		return noTask(id)
-	}
-	return tools.Internal(err)
-}
+// failed answers an error out of a Write or Read for task id.
+func failed(id int64, err error) tools.ExecResult { return tools.FailItem(err, missing(id)) }
 
 // written is the Data of a write.
 type written struct {
@@ -236,8 +192,4 @@ func changeNote(change string) string {
 }
 
 // attach records what a write changed, for the host.
-func attach(tc *tools.ToolContext, change string, id int64) {
-	if change != "" {
-		tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{label(id)}})
-	}
-}
+func attach(e *tools.Env, change string, id int64) { e.Changed(change, label(id)) }

@@ -1,8 +1,6 @@
 package tasks
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,8 +9,11 @@ import (
 	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // clearable are the fields “clear” may name; title cannot be emptied.
@@ -36,121 +37,135 @@ func readClear(a *args.Args) map[string]bool {
 	return out
 }
 
-func update(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	e, err := host(tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
+// updateIn is what update_task was asked for, read before the task is:
+// the id and every field argument. a stays for what only the stored task
+// can judge (a tag count, a rule against its due, “remind_at” when the
+// task's timed due is in another zone than the person's); failures are
+// kept on it, as the read step's are, and answered the same way.
+type updateIn struct {
+	id int64
+	u  updateArgs
+	a  *args.Args
+}
+
+// updateArgs are the field arguments of update_task as read.
+type updateArgs struct {
+	given                                               bool
+	title, notes                                        string
+	hasTitle, hasNotes, hasDue, hasPrio, hasRule, hasRF bool
+	due                                                 task.Due
+	prio                                                int
+	tags, addTags, removeTags                           []string
+	rule                                                *recur.Rule
+	rf                                                  string
+	remZone                                             tz.Zone
+	rem                                                 item.Reminders
+	hasBefore, hasAt                                    bool
+	clear                                               map[string]bool
+}
+
+// readUpdate is update_task's read step.
+func readUpdate(a *args.Args, e *tools.Env) updateIn {
 	id := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
+	if a.Err() != nil {
+		return updateIn{}
 	}
-	var before, after task
-	var past []time.Time // reminder times already past, recorded as skipped
-	change, err := e.s.Write(ctx, e.person.ID, "update_task", func(tx *store.Tx) error {
-		row, err := tx.Get(tasksTable, id)
-		if err != nil {
-			return err
+	var u updateArgs
+	u.given = len(a.Names()) > 1 // more than “id”
+	u.title, u.hasTitle = readTitle(a, false)
+	u.notes, u.hasNotes = readNotes(a)
+	u.due, u.hasDue = readDue(a, e.Zone)
+	u.prio, u.hasPrio = readPriority(a)
+	u.tags = readTags(a, "tags")
+	u.addTags = readTags(a, "add_tags")
+	u.removeTags = readTags(a, "remove_tags")
+	u.rule, u.hasRule = readRule(a)
+	u.rf, u.hasRF = readRepeatFrom(a)
+	// remind_at is read in the due's zone: the one given, else (once the
+	// task is read) its stored one, else the person's.
+	u.remZone = e.Zone
+	if u.hasDue && u.due.HasTime {
+		u.remZone = u.due.Zone
+	}
+	u.rem, u.hasBefore, u.hasAt = readReminders(a, u.remZone)
+	u.clear = readClear(a)
+	if a.Err() != nil {
+		return updateIn{}
+	}
+	if !u.given {
+		a.Fail("id", fmt.Sprintf("Nothing to change in %s: give a field to change besides “id” (title, notes, due, priority, tags, add_tags, remove_tags, rrule, repeat_from, remind_before, remind_at), or name fields in “clear”.", label(id)))
+		return updateIn{}
+	}
+	for _, both := range []struct {
+		name string
+		set  bool
+	}{{"notes", u.hasNotes}, {"due", u.hasDue}, {"priority", u.hasPrio}, {"tags", len(u.tags) > 0},
+		{"rrule", u.hasRule}, {"repeat_from", u.hasRF}, {"remind_before", u.hasBefore}, {"remind_at", u.hasAt}} {
+		if both.set && u.clear[both.name] {
+			a.Fail("clear", fmt.Sprintf("“clear” names “%s”, which this call also sets; either set it or clear it.", both.name))
+			return updateIn{}
 		}
-		if before, err = fromRow(row); err != nil {
+	}
+	return updateIn{id: id, u: u, a: a}
+}
+
+func update(e *tools.Env, in updateIn) tools.ExecResult {
+	v := newView(e.Zone, e.Now)
+	id := in.id
+	var before, after task.Task
+	var past []time.Time // reminder times already past, recorded as skipped
+	change, err := e.Write(func(tx *store.Tx) error {
+		var err error
+		if before, err = tx.Task(id); err != nil {
 			return err
 		}
 		after = before
 		after.Tags = slices.Clone(before.Tags)
-		if !applyUpdate(a, &after, e) {
-			return errArgs
+		if !applyUpdate(in.a, in.u, &after, e) {
+			return in.a.Err()
 		}
-		set := diff(before.columns(), after.columns())
-		if len(set) == 0 {
-			return nil
-		}
-		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(sortedNames(set), ", ")))
-		if err := tx.Update(tasksTable, id, set); err != nil {
+		set, err := tx.SaveTask(before, after)
+		if err != nil || len(set) == 0 {
 			return err
 		}
+		tx.Summarize(fmt.Sprintf("changed %s “%s”: %s", label(id), after.Title, strings.Join(set, ", ")))
 		if !timingChanged(set) {
 			return nil
 		}
-		past, err = alarm.SkipPast(tx, label(id), e.zone, e.now)
+		past, err = alarm.SkipPast(tx, label(id), e.Zone, e.Now)
 		return err
 	})
-	if errors.Is(err, errArgs) {
-		return tools.Invalid(a.Err())
-	}
 	if err != nil {
 		return failed(id, err)
 	}
 	if change == "" {
 		return tools.SuccessWithData(fmt.Sprintf("Nothing changed: %s already is as asked.", label(id)),
-			written{Task: e.v.data(after)})
+			written{Task: v.data(after)})
 	}
-	after.UpdatedAt = e.now
-	attach(tc, change, id)
-	out := "Changed " + e.v.summary(after) + "." + e.v.movedNote(after.Due)
-	if a.Has("due") || a.Has("rrule") {
-		out += e.v.ruleNote(after)
+	after.UpdatedAt = e.Now
+	attach(e, change, id)
+	out := "Changed " + v.summary(after) + "." + v.movedNote(after.Due)
+	if in.u.hasDue || in.u.hasRule {
+		out += v.ruleNote(after)
 	}
 	warn := pastWarning(past, e)
 	out += warnText(warn) + changeNote(change)
-	return tools.SuccessWithData(out, written{Task: e.v.data(after), Change: change, Warnings: warn})
+	return tools.SuccessWithData(out, written{Task: v.data(after), Change: change, Warnings: warn})
 }
 
-func sortedNames(set store.Row) []string {
-	names := make([]string, 0, len(set))
-	for k := range set {
-		switch k {
-		case "due_time", "due_zone", "due_at":
-			k = "due_date"
-		case "title_norm": // derived from title, not a field anyone set
-			continue
-		}
-		k = strings.TrimSuffix(k, "_date")
-		if !slices.Contains(names, k) {
-			names = append(names, k)
-		}
-	}
-	slices.Sort(names)
-	return names
-}
-
-// applyUpdate reads every field argument of update_task onto t; false when
-// an argument failed (a.Err says which).
-func applyUpdate(a *args.Args, t *task, e env) bool {
-	given := len(a.Names()) > 1 // more than “id”
-	title, hasTitle := readTitle(a, false)
-	notes, hasNotes := readNotes(a)
-	d, hasDue := readDue(a, e.zone)
-	prio, hasPrio := readPriority(a)
-	tags := readTags(a, "tags")
-	addTags := readTags(a, "add_tags")
-	removeTags := readTags(a, "remove_tags")
-	rule, hasRule := readRule(a)
-	rf, hasRF := readRepeatFrom(a)
-	remZone := e.zone
-	if hasDue && d.HasTime {
-		remZone = d.Zone
-	} else if !hasDue && t.HasDue && t.Due.HasTime {
-		remZone = t.Due.Zone
-	}
-	rem, hasBefore, hasAt := readReminders(a, remZone)
-	clear := readClear(a)
-	if a.Err() != nil {
-		return false
-	}
-	if !given {
-		a.Fail("id", fmt.Sprintf("Nothing to change in %s: give a field to change besides “id” (title, notes, due, priority, tags, add_tags, remove_tags, rrule, repeat_from, remind_before, remind_at), or name fields in “clear”.", label(t.ID)))
-		return false
-	}
-	for _, both := range []struct {
-		name string
-		set  bool
-	}{{"notes", hasNotes}, {"due", hasDue}, {"priority", hasPrio}, {"tags", len(tags) > 0},
-		{"rrule", hasRule}, {"repeat_from", hasRF}, {"remind_before", hasBefore}, {"remind_at", hasAt}} {
-		if both.set && clear[both.name] {
-			a.Fail("clear", fmt.Sprintf("“clear” names “%s”, which this call also sets; either set it or clear it.", both.name))
+// applyUpdate applies the field arguments u of update_task to the stored
+// task t; false when one of them fails against it (a.Err says which).
+func applyUpdate(a *args.Args, u updateArgs, t *task.Task, e *tools.Env) bool {
+	if !u.hasDue && t.HasDue && t.Due.HasTime && u.remZone.Name() != t.Due.Zone.Name() && a.Has("remind_at") {
+		u.remZone = t.Due.Zone
+		u.rem, u.hasBefore, u.hasAt = readReminders(a, u.remZone)
+		if a.Err() != nil {
 			return false
 		}
 	}
+	title, hasTitle, notes, hasNotes, d, hasDue := u.title, u.hasTitle, u.notes, u.hasNotes, u.due, u.hasDue
+	prio, hasPrio, tags := u.prio, u.hasPrio, u.tags
+	rule, hasRule, rf, hasRF, remZone, rem, hasBefore, hasAt, clear := u.rule, u.hasRule, u.rf, u.hasRF, u.remZone, u.rem, u.hasBefore, u.hasAt, u.clear
 
 	if hasTitle {
 		t.Title = title
@@ -162,11 +177,11 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	}
 	if hasDue {
 		if t.HasDue && !hasAt && !clear["remind_at"] {
-			t.Reminders.At = shiftAt(t.Reminders.At, t.Due, d)
+			t.Reminders.At = task.ShiftAt(t.Reminders.At, t.Due, d)
 		}
 		t.Due, t.HasDue = d, true
 	} else if clear["due"] {
-		t.Due, t.HasDue = due{}, false
+		t.Due, t.HasDue = task.Due{}, false
 	}
 	if hasPrio {
 		t.Priority = prio
@@ -178,21 +193,10 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 	} else if clear["tags"] {
 		t.Tags = nil
 	}
-	for _, tag := range addTags {
-		t.Tags = addTag(t.Tags, tag)
-	}
-	for _, tag := range removeTags {
-		t.Tags = removeTag(t.Tags, tag)
-	}
-	switch {
-	case len(addTags) > 0:
-		checkTagCount(a, "add_tags", t.Tags)
-	case len(tags) > 0:
-		checkTagCount(a, "tags", t.Tags)
-	}
+	applyTags(a, u, t)
 	if hasRule {
 		if t.Rule == nil {
-			t.RepeatFrom = "schedule"
+			t.RepeatFrom = task.Schedule
 		}
 		t.Rule = rule
 	} else if clear["rrule"] {
@@ -204,7 +208,7 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		}
 		t.RepeatFrom = rf
 	} else if clear["repeat_from"] && t.Rule != nil {
-		t.RepeatFrom = "schedule"
+		t.RepeatFrom = task.Schedule
 	}
 	if hasBefore {
 		t.Reminders.Before = rem.Before
@@ -221,16 +225,34 @@ func applyUpdate(a *args.Args, t *task, e env) bool {
 		a.Fail("clear", fmt.Sprintf("“clear” cannot empty the “due” of %s while it repeats (%s); clear “rrule” too, or give a new “due”.", label(t.ID), t.Rule.Describe()))
 	}
 	if hasRule || hasDue || hasRF {
-		checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.zone)
+		checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.Zone)
 	}
 	return a.Err() == nil
 }
 
-// timingChanged reports whether a change of these columns can set
-// reminders at other times: the reminders themselves, the due or the rule.
-func timingChanged(set store.Row) bool {
-	for _, c := range []string{"remind_before", "remind_at", "remind_zone", "due_date", "due_time", "due_zone", "rrule", "repeat_from"} {
-		if _, ok := set[c]; ok {
+// applyTags adds and takes off the tags of add_tags and remove_tags,
+// after tags has replaced them, and checks how many the task then has.
+func applyTags(a *args.Args, u updateArgs, t *task.Task) {
+	for _, tag := range u.addTags {
+		t.Tags = task.AddTag(t.Tags, tag)
+	}
+	for _, tag := range u.removeTags {
+		t.Tags = task.RemoveTag(t.Tags, tag)
+	}
+	switch {
+	case len(u.addTags) > 0:
+		checkTagCount(a, "add_tags", t.Tags)
+	case len(u.tags) > 0:
+		checkTagCount(a, "tags", t.Tags)
+	}
+}
+
+// timingChanged reports whether a change of these fields (as
+// store.Tx.SaveTask names them) can set reminders at other times: the
+// reminders themselves, the due or the rule.
+func timingChanged(set []string) bool {
+	for _, c := range []string{"remind_before", "remind_at", "remind_zone", "due", "rrule", "repeat_from"} {
+		if slices.Contains(set, c) {
 			return true
 		}
 	}
@@ -239,8 +261,8 @@ func timingChanged(set store.Row) bool {
 
 // pastWarning is the warning of reminder times already past when they
 // were set (recorded as skipped, so they never fire), or nil.
-func pastWarning(past []time.Time, e env) []string {
-	if s := item.PastReminders(past, e.zone); s != "" {
+func pastWarning(past []time.Time, e *tools.Env) []string {
+	if s := item.PastReminders(past, e.Zone); s != "" {
 		return []string{s}
 	}
 	return nil

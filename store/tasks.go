@@ -1,0 +1,481 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/assistant-dev/assistant/item"
+	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// The tables of the task aggregate (migrations/00002_tasks.sql, uid in
+// 00005_ics.sql, remind_zone and remind_once in 00009_reminders.sql).
+// Completions are labelled "tc" so they never read like a change id (c31).
+const (
+	tasksTable       = "tasks"
+	completionsTable = "task_completions"
+)
+
+func init() {
+	RegisterTable(tasksTable)
+	RegisterTableAs(completionsTable, "tc")
+}
+
+// taskColumns are the columns of tasks the codec reads, in order.
+var taskColumns = []string{"id", "uid", "title", "notes", "due_date", "due_time", "due_zone", "due_at", "priority", "tags",
+	"rrule", "repeat_from", "remind_before", "remind_at", "remind_zone", "remind_once", "status", "completed_at",
+	"created_at", "updated_at", "deleted_at"}
+
+var taskSelect = `SELECT ` + strings.Join(taskColumns, ", ") + ` FROM tasks`
+
+func text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	}
+	return ""
+}
+
+func integer(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+// decodeDue reads the four due columns; has is false when due_date is NULL.
+// at, when the row keeps one, tells the two readings of a repeated hour
+// apart, which the civil text cannot.
+func decodeDue(date, civil, zone string, at any) (d task.Due, has bool, err error) {
+	if date == "" {
+		return task.Due{}, false, nil
+	}
+	if civil == "" {
+		day, err := tz.ParseDate(date)
+		if err != nil {
+			return task.Due{}, false, err
+		}
+		return task.Day(day), true, nil
+	}
+	dt, err := tz.ParseDateTime(civil)
+	if err != nil {
+		return task.Due{}, false, err
+	}
+	z, err := tz.LoadZone(zone)
+	if err != nil {
+		return task.Due{}, false, err
+	}
+	if sec, ok := integer(at); ok {
+		dt = z.Reading(dt, time.Unix(sec, 0))
+	}
+	return task.Timed(dt, z), true, nil
+}
+
+// encodeDue is the four due columns of d (all NULL when there is none).
+func encodeDue(d task.Due, has bool) Row {
+	row := Row{"due_date": nil, "due_time": nil, "due_zone": nil, "due_at": nil}
+	if !has {
+		return row
+	}
+	row["due_date"] = d.Date.String()
+	if d.HasTime {
+		row["due_time"] = d.DateTime.String()
+		row["due_zone"] = d.Zone.Name()
+		row["due_at"] = d.At.Unix()
+	}
+	return row
+}
+
+// decodeTask reads one row of tasks (any of taskColumns present); an error
+// means the row breaks the schema's own forms, a bug or a hand-edited
+// database, and names the task.
+func decodeTask(r Row) (task.Task, error) {
+	var t task.Task
+	t.ID, _ = integer(r["id"])
+	bad := func(err error) (task.Task, error) { return t, fmt.Errorf("task %s: %w", task.Label(t.ID), err) }
+	t.UID = text(r["uid"])
+	t.Title = text(r["title"])
+	t.Notes = text(r["notes"])
+	pr, _ := integer(r["priority"])
+	t.Priority = int(pr)
+	t.Status = text(r["status"])
+	var err error
+	if t.Due, t.HasDue, err = decodeDue(text(r["due_date"]), text(r["due_time"]), text(r["due_zone"]), r["due_at"]); err != nil {
+		return bad(err)
+	}
+	if tags := text(r["tags"]); tags != "" {
+		if err := json.Unmarshal([]byte(tags), &t.Tags); err != nil {
+			return bad(fmt.Errorf("tags: %w", err))
+		}
+	}
+	if rr := text(r["rrule"]); rr != "" {
+		if t.Rule, err = recur.ParseRule(rr); err != nil {
+			return bad(err)
+		}
+		t.RepeatFrom = text(r["repeat_from"])
+		if t.RepeatFrom == "" {
+			t.RepeatFrom = task.Schedule
+		}
+	}
+	if t.Reminders, err = item.ParseReminders(text(r["remind_before"]), text(r["remind_at"])); err != nil {
+		return bad(err)
+	}
+	t.RemindZone = text(r["remind_zone"])
+	if t.RemindOnce, err = item.ParseOnce(text(r["remind_once"])); err != nil {
+		return bad(err)
+	}
+	if c, ok := integer(r["completed_at"]); ok {
+		t.CompletedAt = time.Unix(c, 0).UTC()
+	}
+	if c, ok := integer(r["created_at"]); ok {
+		t.CreatedAt = time.Unix(c, 0).UTC()
+	}
+	if u := text(r["updated_at"]); u != "" {
+		t.UpdatedAt, _ = time.Parse(time.RFC3339, u)
+	}
+	return t, nil
+}
+
+// encodeTask is every column of t a writer sets, as stored: all but id,
+// owner_id, created_at (InsertTask adds it), updated_at and deleted_at.
+// title_norm is derived from the title ([item.NormTitle]); remind_zone is
+// kept only where it means something (remind_at without a timed due).
+func encodeTask(t task.Task) Row {
+	row := encodeDue(t.Due, t.HasDue)
+	tags := t.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	tb, _ := json.Marshal(tags)
+	row["uid"] = nil
+	if t.UID != "" {
+		row["uid"] = t.UID
+	}
+	row["title"] = t.Title
+	row["title_norm"] = item.NormTitle(t.Title)
+	row["notes"] = t.Notes
+	row["priority"] = t.Priority
+	row["tags"] = string(tb)
+	row["rrule"] = nil
+	row["repeat_from"] = nil
+	if t.Rule != nil {
+		row["rrule"] = t.Rule.String()
+		row["repeat_from"] = t.RepeatFrom
+	}
+	row["remind_before"] = t.Reminders.BeforeJSON()
+	row["remind_at"] = t.Reminders.AtJSON()
+	row["remind_zone"] = nil
+	if len(t.Reminders.At) > 0 && !(t.HasDue && t.Due.HasTime) && t.RemindZone != "" {
+		row["remind_zone"] = t.RemindZone
+	}
+	row["remind_once"] = item.OnceJSON(t.RemindOnce)
+	row["status"] = t.Status
+	row["completed_at"] = nil
+	if !t.CompletedAt.IsZero() {
+		row["completed_at"] = t.CompletedAt.Unix()
+	}
+	return row
+}
+
+// TaskFingerprint is the stored form of t as one value, for an
+// idempotency fingerprint: two calls that would store the same task (an
+// "RRULE:" prefix or not, spaces) give the same value.
+func TaskFingerprint(t task.Task) any { return encodeTask(t) }
+
+// diffRows returns the columns of after that differ from before.
+func diffRows(before, after Row) Row {
+	out := Row{}
+	for k, v := range after {
+		if fmt.Sprint(before[k]) != fmt.Sprint(v) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// fieldNames names changed columns as the task's fields: "due" for any of
+// the due columns; title_norm, derived from the title, is none. Sorted.
+func fieldNames(set Row) []string {
+	names := make([]string, 0, len(set))
+	for k := range set {
+		switch k {
+		case "due_date", "due_time", "due_zone", "due_at":
+			k = "due"
+		case "title_norm":
+			continue
+		}
+		if !slices.Contains(names, k) {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// TaskChanges names the fields in which after differs from before as they
+// are stored (see [Tx.SaveTask] for the names); empty when saving after
+// would change nothing.
+func TaskChanges(before, after task.Task) []string {
+	return fieldNames(diffRows(encodeTask(before), encodeTask(after)))
+}
+
+// Task reads one live task of tx's owner; ErrNotFound when the id is
+// someone else's, deleted or unknown.
+func (tx *Tx) Task(id int64) (task.Task, error) {
+	r, err := tx.Get(tasksTable, id)
+	if err != nil {
+		return task.Task{}, err
+	}
+	return decodeTask(r)
+}
+
+// TaskEvenDeleted reads one task of tx's owner, deleted or not, and says
+// whether it is deleted; ErrNotFound when there is no such row at all.
+func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
+	var found bool
+	err = tx.eachTask(taskSelect+` WHERE owner_id = ? AND id = ?`, []any{tx.owner, id}, func(r Row) error {
+		found, deleted = true, r["deleted_at"] != nil
+		t, err = decodeTask(r)
+		return err
+	})
+	if err == nil && !found {
+		err = notFound(tasksTable, id)
+	}
+	return t, deleted, err
+}
+
+// InsertTask adds t for tx's owner, journaled, with created_at from
+// t.CreatedAt, and returns its id.
+func (tx *Tx) InsertTask(t task.Task) (int64, error) {
+	row := encodeTask(t)
+	row["created_at"] = t.CreatedAt.Unix()
+	return tx.Insert(tasksTable, row)
+}
+
+// InsertTasks adds many tasks in batches ([Tx.InsertMany]), each journaled,
+// and returns their ids in order.
+func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
+	rows := make([]Row, len(ts))
+	for i, t := range ts {
+		rows[i] = encodeTask(t)
+		rows[i]["created_at"] = t.CreatedAt.Unix()
+	}
+	return tx.InsertMany(tasksTable, rows)
+}
+
+// SaveTask writes the columns in which after, the task before.ID as
+// changed, differs from before, as read: only those, journaled, so undo
+// takes back just this change; nothing when they are the same. It returns
+// the changed fields, sorted: their column names (title, notes, priority,
+// tags, rrule, repeat_from, remind_before, remind_at, remind_zone,
+// remind_once, status, completed_at, uid), and "due" for the due.
+// ErrNotFound as for [Tx.Update].
+func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
+	set := diffRows(encodeTask(before), encodeTask(after))
+	if len(set) == 0 {
+		return nil, nil
+	}
+	if err := tx.Update(tasksTable, before.ID, set); err != nil {
+		return nil, err
+	}
+	return fieldNames(set), nil
+}
+
+// DeleteTask soft-deletes task id of tx's owner, journaled (undo brings it
+// back); ErrNotFound as for [Tx.Delete].
+func (tx *Tx) DeleteTask(id int64) error { return tx.Delete(tasksTable, id) }
+
+// TaskFilter selects tasks for [Tx.Tasks].
+type TaskFilter struct {
+	// Status is task.Open, task.Done, or "" for both.
+	Status string
+	// Window, when set, keeps only tasks due within it: a timed due whose
+	// instant is in [From, To), a floating day in [FromDay, ToDay]. A zero
+	// bound is open on that side. From and To are rounded up to whole
+	// seconds, as due_at keeps them.
+	Window         bool
+	From, To       time.Time
+	FromDay, ToDay tz.Date
+	// WithoutDue keeps, within a Window, the tasks with no due too.
+	WithoutDue bool
+}
+
+// Tasks reads tx's owner's live tasks that f selects, by id.
+func (tx *Tx) Tasks(f TaskFilter) ([]task.Task, error) {
+	q := taskSelect + ` WHERE owner_id = ? AND deleted_at IS NULL`
+	params := []any{tx.owner}
+	if f.Status != "" {
+		q += ` AND status = ?`
+		params = append(params, f.Status)
+	}
+	if f.Window {
+		fromAt, toAt := int64(math.MinInt64), int64(math.MaxInt64)
+		fromDay, toDay := "0000-00-00", "9999-99-99"
+		if !f.From.IsZero() {
+			fromAt = ceilUnix(f.From)
+		}
+		if !f.To.IsZero() {
+			toAt = ceilUnix(f.To)
+		}
+		if !f.FromDay.IsZero() {
+			fromDay = f.FromDay.String()
+		}
+		if !f.ToDay.IsZero() {
+			toDay = f.ToDay.String()
+		}
+		noDue := ""
+		if f.WithoutDue {
+			noDue = `due_date IS NULL OR `
+		}
+		q += ` AND (` + noDue + `(due_time IS NOT NULL AND due_at >= ? AND due_at < ?)
+			OR (due_time IS NULL AND due_date >= ? AND due_date <= ?))`
+		params = append(params, fromAt, toAt, fromDay, toDay)
+	}
+	return tx.tasks(q+` ORDER BY id`, params...)
+}
+
+func ceilUnix(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
+}
+
+// OpenTasksWithReminders reads tx's owner's live open tasks that have a
+// reminder of any kind, by id, in one query. A row that cannot be decoded
+// is left out; [Tx.TaskEvenDeleted] reads it (and says what is wrong).
+func (tx *Tx) OpenTasksWithReminders() ([]task.Task, error) {
+	var out []task.Task
+	err := tx.eachTask(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
+		AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]') ORDER BY id`, []any{tx.owner}, func(r Row) error {
+		if t, err := decodeTask(r); err == nil {
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// TasksByUID reads tx's owner's live tasks that have a UID (imported from
+// a calendar file), by UID.
+func (tx *Tx) TasksByUID() (map[string]task.Task, error) {
+	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND uid IS NOT NULL`, tx.owner)
+	out := make(map[string]task.Task, len(ts))
+	for _, t := range ts {
+		out[t.UID] = t
+	}
+	return out, err
+}
+
+// TasksLike reads tx's owner's live open tasks added at or after since
+// whose normalised title ([item.NormTitle]) and due are t's, by id: the
+// candidates of a duplicate of t.
+func (tx *Tx) TasksLike(t task.Task, since time.Time) ([]task.Task, error) {
+	d := encodeDue(t.Due, t.HasDue)
+	return tx.tasks(taskSelect+` WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
+		AND due_date IS ? AND due_time IS ? AND due_zone IS ? ORDER BY id`,
+		tx.owner, item.NormTitle(t.Title), since.Unix(), d["due_date"], d["due_time"], d["due_zone"])
+}
+
+// tasks runs a query of taskColumns and decodes every row.
+func (tx *Tx) tasks(q string, params ...any) ([]task.Task, error) {
+	var out []task.Task
+	err := tx.eachTask(q, params, func(r Row) error {
+		t, err := decodeTask(r)
+		if err == nil {
+			out = append(out, t)
+		}
+		return err
+	})
+	return out, err
+}
+
+// eachTask runs a query of taskColumns (owner-filtered by the caller) and
+// calls fn with each row, stopping at the first error.
+func (tx *Tx) eachTask(q string, params []any, fn func(Row) error) error {
+	rows, err := tx.query(q, params...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	vals := make([]any, len(taskColumns))
+	ptrs := make([]any, len(taskColumns))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		r := make(Row, len(taskColumns))
+		for i, c := range taskColumns {
+			r[c] = vals[i]
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// InsertCompletion records c, one done occurrence of task c.TaskID,
+// journaled, and returns its id.
+func (tx *Tx) InsertCompletion(c task.Completion) (int64, error) {
+	row := encodeDue(c.Due, c.HasDue)
+	row["task_id"] = c.TaskID
+	row["completed_at"] = c.At.Unix()
+	return tx.Insert(completionsTable, row)
+}
+
+// DeleteCompletion soft-deletes completion id (a reopened task takes its
+// last one back), journaled.
+func (tx *Tx) DeleteCompletion(id int64) error { return tx.Delete(completionsTable, id) }
+
+// Completions reads the live completions of task id, newest first, at most
+// limit (0 for all), and how many there are in all.
+func (tx *Tx) Completions(id int64, limit int) ([]task.Completion, int, error) {
+	var total int
+	if err := tx.QueryRow(`SELECT count(*) FROM task_completions
+		WHERE owner_id = ? AND task_id = ? AND deleted_at IS NULL`, tx.owner, id).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if limit <= 0 {
+		limit = -1
+	}
+	rows, err := tx.query(`SELECT id, due_date, due_time, due_zone, due_at, completed_at FROM task_completions
+		WHERE owner_id = ? AND task_id = ? AND deleted_at IS NULL
+		ORDER BY completed_at DESC, id DESC LIMIT ?`, tx.owner, id, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var out []task.Completion
+	for rows.Next() {
+		c := task.Completion{TaskID: id}
+		var date, civil, zone sql.NullString
+		var dueAt any
+		var at int64
+		if err := rows.Scan(&c.ID, &date, &civil, &zone, &dueAt, &at); err != nil {
+			return nil, 0, err
+		}
+		c.At = time.Unix(at, 0).UTC()
+		if c.Due, c.HasDue, err = decodeDue(date.String, civil.String, zone.String, dueAt); err != nil {
+			return nil, 0, fmt.Errorf("completion tc%d: %w", c.ID, err)
+		}
+		out = append(out, c)
+	}
+	return out, total, rows.Err()
+}

@@ -35,20 +35,20 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	}
 	e := &event{UID: newUID(), Title: in.Title, Location: in.Location, Notes: in.Notes, Zone: in.Zone,
 		Start: in.Start, Rule: in.Rule, ExDates: in.ExDates, RDates: in.RDates,
-		remindBefore: in.Reminders.BeforeJSON(), remindAt: in.Reminders.AtJSON(), CreatedAt: c.now.UTC().Truncate(time.Second)}
+		RemindBefore: in.Reminders.BeforeJSON(), RemindAt: in.Reminders.AtJSON(), CreatedAt: c.now.UTC().Truncate(time.Second)}
 	if err := times(e, in.End, in.HasEnd, time.Duration(in.Duration)*time.Minute, 1); err != nil {
 		return result(err)
 	}
 	if err := checkLists(e); err != nil {
 		return result(err)
 	}
-	if err := e.series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
+	if err := e.Series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
 		return result(err)
 	}
 	fingerprint := fields.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
-		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.remindBefore, "remind_at": e.remindAt,
+		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.RemindBefore, "remind_at": e.RemindAt,
 	})
 	var (
 		existing *event // the event a repeated key or the duplicate window gave back
@@ -70,10 +70,10 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 					return refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
 				}
 				id, _ := parseLabel(ref)
-				if existing, err = loadEvent(tx, id); err != nil {
+				if existing, err = tx.Event(id); err != nil {
 					return err
 				}
-				why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", key, existing.label())
+				why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", key, existing.Label())
 				return nil
 			}
 		}
@@ -85,12 +85,12 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			if dup != nil {
 				existing = dup
 				why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
-					dup.label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
+					dup.Label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
 				return nil
 			}
 			if similar != nil {
 				alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
-					similar.label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
+					similar.Label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
 					strings.Join(differs, ", "))
 			}
 		}
@@ -98,13 +98,13 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		// the generation this write starts from, which advance then
 		// carries over to the one it ends at.
 		var err error
-		if genBefore, hasGen, err = generation(tx); err != nil {
+		if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
 			return err
 		}
 		if warnings, err = overlaps(tx, e, c.zone, c.now); err != nil {
 			return err
 		}
-		id, err := insertEvent(tx, e)
+		id, err := tx.InsertEvent(e)
 		if err != nil {
 			return err
 		}
@@ -120,8 +120,8 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 				return err
 			}
 		}
-		tx.Summarize(fmt.Sprintf("added %s %s", e.label(), quote(clip(e.Title, 60))))
-		genAfter, _, err = generation(tx)
+		tx.Summarize(fmt.Sprintf("added %s %s", e.Label(), quote(clip(e.Title, 60))))
+		genAfter, _, err = tx.EventGeneration()
 		return err
 	})
 	if err != nil {
@@ -134,12 +134,12 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		lines, data := describe(existing, nil, c.zone, c.now)
 		return tools.SuccessWithData(why+"\n"+strings.Join(lines, "\n"), map[string]any{"event": data, "added": false})
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.label()}})
+	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.Label()}})
 	lines, data := describe(e, nil, c.zone, c.now)
-	head := fmt.Sprintf("Added %s (change %s).", e.label(), change)
+	head := fmt.Sprintf("Added %s (change %s).", e.Label(), change)
 	out := []string{head}
 	var firstID string
-	if !e.AllDay && !e.repeats() {
+	if !e.AllDay && !e.Repeats() {
 		// The instant kept, in UTC as occurrence ids write it, so a start
 		// in the repeated hour of a fall-back change is never in doubt (a
 		// repeating event lists its next occurrence ids).
@@ -202,20 +202,12 @@ func parseLabel(s string) (int64, bool) {
 // similar is the latest with the same title and start only, with what
 // differs in it: another request, added with a warning naming it.
 func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, err error) {
-	since := e.CreatedAt.Add(-item.DuplicateWindow).Unix()
-	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
-		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
-		tx.Owner(), since, e.StartAt.Unix())
+	cands, err := tx.EventsStartingAt(e.StartAt, e.CreatedAt.Add(-item.DuplicateWindow))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer rows.Close()
 	want := item.NormTitle(e.Title)
-	for rows.Next() {
-		d, err := scanEvent(rows)
-		if err != nil {
-			return nil, nil, nil, err
-		}
+	for _, d := range cands {
 		if item.NormTitle(d.Title) != want || d.Start != e.Start {
 			continue
 		}
@@ -227,7 +219,7 @@ func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, 
 			similar, differs = d, diff
 		}
 	}
-	return nil, similar, differs, rows.Err()
+	return nil, similar, differs, nil
 }
 
 // eventDiffers names the fields, beyond title and start, in which b is
@@ -266,7 +258,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 		return nil, nil
 	}
 	w := fields.Window{From: e.StartAt, To: e.EndAt}
-	if e.repeats() {
+	if e.Repeats() {
 		if now.After(w.From) {
 			w.From = now
 		}

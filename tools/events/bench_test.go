@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -59,12 +60,12 @@ func benchStore(b *testing.B) (*tooltest.Env, tools.Person, []*event, []benchSer
 			}
 			start := tz.TimeMoment(tz.FromUTCClock(on.After(clock, true)))
 			e := &event{UID: newUID(), Title: fmt.Sprintf("Series %d", i), Zone: tz.MustZone(zones[rng.IntN(len(zones))]),
-				Start: start, Rule: recur.MustRule(rule), remindBefore: "[]", remindAt: "[]", CreatedAt: monday}
+				Start: start, Rule: recur.MustRule(rule), RemindBefore: "[]", RemindAt: "[]", CreatedAt: monday}
 			dur := time.Duration(30*(1+rng.IntN(4))) * time.Minute
 			if err := times(e, tz.Moment{}, false, dur, 1); err != nil {
 				return err
 			}
-			if _, err := insertEvent(tx, e); err != nil {
+			if _, err := tx.InsertEvent(e); err != nil {
 				return err
 			}
 			evs = append(evs, e)
@@ -104,7 +105,7 @@ func naiveWeek(series []benchSeries, from, to time.Time) [][]time.Time {
 func fullWeek(evs []*event, person tz.Zone, from, to time.Time) [][]time.Time {
 	out := make([][]time.Time, len(evs))
 	for i, e := range evs {
-		for _, o := range e.series(person).StartsBetween(e.StartAt, to) {
+		for _, o := range e.Series(person).StartsBetween(e.StartAt, to) {
 			if o.End.After(from) {
 				out[i] = append(out[i], o.Start)
 			}
@@ -264,7 +265,7 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 				if err := checkLists(e); err != nil {
 					b.Fatal(err)
 				}
-				bounds(e, nil)
+				calendar.Bounds(e, nil)
 				firstOccs(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
 				upcoming(e, nil, zone, monday, nextCount)
 			}

@@ -32,15 +32,15 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		if err != nil {
 			return err
 		}
-		ovs, err := overridesOf(tx, t.E.ID)
+		ovs, err := tx.Overrides(t.E.ID)
 		if err != nil {
 			return err
 		}
 		e := t.E
 		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.zone}
-		u.item(e.label())
+		u.item(e.Label())
 		switch {
-		case scope == scopeThis && !e.repeats():
+		case scope == scopeThis && !e.Repeats():
 			scope = scopeAll
 		case scope == scopeFollowing && isFirst(e, *t.Occ, c.zone):
 			scope = scopeAll
@@ -48,26 +48,26 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		tx.Summarize(fmt.Sprintf("deleted %s (%s)", r, scope))
 		switch scope {
 		case scopeAll:
-			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.label(), quote(e.Title))
-			return tx.Delete(eventsTable, e.ID)
+			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.Label(), quote(e.Title))
+			return tx.DeleteEvent(e.ID)
 		case scopeThis:
 			o, _ := shown(e, *t.Occ, u.ovs, c.zone)
 			if ov := u.ovs[o.Key()]; ov != nil {
-				if err := tx.Delete(overridesTable, ov.ID); err != nil {
+				if err := tx.DeleteOverride(ov.ID); err != nil {
 					return err
 				}
 				delete(u.ovs, o.Key())
 			}
-			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.label())
-			n := e.clone()
+			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.Label())
+			n := e.Clone()
 			n.ExDates = append(n.ExDates, t.Occ.Original)
-			if len(n.series(c.zone).All(1)) == 0 {
+			if len(n.Series(c.zone).All(1)) == 0 {
 				what += "; it was the last one, so the series is deleted too"
-				return tx.Delete(eventsTable, e.ID)
+				return tx.DeleteEvent(e.ID)
 			}
-			return saveEvent(tx, e, n)
+			return tx.SaveEvent(e, n)
 		default:
-			old, _, err := u.endBefore(*t.Occ, nil)
+			old, _, _, err := u.endBefore(*t.Occ, false)
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			if !e.AllDay {
 				from = tz.FormatModel(t.Occ.Start, c.zone)
 			}
-			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), from)
+			what = fmt.Sprintf("Deleted %s %s from %s on", e.Label(), quote(e.Title), from)
 			if last, ok := lastBefore(old, u.ovs, c.zone, t.Occ.Start); ok {
 				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
 			}

@@ -264,21 +264,7 @@ func earlier(a, b time.Time) time.Time {
 // live tasks that have a due time (migrations/00002_tasks.sql: due_at is
 // NULL for a date-only due).
 func taskDues(tx *store.Tx, from, to time.Time) ([]time.Time, error) {
-	rows, err := tx.Query(`SELECT due_at FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL
-		AND due_at IS NOT NULL AND due_at >= ? AND due_at < ?`, tx.Owner(), from.Unix(), to.Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []time.Time
-	for rows.Next() {
-		var at int64
-		if err := rows.Scan(&at); err != nil {
-			return nil, err
-		}
-		out = append(out, time.Unix(at, 0).UTC())
-	}
-	return out, rows.Err()
+	return tx.OpenDueTimes(from, to)
 }
 
 // freeWindow gives the searched window as list_events does

@@ -29,7 +29,7 @@ func FuzzStreamScans(f *testing.F) {
 			return
 		}
 		e := &event{ID: 1, Zone: paris, Start: tz.TimeMoment(tz.Date{Year: 2026, Month: 10, Day: 5}.At(9, 0)), Rule: rule}
-		if times(e, tz.Moment{}, false, time.Hour, 1) != nil || e.series(paris).Check() != nil {
+		if times(e, tz.Moment{}, false, time.Hour, 1) != nil || e.Series(paris).Check() != nil {
 			return
 		}
 		w := fields.Window{From: e.StartAt, To: e.StartAt.AddDate(0, 0, listSpanDays)}

@@ -193,7 +193,7 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 
 // checkLists refuses EXDATEs and RDATEs that cannot apply to e.
 func checkLists(e *event) error {
-	if len(e.ExDates) > 0 && !e.repeats() {
+	if len(e.ExDates) > 0 && !e.Repeats() {
 		return invalid("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”.")
 	}
 	if e.AllDay {
@@ -206,7 +206,7 @@ func checkLists(e *event) error {
 	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
 		return invalid("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
 	}
-	if err := e.series(e.Zone).Check(); err != nil {
+	if err := e.Series(e.Zone).Check(); err != nil {
 		return err
 	}
 	return nil

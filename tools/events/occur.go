@@ -40,7 +40,7 @@ type occ struct {
 	Override               *override
 }
 
-func (o *occ) id() string { return o.Event.label() + "@" + o.Key() }
+func (o *occ) id() string { return o.Event.Label() + "@" + o.Key() }
 
 // Key is the occurrence's RECURRENCE-ID, as recur.Occurrence.Key gives it.
 func (o *occ) Key() string {
@@ -56,7 +56,7 @@ func newOcc(e *event, r recur.Occurrence) occ {
 		AllDay: r.AllDay, Moved: r.Moved, Title: e.Title, Location: e.Location, Notes: e.Notes}
 	if o.AllDay {
 		o.First = r.Original.Date
-		o.Last = o.First.AddDays(e.days() - 1)
+		o.Last = o.First.AddDays(e.Days() - 1)
 	}
 	return o
 }
@@ -111,7 +111,7 @@ func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window)
 
 // appendOccs appends expand's occurrences to dst, unsorted.
 func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
-	s := e.series(person)
+	s := e.Series(person)
 	for _, r := range s.Between(w.From, w.To) {
 		o := newOcc(e, r)
 		if len(ovs) == 0 {
@@ -254,7 +254,7 @@ func shown(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zon
 // moved occurrence is weighed too, as a move can carry an early one past
 // later ones.
 func lastBefore(e *event, ovs map[string]*override, person tz.Zone, t time.Time) (last occ, ok bool) {
-	s := e.series(person)
+	s := e.Series(person)
 	first, _, _ := s.Bounds()
 	consider := func(r recur.Occurrence) {
 		if !r.Start.Before(t) {

@@ -11,15 +11,6 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// moveRule is [calendar.MoveRule] with its refusal in words.
-func moveRule(r *recur.Rule, d int, old, start tz.Moment, label string) (*recur.Rule, error) {
-	moved, err := calendar.MoveRule(r, d, old, start)
-	if err != nil {
-		return nil, daysRefusal(err, r, d, label)
-	}
-	return moved, nil
-}
-
 // daysRefusal words a [calendar.DaysError] of series label, whose rule r
 // cannot move by d days, as one sentence naming “start” and a rule to
 // write instead; any other error is returned as it is.

@@ -600,3 +600,181 @@ func evStamp(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339, s)
 	return t
 }
+
+// What a calendar import and export need: every live row at once, and
+// writes that report whether anything differed (and, dry, write nothing).
+
+// LiveEvents reads every live event of tx's owner with its stored bounds.
+func (tx *Tx) LiveEvents() ([]EventSpan, error) {
+	rows, err := tx.query(`SELECT `+eventColumns+`, first_at, last_at FROM events WHERE owner_id = ? AND deleted_at IS NULL`, tx.owner)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []EventSpan
+	for rows.Next() {
+		var first int64
+		var last sql.NullInt64
+		e, err := scanEvent(rows, &first, &last)
+		if err != nil {
+			return nil, err
+		}
+		sp := EventSpan{Event: e, First: first, Last: math.MaxInt64}
+		if last.Valid {
+			sp.Last = last.Int64
+		}
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
+
+// EachEventOverlapping calls fn with each live event of tx's owner whose
+// stored bounds overlap (lo, hi) (Unix seconds, both open), in order of
+// DTSTART and id, stopping at fn's first error.
+func (tx *Tx) EachEventOverlapping(lo, hi int64, fn func(*calendar.Event) error) error {
+	rows, err := tx.query(`SELECT `+eventColumns+` FROM events
+		WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?) ORDER BY start_at, id`, tx.owner, hi, lo)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return err
+		}
+		if err := fn(e); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// AllOverrides reads every live override of tx's owner by event id, each
+// event's in RECURRENCE-ID order.
+func (tx *Tx) AllOverrides() (map[int64][]*calendar.Override, error) {
+	rows, err := tx.query(`SELECT `+overrideColumns+` FROM event_overrides
+		WHERE owner_id = ? AND deleted_at IS NULL ORDER BY recurrence_id`, tx.owner)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]*calendar.Override{}
+	for rows.Next() {
+		o, err := scanOverride(rows)
+		if err != nil {
+			return nil, err
+		}
+		out[o.EventID] = append(out[o.EventID], o)
+	}
+	return out, rows.Err()
+}
+
+// ZoneSpan is a zone the owner's events use, with the first and last
+// start in it (Unix seconds).
+type ZoneSpan struct {
+	Name     string
+	Min, Max int64
+}
+
+// EventZones lists the zones of tx's owner's live timed events whose
+// stored bounds overlap (lo, hi), from their first start to their last
+// bound (ten years after the start for a series that never ends), and
+// the zones of every live override with its own time: the zones and
+// years an export writes VTIMEZONEs for.
+func (tx *Tx) EventZones(lo, hi int64) ([]ZoneSpan, error) {
+	var out []ZoneSpan
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`SELECT tzid, MIN(start_at), MAX(COALESCE(last_at, start_at + 315576000)) FROM events
+			WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?) AND all_day = 0 GROUP BY tzid`, []any{tx.owner, hi, lo}},
+		{`SELECT tzid, MIN(start_at), MAX(start_at) FROM event_overrides
+			WHERE owner_id = ? AND deleted_at IS NULL AND tzid IS NOT NULL GROUP BY tzid`, []any{tx.owner}},
+	} {
+		rows, err := tx.query(q.sql, q.args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var z ZoneSpan
+			if err := rows.Scan(&z.Name, &z.Min, &z.Max); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, z)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func overrideMap(ovs []*calendar.Override) map[string]*calendar.Override {
+	m := make(map[string]*calendar.Override, len(ovs))
+	for _, o := range ovs {
+		m[o.Key] = o
+	}
+	return m
+}
+
+// InsertEvents stores new events in batches, journaled, each with the
+// bounds of its overrides ovs[i] (stored apart, [Tx.InsertOverrides]);
+// it sets their ids.
+func (tx *Tx) InsertEvents(es []*calendar.Event, ovs [][]*calendar.Override) error {
+	rows := make([]Row, len(es))
+	for i, e := range es {
+		rows[i] = eventRow(e, overrideMap(ovs[i]))
+	}
+	ids, err := tx.InsertMany(EventsTable, rows)
+	for i, id := range ids {
+		es[i].ID = id
+	}
+	return err
+}
+
+// InsertOverrides stores new overrides in batches, journaled, created at
+// created; it sets their ids.
+func (tx *Tx) InsertOverrides(os []*calendar.Override, created time.Time) error {
+	rows := make([]Row, len(os))
+	for i, o := range os {
+		rows[i] = overrideRow(o)
+		rows[i]["created_at"] = created.Unix()
+	}
+	ids, err := tx.InsertMany(OverridesTable, rows)
+	for i, id := range ids {
+		os[i].ID = id
+	}
+	return err
+}
+
+// SyncEvent writes want over have, a live event as [Tx.LiveEvents] read
+// it, where they differ (want's bounds taken with ovs); with dry it only
+// reports whether they do. want's id, creation time, split and earlier
+// starts are have's.
+func (tx *Tx) SyncEvent(have EventSpan, want *calendar.Event, ovs []*calendar.Override, dry bool) (bool, error) {
+	e := *want
+	e.ID, e.CreatedAt, e.SplitFrom, e.PrevStarts = have.Event.ID, have.Event.CreatedAt, have.Event.SplitFrom, have.Event.PrevStarts
+	prev := eventRow(have.Event, nil)
+	prev["first_at"], prev["last_at"] = have.First, nil
+	if have.Last != math.MaxInt64 {
+		prev["last_at"] = have.Last
+	}
+	set := evChanged(prev, eventRow(&e, overrideMap(ovs)))
+	if len(set) == 0 || dry {
+		return len(set) > 0, nil
+	}
+	return true, tx.Update(EventsTable, e.ID, set)
+}
+
+// SyncOverride writes want over have (a live override) where they differ;
+// with dry it only reports whether they do. want's id is have's.
+func (tx *Tx) SyncOverride(have, want *calendar.Override, dry bool) (bool, error) {
+	set := evChanged(overrideRow(have), overrideRow(want))
+	if len(set) == 0 || dry {
+		return len(set) > 0, nil
+	}
+	return true, tx.Update(OverridesTable, have.ID, set)
+}

@@ -384,13 +384,6 @@ func taskRow(t *Task, person tz.Zone, now time.Time) store.Row {
 	return row
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // changed returns the columns of want that differ from have (created_at
 // aside: an item keeps the day it first came in).
 func changed(have, want store.Row) store.Row {
@@ -439,11 +432,10 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 	}
 	var fresh []*calendar.Event
 	var freshOvs [][]*calendar.Override
-	var freshAt []int
-	for i, pe := range p.events {
+	for _, pe := range p.events {
 		have, ok := byUID[pe.event.UID]
 		if !ok {
-			fresh, freshOvs, freshAt = append(fresh, pe.event), append(freshOvs, pe.overrides), append(freshAt, i)
+			fresh, freshOvs = append(fresh, pe.event), append(freshOvs, pe.overrides)
 			continue
 		}
 		pe.event.ID = have.Event.ID

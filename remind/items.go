@@ -70,7 +70,7 @@ type fire struct {
 // instant of DTSTART (or the due): a relative reminder is minutes before
 // each occurrence (RFC 5545 relative trigger); an absolute one keeps its
 // offset from DTSTART, so on a single item it fires at its own instant and
-// on a repeating one at the same distance from each occurrence (design §5).
+// on a repeating one at the same distance from each occurrence.
 func triggers(r item.Reminders, first time.Time, zone, person tz.Zone) []trigger {
 	var out []trigger
 	for _, m := range r.Before {

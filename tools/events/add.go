@@ -196,7 +196,7 @@ func parseLabel(s string) (int64, bool) {
 }
 
 // duplicate finds live events of the owner made within the duplicate
-// window with the same normalised title and the same start (design §6).
+// window with the same normalised title and the same start.
 // same is one that also has the same end, zone, location, rule, EXDATEs
 // and RDATEs: a call sent twice, to be answered with it. Failing that,
 // similar is the latest with the same title and start only, with what

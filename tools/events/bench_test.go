@@ -27,8 +27,7 @@ type benchSeries struct {
 	dur        time.Duration
 }
 
-// benchStore fills a store with 10,000 series of one person (issue 5,
-// "Speed"): daily, weekly, monthly-by-setpos and yearly rules, starts over
+// benchStore fills a store with 10,000 series of one person: daily, weekly, monthly-by-setpos and yearly rules, starts over
 // the last five years at working hours (no DST gap, so rrule-go's own
 // expansion is right too), a third ended by COUNT or UNTIL, DTSTART on an
 // occurrence of its rule (rrule-go does not count an off-rule DTSTART).
@@ -79,7 +78,7 @@ func benchStore(b *testing.B) (*tooltest.Env, tools.Person, []*event, []benchSer
 	return env, p, evs, text
 }
 
-// naiveWeek lists a window the naive way of issue 5: parse each series'
+// naiveWeek lists a window the naive way: parse each series'
 // DTSTART and RRULE with rrule-go and expand from DTSTART with Between,
 // keeping the starts of the occurrences that overlap [from, to). It is
 // given the series already in memory, which only flatters it.

@@ -36,7 +36,7 @@ func nowData(now time.Time, zone tz.Zone) map[string]any {
 }
 
 // setTimeZone stores the person's new zone as one journaled change, so
-// undo puts the old zone back (design §6). Naming the zone already stored
+// undo puts the old zone back. Naming the zone already stored
 // changes nothing and makes no change to undo.
 func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
 	c, err := host(ctx, tc)

@@ -1,6 +1,6 @@
 // Package events holds the calendar tools: add_event, list_events,
 // get_event, update_event, delete_event, find_free_time, current_time and
-// set_time_zone (design §3, §4, §8; issue 5).
+// set_time_zone.
 //
 // An event keeps its DTSTART as a civil time in its own IANA zone (TZID)
 // and repeats there by RFC 5545 RRULE, EXDATE and RDATE, expanded by

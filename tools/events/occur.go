@@ -203,7 +203,7 @@ func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]oc
 
 // windowOccs is loadWindow without title, location and notes (fillText
 // adds them to the occurrences shown). Only the series whose stored bounds
-// reach w are expanded (design §4), from the cached snapshot when it is
+// reach w are expanded, from the cached snapshot when it is
 // current, and only the overrides near w are read.
 func windowOccs(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
 	snap, err := seriesFor(tx, w.From, w.To)

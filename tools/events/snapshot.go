@@ -33,7 +33,7 @@ type seriesRow struct {
 }
 
 // reaches reports whether the row's bounds can touch [from, to] (Unix
-// seconds), as the stored-bounds query of design §4 asks.
+// seconds), as the stored-bounds query asks.
 func (r *seriesRow) reaches(from, to int64) bool { return r.first <= to && r.last >= from }
 
 // snapshotPad widens a window into the horizon a snapshot is built for,

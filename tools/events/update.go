@@ -17,7 +17,7 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// Scopes of update_event and delete_event (design §4).
+// Scopes of update_event and delete_event.
 const (
 	scopeThis      = "this"
 	scopeFollowing = "following"

@@ -98,20 +98,16 @@ func answerID(res tools.ExecResult) string {
 var firstID = regexp.MustCompile(`\b[a-z][0-9]+(?:@[0-9]{8}(?:T[0-9]{6}Z)?)?\b`)
 
 // humanMoment writes a moment with its weekday, as the person reads it:
-// "2026-12-01T15:00" → "Tue 2026-12-01 15:00". It is read with the same
-// Args grammar the tools use, in the person's zone, so "2026-07-14T07:00Z"
-// shows as "Tue 2026-07-14 09:00" for a person in Paris. Anything the
-// grammar refuses is shown as written.
+// "2026-12-01T15:00" → "Tue 2026-12-01 15:00". It is read with the
+// moment grammar the tools use ([args.ParseMoment]), in the person's zone,
+// so "2026-07-14T07:00Z" shows as "Tue 2026-07-14 09:00" for a person in
+// Paris. Anything the grammar refuses is shown as written.
 func humanMoment(s string, zone tz.Zone) string {
-	raw, _ := json.Marshal(map[string]string{"m": s})
-	a, err := args.New(raw, []string{"m"}, nil)
+	w, err := args.ParseMoment("m", s, zone)
 	if err != nil {
 		return clip(oneLine(s), 30)
 	}
-	m, ok := a.Moment("m", zone)
-	if !ok || a.Err() != nil {
-		return clip(oneLine(s), 30)
-	}
+	m := w.In(zone)
 	if !m.HasTime {
 		return tz.FormatDateModel(m.Date)
 	}

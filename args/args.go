@@ -1,4 +1,4 @@
-// Package args reads one tool call's arguments (design §2, "Args").
+// Package args reads one tool call's arguments.
 //
 // An Args is made from the raw JSON arguments of one call, checked against
 // the names the tool takes and the names it requires, then read one
@@ -7,6 +7,11 @@
 // a handler reads every argument and checks Err once. Every failure is one
 // sentence that names the argument in typographic quotes (“due”), says what
 // to write, gives an example where one helps and quotes the rejected value.
+//
+// A moment (a day, or a day and time, with an optional offset or zone in
+// brackets) is read once with [Args.When], or from any text with
+// [ParseMoment]: the civil time as written, its zone, its instant and
+// whether a DST gap moved it.
 //
 // Absent means missing, JSON null, or a text that is empty or only white
 // space and invisible format characters ("", "\u200b"), for every getter
@@ -45,6 +50,10 @@ type Args struct {
 	members []member
 	err     error
 	home    tz.Zone // the person's zone, for sentences about zones
+	// accepted are the names New was given; strict makes a getter for
+	// any other name panic (see Strict).
+	accepted []string
+	strict   bool
 	// room for a typical call's arguments in the same allocation as Args
 	room [12]member
 }
@@ -62,7 +71,7 @@ type Args struct {
 // Numbers are kept as their JSON text (as with encoding/json's UseNumber)
 // until a getter reads them.
 func New(raw []byte, accepted, required []string) (*Args, error) {
-	a := &Args{}
+	a := &Args{accepted: accepted}
 	a.members = a.room[:0]
 	r := reader{s: string(raw)}
 	r.space()
@@ -216,8 +225,13 @@ func (a *Args) present(name string) bool {
 	return false
 }
 
-// get is lookup for a getter: nothing once a failure is kept.
+// get is lookup for a getter: nothing once a failure is kept. In strict
+// mode a name New did not accept panics first, failure or not, so that
+// every getter a reading step runs is checked.
 func (a *Args) get(name string) (value, bool) {
+	if a.strict && !slices.Contains(a.accepted, name) {
+		panic(&Undeclared{Name: name})
+	}
 	if a.err != nil {
 		return value{}, false
 	}
@@ -230,6 +244,24 @@ func (a *Args) fail(name, sentence string) {
 		a.err = &Error{Name: name, Sentence: sentence}
 	}
 }
+
+// Undeclared is the panic value of a getter, on an Args made [Args.Strict],
+// that asks for a name not among the names New accepted: the code reading
+// the arguments and the schema declaring them have drifted apart. It is a
+// mistake in the program, never in the call.
+type Undeclared struct {
+	Name string
+}
+
+func (e *Undeclared) Error() string {
+	return "args: the argument " + e.Name + " is read but not declared"
+}
+
+// Strict makes every later getter (and Has) that asks for a name New was
+// not given as accepted panic with an *[Undeclared], whether or not a
+// failure is already kept. Without it such a name reads as absent. A tool
+// skeleton sets it so that a reader and its schema cannot drift.
+func (a *Args) Strict() { a.strict = true }
 
 // SetHome gives the person's zone, which a sentence refusing a time zone
 // abbreviation ("CEST") lists first among the zones it stands for when the

@@ -581,3 +581,110 @@ func (a *Args) MomentList(name string, zone tz.Zone) []tz.Moment {
 	}
 	return list
 }
+
+// When is one moment read whole by the grammar above: the civil day or
+// day and time as written, the zone it is in, the instant it names, and
+// whether a daylight-saving gap moved that instant. [ParseMoment] and
+// [Args.When] make it; a tool reads a moment once and takes from it what
+// it needs.
+type When struct {
+	// Moment is the civil day, or day and time, as written, in Zone. A
+	// time is kept as written even inside a DST gap of Zone; a time
+	// written with an offset, Z or a bracketed offset names an instant
+	// and is the reading of Zone's clock at it (with Fold in a repeated
+	// hour, so Zone.Instant gives the instant back).
+	Moment tz.Moment
+	// Zone is the IANA zone Moment is in: the zone written in brackets
+	// ("2026-10-05T09:00[America/New_York]"), else the zone the reader
+	// was given (a bracketed offset, "[+03:00]", is not a zone).
+	Zone tz.Zone
+	// Bracketed is true when Zone was written in brackets.
+	Bracketed bool
+	// At is the instant, in UTC: Zone.Instant(Moment) for a time (RFC
+	// 5545 §3.3.5: a time in a gap is moved forward by the gap's length,
+	// the first of two readings in a repeated hour unless Fold), 00:00 of
+	// the day in Zone for a day (Zone.StartOfDay).
+	At time.Time
+	// Moved is true when the time as written does not exist in Zone (it
+	// falls in a DST gap), so At is later than Moment reads.
+	Moved bool
+}
+
+// In is the moment as zone z's clock reads it: a day stays the day; a
+// time in w's own zone, not bracketed, is Moment as written; any other
+// time is the reading of z's clock at At. For a When read in z, it is what
+// [Args.Moment] gives for z.
+func (w When) In(z tz.Zone) tz.Moment {
+	if !w.Moment.HasTime || !w.Bracketed && w.Zone.Name() == z.Name() {
+		return w.Moment
+	}
+	return tz.TimeMoment(z.In(w.At))
+}
+
+// ParseMoment reads s, the text of the argument name, by the moment
+// grammar above, in zone (the person's, or a zone the tool names; never
+// the process's TZ) unless s names its own zone in brackets; see [When] for
+// what it gives. Surrounding white space is ignored. A refused text is an
+// *[Error] naming name with the sentence [Args.Moment] gives, zone first
+// among the zones a refused abbreviation stands for.
+func ParseMoment(name, s string, zone tz.Zone) (When, error) {
+	v := value{kind: kindString, text: s}
+	w, why, zerr := readWhen(v, zone)
+	if why != fine {
+		return When{}, &Error{Name: name, Sentence: momentSentence(name, momentExample, why, zerr, v, zone)}
+	}
+	return w, nil
+}
+
+// When reads the moment argument name once, as [ParseMoment] reads it,
+// and whether it was given; a refused value is a failure kept on a, with
+// the sentence [Args.Moment] gives. Absent gives (zero, false) without an
+// error.
+func (a *Args) When(name string, zone tz.Zone) (When, bool) {
+	v, ok := a.get(name)
+	if !ok {
+		return When{}, false
+	}
+	home := a.home
+	if home == (tz.Zone{}) {
+		home = zone
+	}
+	if v.kind != kindString {
+		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, home))
+		return When{}, false
+	}
+	w, why, zerr := readWhen(v, zone)
+	if why != fine {
+		a.fail(name, momentSentence(name, momentExample, why, zerr, v, home))
+		return When{}, false
+	}
+	return w, true
+}
+
+// readWhen parses and resolves one string value for [When].
+func readWhen(v value, zone tz.Zone) (When, problem, error) {
+	p, why, zerr := parseMoment(v.word())
+	if why != fine {
+		return When{}, why, zerr
+	}
+	w := When{Zone: zone}
+	if p.zone != "" {
+		w.Zone, _ = tz.LoadZone(p.zone) // parseMoment loaded it already
+		w.Bracketed = true
+	}
+	switch {
+	case !p.hasTime:
+		w.Moment = tz.DayMoment(p.date)
+		w.At = w.Zone.StartOfDay(p.date).UTC()
+		return w, fine, nil
+	case !p.hasOffset && !p.hasZoneOffset:
+		w.Moment = tz.TimeMoment(p.date.At(p.hour, p.minute)) // as written, even in a gap
+	default:
+		if w.Moment, why = p.resolve(w.Zone); why != fine {
+			return When{}, why, nil
+		}
+	}
+	at, moved := w.Zone.Instant(w.Moment.DateTime)
+	w.At, w.Moved = at.UTC(), moved
+	return w, fine, nil
+}

@@ -33,7 +33,7 @@ type Cloner interface {
 }
 
 // Person is who a call acts for. ID is the store's person id (every query
-// filters by it); Zone is the person's IANA zone (design §3), which a run
+// filters by it); Zone is the person's IANA zone, which a run
 // may override without storing it.
 type Person struct {
 	ID   int64

@@ -37,12 +37,18 @@ const DefaultCallTimeout = 30 * time.Second
 // NewRegistry returns an empty Registry.
 func NewRegistry() *Registry { return &Registry{index: map[string]int{}} }
 
-// Add registers t. A tool that breaks the rules of Tool.Check, or a name
-// added twice, panics: a misconfigured tool fails at start-up, not at its
-// first call.
+// Add registers t. A tool that breaks the rules of Tool.Check, a name
+// added twice, or a tool made with [Define] whose read step asks for an
+// argument its schema does not declare (or panics on the probe arguments)
+// panics: a misconfigured tool fails at start-up, not at its first call.
 func (r *Registry) Add(t Tool) {
 	if err := t.Check(); err != nil {
 		panic("tools: " + err.Error())
+	}
+	if t.probe != nil {
+		if err := t.probe(t.Schema); err != nil {
+			panic("tools: " + err.Error())
+		}
 	}
 	if _, dup := r.index[t.Name]; dup {
 		panic("tools: tool " + t.Name + " added twice")

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Result codes (design §2). 2 stays free: the shell uses it for usage errors.
+// Result codes. 2 stays free: the shell uses it for usage errors.
 const (
 	CodeOK       = 0 // success
 	CodeInvalid  = 1 // an invalid argument; Err names it
@@ -20,7 +20,7 @@ const (
 // ModelLimit is the spill limit for a model turn, in bytes of Out (or Err).
 const ModelLimit = 16 << 10
 
-// ExecResult is what every tool call answers with (design §2).
+// ExecResult is what every tool call answers with.
 //
 // Out is what a model reads: short, plain, with ids it can quote back. Err
 // is the one sentence of a failure. Data is structured JSON for programs

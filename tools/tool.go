@@ -2,7 +2,16 @@
 // tool (name, description, JSON Schema of its arguments, handler), the
 // Registry that calls tools by name from raw JSON arguments, the ExecResult
 // every tool answers with, and the ToolContext that carries the person, the
-// clock and the store into a call (design §1–§2).
+// clock and the store into a call.
+//
+// A tool's handler is best made with [Define]: a read step that turns the
+// arguments into a typed value, probed at [Registry.Add] against the
+// schema, and a run step that gets the call's [Env] (person, zone, now,
+// store). [Fail] maps the errors of the store, of package recur and of
+// package args to result codes and sentences; [Once] is the idempotency
+// key and duplicate check of a tool that adds an item. The package also
+// holds the argument readers and schema properties the task and event
+// tools share ([ReadWindow], [ReadReminders], [ReadCursor], [FromProp]…).
 //
 // The package knows nothing of OpenAI or MCP; each front derives its own
 // form of a tool from the one definition here.
@@ -42,8 +51,11 @@ type Tool struct {
 	// overwrite. Idempotent: repeating a call with the same arguments has no
 	// further effect. These become MCP tool annotations.
 	ReadOnly, Destructive, Idempotent bool
-	// Handler runs a call.
+	// Handler runs a call. [Define] makes one from a read step and a run
+	// step, which Registry.Add probes.
 	Handler Handler
+
+	probe func(Schema) error // set by Define: runs the read step on probe arguments
 }
 
 // Schema is the JSON Schema of a tool's arguments: always one flat

@@ -1,19 +1,15 @@
 // Package changes holds the tools that work on the change journal for
 // every kind of item: undo (put a change's rows back as they were) and
 // list_changes (find a change id again). Together they make a wrong call
-// by a model harmless (design §6).
+// by a model harmless.
 package changes
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
@@ -37,7 +33,7 @@ var changeID = regexp.MustCompile(`^[cC][0-9]{1,18}$`)
 // restored). The answer says it in words: "changed t12 (1 completion
 // removed)".
 func Undo() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "undo",
 		Title: "Undo a change",
 		Description: "Puts back the tasks and events one earlier change touched, as they were before it. " +
@@ -49,8 +45,7 @@ func Undo() tools.Tool {
 		}},
 		Destructive: true,
 		Output:      undoOutput,
-		Handler:     undo,
-	}
+	}, readUndo, undo)
 }
 
 // ListChanges is the list_changes tool: `limit` (1–200, default 20). Data:
@@ -59,7 +54,7 @@ func Undo() tools.Tool {
 // "rows": [{"id": "t12", "action": "added"}]}]} (rows as in Undo), newest
 // first, times in the person's zone.
 func ListChanges() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "list_changes",
 		Title: "List recent changes",
 		Description: "Lists the person's recent changes, newest first, with their ids (c31), the tool that made them, " +
@@ -70,18 +65,7 @@ func ListChanges() tools.Tool {
 		ReadOnly:   true,
 		Idempotent: true,
 		Output:     listOutput,
-		Handler:    listChanges,
-	}
-}
-
-// host takes the person and the store the host put in.
-func host(tc *tools.ToolContext) (tools.Person, *store.Store, error) {
-	p, err := tools.PersonOf(tc)
-	if err != nil {
-		return p, nil, err
-	}
-	s, err := tools.Require[*store.Store](tc)
-	return p, s, err
+	}, readLimit, listChanges)
 }
 
 // rowData is one item a change touched. A part of an item (a completion of
@@ -125,72 +109,34 @@ func itemsOf(c store.Change) []string {
 // more": an undone import can touch thousands.
 const undoItemsShown = 10
 
-func undo(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
+// readUndo reads “change”: a change id, or "" for the latest change.
+func readUndo(a *args.Args, _ *tools.Env) string {
 	change := a.Line("change")
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
 	if change != "" && !changeID.MatchString(change) {
-		return tools.Invalid(&args.Error{Name: "change",
-			Sentence: fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not %s.", args.Quote(change))})
+		a.Fail("change", fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not %s.", args.Quote(change)))
 	}
-	p, s, err := host(tc)
+	return change
+}
+
+func undo(e *tools.Env, change string) tools.ExecResult {
+	newID, err := e.Store.Undo(e.Ctx, e.Person.ID, change)
+	if err != nil {
+		return tools.Fail(err)
+	}
+	c, err := e.Store.ChangeByID(e.Ctx, e.Person.ID, newID)
 	if err != nil {
 		return tools.Internal(err)
 	}
-	newID, err := s.Undo(ctx, p.ID, change)
-	if err != nil {
-		return fail(err)
-	}
-	c, err := s.ChangeByID(ctx, p.ID, newID)
+	undone, err := e.Store.ChangeByID(e.Ctx, e.Person.ID, c.Undoes)
 	if err != nil {
 		return tools.Internal(err)
 	}
-	undone, err := s.ChangeByID(ctx, p.ID, c.Undoes)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	tools.InsertResult(tc, tools.Changed{Change: newID, Items: itemsOf(c)})
+	e.Changed(newID, itemsOf(c)...)
 	out := fmt.Sprintf("Undid %s (%s): %s. This undo is %s; undo %s to redo it.",
 		undone.ID, undone.Tool, store.Describe(c.Rows, undoItemsShown), newID, newID)
 	return tools.SuccessWithData(out, map[string]any{
 		"change": newID, "undid": undone.ID, "tool": undone.Tool, "rows": rowsOf(c),
 	})
-}
-
-// fail maps the store's errors to result codes; its sentences are written
-// for the model, so they pass through.
-func fail(err error) tools.ExecResult {
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return tools.NotFound(sentence(err))
-	case errors.Is(err, store.ErrConflict):
-		return tools.Conflict(sentence(err))
-	}
-	return tools.Internal(err)
-}
-
-// startsWithID matches a sentence that begins with an id ("t12 was
-// changed since…", "c31 is not one of your changes"), which stays lower
-// case.
-var startsWithID = regexp.MustCompile(`^[a-z]{1,2}[0-9]+\b`)
-
-// sentence drops the sentinel's text the store appends with %w, starts the
-// sentence with a capital (Go's error strings start lower case) unless it
-// starts with an id, and ends it.
-func sentence(err error) string {
-	s := err.Error()
-	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
-		s = strings.TrimSuffix(s, ": "+sentinel.Error())
-	}
-	if s != "" && !startsWithID.MatchString(s) {
-		r, n := utf8.DecodeRuneInString(s)
-		s = string(unicode.ToUpper(r)) + s[n:]
-	}
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 type changeData struct {
@@ -203,18 +149,14 @@ type changeData struct {
 	Rows     []rowData `json:"rows"`
 }
 
-func listChanges(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	limit := a.Number("limit", 20, 1, 200)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	p, s, err := host(tc)
+// readLimit reads “limit”, 1 to 200, default 20.
+func readLimit(a *args.Args, _ *tools.Env) int { return a.Number("limit", 20, 1, 200) }
+
+func listChanges(e *tools.Env, limit int) tools.ExecResult {
+	p := e.Person
+	list, err := e.Store.Changes(e.Ctx, p.ID, limit)
 	if err != nil {
-		return tools.Internal(err)
-	}
-	list, err := s.Changes(ctx, p.ID, limit)
-	if err != nil {
-		return tools.Internal(err)
+		return tools.Fail(err)
 	}
 	loc := time.UTC
 	if l := p.Zone.Location(); l != nil {

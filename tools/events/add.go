@@ -22,30 +22,30 @@ const overlapHorizon = 28 * 24 * time.Hour
 const overlapMax = 20
 
 func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "add_event")
 	if err != nil {
 		return tools.Internal(err)
 	}
-	in := readInput(a, c.zone, false)
+	in := readInput(a, c.Zone, false)
 	key := a.Line("key")
-	fields.TooLong(a, "key", "key", key, item.MaxKey)
+	tools.TooLong(a, "key", "key", key, item.MaxKey)
 	allowDup := a.Flag("allow_duplicate")
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
 	e := &event{UID: newUID(), Title: in.Title, Location: in.Location, Notes: in.Notes, Zone: in.Zone,
 		Start: in.Start, Rule: in.Rule, ExDates: in.ExDates, RDates: in.RDates,
-		RemindBefore: in.Reminders.BeforeJSON(), RemindAt: in.Reminders.AtJSON(), CreatedAt: c.now.UTC().Truncate(time.Second)}
+		RemindBefore: in.Reminders.BeforeJSON(), RemindAt: in.Reminders.AtJSON(), CreatedAt: c.Now.UTC().Truncate(time.Second)}
 	if err := times(e, in.End, in.HasEnd, time.Duration(in.Duration)*time.Minute, 1); err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if err := checkLists(e); err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if err := e.Series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
-	fingerprint := fields.Fingerprint(map[string]any{
+	fingerprint := tools.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
 		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.RemindBefore, "remind_at": e.RemindAt,
@@ -59,7 +59,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		genBefore, genAfter int64
 		hasGen              bool
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "add_event", func(tx *store.Tx) error {
+	change, err := c.Write(func(tx *store.Tx) error {
 		if key != "" {
 			fp, ref, found, err := tx.LookupKey("add_event", key)
 			if err != nil {
@@ -67,7 +67,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			}
 			if found {
 				if fp != fingerprint {
-					return refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
+					return tools.Refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
 				}
 				id, _ := parseLabel(ref)
 				if existing, err = tx.Event(id); err != nil {
@@ -101,18 +101,18 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
 			return err
 		}
-		if warnings, err = overlaps(tx, e, c.zone, c.now); err != nil {
+		if warnings, err = overlaps(tx, e, c.Zone, c.Now); err != nil {
 			return err
 		}
 		id, err := tx.InsertEvent(e)
 		if err != nil {
 			return err
 		}
-		past, err := fields.SkipPast(tx, label(id), c.zone, c.now)
+		past, err := fields.SkipPast(tx, label(id), c.Zone, c.Now)
 		if err != nil {
 			return err
 		}
-		if s := item.PastReminders(past, c.zone); s != "" {
+		if s := item.PastReminders(past, c.Zone); s != "" {
 			warnings = append(warnings, s)
 		}
 		if key != "" {
@@ -125,17 +125,17 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if hasGen && existing == nil {
-		advance(c.person.ID, genBefore, genAfter, e)
+		advance(c.Person.ID, genBefore, genAfter, e)
 	}
 	if existing != nil {
-		lines, data := describe(existing, nil, c.zone, c.now)
+		lines, data := describe(existing, nil, c.Zone, c.Now)
 		return tools.SuccessWithData(why+"\n"+strings.Join(lines, "\n"), map[string]any{"event": data, "added": false})
 	}
 	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.Label()}})
-	lines, data := describe(e, nil, c.zone, c.now)
+	lines, data := describe(e, nil, c.Zone, c.Now)
 	head := fmt.Sprintf("Added %s (change %s).", e.Label(), change)
 	out := []string{head}
 	var firstID string
@@ -150,7 +150,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
 		out = append(out, "Note: "+s)
 	}
-	if s := fields.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
+	if s := tools.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
 		out = append(out, s)
 	}
 	if s := monthEndNote(e.Rule, e.Start); s != "" {
@@ -257,7 +257,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 	if e.AllDay {
 		return nil, nil
 	}
-	w := fields.Window{From: e.StartAt, To: e.EndAt}
+	w := tools.Window{From: e.StartAt, To: e.EndAt}
 	if e.Repeats() {
 		if now.After(w.From) {
 			w.From = now
@@ -268,7 +268,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 	if len(mine) == 0 {
 		return nil, nil
 	}
-	hull := fields.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
+	hull := tools.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
 	snap, err := seriesFor(tx, hull.From, hull.To)
 	if err != nil {
 		return nil, err
@@ -318,7 +318,7 @@ mine:
 			if seen[c.ID] || len(ovs[c.ID]) == 0 && steady[zone[i]] && !meets(c, m.Start, m.End, clock[zone[i]]) {
 				continue
 			}
-			for _, o := range appendOccs(nil, c, ovs[c.ID], person, fields.Window{From: m.Start, To: m.End}) {
+			for _, o := range appendOccs(nil, c, ovs[c.ID], person, tools.Window{From: m.Start, To: m.End}) {
 				if !o.AllDay && o.Start.Before(m.End) && o.End.After(m.Start) {
 					hits = append(hits, o)
 				}

@@ -13,7 +13,6 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/teambition/rrule-go"
@@ -140,7 +139,7 @@ func BenchmarkListWeek(b *testing.B) {
 	s, reg, tc := env.Store, env.Reg, env.Context(p)
 	ctx := context.Background()
 	raw := []byte(`{"from":"2026-10-05","to":"2026-10-11"}`)
-	w := fields.Window{From: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 5}), To: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 12})}
+	w := tools.Window{From: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 5}), To: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 12})}
 
 	full := fullWeek(evs, p.Zone, w.From, w.To)
 	want := sameStarts(b, "naive", naiveWeek(text, w.From, w.To), full)
@@ -265,7 +264,7 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 					b.Fatal(err)
 				}
 				calendar.Bounds(e, nil)
-				firstOccs(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
+				firstOccs(e, nil, zone, tools.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
 				upcoming(e, nil, zone, monday, nextCount)
 			}
 		})

@@ -39,7 +39,7 @@ func nowData(now time.Time, zone tz.Zone) map[string]any {
 // undo puts the old zone back. Naming the zone already stored
 // changes nothing and makes no change to undo.
 func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "set_time_zone")
 	if err != nil {
 		return tools.Internal(err)
 	}
@@ -50,24 +50,24 @@ func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
-	// was is the stored zone, not c.zone: a run with --tz shows another.
+	// was is the stored zone, not c.Zone: a run with --tz shows another.
 	var was string
-	change, err := c.s.Write(ctx, c.person.ID, "set_time_zone", func(tx *store.Tx) error {
+	change, err := c.Write(func(tx *store.Tx) error {
 		var err error
 		was, err = tx.SetZone(zone.Name())
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if change == "" {
-		return nowResult(c.now, zone, "Your time zone is already %[2]s; nothing changed. It is %[1]s there.")
+		return nowResult(c.Now, zone, "Your time zone is already %[2]s; nothing changed. It is %[1]s there.")
 	}
 	tools.InsertResult(tc, tools.Changed{Change: change})
-	data := nowData(c.now, zone)
+	data := nowData(c.Now, zone)
 	data["change"], data["was"] = change, was
 	out := fmt.Sprintf("Your time zone is now %s (it was %s): it is %s there. "+
 		"Events keep their own zones; they are shown in the new one from now on. Change %s; undo puts %s back.",
-		zone.Name(), was, tz.FormatModel(c.now, zone), change, was)
+		zone.Name(), was, tz.FormatModel(c.Now, zone), change, was)
 	return tools.SuccessWithData(out, data)
 }

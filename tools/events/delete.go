@@ -14,7 +14,7 @@ import (
 // removed), it and the following ones ([calendar.DeleteFollowing] through
 // updater.endBefore), or the whole series.
 func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "delete_event")
 	if err != nil {
 		return tools.Internal(err)
 	}
@@ -27,8 +27,8 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		u    *updater
 		what string
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "delete_event", func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	change, err := c.Write(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
@@ -37,12 +37,12 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			return err
 		}
 		e := t.E
-		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.zone}
+		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.Zone}
 		u.item(e.Label())
 		switch {
 		case scope == scopeThis && !e.Repeats():
 			scope = scopeAll
-		case scope == scopeFollowing && isFirst(e, *t.Occ, c.zone):
+		case scope == scopeFollowing && isFirst(e, *t.Occ, c.Zone):
 			scope = scopeAll
 		}
 		tx.Summarize(fmt.Sprintf("deleted %s (%s)", r, scope))
@@ -51,17 +51,17 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.Label(), quote(e.Title))
 			return tx.DeleteEvent(e.ID)
 		case scopeThis:
-			o, _ := shown(e, *t.Occ, u.ovs, c.zone)
+			o, _ := shown(e, *t.Occ, u.ovs, c.Zone)
 			if ov := u.ovs[o.Key()]; ov != nil {
 				if err := tx.DeleteOverride(ov.ID); err != nil {
 					return err
 				}
 				delete(u.ovs, o.Key())
 			}
-			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.Label())
+			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.Zone), e.Label())
 			n := e.Clone()
 			n.ExDates = append(n.ExDates, t.Occ.Original)
-			if len(n.Series(c.zone).All(1)) == 0 {
+			if len(n.Series(c.Zone).All(1)) == 0 {
 				what += "; it was the last one, so the series is deleted too"
 				return tx.DeleteEvent(e.ID)
 			}
@@ -73,17 +73,17 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			}
 			from := tz.FormatDateModel(t.Occ.Original.Date)
 			if !e.AllDay {
-				from = tz.FormatModel(t.Occ.Start, c.zone)
+				from = tz.FormatModel(t.Occ.Start, c.Zone)
 			}
 			what = fmt.Sprintf("Deleted %s %s from %s on", e.Label(), quote(e.Title), from)
-			if last, ok := lastBefore(old, u.ovs, c.zone, t.Occ.Start); ok {
-				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
+			if last, ok := lastBefore(old, u.ovs, c.Zone, t.Occ.Start); ok {
+				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.Zone))
 			}
 			return nil
 		}
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
 	return tools.SuccessWithData(fmt.Sprintf("%s (change %s; undo %s to bring it back).", what, change, change),

@@ -16,7 +16,6 @@ import (
 
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // Register adds the event tools to r.
@@ -58,7 +57,7 @@ func AddEvent() tools.Tool {
 			"one that differs only in those other fields is added, with a warning naming the first.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp, exdatesProp, rdatesProp,
-			fields.RemindBeforeProp, fields.RemindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
+			tools.RemindBeforeProp, tools.RemindAtProp, tools.KeyProp, tools.AllowDuplicateProp,
 		}, Required: []string{"title", "start"}},
 		Output:  addOutput,
 		Handler: addEvent,
@@ -82,9 +81,9 @@ func ListEvents() tools.Tool {
 			"Each line starts with the occurrence id (e7@20261005T070000Z) to quote in get_event, update_event or delete_event. " +
 			"One answer looks at most 366 days past where it starts; a longer window goes on through next_cursor.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			fields.FromProp, fields.ToProp,
+			tools.FromProp, tools.ToProp,
 			tools.Str("query", "Only occurrences whose title, location or notes contain this text (any case)."),
-			fields.LimitProp(listDefault, listMax), cursorProp,
+			tools.LimitProp(listDefault, listMax), cursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
 		Output:  listOutput,
@@ -131,7 +130,7 @@ func UpdateEvent() tools.Tool {
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp,
 			tools.Strs("exdates", "Replaces the list of left-out occurrences of the series (to drop one occurrence, use delete_event with its id)."),
 			tools.Strs("rdates", "Replaces the list of extra occurrences of the series."),
-			fields.RemindBeforeProp, fields.RemindAtProp,
+			tools.RemindBeforeProp, tools.RemindAtProp,
 			tools.Strs("clear", "Fields to empty: location, notes, rrule, exdates, rdates, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Destructive: true,
@@ -169,7 +168,7 @@ func FindFreeTime() tools.Tool {
 			"Timed events are busy, all-day events are not; with tasks, open tasks with a due time are busy for the 30 minutes before they are due. " +
 			"Slots start no earlier than now. One call searches at most 92 days from the later of from and now; past that it stops and says where.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			fields.FromProp, fields.ToProp,
+			tools.FromProp, tools.ToProp,
 			tools.Int("duration", "Minutes needed, 5 to 1440 (default 30).").Range(5, 24*60),
 			tools.Str("day_start", "Start of the working day, HH:MM in the person's zone (default 09:00)."),
 			tools.Str("day_end", "End of the working day, HH:MM in the person's zone (default 18:00)."),

@@ -14,7 +14,6 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -58,7 +57,7 @@ type exceptionData struct {
 // upcoming returns up to n occurrences of e that end after from, in
 // order, looking at most a hundred years ahead.
 func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time, n int) []occ {
-	return firstOccs(e, ovs, person, fields.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
+	return firstOccs(e, ovs, person, tools.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
 }
 
 // describe gives e whole in lines for the model, and as Data.
@@ -147,7 +146,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		lines = append(lines, "Reminders: "+s)
 	}
 	if e.Notes != "" {
-		lines = append(lines, "Notes: "+item.FitNotes(e.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(e.Notes, tools.ModelLimit-tools.AnswerRoom-textLen(lines)))
 	}
 	return lines, d
 }
@@ -270,7 +269,7 @@ func texts(ms []tz.Moment) []string {
 }
 
 func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "get_event")
 	if err != nil {
 		return tools.Internal(err)
 	}
@@ -279,8 +278,8 @@ func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		return tools.Invalid(err)
 	}
 	var res tools.ExecResult
-	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	err = c.Read(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
@@ -289,15 +288,15 @@ func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 			return err
 		}
 		if t.Occ == nil {
-			lines, data := describe(t.E, ovs, c.zone, c.now)
+			lines, data := describe(t.E, ovs, c.Zone, c.Now)
 			res = tools.SuccessWithData(strings.Join(lines, "\n"), map[string]any{"event": data})
 			return nil
 		}
-		res = occurrenceResult(t.E, *t.Occ, ovs, c.zone)
+		res = occurrenceResult(t.E, *t.Occ, ovs, c.Zone)
 		return nil
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	return res
 }
@@ -336,7 +335,7 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 		lines = append(lines, "Reminders: "+s)
 	}
 	if o.Notes != "" {
-		lines = append(lines, "Notes: "+item.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(o.Notes, tools.ModelLimit-tools.AnswerRoom-textLen(lines)))
 	}
 	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
 }

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,76 +14,6 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
-
-// call is what one tool call works with: the person, the clock's now and
-// the store, all from the ToolContext.
-type call struct {
-	ctx    context.Context
-	tc     *tools.ToolContext
-	person tools.Person
-	zone   tz.Zone
-	now    time.Time
-	s      *store.Store
-}
-
-func host(ctx context.Context, tc *tools.ToolContext) (*call, error) {
-	p, err := tools.Require[tools.Person](tc)
-	if err != nil {
-		return nil, err
-	}
-	s, err := tools.Require[*store.Store](tc)
-	if err != nil {
-		return nil, err
-	}
-	return &call{ctx: ctx, tc: tc, person: p, zone: p.Zone, now: tools.Now(tc), s: s}, nil
-}
-
-// refusal carries a finished result out of a store transaction, which it
-// rolls back: nothing is stored when a call is refused.
-type refusal struct{ res tools.ExecResult }
-
-func (r *refusal) Error() string { return r.res.Err }
-
-func refuse(code int, sentence string) error {
-	return &refusal{tools.Failure(code, sentence)}
-}
-
-func invalid(name, sentence string) error {
-	return &refusal{tools.Invalid(&args.Error{Name: name, Sentence: sentence})}
-}
-
-// result turns an error from a transaction into the call's result.
-func result(err error) tools.ExecResult {
-	var r *refusal
-	if errors.As(err, &r) {
-		return r.res
-	}
-	var re *recur.Error
-	if errors.As(err, &re) {
-		return tools.Invalid(&args.Error{Name: re.Name, Sentence: re.Sentence})
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return tools.NotFound(sentence(err))
-	}
-	if errors.Is(err, store.ErrConflict) {
-		return tools.Conflict(sentence(err))
-	}
-	return tools.Internal(err)
-}
-
-func sentence(err error) string {
-	s := err.Error()
-	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
-		s = strings.TrimSuffix(s, ": "+sentinel.Error())
-	}
-	if s != "" {
-		s = strings.ToUpper(s[:1]) + s[1:]
-	}
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
-}
 
 // ref is an id as the model quotes it: a series (e7) or one occurrence of
 // it (e7@20261005T070000Z, all-day e7@20261005).
@@ -140,7 +69,7 @@ func resolve(tx *store.Tx, r ref, person tz.Zone) (target, error) {
 	e, err := tx.Event(r.ID)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return target{}, refuse(tools.CodeNotFound, fmt.Sprintf("There is no event %s; list_events shows the ids of your events.", r))
+			return target{}, tools.Refuse(tools.CodeNotFound, fmt.Sprintf("There is no event %s; list_events shows the ids of your events.", r))
 		}
 		return target{}, err
 	}
@@ -152,7 +81,7 @@ func resolve(tx *store.Tx, r ref, person tz.Zone) (target, error) {
 		t.Occ = &o
 		return t, nil
 	}
-	return target{}, refuse(tools.CodeNotFound, stale(tx, e, r, person))
+	return target{}, tools.Refuse(tools.CodeNotFound, stale(tx, e, r, person))
 }
 
 // stale explains why r is not an occurrence of its event, naming the id it

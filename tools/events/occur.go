@@ -9,7 +9,7 @@ import (
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -103,14 +103,14 @@ func occurrenceAt(s recur.Series, key string, person tz.Zone) (recur.Occurrence,
 
 // expand returns the occurrences of e that overlap w, overrides applied,
 // cancelled ones left out, sorted by start.
-func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
+func expand(e *event, ovs map[string]*override, person tz.Zone, w tools.Window) []occ {
 	out := appendOccs(nil, e, ovs, person, w)
 	sortOccs(out)
 	return out
 }
 
 // appendOccs appends expand's occurrences to dst, unsorted.
-func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
+func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w tools.Window) []occ {
 	s := e.Series(person)
 	for _, r := range s.Between(w.From, w.To) {
 		o := newOcc(e, r)
@@ -193,7 +193,7 @@ func compareOccs(a, b occ) int {
 // loadWindow returns every occurrence of tx's owner's live events that
 // overlaps w, sorted, with titles; skip names an event to leave out (0 for
 // none).
-func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+func loadWindow(tx *store.Tx, person tz.Zone, w tools.Window, skip int64) ([]occ, error) {
 	list, err := windowOccs(tx, person, w, skip)
 	if err != nil {
 		return nil, err
@@ -205,7 +205,7 @@ func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]oc
 // adds them to the occurrences shown). Only the series whose stored bounds
 // reach w are expanded, from the cached snapshot when it is
 // current, and only the overrides near w are read.
-func windowOccs(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+func windowOccs(tx *store.Tx, person tz.Zone, w tools.Window, skip int64) ([]occ, error) {
 	snap, err := seriesFor(tx, w.From, w.To)
 	if err != nil {
 		return nil, err

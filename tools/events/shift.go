@@ -8,6 +8,7 @@ import (
 
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -24,10 +25,10 @@ func daysRefusal(err error, r *recur.Rule, d int, label string) error {
 		days = fmt.Sprintf("%d day", d)
 	}
 	if de.FromStart {
-		return invalid("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) repeats on the start's day of the month, and months of other lengths would move by other days; give the new “rrule” in the same call, such as rrule=\"%s\".",
+		return tools.RefuseArg("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) repeats on the start's day of the month, and months of other lengths would move by other days; give the new “rrule” in the same call, such as rrule=\"%s\".",
 			label, days, r, de.Example))
 	}
-	return invalid("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) picks days by parts that cannot move along; give the new “rrule” in the same call, such as rrule=\"%s\".",
+	return tools.RefuseArg("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) picks days by parts that cannot move along; give the new “rrule” in the same call, such as rrule=\"%s\".",
 		label, days, r, de.Example))
 }
 

@@ -54,7 +54,7 @@ func isFirst(e *event, r recur.Occurrence, person tz.Zone) bool {
 // transaction.
 type updater struct {
 	tx     *store.Tx
-	c      *call
+	c      *tools.Env
 	e      *event
 	ovs    map[string]*override
 	in     input
@@ -76,7 +76,7 @@ func (u *updater) item(s string) {
 }
 
 func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "update_event")
 	if err != nil {
 		return tools.Internal(err)
 	}
@@ -90,8 +90,8 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		lines []string
 		data  any
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "update_event", func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	change, err := c.Write(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
@@ -107,17 +107,17 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		}
 		in := readInput(a, def, true)
 		if err := a.Err(); err != nil {
-			return &refusal{tools.Invalid(err)}
+			return &tools.Refusal{Result: tools.Invalid(err)}
 		}
 		if !in.given() {
-			return invalid("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
+			return tools.RefuseArg("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
 		}
-		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone, ctx: ctx}
+		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.Zone, ctx: ctx}
 		u.item(t.E.Label())
 		switch {
 		case scope == scopeThis && !t.E.Repeats():
 			scope = scopeAll
-		case scope == scopeFollowing && isFirst(t.E, *t.Occ, c.zone):
+		case scope == scopeFollowing && isFirst(t.E, *t.Occ, c.Zone):
 			u.note("%s is the first occurrence, so “following” changed the whole series.", r)
 			scope = scopeAll
 		}
@@ -144,13 +144,13 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			in.HasBefore || in.HasAt || len(in.Clear) > 0 {
 			var past []time.Time
 			for _, l := range u.items {
-				p, err := fields.SkipPast(tx, l, c.zone, c.now)
+				p, err := fields.SkipPast(tx, l, c.Zone, c.Now)
 				if err != nil {
 					return err
 				}
 				past = append(past, p...)
 			}
-			if s := item.PastReminders(past, c.zone); s != "" {
+			if s := item.PastReminders(past, c.Zone); s != "" {
 				u.notes = append(u.notes, "Warning: "+s)
 			}
 		}
@@ -158,7 +158,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if change == "" {
 		return tools.SuccessWithData(fmt.Sprintf("Nothing changed: %s already has those values.\n", r)+strings.Join(lines, "\n"),
@@ -171,8 +171,8 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 }
 
 // render shows what r names after a change, from inside the transaction.
-func (r ref) render(tx *store.Tx, c *call) ([]string, any, error) {
-	t, err := resolve(tx, r, c.zone)
+func (r ref) render(tx *store.Tx, c *tools.Env) ([]string, any, error) {
+	t, err := resolve(tx, r, c.Zone)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -181,10 +181,10 @@ func (r ref) render(tx *store.Tx, c *call) ([]string, any, error) {
 		return nil, nil, err
 	}
 	if t.Occ != nil {
-		res := occurrenceResult(t.E, *t.Occ, ovs, c.zone)
+		res := occurrenceResult(t.E, *t.Occ, ovs, c.Zone)
 		return []string{res.Out}, res.Data, nil
 	}
-	lines, d := describe(t.E, ovs, c.zone, c.now)
+	lines, d := describe(t.E, ovs, c.Zone, c.Now)
 	return lines, d, nil
 }
 
@@ -235,7 +235,7 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	kindChanged := to.HasTime != from.HasTime
 	if kindChanged && !calendar.CanChangeKind(e, u.ovs) {
-		return invalid("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.Label()))
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.Label()))
 	}
 	newRule := in.HasRule || in.clears("rrule")
 	n, shift, err := calendar.MoveSeries(e, from, to, zone, newRule)
@@ -275,7 +275,7 @@ func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error 
 	}
 	if in.Duration > 0 {
 		if !n.Start.HasTime {
-			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.Label()))
+			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.Label()))
 		}
 		dur = time.Duration(in.Duration) * time.Minute
 	}
@@ -286,7 +286,7 @@ func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error 
 		}
 	}
 	if last := max(days, 1) - 1; !n.Start.HasTime && last >= maxAllDayDays {
-		return invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, n.Start.Date.AddDays(last), n.Start))
+		return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, n.Start.Date.AddDays(last), n.Start))
 	}
 	n.SetLength(dur, days)
 	return nil
@@ -342,7 +342,7 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 		}
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
-		if s := fields.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
+		if s := tools.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
 			u.notes = append(u.notes, s)
 		}
 		if s := monthEndNote(n.Rule, n.Start); s != "" && (ruleText(n) != ruleText(e) || n.Start.Date.Day != e.Start.Date.Day) {
@@ -400,26 +400,26 @@ func (u *updater) followOverrides(n *event, ref *recur.Occurrence, shift time.Du
 func lengthTo(start, end tz.Moment, zone tz.Zone) (time.Duration, int, error) {
 	if start.HasTime != end.HasTime {
 		if start.HasTime {
-			return 0, 0, invalid("end", fmt.Sprintf("“end” must be a day and a time like the start (such as %s), not the day %s alone.", start.DateTime.AddMinutes(60), end))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” must be a day and a time like the start (such as %s), not the day %s alone.", start.DateTime.AddMinutes(60), end))
 		}
-		return 0, 0, invalid("end", fmt.Sprintf("The event is all-day, so “end” must be its last day (such as %s), not a time.", start.Date))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("The event is all-day, so “end” must be its last day (such as %s), not a time.", start.Date))
 	}
 	if !start.HasTime {
 		if end.Date.Before(start.Date) {
-			return 0, 0, invalid("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
 		}
 		if start.Date.DaysUntil(end.Date) >= maxAllDayDays {
-			return 0, 0, invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
 		}
 		return 0, start.Date.DaysUntil(end.Date) + 1, nil
 	}
 	s, _ := zone.Instant(start.DateTime)
 	t, _ := zone.Instant(end.DateTime)
 	if !t.After(s) {
-		return 0, 0, invalid("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
 	}
 	if t.Sub(s) > maxDurationMinutes*time.Minute {
-		return 0, 0, invalid("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
 	}
 	return t.Sub(s), 0, nil
 }
@@ -439,7 +439,7 @@ func (u *updater) this(r recur.Occurrence) error {
 	for _, name := range []string{"rrule", "exdates", "rdates"} {
 		given := map[string]bool{"rrule": in.HasRule, "exdates": in.HasExDates, "rdates": in.HasRDat}[name]
 		if given || in.clears(name) {
-			return invalid(name, fmt.Sprintf("“%s” belongs to the whole series %s; use “scope” all (or following) to change it.", name, e.Label()))
+			return tools.RefuseArg(name, fmt.Sprintf("“%s” belongs to the whole series %s; use “scope” all (or following) to change it.", name, e.Label()))
 		}
 	}
 	key := r.Key()
@@ -479,7 +479,7 @@ func (u *updater) this(r recur.Occurrence) error {
 		}
 	}
 	if isNew {
-		if err := tx.InsertOverride(ov, u.c.now); err != nil {
+		if err := tx.InsertOverride(ov, u.c.Now); err != nil {
 			return err
 		}
 		u.ovs[key] = ov
@@ -502,10 +502,10 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 	}
 	if e.AllDay {
 		if in.HasStart && in.Start.HasTime {
-			return invalid("start", fmt.Sprintf("%s is an all-day series, so one occurrence moves to a day (such as %s), not a time; use “scope” all to make the series timed.", e.Label(), in.Start.Date))
+			return tools.RefuseArg("start", fmt.Sprintf("%s is an all-day series, so one occurrence moves to a day (such as %s), not a time; use “scope” all to make the series timed.", e.Label(), in.Start.Date))
 		}
 		if in.Duration > 0 {
-			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give the last day as “end”.", e.Label()))
+			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give the last day as “end”.", e.Label()))
 		}
 		first := cur.First
 		if in.HasStart {
@@ -519,13 +519,13 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 			}
 		}
 		if end := first.AddDays(days); end.Year > 9999 || !e.Zone.Holds(e.Zone.StartOfDay(end)) || !e.Zone.Holds(e.Zone.StartOfDay(first)) {
-			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
+			return tools.RefuseArg("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
 		}
 		calendar.MoveOccurrence(e, ov, r, first, days, tz.Moment{}, e.Zone, 0)
 		return nil
 	}
 	if in.HasStart && !in.Start.HasTime {
-		return invalid("start", fmt.Sprintf("One occurrence of the timed series %s moves to a day and a time (such as %s), not a day alone; use “scope” all to make the series all-day.", e.Label(), in.Start.Date.At(9, 0)))
+		return tools.RefuseArg("start", fmt.Sprintf("One occurrence of the timed series %s moves to a day and a time (such as %s), not a day alone; use “scope” all to make the series all-day.", e.Label(), in.Start.Date.At(9, 0)))
 	}
 	civil := tz.TimeMoment(cur.Zone.In(cur.Start))
 	if in.HasStart {
@@ -546,7 +546,7 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 		u.note("Note: %s", s)
 	}
 	if !zone.Holds(start) || !zone.Holds(start.Add(dur)) {
-		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
 	}
 	calendar.MoveOccurrence(e, ov, r, tz.Date{}, 0, civil, zone, dur)
 	return nil
@@ -567,7 +567,7 @@ func (u *updater) endBefore(r recur.Occurrence, keep bool) (old, rest *event, at
 		if at, ok = calendar.Find(rest.Series(u.person), r.Original); !ok {
 			return nil, nil, at, fmt.Errorf("split %s: %s is not in the rest", e.Label(), r.Key())
 		}
-		rest.UID, rest.CreatedAt = newUID(), u.c.now.UTC().Truncate(time.Second)
+		rest.UID, rest.CreatedAt = newUID(), u.c.Now.UTC().Truncate(time.Second)
 		if _, err := tx.InsertEvent(rest); err != nil {
 			return nil, nil, at, err
 		}

@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -27,9 +28,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		return tools.Internal(err)
 	}
 	in := readInput(a, c.Zone, false)
-	key := a.Line("key")
-	tools.TooLong(a, "key", "key", key, item.MaxKey)
-	allowDup := a.Flag("allow_duplicate")
+	once := tools.ReadOnce(a, "add_event")
 	if err := a.Err(); err != nil {
 		return tools.Invalid(err)
 	}
@@ -45,7 +44,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if err := e.Series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
 		return tools.Fail(err)
 	}
-	fingerprint := tools.Fingerprint(map[string]any{
+	once.Fingerprint = tools.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
 		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.RemindBefore, "remind_at": e.RemindAt,
@@ -60,69 +59,61 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		hasGen              bool
 	)
 	change, err := c.Write(func(tx *store.Tx) error {
-		if key != "" {
-			fp, ref, found, err := tx.LookupKey("add_event", key)
-			if err != nil {
-				return err
-			}
-			if found {
-				if fp != fingerprint {
-					return tools.Refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
-				}
-				id, _ := parseLabel(ref)
-				if existing, err = tx.Event(id); err != nil {
-					return err
-				}
-				why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", key, existing.Label())
-				return nil
-			}
-		}
-		if !allowDup {
+		// The key, then the duplicate window, then the insert (tools.Once).
+		same := func(tx *store.Tx) (string, error) {
 			dup, similar, differs, err := duplicate(tx, e)
+			if err != nil || dup == nil {
+				if similar != nil {
+					alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
+						similar.Label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
+						strings.Join(differs, ", "))
+				}
+				return "", err
+			}
+			existing = dup
+			why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
+				dup.Label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
+			return dup.Label(), nil
+		}
+		add := func(tx *store.Tx) (string, error) {
+			// The overlap check runs before the insert, on the snapshot
+			// of the generation this write starts from, which advance
+			// then carries over to the one it ends at.
+			var err error
+			if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
+				return "", err
+			}
+			if warnings, err = overlaps(tx, e, c.Zone, c.Now); err != nil {
+				return "", err
+			}
+			if _, err := tx.InsertEvent(e); err != nil {
+				return "", err
+			}
+			past, err := fields.SkipPast(tx, e.Label(), c.Zone, c.Now)
 			if err != nil {
-				return err
+				return "", err
 			}
-			if dup != nil {
-				existing = dup
-				why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
-					dup.Label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
-				return nil
+			if s := item.PastReminders(past, c.Zone); s != "" {
+				warnings = append(warnings, s)
 			}
-			if similar != nil {
-				alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
-					similar.Label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
-					strings.Join(differs, ", "))
-			}
+			tx.Summarize(fmt.Sprintf("added %s %s", e.Label(), quote(clip(e.Title, 60))))
+			genAfter, _, err = tx.EventGeneration()
+			return e.Label(), err
 		}
-		// The overlap check runs before the insert, on the snapshot of
-		// the generation this write starts from, which advance then
-		// carries over to the one it ends at.
-		var err error
-		if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
+		outcome, ref, err := once.Run(tx, same, add)
+		var kc *tools.KeyConflict
+		if errors.As(err, &kc) {
+			return tools.Refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", kc.Key, kc.Ref))
+		}
+		if err != nil || outcome != tools.Replayed {
 			return err
 		}
-		if warnings, err = overlaps(tx, e, c.Zone, c.Now); err != nil {
+		id, _ := parseLabel(ref)
+		if existing, err = tx.Event(id); err != nil {
 			return err
 		}
-		id, err := tx.InsertEvent(e)
-		if err != nil {
-			return err
-		}
-		past, err := fields.SkipPast(tx, label(id), c.Zone, c.Now)
-		if err != nil {
-			return err
-		}
-		if s := item.PastReminders(past, c.Zone); s != "" {
-			warnings = append(warnings, s)
-		}
-		if key != "" {
-			if err := tx.SaveKey("add_event", key, fingerprint, label(id)); err != nil {
-				return err
-			}
-		}
-		tx.Summarize(fmt.Sprintf("added %s %s", e.Label(), quote(clip(e.Title, 60))))
-		genAfter, _, err = tx.EventGeneration()
-		return err
+		why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", once.Key, existing.Label())
+		return nil
 	})
 	if err != nil {
 		return tools.Fail(err)

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,16 +21,19 @@ const overlapHorizon = 28 * 24 * time.Hour
 // overlapMax is how many occurrences of a new repeating event are checked.
 const overlapMax = 20
 
-func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := tools.NewEnv(ctx, tc, "add_event")
-	if err != nil {
-		return tools.Internal(err)
-	}
-	in := readInput(a, c.Zone, false)
-	once := tools.ReadOnce(a, "add_event")
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// addArgs is what add_event reads.
+type addArgs struct {
+	in   input
+	once tools.Once
+}
+
+// readAdd reads add_event's fields, “key” and “allow_duplicate”.
+func readAdd(a *args.Args, c *tools.Env) addArgs {
+	return addArgs{readInput(a, c.Zone, false), tools.ReadOnce(a, "add_event")}
+}
+
+func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
+	in, once := aa.in, aa.once
 	e := &event{UID: newUID(), Title: in.Title, Location: in.Location, Notes: in.Notes, Zone: in.Zone,
 		Start: in.Start, Rule: in.Rule, ExDates: in.ExDates, RDates: in.RDates,
 		RemindBefore: in.Reminders.BeforeJSON(), RemindAt: in.Reminders.AtJSON(), CreatedAt: c.Now.UTC().Truncate(time.Second)}
@@ -41,7 +43,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if err := checkLists(e); err != nil {
 		return tools.Fail(err)
 	}
-	if err := e.Series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
+	if err := e.Series(e.Zone).WithContext(c.Ctx).CheckOccurs(); err != nil {
 		return tools.Fail(err)
 	}
 	once.Fingerprint = tools.Fingerprint(map[string]any{
@@ -125,7 +127,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		lines, data := describe(existing, nil, c.Zone, c.Now)
 		return tools.SuccessWithData(why+"\n"+strings.Join(lines, "\n"), map[string]any{"event": data, "added": false})
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.Label()}})
+	tools.InsertResult(c.TC, tools.Changed{Change: change, Items: []string{e.Label()}})
 	lines, data := describe(e, nil, c.Zone, c.Now)
 	head := fmt.Sprintf("Added %s (change %s).", e.Label(), change)
 	out := []string{head}

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/assistant-dev/assistant/args"
@@ -13,16 +12,20 @@ import (
 // deleteEvent is delete_event: one occurrence (an EXDATE, its override
 // removed), it and the following ones ([calendar.DeleteFollowing] through
 // updater.endBefore), or the whole series.
-func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := tools.NewEnv(ctx, tc, "delete_event")
-	if err != nil {
-		return tools.Internal(err)
-	}
+// scoped is an id with the scope of a call on it.
+type scoped struct {
+	r     ref
+	scope string
+}
+
+// readScoped reads “id” and “scope”.
+func readScoped(a *args.Args, _ *tools.Env) scoped {
 	r := readID(a)
-	scope := readScope(a, r)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+	return scoped{r, readScope(a, r)}
+}
+
+func deleteEvent(c *tools.Env, in scoped) tools.ExecResult {
+	r, scope := in.r, in.scope
 	var (
 		u    *updater
 		what string
@@ -85,7 +88,7 @@ func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 	if err != nil {
 		return tools.Fail(err)
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
+	tools.InsertResult(c.TC, tools.Changed{Change: change, Items: u.items})
 	return tools.SuccessWithData(fmt.Sprintf("%s (change %s; undo %s to bring it back).", what, change, change),
 		map[string]any{"change": change, "deleted": r.String(), "scope": scope})
 }

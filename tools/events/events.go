@@ -48,7 +48,7 @@ var (
 // data}, "added": true, "change": "c31", "warnings": [...]}; added is false
 // when a repeated key or the duplicate window returned an existing event.
 func AddEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "add_event",
 		Title: "Add an event",
 		Description: "Adds a calendar event, once or repeating (rrule). Give start with a time for a timed event or a day alone for an all-day one. " +
@@ -59,9 +59,8 @@ func AddEvent() tools.Tool {
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp, exdatesProp, rdatesProp,
 			tools.RemindBeforeProp, tools.RemindAtProp, tools.KeyProp, tools.AllowDuplicateProp,
 		}, Required: []string{"title", "start"}},
-		Output:  addOutput,
-		Handler: addEvent,
-	}
+		Output: addOutput,
+	}, readAdd, addEvent)
 }
 
 // ListEvents is the list_events tool. Data: {"events": [{"id":
@@ -73,7 +72,7 @@ func AddEvent() tools.Tool {
 // (more than a thousand after the page, or a window longer than one page
 // looks at); searched_to is where a page of such a window stopped.
 func ListEvents() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "list_events",
 		Title: "List events",
 		Description: "Lists every occurrence of the person's events that overlaps a window (default: today and the next 6 days), in time order, " +
@@ -86,9 +85,8 @@ func ListEvents() tools.Tool {
 			tools.LimitProp(listDefault, listMax), cursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
-		Output:  listOutput,
-		Handler: listEvents,
-	}
+		Output: listOutput,
+	}, readList, listEvents)
 }
 
 // GetEvent is the get_event tool. Data for a series: {"event": {"id",
@@ -98,7 +96,7 @@ func ListEvents() tools.Tool {
 // "start", "end"}]}}; for an occurrence: {"occurrence": {...}, "series":
 // "e7", "original_start"}.
 func GetEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "get_event",
 		Title: "Show an event",
 		Description: "Shows one event whole: for a series id (e7) its time, rule in words and as RRULE, next occurrences, deleted and changed occurrences, " +
@@ -107,9 +105,8 @@ func GetEvent() tools.Tool {
 			tools.Str("id", "An event id (e7) or an occurrence id (e7@20261005T070000Z), as list_events shows them."),
 		}, Required: []string{"id"}},
 		ReadOnly: true, Idempotent: true,
-		Output:  getOutput,
-		Handler: getEvent,
-	}
+		Output: getOutput,
+	}, readGetEvent, getEvent)
 }
 
 var scopeProp = tools.Str("scope", "Which occurrences: this (only the one the id names; default for an occurrence id), following (it and every later one), "+
@@ -142,7 +139,7 @@ func UpdateEvent() tools.Tool {
 // DeleteEvent is the delete_event tool. Data: {"change": "c31", "deleted":
 // the id, "scope": the scope applied}.
 func DeleteEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "delete_event",
 		Title: "Delete an event",
 		Description: "Deletes one occurrence (scope this, the default for an occurrence id), an occurrence and every later one (following), " +
@@ -153,15 +150,14 @@ func DeleteEvent() tools.Tool {
 		}, Required: []string{"id"}},
 		Destructive: true,
 		Output:      deleteOutput,
-		Handler:     deleteEvent,
-	}
+	}, readScoped, deleteEvent)
 }
 
 // FindFreeTime is the find_free_time tool. Data: {"free": [{"start",
 // "end", "minutes"}], "total", "time_zone", "tasks_counted"}, times in RFC
 // 3339 in the person's zone.
 func FindFreeTime() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "find_free_time",
 		Title: "Find free time",
 		Description: "Finds free slots of at least duration minutes within working hours (day_start to day_end, person's zone) between from and to. " +
@@ -176,9 +172,8 @@ func FindFreeTime() tools.Tool {
 			tools.Bool("tasks", "Count open tasks with a due time as busy for the 30 minutes before they are due (default false)."),
 		}},
 		ReadOnly: true, Idempotent: true,
-		Output:  freeOutput,
-		Handler: findFreeTime,
-	}
+		Output: freeOutput,
+	}, readFree, findFreeTime)
 }
 
 // CurrentTime is the current_time tool. Data: {"now": RFC 3339, "date",
@@ -200,7 +195,7 @@ func CurrentTime() tools.Tool {
 // Data as current_time's, in the new zone, plus "change" ("c31") and
 // "was" (the zone before) when the zone changed.
 func SetTimeZone() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "set_time_zone",
 		Title: "Set the time zone",
 		Description: "Changes the person's time zone, for example when they travel (“I'm in Tokyo this week”). " +
@@ -210,6 +205,5 @@ func SetTimeZone() tools.Tool {
 		}, Required: []string{"time_zone"}},
 		Idempotent: true,
 		Output:     zoneOutput,
-		Handler:    setTimeZone,
-	}
+	}, readZone, setTimeZone)
 }

@@ -47,11 +47,17 @@ func readClock(a *args.Args, name string, def int) int {
 
 type interval struct{ from, to time.Time }
 
-func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := tools.NewEnv(ctx, tc, "find_free_time")
-	if err != nil {
-		return tools.Internal(err)
-	}
+// freeArgs is what find_free_time reads.
+type freeArgs struct {
+	w                   tools.Window
+	need                int
+	dayStart, dayEnd    int
+	weekends, withTasks bool
+}
+
+// readFree reads find_free_time's window, “duration”, “day_start”,
+// “day_end”, “weekends” and “tasks”.
+func readFree(a *args.Args, c *tools.Env) freeArgs {
 	w := tools.ReadWindow(a, c.Zone, c.Now)
 	need := a.Number("duration", 30, 5, 24*60)
 	dayStart := readClock(a, "day_start", 9*60)
@@ -64,9 +70,11 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	if a.Err() == nil && dayEnd-dayStart < need {
 		a.Fail("duration", fmt.Sprintf("“duration” %d minutes is longer than the working day from “day_start” to “day_end” (%d minutes).", need, dayEnd-dayStart))
 	}
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+	return freeArgs{w, need, dayStart, dayEnd, weekends, withTasks}
+}
+
+func findFreeTime(c *tools.Env, in freeArgs) tools.ExecResult {
+	w, need, dayStart, dayEnd, weekends, withTasks := in.w, in.need, in.dayStart, in.dayEnd, in.weekends, in.withTasks
 	// Free time in the past is of no use: start at now, on a quarter hour.
 	from := w.From
 	if now := c.Now.Truncate(15 * time.Minute); now.Before(c.Now) {
@@ -88,9 +96,9 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 		free  []interval
 		total int
 	)
-	err = c.Read(func(tx *store.Tx) error {
+	err := c.Read(func(tx *store.Tx) error {
 		var err error
-		free, total, _, err = freeSlots(ctx, tx, c.Zone, tools.Window{From: start, To: w.To}, need, dayStart, dayEnd, weekends, withTasks)
+		free, total, _, err = freeSlots(c.Ctx, tx, c.Zone, tools.Window{From: start, To: w.To}, need, dayStart, dayEnd, weekends, withTasks)
 		return err
 	})
 	if err != nil {

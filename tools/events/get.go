@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -268,17 +267,12 @@ func texts(ms []tz.Moment) []string {
 	return out
 }
 
-func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := tools.NewEnv(ctx, tc, "get_event")
-	if err != nil {
-		return tools.Internal(err)
-	}
-	r := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// readGetEvent reads get_event's “id”.
+func readGetEvent(a *args.Args, _ *tools.Env) ref { return readID(a) }
+
+func getEvent(c *tools.Env, r ref) tools.ExecResult {
 	var res tools.ExecResult
-	err = c.Read(func(tx *store.Tx) error {
+	err := c.Read(func(tx *store.Tx) error {
 		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err

@@ -71,22 +71,30 @@ func listCursor(shown int, p position) string {
 	return fmt.Sprintf("p%d.%d.%d.%s", shown, p.start.Unix(), p.id, p.key)
 }
 
-func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := tools.NewEnv(ctx, tc, "list_events")
-	if err != nil {
-		return tools.Internal(err)
-	}
-	w := tools.ReadWindow(a, c.Zone, c.Now)
-	query := a.Line("query")
-	tools.TooLong(a, "query", "search text", query, item.MaxQuery)
-	limit := a.Number("limit", listDefault, 1, listMax)
-	after, offset := readListCursor(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// listArgs is what list_events reads.
+type listArgs struct {
+	w      tools.Window
+	query  string
+	limit  int
+	after  *position
+	offset int
+}
+
+// readList reads list_events' window, “query”, “limit” and “cursor”.
+func readList(a *args.Args, c *tools.Env) listArgs {
+	in := listArgs{w: tools.ReadWindow(a, c.Zone, c.Now), query: a.Line("query")}
+	tools.TooLong(a, "query", "search text", in.query, item.MaxQuery)
+	in.limit = a.Number("limit", listDefault, 1, listMax)
+	in.after, in.offset = readListCursor(a)
+	return in
+}
+
+func listEvents(c *tools.Env, in listArgs) tools.ExecResult {
+	w, query, limit, after, offset := in.w, in.query, in.limit, in.after, in.offset
 	var pg listing
-	err = c.Read(func(tx *store.Tx) error {
-		pg, err = listPage(ctx, tx, c.Zone, w, after, query, limit)
+	err := c.Read(func(tx *store.Tx) error {
+		var err error
+		pg, err = listPage(c.Ctx, tx, c.Zone, w, after, query, limit)
 		return err
 	})
 	if err != nil {

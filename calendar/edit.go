@@ -187,7 +187,8 @@ var ErrSplitAtFirst = errors.New("calendar: split at the first occurrence")
 // SplitEvent cuts e at its occurrence r ([Split], all-day series expanded
 // in person): head is e ending just before r (same id), tail the rest from
 // r on as a new series (id 0, split from e, a copy of e's other fields
-// with PrevStarts cleared: set its UID and CreatedAt). With restart the
+// without PrevStarts and one-time reminders, which stay with head: set its
+// UID and CreatedAt). With restart the
 // tail starts at r itself, whatever the rule's days, for the caller gives
 // it a new rule. The error is [ErrSplitAtFirst] when r is e's first
 // occurrence.
@@ -216,6 +217,7 @@ func SplitEvent(e *Event, r recur.Occurrence, person tz.Zone, restart bool) (hea
 	}
 	tail = e.Clone()
 	tail.ID, tail.SplitFrom, tail.PrevStarts = 0, e.ID, nil
+	tail.RemindOnce = "" // one-time reminders fire once: they stay with head
 	tail.Start, tail.Rule, tail.ExDates, tail.RDates = t.Start, t.Rule, t.ExDates, t.RDates
 	tail.SetLength(e.Duration(), e.Days())
 	return head, tail, nil

@@ -267,7 +267,7 @@ func TestFollowSeries(t *testing.T) {
 
 func TestSplitEvent(t *testing.T) {
 	e := event(t, "2026-10-05T10:00", "Europe/Paris", "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=6")
-	e.UID, e.Title = "u@x", "Standup"
+	e.UID, e.Title, e.RemindOnce = "u@x", "Standup", `["2026-10-12T06:00:00Z"]`
 	s := e.Series(e.Zone)
 	r := occ(t, s, "2026-10-12T10:00")
 	head, tail, err := SplitEvent(e, r, tz.UTC, false)
@@ -280,7 +280,8 @@ func TestSplitEvent(t *testing.T) {
 	if got := starts(tail.Series(tz.UTC)); got != "2026-10-12T10:00:00+02:00 2026-10-14T10:00:00+02:00 2026-10-19T10:00:00+02:00 2026-10-21T10:00:00+02:00" {
 		t.Errorf("tail %s", got)
 	}
-	if head.ID != 7 || tail.ID != 0 || tail.SplitFrom != 7 || tail.Title != "Standup" || !tail.StartAt.Equal(r.Start) || tail.Duration() != e.Duration() {
+	if head.ID != 7 || tail.ID != 0 || tail.SplitFrom != 7 || tail.Title != "Standup" || !tail.StartAt.Equal(r.Start) || tail.Duration() != e.Duration() ||
+		head.RemindOnce != e.RemindOnce || tail.RemindOnce != "" {
 		t.Errorf("tail %+v", tail)
 	}
 

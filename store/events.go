@@ -124,8 +124,9 @@ func scanEvent(sc evScanner, extra ...any) (*calendar.Event, error) {
 	return &e, nil
 }
 
-// eventRow is every column of e that callers write, first_at and last_at
-// from [calendar.Bounds] of e with ovs.
+// eventRow is every column of e that callers write (remind_once too, which
+// only an import sets), first_at and last_at from [calendar.Bounds] of e
+// with ovs.
 func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
 	row := Row{
 		"uid":           e.UID,
@@ -143,6 +144,7 @@ func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
 		"rdates":        tz.MomentsJSON(e.RDates),
 		"remind_before": evList(e.RemindBefore),
 		"remind_at":     evList(e.RemindAt),
+		"remind_once":   evList(e.RemindOnce),
 		"split_from":    nil,
 		"prev_starts":   "[]",
 		"created_at":    e.CreatedAt.Unix(),

@@ -18,7 +18,7 @@ func weekly(t *testing.T) *calendar.Event {
 	start, _ := tz.ParseMoment("2026-10-05T09:00")
 	e := &calendar.Event{UID: "u1@test", Title: "Standup", Location: "Room 1", Notes: "n",
 		Zone: tz.MustZone("Europe/Paris"), Start: start, Rule: recur.MustRule("FREQ=WEEKLY;COUNT=3"),
-		RemindBefore: "[10]", RemindOnce: "[]", CreatedAt: t0,
+		RemindBefore: "[10]", RemindOnce: `["2026-10-12T06:00:00Z"]`, CreatedAt: t0,
 		PrevStarts: []calendar.PrevStart{{Start: "2026-10-05T08:00", TZID: "Europe/Paris"}}}
 	ex, _ := tz.ParseMoment("2026-10-12T09:00")
 	e.ExDates = []tz.Moment{ex}

@@ -1,13 +1,13 @@
 package alarm
 
 import (
-	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
@@ -106,12 +106,6 @@ func offsetRange(ts []trigger) (lo, hi time.Duration) {
 	return lo, hi
 }
 
-// parseStamp reads the journal's RFC 3339 UTC stamps; "" is the zero time.
-func parseStamp(s string) time.Time {
-	t, _ := time.Parse(time.RFC3339, s)
-	return t
-}
-
 // itemLabel splits "t12" into its kind and id.
 func itemLabel(label string) (kind byte, id int64, ok bool) {
 	if len(label) < 2 {
@@ -191,141 +185,76 @@ func watchTask(t task.Task, deleted bool, zone tz.Zone) (*watched, error) {
 	return it, nil
 }
 
-// loadEvent reads an event and its live overrides
-// (migrations/00003_events.sql). All-day series repeat on days placed in
-// the person's zone, as the event tools list them.
+// loadEvent reads an event and its live overrides ([store.Tx.EventForReminders]).
+// All-day series repeat on days placed in the person's zone, as the event
+// tools list them.
 func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
-	var (
-		title, location, startL, endL, tzid, exdates, rdates, before, at string
-		allDay                                                           int
-		startAt, endAt                                                   int64
-		rrule, updated, deleted                                          sql.NullString
-	)
-	var once string
-	err := tx.QueryRow(`SELECT title, location, all_day, start_local, end_local, tzid, start_at, end_at, rrule,
-		exdates, rdates, remind_before, remind_at, remind_once, updated_at, deleted_at FROM events
-		WHERE owner_id = ? AND id = ?`,
-		tx.Owner(), id).Scan(&title, &location, &allDay, &startL, &endL, &tzid, &startAt, &endAt, &rrule,
-		&exdates, &rdates, &before, &at, &once, &updated, &deleted)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
+	w, ok, err := tx.EventForReminders(id)
+	if !ok || err != nil {
 		return nil, false, err
 	}
-	it := &watched{Kind: "event", Label: "e" + strconv.FormatInt(id, 10), ID: id, Title: title, Location: location,
-		zone: zone, AllDay: allDay == 1, Updated: parseStamp(updated.String), Dead: deleted.Valid}
+	e := w.Event
+	it := &watched{Kind: "event", Label: e.Label(), ID: id, Title: e.Title, Location: e.Location,
+		zone: zone, AllDay: e.AllDay, Updated: w.Updated, Dead: w.Dead}
 	bad := func(err error) (*watched, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
-	if it.Absolute, err = onceFires(once); err != nil {
+	if it.Absolute, err = onceFires(e.RemindOnce); err != nil {
 		return bad(err)
 	}
-	evZone, err := tz.LoadZone(tzid)
-	if err != nil {
-		return bad(err)
-	}
-	start, err := tz.ParseMoment(startL)
-	if err != nil {
-		return bad(err)
-	}
-	if start.HasTime {
-		start.DateTime = evZone.Reading(start.DateTime, time.Unix(startAt, 0))
-	}
-	s := recur.Series{Start: start, Zone: evZone, Duration: time.Duration(endAt-startAt) * time.Second}
-	if it.AllDay {
-		s.Zone = zone
-		end, err := tz.ParseMoment(endL)
-		if err != nil {
-			return bad(err)
-		}
-		s.Duration = time.Duration(start.Date.DaysUntil(end.Date)) * 24 * time.Hour
-	}
-	if rrule.Valid && rrule.String != "" {
-		if s.Rule, err = recur.ParseRule(rrule.String); err != nil {
-			return bad(err)
-		}
-	}
-	if s.ExDates, err = tz.ParseMomentsJSON(exdates); err != nil {
-		return bad(err)
-	}
-	if s.RDates, err = tz.ParseMomentsJSON(rdates); err != nil {
-		return bad(err)
-	}
+	s := e.Series(zone)
 	it.Series = s
 	first, _ := s.Zone.MomentInstant(s.Start)
-	rem, err := item.ParseReminders(before, at)
+	rem, err := item.ParseReminders(e.RemindBefore, e.RemindAt)
 	if err != nil {
 		return bad(err)
 	}
-	it.Triggers = triggers(rem, first, evZone, zone)
-
-	rows, err := tx.Query(`SELECT recurrence_id, cancelled, title, start_local, end_local, start_at, end_at,
-		remind_before, remind_at, updated_at FROM event_overrides WHERE owner_id = ? AND event_id = ? AND deleted_at IS NULL`, tx.Owner(), id)
-	if err != nil {
-		return nil, false, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			key                             string
-			cancelled                       int
-			otitle, ostartL, oendL, obefore sql.NullString
-			oat, oupd                       sql.NullString
-			ostartAt, oendAt                sql.NullInt64
-		)
-		if err := rows.Scan(&key, &cancelled, &otitle, &ostartL, &oendL, &ostartAt, &oendAt, &obefore, &oat, &oupd); err != nil {
-			return nil, false, err
+	it.Triggers = triggers(rem, first, e.Zone, zone)
+	for key, o := range w.Overrides {
+		ov := &override{Cancelled: o.Cancel}
+		if o.Title != nil {
+			ov.Title = *o.Title
 		}
-		ov := &override{Cancelled: cancelled == 1, Title: otitle.String}
-		if ostartAt.Valid {
-			ov.Start = time.Unix(ostartAt.Int64, 0).UTC()
-			ov.Length = time.Duration(oendAt.Int64-ostartAt.Int64) * time.Second
-			if it.AllDay {
-				m, err := tz.ParseMoment(ostartL.String)
-				if err != nil {
-					return bad(err)
-				}
-				ov.Start = zone.StartOfDay(m.Date)
-				if em, err := tz.ParseMoment(oendL.String); err == nil {
-					ov.Length = zone.StartOfDay(em.Date).Sub(ov.Start)
-				}
+		if o.HasTime {
+			ov.Start = o.StartAt
+			ov.Length = o.EndAt.Sub(o.StartAt)
+			if e.AllDay {
+				ov.Start = zone.StartOfDay(o.Start.Date)
+				ov.Length = zone.StartOfDay(o.End.Date).Sub(ov.Start)
 			}
 		}
-		if obefore.Valid || oat.Valid {
+		if o.RemindBefore != nil || o.RemindAt != nil {
 			// The series' remind_at keeps its offset from DTSTART; the
 			// occurrence's own remind_at is absolute (RFC 5545 §3.8.6.3,
 			// a DATE-TIME trigger of the RECURRENCE-ID instance), so it is
 			// measured from this occurrence's start and fires at its moment.
-			b, a, base := obefore.String, oat.String, first
-			if !obefore.Valid {
-				b = before
+			b, a, base := e.RemindBefore, e.RemindAt, first
+			if o.RemindBefore != nil {
+				b = *o.RemindBefore
 			}
-			if !oat.Valid {
-				a = at
-			} else if ov.Start.IsZero() {
-				if orig, ok := keyStart(key, s.Zone); ok {
-					base = orig
-				} // else not an occurrence, which never fires (occurrenceAt)
-			} else {
-				base = ov.Start
+			if o.RemindAt != nil {
+				a = *o.RemindAt
+				if ov.Start.IsZero() {
+					if orig, _, ok := calendar.KeyStart(key, s.Zone); ok {
+						base = orig
+					} // else not an occurrence, which never fires (occurrenceAt)
+				} else {
+					base = ov.Start
+				}
 			}
 			orem, err := item.ParseReminders(b, a)
 			if err != nil {
 				return bad(err)
 			}
-			ov.Triggers = triggers(orem, base, evZone, zone)
+			ov.Triggers = triggers(orem, base, e.Zone, zone)
 			if ov.Triggers == nil {
 				ov.Triggers = []trigger{}
 			}
-		}
-		if u := parseStamp(oupd.String); u.After(it.Updated) {
-			it.Updated = u
 		}
 		if it.Over == nil {
 			it.Over = map[string]*override{}
 		}
 		it.Over[key] = ov
 	}
-	return it, true, rows.Err()
+	return it, true, nil
 }
 
 // onceFires reads remind_once (item.ParseOnce): each instant is a fire
@@ -342,21 +271,6 @@ func fireOnce(ts []time.Time) []fire {
 		out = append(out, fire{Trigger: "once:" + at.Format(time.RFC3339), At: at})
 	}
 	return out
-}
-
-// keyStart is the original start of the occurrence a RECURRENCE-ID names:
-// a UTC DATE-TIME as written, a DATE at 00:00 of that day in zone.
-func keyStart(key string, zone tz.Zone) (time.Time, bool) {
-	m, utc, err := tz.ParseBasic(key)
-	switch {
-	case err != nil:
-		return time.Time{}, false
-	case !m.HasTime:
-		return zone.StartOfDay(m.Date), true
-	case utc:
-		return m.DateTime.AsUTC(), true
-	}
-	return time.Time{}, false
 }
 
 // hasReminders reports whether anything of the item can ever fire.

@@ -13,17 +13,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
-
-	// The event and task tables are registered as journaled by the
-	// packages that own them (migrations 00002, 00003; uid on tasks in
-	// 00005_ics.sql). ics writes their rows through SQL with their column
-	// names, not through their tool handlers.
-	_ "github.com/assistant-dev/assistant/tools/events"
 )
 
 // ImportOptions tunes Import.
@@ -111,14 +106,15 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 
 // planned is every row an import means to write, before the transaction.
 type planned struct {
+	now     time.Time // the import's: the created_at of new rows
 	events  []plannedEvent
 	tasks   []task.Task
 	skipped []Skipped
 }
 
 type plannedEvent struct {
-	row       store.Row
-	overrides []store.Row // without event_id
+	event     *calendar.Event
+	overrides []*calendar.Override // EventID set as they are written
 }
 
 // reminderColumns are the stored forms of an item's alarms: minutes
@@ -142,15 +138,11 @@ func overrideReminderColumns(a Alarms, zone tz.Zone) (string, string) {
 	return r.BeforeJSON(), r.AtJSON()
 }
 
-// allDaySlack matches tools/events: an all-day series' stored bounds are
-// widened by 26 h, as its days float with the person's zone.
-const allDaySlack = 26 * time.Hour
-
 // planRows turns the decoded calendar into rows of events, event_overrides
 // and tasks (their migrations' column names), so the write transaction
 // only compares and writes.
 func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
-	var p planned
+	p := planned{now: now}
 	skip := func(line int, comp, uid, reason string) {
 		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
 	}
@@ -181,9 +173,8 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		if e.Floating || e.AllDay {
 			e.Zone = person
 		}
-		row := eventRow(e, person, now)
 		masters[e.UID] = len(p.events)
-		p.events = append(p.events, plannedEvent{row: row})
+		p.events = append(p.events, plannedEvent{event: storedEvent(e, now)})
 	}
 	for _, ov := range overrides {
 		mi, ok := masters[ov.UID]
@@ -198,18 +189,8 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 				break
 			}
 		}
-		row := overrideRow(master, ov, person, now)
 		pe := &p.events[mi]
-		pe.overrides = append(pe.overrides, row)
-		// An override moved outside the series' span widens it.
-		if sa, ok := row["start_at"].(int64); ok {
-			if first := pe.row["first_at"].(int64); sa < first {
-				pe.row["first_at"] = sa
-			}
-			if last, ok := pe.row["last_at"].(int64); ok && row["end_at"].(int64) > last {
-				pe.row["last_at"] = row["end_at"]
-			}
-		}
+		pe.overrides = append(pe.overrides, storedOverride(master, ov, person))
 	}
 	for i := range cal.Tasks {
 		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, skip))
@@ -306,74 +287,45 @@ func neverOccurs(err error) string {
 		"), so the item is imported as its DTSTART alone, its first occurrence, without the RRULE"
 }
 
-func eventRow(e *Event, person tz.Zone, now time.Time) store.Row {
-	s := e.Series()
+// storedEvent is the series e as the store keeps it (its bounds, with
+// its overrides, are the store's): an all-day DTEND the day after the
+// last, reminders as remind_before and one-time remind_once, created now.
+func storedEvent(e *Event, now time.Time) *calendar.Event {
 	startAt, _ := e.Zone.MomentInstant(e.Start)
 	endLocal := e.End
-	endAt := startAt.Add(s.Duration)
+	endAt := startAt.Add(e.Series().Duration)
 	if e.AllDay {
 		endLocal = tz.DayMoment(e.End.Date.AddDays(1))
 		endAt = e.Zone.StartOfDay(endLocal.Date)
-	}
-	first, last, bounded := s.Bounds()
-	if e.AllDay {
-		first = first.Add(-allDaySlack)
-		last = last.Add(allDaySlack)
 	}
 	title := strings.TrimSpace(e.Summary)
 	if title == "" {
 		title = "(no title)"
 	}
 	rb, once := reminderColumns(e.Alarms)
-	row := store.Row{
-		"uid": e.UID, "title": title, "location": e.Location, "notes": e.Description,
-		"all_day": boolInt(e.AllDay), "start_local": e.Start.String(), "end_local": endLocal.String(), "tzid": e.Zone.Name(),
-		"start_at": startAt.Unix(), "end_at": endAt.Unix(), "rrule": nil,
-		"exdates": tz.MomentsJSON(e.ExDates), "rdates": tz.MomentsJSON(e.RDates),
-		"first_at": first.Unix(), "last_at": nil,
-		"remind_before": rb, "remind_at": "[]", "remind_once": once, "created_at": now.Unix(),
-	}
-	if e.Rule != nil {
-		row["rrule"] = e.Rule.String()
-	}
-	if bounded {
-		row["last_at"] = last.Unix()
-	}
-	return row
+	return &calendar.Event{UID: e.UID, Title: title, Location: e.Location, Notes: e.Description,
+		AllDay: e.AllDay, Zone: e.Zone, Start: e.Start, End: endLocal, StartAt: startAt.UTC(), EndAt: endAt.UTC(),
+		Rule: e.Rule, ExDates: e.ExDates, RDates: e.RDates,
+		RemindBefore: rb, RemindAt: "[]", RemindOnce: once, CreatedAt: now}
 }
 
-// occurrenceKey is an occurrence's RECURRENCE-ID as tools/events keys it
-// (design §4): the original start in UTC form, or the date for all-day.
-func occurrenceKey(master *Event, rid tz.Moment) string {
-	if master.AllDay {
-		return rid.Date.Basic()
+// storedOverride is the changed or cancelled occurrence ov of master as
+// the store keeps it: keyed by [calendar.OccurrenceKey], with only what
+// differs from the series.
+func storedOverride(master, ov *Event, person tz.Zone) *calendar.Override {
+	o := &calendar.Override{Key: calendar.OccurrenceKey(master.AllDay, master.Zone, *ov.RecurrenceID), Cancel: ov.Status == "CANCELLED"}
+	text := func(v, of string) *string {
+		if v == of {
+			return nil
+		}
+		return &v
 	}
-	t, _ := master.Zone.Instant(rid.DateTime)
-	return t.UTC().Format("20060102T150405Z")
-}
-
-func overrideRow(master, ov *Event, person tz.Zone, now time.Time) store.Row {
-	row := store.Row{
-		"recurrence_id": occurrenceKey(master, *ov.RecurrenceID), "cancelled": boolInt(ov.Status == "CANCELLED"),
-		"title": nil, "location": nil, "notes": nil,
-		"start_local": nil, "end_local": nil, "tzid": nil, "start_at": nil, "end_at": nil,
-		"remind_before": nil, "remind_at": nil, "created_at": now.Unix(),
-	}
-	if ov.Summary != master.Summary {
-		row["title"] = ov.Summary
-	}
-	if ov.Location != master.Location {
-		row["location"] = ov.Location
-	}
-	if ov.Description != master.Description {
-		row["notes"] = ov.Description
-	}
+	o.Title, o.Location, o.Notes = text(ov.Summary, master.Summary), text(ov.Location, master.Location), text(ov.Description, master.Description)
 	if ov.Floating || ov.AllDay {
 		ov.Zone = person
 	}
 	// The occurrence's own time, when it moved or changed length.
-	orig := ov.RecurrenceID
-	origAt, _ := master.Zone.MomentInstant(*orig)
+	origAt, _ := master.Zone.MomentInstant(*ov.RecurrenceID)
 	startAt, _ := ov.Zone.MomentInstant(ov.Start)
 	dur := ov.Duration()
 	if !startAt.Equal(origAt) || dur != master.Duration() || ov.AllDay != master.AllDay {
@@ -383,15 +335,16 @@ func overrideRow(master, ov *Event, person tz.Zone, now time.Time) store.Row {
 			endLocal = tz.DayMoment(ov.End.Date.AddDays(1))
 			endAt = ov.Zone.StartOfDay(endLocal.Date)
 		}
-		row["start_local"], row["end_local"], row["tzid"] = ov.Start.String(), endLocal.String(), ov.Zone.Name()
-		row["start_at"], row["end_at"] = startAt.Unix(), endAt.Unix()
+		o.HasTime, o.Start, o.End, o.Zone = true, ov.Start, endLocal, ov.Zone
+		o.StartAt, o.EndAt = startAt.UTC(), endAt.UTC()
 	}
 	rb, ro := reminderColumns(ov.Alarms)
 	mb, mo := reminderColumns(master.Alarms)
 	if rb != mb || ro != mo {
-		row["remind_before"], row["remind_at"] = overrideReminderColumns(ov.Alarms, master.Zone)
+		b, a := overrideReminderColumns(ov.Alarms, master.Zone)
+		o.RemindBefore, o.RemindAt = &b, &a
 	}
-	return row
+	return o
 }
 
 // importedTask is the task a VTODO becomes: its due pinned to its zone
@@ -428,119 +381,102 @@ func importedTask(t *Task, now time.Time) task.Task {
 	return out
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
+// applyEvents compares the planned events and their overrides with the
+// owner's live ones (by UID, and by event and RECURRENCE-ID) and writes
+// the difference (or, dry, only counts it). A series' bounds take in its
+// live overrides with the planned ones over them.
+func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
+	live, err := tx.LiveEvents()
+	if err != nil {
+		return err
 	}
-	return 0
-}
-
-// changed returns the columns of want that differ from have (created_at
-// aside: an item keeps the day it first came in).
-func changed(have, want store.Row) store.Row {
-	out := store.Row{}
-	for k, v := range want {
-		if k == "created_at" {
+	byUID := make(map[string]store.EventSpan, len(live))
+	for _, sp := range live {
+		byUID[sp.Event.UID] = sp
+	}
+	liveOvs, err := tx.AllOverrides()
+	if err != nil {
+		return err
+	}
+	var fresh []*calendar.Event
+	var freshOvs [][]*calendar.Override
+	for _, pe := range p.events {
+		have, ok := byUID[pe.event.UID]
+		if !ok {
+			fresh, freshOvs = append(fresh, pe.event), append(freshOvs, pe.overrides)
 			continue
 		}
-		if fmt.Sprint(have[k]) != fmt.Sprint(v) {
-			out[k] = v
+		pe.event.ID = have.Event.ID
+		bounds := map[string]*calendar.Override{}
+		for _, o := range liveOvs[have.Event.ID] {
+			bounds[o.Key] = o
+		}
+		for _, o := range pe.overrides {
+			bounds[o.Key] = o
+		}
+		all := make([]*calendar.Override, 0, len(bounds))
+		for _, o := range bounds {
+			all = append(all, o)
+		}
+		changed, err := tx.SyncEvent(have, pe.event, all, dry)
+		if err != nil {
+			return fmt.Errorf("event %s: %w", pe.event.UID, err)
+		}
+		count(&rep.Events, changed)
+	}
+	rep.Events.Created += len(fresh)
+	if !dry && len(fresh) > 0 {
+		if err := tx.InsertEvents(fresh, freshOvs); err != nil {
+			return fmt.Errorf("the events: %w", err)
 		}
 	}
-	return out
+	var freshOv []*calendar.Override
+	for _, pe := range p.events {
+		id := pe.event.ID // 0 for a new event on a dry run
+		haveOvs := map[string]*calendar.Override{}
+		if id != 0 {
+			for _, o := range liveOvs[id] {
+				haveOvs[o.Key] = o
+			}
+		}
+		for _, ov := range pe.overrides {
+			ov.EventID = id
+			have := haveOvs[ov.Key]
+			if have == nil {
+				freshOv = append(freshOv, ov)
+				continue
+			}
+			ov.ID = have.ID
+			changed, err := tx.SyncOverride(have, ov, dry)
+			if err != nil {
+				return fmt.Errorf("override %s of %s: %w", ov.Key, pe.event.UID, err)
+			}
+			count(&rep.Overrides, changed)
+		}
+	}
+	rep.Overrides.Created += len(freshOv)
+	if !dry && len(freshOv) > 0 {
+		if err := tx.InsertOverrides(freshOv, p.now); err != nil {
+			return fmt.Errorf("the changed occurrences: %w", err)
+		}
+	}
+	return nil
 }
 
-// existing reads the live rows of one table of tx's owner keyed by key(row).
-func existing(tx *store.Tx, query string, cols []string, key func(store.Row) string) (map[string]store.Row, error) {
-	out := map[string]store.Row{}
-	err := eachRow(tx, cols, query, []any{tx.Owner()}, func(r store.Row) error {
-		out[key(r)] = r
-		return nil
-	})
-	return out, err
+// count adds one updated or unchanged item to c.
+func count(c *Counts, changed bool) {
+	if changed {
+		c.Updated++
+	} else {
+		c.Unchanged++
+	}
 }
-
-var (
-	eventCols    = []string{"id", "uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at", "rrule", "exdates", "rdates", "first_at", "last_at", "remind_before", "remind_at", "remind_once"}
-	overrideCols = []string{"id", "event_id", "recurrence_id", "cancelled", "title", "location", "notes", "start_local", "end_local", "tzid", "start_at", "end_at", "remind_before", "remind_at"}
-)
 
 // apply compares the planned rows with the owner's live rows and writes
 // the difference (or, dry, only counts it).
 func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
-	evs, err := existing(tx, `SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE owner_id = ? AND deleted_at IS NULL`, eventCols,
-		func(r store.Row) string { return fmt.Sprint(r["uid"]) })
-	if err != nil {
+	if err := p.applyEvents(tx, rep, opts.DryRun); err != nil {
 		return err
-	}
-	ovs, err := existing(tx, `SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL`, overrideCols,
-		func(r store.Row) string { return fmt.Sprint(r["event_id"], "@", r["recurrence_id"]) })
-	if err != nil {
-		return err
-	}
-	// update changes have to want where they differ; new rows are
-	// counted here and inserted in batches (store.Tx.InsertMany), which
-	// journal them without reading each back.
-	update := func(table string, have, want store.Row, c *Counts) error {
-		diff := changed(have, want)
-		if len(diff) == 0 {
-			c.Unchanged++
-			return nil
-		}
-		c.Updated++
-		if opts.DryRun {
-			return nil
-		}
-		return tx.Update(table, have["id"].(int64), diff)
-	}
-	insert := func(table string, rows []store.Row, c *Counts) ([]int64, error) {
-		c.Created += len(rows)
-		if opts.DryRun || len(rows) == 0 {
-			return make([]int64, len(rows)), nil
-		}
-		return tx.InsertMany(table, rows)
-	}
-	eventIDs := make([]int64, len(p.events)) // 0 for a new event on a dry run
-	var fresh []store.Row
-	var freshAt []int
-	for i, pe := range p.events {
-		have := evs[pe.row["uid"].(string)]
-		if have == nil {
-			fresh, freshAt = append(fresh, pe.row), append(freshAt, i)
-			continue
-		}
-		eventIDs[i] = have["id"].(int64)
-		if err := update("events", have, pe.row, &rep.Events); err != nil {
-			return fmt.Errorf("event %s: %w", pe.row["uid"], err)
-		}
-	}
-	ids, err := insert("events", fresh, &rep.Events)
-	if err != nil {
-		return fmt.Errorf("the events: %w", err)
-	}
-	for k, id := range ids {
-		eventIDs[freshAt[k]] = id
-	}
-	fresh = fresh[:0]
-	for i, pe := range p.events {
-		id := eventIDs[i]
-		for _, ov := range pe.overrides {
-			ov["event_id"] = id
-			var have store.Row
-			if id != 0 {
-				have = ovs[fmt.Sprint(id, "@", ov["recurrence_id"])]
-			}
-			if have == nil {
-				fresh = append(fresh, ov)
-				continue
-			}
-			if err := update("event_overrides", have, ov, &rep.Overrides); err != nil {
-				return fmt.Errorf("override %s of %s: %w", ov["recurrence_id"], pe.row["uid"], err)
-			}
-		}
-	}
-	if _, err := insert("event_overrides", fresh, &rep.Overrides); err != nil {
-		return fmt.Errorf("the changed occurrences: %w", err)
 	}
 	if err := p.applyTasks(tx, &rep.Tasks, opts.DryRun); err != nil {
 		return err
@@ -681,7 +617,6 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 		hi = to.Unix()
 	}
 	return st.Read(ctx, person.ID, func(tx *store.Tx) error {
-		evWhere := `owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?)`
 		tks, err := tx.Tasks(exportFilter(zone, from, to))
 		if err != nil {
 			return err
@@ -706,68 +641,52 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 				toY = max(toY, time.Unix(maxAt.Int64, 0).UTC().Year())
 			}
 		}
-		collect := func(q string, args ...any) error {
-			rows, err := tx.Query(q, args...)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			for rows.Next() {
-				var name sql.NullString
-				var minAt, maxAt sql.NullInt64
-				if err := rows.Scan(&name, &minAt, &maxAt); err != nil {
-					return err
-				}
-				note(name, minAt, maxAt)
-			}
-			return rows.Err()
-		}
-		if err := collect(`SELECT tzid, MIN(start_at), MAX(COALESCE(last_at, start_at + 315576000)) FROM events WHERE `+evWhere+` AND all_day = 0 GROUP BY tzid`, tx.Owner(), hi, lo); err != nil {
+		evZones, err := tx.EventZones(lo, hi)
+		if err != nil {
 			return err
 		}
-		if err := collect(`SELECT tzid, MIN(start_at), MAX(start_at) FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL AND tzid IS NOT NULL GROUP BY tzid`, tx.Owner()); err != nil {
-			return err
+		for _, z := range evZones {
+			note(sql.NullString{String: z.Name, Valid: true}, sql.NullInt64{Int64: z.Min, Valid: true}, sql.NullInt64{Int64: z.Max, Valid: true})
 		}
 		for _, z := range taskZones(tks) {
 			note(sql.NullString{String: z.name, Valid: true}, sql.NullInt64{Int64: z.first, Valid: true}, sql.NullInt64{Int64: z.last, Valid: true})
 		}
 		wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: tx.Now()})
-		ovByEvent, err := loadOverrides(tx)
+		ovByEvent, err := tx.AllOverrides()
 		if err != nil {
 			return err
 		}
-		err = eachRow(tx, eventCols, `SELECT `+strings.Join(eventCols, ", ")+` FROM events WHERE `+evWhere+` ORDER BY start_at, id`,
-			[]any{tx.Owner(), hi, lo}, func(r store.Row) error {
-				e, err := eventFromRow(r, zone)
+		err = tx.EachEventOverlapping(lo, hi, func(se *calendar.Event) error {
+			e, err := eventFromStore(se, zone)
+			if err != nil {
+				return err
+			}
+			if !heldEnd(e) {
+				// Kept before such ends were refused; RFC 5545 cannot
+				// write the year 10000, so the file goes without it.
+				return nil
+			}
+			var ovs []*Event
+			for _, o := range ovByEvent[se.ID] {
+				ov, err := overrideFromStore(e, o)
 				if err != nil {
 					return err
 				}
-				if !heldEnd(e) {
-					// Kept before such ends were refused; RFC 5545 cannot
-					// write the year 10000, so the file goes without it.
-					return nil
-				}
-				var ovs []*Event
-				for _, o := range ovByEvent[r["id"].(int64)] {
-					ov, err := overrideFromRow(e, o, zone)
-					if err != nil {
-						return err
-					}
-					ovs = append(ovs, ov)
-				}
-				if !touches(e, ovs, from, to) {
-					return nil
-				}
-				if err := wr.Event(e); err != nil {
+				ovs = append(ovs, ov)
+			}
+			if !touches(e, ovs, from, to) {
+				return nil
+			}
+			if err := wr.Event(e); err != nil {
+				return err
+			}
+			for _, ov := range ovs {
+				if err := wr.Event(ov); err != nil {
 					return err
 				}
-				for _, ov := range ovs {
-					if err := wr.Event(ov); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
@@ -784,56 +703,11 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 	})
 }
 
-// eachRow runs query with args and calls fn with each row read as cols
-// (TEXT as string), in order, stopping at the first error.
-func eachRow(tx *store.Tx, cols []string, query string, args []any, fn func(store.Row) error) error {
-	rows, err := tx.Query(query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		r := make(store.Row, len(cols))
-		for i, c := range cols {
-			if b, ok := vals[i].([]byte); ok {
-				r[c] = string(b)
-			} else {
-				r[c] = vals[i]
-			}
-		}
-		if err := fn(r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
-}
-
-// loadOverrides reads tx's owner's live overrides by their event's id,
-// each event's in RECURRENCE-ID order.
-func loadOverrides(tx *store.Tx) (map[int64][]store.Row, error) {
-	out := map[int64][]store.Row{}
-	err := eachRow(tx, overrideCols, `SELECT `+strings.Join(overrideCols, ", ")+` FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL ORDER BY recurrence_id`,
-		[]any{tx.Owner()}, func(r store.Row) error {
-			id := r["event_id"].(int64)
-			out[id] = append(out[id], r)
-			return nil
-		})
-	return out, err
-}
-
-func str(v any) string {
-	if v == nil {
+func deref(s *string) string {
+	if s == nil {
 		return ""
 	}
-	return fmt.Sprint(v)
+	return *s
 }
 
 // alarmsFromColumns reads stored reminders back as alarms: remind_at
@@ -887,70 +761,37 @@ func heldEnd(e *Event) bool {
 	return e.Zone.Holds(end) && e.Zone.Holds(start)
 }
 
-// eventFromRow reads one events row back into the model.
-func eventFromRow(r store.Row, person tz.Zone) (*Event, error) {
-	bad := func(err error) (*Event, error) {
-		return nil, fmt.Errorf("event e%v cannot be exported: %w", r["id"], err)
-	}
-	z, err := tz.LoadZone(str(r["tzid"]))
-	if err != nil {
-		return bad(err)
-	}
-	e := &Event{UID: str(r["uid"]), Summary: str(r["title"]), Location: str(r["location"]), Description: str(r["notes"]), Zone: z}
-	e.AllDay = r["all_day"] == int64(1)
-	if e.Start, err = tz.ParseMoment(str(r["start_local"])); err != nil {
-		return bad(err)
-	}
-	end, err := tz.ParseMoment(str(r["end_local"]))
-	if err != nil {
-		return bad(err)
-	}
-	e.End = end
-	if !e.AllDay {
-		// The stored instants tell the two readings of a repeated hour apart.
-		if at, ok := r["start_at"].(int64); ok {
-			e.Start.DateTime = z.Reading(e.Start.DateTime, time.Unix(at, 0))
-		}
-		if at, ok := r["end_at"].(int64); ok {
-			e.End.DateTime = z.Reading(e.End.DateTime, time.Unix(at, 0))
-		}
-	}
+// eventFromStore reads one stored event back into the model: an all-day
+// DTEND is the last day again.
+func eventFromStore(se *calendar.Event, person tz.Zone) (*Event, error) {
+	e := &Event{UID: se.UID, Summary: se.Title, Location: se.Location, Description: se.Notes, Zone: se.Zone,
+		AllDay: se.AllDay, Start: se.Start, End: se.End, Rule: se.Rule, ExDates: se.ExDates, RDates: se.RDates}
 	if e.AllDay {
-		e.End = tz.DayMoment(end.Date.AddDays(-1))
+		e.End = tz.DayMoment(se.End.Date.AddDays(-1))
 		if e.End.Date.Before(e.Start.Date) {
 			e.End = e.Start
 		}
 	}
-	if rr := str(r["rrule"]); rr != "" {
-		if e.Rule, err = recur.ParseRule(rr); err != nil {
-			return bad(err)
-		}
-	}
-	if e.ExDates, err = tz.ParseMomentsJSON(str(r["exdates"])); err != nil {
-		return bad(err)
-	}
-	if e.RDates, err = tz.ParseMomentsJSON(str(r["rdates"])); err != nil {
-		return bad(err)
-	}
 	var repeatFrom *time.Time
 	if e.Rule != nil || len(e.RDates) > 0 {
-		base := z
+		base := se.Zone
 		if e.AllDay {
 			base = person // all-day days begin at 00:00 in the person's zone
 		}
 		first, _ := base.MomentInstant(e.Start)
 		repeatFrom = &first
 	}
-	if e.Alarms, err = alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), str(r["remind_once"]), z, repeatFrom); err != nil {
-		return bad(err)
+	var err error
+	if e.Alarms, err = alarmsFromColumns(se.RemindBefore, se.RemindAt, se.RemindOnce, se.Zone, repeatFrom); err != nil {
+		return nil, fmt.Errorf("event %s cannot be exported: %w", se.Label(), err)
 	}
 	return e, nil
 }
 
-// overrideFromRow builds the VEVENT of one changed or cancelled occurrence:
+// overrideFromStore builds the VEVENT of one changed or cancelled occurrence:
 // its RECURRENCE-ID from the stored key, NULL fields from the series.
-func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error) {
-	key := str(r["recurrence_id"])
+func overrideFromStore(master *Event, o *calendar.Override) (*Event, error) {
+	key := o.Key
 	ov := *master
 	ov.Rule, ov.ExDates, ov.RDates = nil, nil, nil
 	var rid tz.Moment
@@ -977,38 +818,23 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 		}
 	}
 	ov.RecurrenceID, ov.RecurrenceZone = &rid, master.Zone
-	if r["cancelled"] == int64(1) {
+	if o.Cancel {
 		ov.Status = "CANCELLED"
 	}
-	if r["title"] != nil {
-		ov.Summary = str(r["title"])
+	if o.Title != nil {
+		ov.Summary = *o.Title
 	}
-	if r["location"] != nil {
-		ov.Location = str(r["location"])
+	if o.Location != nil {
+		ov.Location = *o.Location
 	}
-	if r["notes"] != nil {
-		ov.Description = str(r["notes"])
+	if o.Notes != nil {
+		ov.Description = *o.Notes
 	}
-	if r["start_local"] != nil {
-		z, err := tz.LoadZone(str(r["tzid"]))
-		if err != nil {
-			return nil, err
-		}
-		ov.Zone = z
-		s, err1 := tz.ParseMoment(str(r["start_local"]))
-		en, err2 := tz.ParseMoment(str(r["end_local"]))
-		if err := errors.Join(err1, err2); err != nil {
-			return nil, err
-		}
-		if at, ok := r["start_at"].(int64); ok && s.HasTime {
-			s.DateTime = z.Reading(s.DateTime, time.Unix(at, 0))
-		}
-		if at, ok := r["end_at"].(int64); ok && en.HasTime {
-			en.DateTime = z.Reading(en.DateTime, time.Unix(at, 0))
-		}
-		ov.Start, ov.End, ov.AllDay = s, en, !s.HasTime
+	if o.HasTime {
+		ov.Zone = o.Zone
+		ov.Start, ov.End, ov.AllDay = o.Start, o.End, !o.Start.HasTime
 		if ov.AllDay {
-			ov.End = tz.DayMoment(en.Date.AddDays(-1))
+			ov.End = tz.DayMoment(o.End.Date.AddDays(-1))
 		}
 	} else {
 		// The occurrence keeps its time: its original start and the
@@ -1021,8 +847,8 @@ func overrideFromRow(master *Event, r store.Row, person tz.Zone) (*Event, error)
 			ov.End = tz.TimeMoment(master.Zone.In(t.Add(master.Duration())))
 		}
 	}
-	if r["remind_before"] != nil || r["remind_at"] != nil {
-		a, err := alarmsFromColumns(str(r["remind_before"]), str(r["remind_at"]), "", master.Zone, nil)
+	if o.RemindBefore != nil || o.RemindAt != nil {
+		a, err := alarmsFromColumns(deref(o.RemindBefore), deref(o.RemindAt), "", master.Zone, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,7 @@
 package events
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,7 +11,6 @@ import (
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -22,34 +21,35 @@ const overlapHorizon = 28 * 24 * time.Hour
 // overlapMax is how many occurrences of a new repeating event are checked.
 const overlapMax = 20
 
-func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	in := readInput(a, c.zone, false)
-	key := a.Line("key")
-	fields.TooLong(a, "key", "key", key, item.MaxKey)
-	allowDup := a.Flag("allow_duplicate")
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// addArgs is what add_event reads.
+type addArgs struct {
+	in   input
+	once tools.Once
+}
+
+// readAdd reads add_event's fields, “key” and “allow_duplicate”.
+func readAdd(a *args.Args, c *tools.Env) addArgs {
+	return addArgs{readInput(a, c.Zone, false), tools.ReadOnce(a, "add_event")}
+}
+
+func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
+	in, once := aa.in, aa.once
 	e := &event{UID: newUID(), Title: in.Title, Location: in.Location, Notes: in.Notes, Zone: in.Zone,
 		Start: in.Start, Rule: in.Rule, ExDates: in.ExDates, RDates: in.RDates,
-		remindBefore: in.Reminders.BeforeJSON(), remindAt: in.Reminders.AtJSON(), CreatedAt: c.now.UTC().Truncate(time.Second)}
+		RemindBefore: in.Reminders.BeforeJSON(), RemindAt: in.Reminders.AtJSON(), CreatedAt: c.Now.UTC().Truncate(time.Second)}
 	if err := times(e, in.End, in.HasEnd, time.Duration(in.Duration)*time.Minute, 1); err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if err := checkLists(e); err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
-	if err := e.series(e.Zone).WithContext(ctx).CheckOccurs(); err != nil {
-		return result(err)
+	if err := e.Series(e.Zone).WithContext(c.Ctx).CheckOccurs(); err != nil {
+		return tools.Fail(err)
 	}
-	fingerprint := fields.Fingerprint(map[string]any{
+	once.Fingerprint = tools.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),
-		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.remindBefore, "remind_at": e.remindAt,
+		"rdates": tz.MomentsJSON(e.RDates), "remind_before": e.RemindBefore, "remind_at": e.RemindAt,
 	})
 	var (
 		existing *event // the event a repeated key or the duplicate window gave back
@@ -60,87 +60,79 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 		genBefore, genAfter int64
 		hasGen              bool
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "add_event", func(tx *store.Tx) error {
-		if key != "" {
-			fp, ref, found, err := tx.LookupKey("add_event", key)
-			if err != nil {
-				return err
-			}
-			if found {
-				if fp != fingerprint {
-					return refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", key, ref))
-				}
-				id, _ := parseLabel(ref)
-				if existing, err = loadEvent(tx, id); err != nil {
-					return err
-				}
-				why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", key, existing.label())
-				return nil
-			}
-		}
-		if !allowDup {
+	change, err := c.Write(func(tx *store.Tx) error {
+		// The key, then the duplicate window, then the insert (tools.Once).
+		same := func(tx *store.Tx) (string, error) {
 			dup, similar, differs, err := duplicate(tx, e)
+			if err != nil || dup == nil {
+				if similar != nil {
+					alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
+						similar.Label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
+						strings.Join(differs, ", "))
+				}
+				return "", err
+			}
+			existing = dup
+			why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
+				dup.Label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
+			return dup.Label(), nil
+		}
+		add := func(tx *store.Tx) (string, error) {
+			// The overlap check runs before the insert, on the snapshot
+			// of the generation this write starts from, which advance
+			// then carries over to the one it ends at.
+			var err error
+			if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
+				return "", err
+			}
+			if warnings, err = overlaps(tx, e, c.Zone, c.Now); err != nil {
+				return "", err
+			}
+			if _, err := tx.InsertEvent(e); err != nil {
+				return "", err
+			}
+			past, err := alarm.SkipPast(tx, e.Label(), c.Zone, c.Now)
 			if err != nil {
-				return err
+				return "", err
 			}
-			if dup != nil {
-				existing = dup
-				why = fmt.Sprintf("%s %s with the same title, start, end, place and rule was added %s ago; nothing new was added. Set “allow_duplicate” to add another.",
-					dup.label(), quote(dup.Title), minutes(max(time.Minute, e.CreatedAt.Sub(dup.CreatedAt).Truncate(time.Minute))))
-				return nil
+			if s := item.PastReminders(past, c.Zone); s != "" {
+				warnings = append(warnings, s)
 			}
-			if similar != nil {
-				alike = fmt.Sprintf("%s %s, added %s ago, has the same title and start but another %s; if one of the two is a copy, delete it with delete_event.",
-					similar.label(), quote(clip(similar.Title, 60)), minutes(max(time.Minute, e.CreatedAt.Sub(similar.CreatedAt).Truncate(time.Minute))),
-					strings.Join(differs, ", "))
-			}
+			tx.Summarize(fmt.Sprintf("added %s %s", e.Label(), quote(clip(e.Title, 60))))
+			genAfter, _, err = tx.EventGeneration()
+			return e.Label(), err
 		}
-		// The overlap check runs before the insert, on the snapshot of
-		// the generation this write starts from, which advance then
-		// carries over to the one it ends at.
-		var err error
-		if genBefore, hasGen, err = generation(tx); err != nil {
+		outcome, ref, err := once.Run(tx, same, add)
+		var kc *tools.KeyConflict
+		if errors.As(err, &kc) {
+			return tools.Refuse(tools.CodeConflict, fmt.Sprintf("The key “%s” was already used for %s with other arguments; use a new “key” for a new event.", kc.Key, kc.Ref))
+		}
+		if err != nil || outcome != tools.Replayed {
 			return err
 		}
-		if warnings, err = overlaps(tx, e, c.zone, c.now); err != nil {
+		id, _ := parseLabel(ref)
+		if existing, err = tx.Event(id); err != nil {
 			return err
 		}
-		id, err := insertEvent(tx, e)
-		if err != nil {
-			return err
-		}
-		past, err := alarm.SkipPast(tx, label(id), c.zone, c.now)
-		if err != nil {
-			return err
-		}
-		if s := item.PastReminders(past, c.zone); s != "" {
-			warnings = append(warnings, s)
-		}
-		if key != "" {
-			if err := tx.SaveKey("add_event", key, fingerprint, label(id)); err != nil {
-				return err
-			}
-		}
-		tx.Summarize(fmt.Sprintf("added %s %s", e.label(), quote(clip(e.Title, 60))))
-		genAfter, _, err = generation(tx)
-		return err
+		why = fmt.Sprintf("The key “%s” was already used: %s is the event it added; nothing new was added.", once.Key, existing.Label())
+		return nil
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if hasGen && existing == nil {
-		advance(c.person.ID, genBefore, genAfter, e)
+		advance(c.Person.ID, genBefore, genAfter, e)
 	}
 	if existing != nil {
-		lines, data := describe(existing, nil, c.zone, c.now)
+		lines, data := describe(existing, nil, c.Zone, c.Now)
 		return tools.SuccessWithData(why+"\n"+strings.Join(lines, "\n"), map[string]any{"event": data, "added": false})
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change, Items: []string{e.label()}})
-	lines, data := describe(e, nil, c.zone, c.now)
-	head := fmt.Sprintf("Added %s (change %s).", e.label(), change)
+	tools.InsertResult(c.TC, tools.Changed{Change: change, Items: []string{e.Label()}})
+	lines, data := describe(e, nil, c.Zone, c.Now)
+	head := fmt.Sprintf("Added %s (change %s).", e.Label(), change)
 	out := []string{head}
 	var firstID string
-	if !e.AllDay && !e.repeats() {
+	if !e.AllDay && !e.Repeats() {
 		// The instant kept, in UTC as occurrence ids write it, so a start
 		// in the repeated hour of a fall-back change is never in doubt (a
 		// repeating event lists its next occurrence ids).
@@ -151,7 +143,7 @@ func addEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.Ex
 	if s := gapSentence(e.Start, e.Zone); s != "" && e.Start.HasTime {
 		out = append(out, "Note: "+s)
 	}
-	if s := fields.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
+	if s := tools.OffRule("start", e.Start, e.Zone, e.Rule); s != "" {
 		out = append(out, s)
 	}
 	if s := monthEndNote(e.Rule, e.Start); s != "" {
@@ -197,26 +189,18 @@ func parseLabel(s string) (int64, bool) {
 }
 
 // duplicate finds live events of the owner made within the duplicate
-// window with the same normalised title and the same start (design §6).
+// window with the same normalised title and the same start.
 // same is one that also has the same end, zone, location, rule, EXDATEs
 // and RDATEs: a call sent twice, to be answered with it. Failing that,
 // similar is the latest with the same title and start only, with what
 // differs in it: another request, added with a warning naming it.
 func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, err error) {
-	since := e.CreatedAt.Add(-item.DuplicateWindow).Unix()
-	rows, err := tx.Query(`SELECT `+eventColumns+` FROM events
-		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
-		tx.Owner(), since, e.StartAt.Unix())
+	cands, err := tx.EventsStartingAt(e.StartAt, e.CreatedAt.Add(-item.DuplicateWindow))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer rows.Close()
 	want := item.NormTitle(e.Title)
-	for rows.Next() {
-		d, err := scanEvent(rows)
-		if err != nil {
-			return nil, nil, nil, err
-		}
+	for _, d := range cands {
 		if item.NormTitle(d.Title) != want || d.Start != e.Start {
 			continue
 		}
@@ -228,7 +212,7 @@ func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, 
 			similar, differs = d, diff
 		}
 	}
-	return nil, similar, differs, rows.Err()
+	return nil, similar, differs, nil
 }
 
 // eventDiffers names the fields, beyond title and start, in which b is
@@ -266,8 +250,8 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 	if e.AllDay {
 		return nil, nil
 	}
-	w := fields.Window{From: e.StartAt, To: e.EndAt}
-	if e.repeats() {
+	w := tools.Window{From: e.StartAt, To: e.EndAt}
+	if e.Repeats() {
 		if now.After(w.From) {
 			w.From = now
 		}
@@ -277,7 +261,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 	if len(mine) == 0 {
 		return nil, nil
 	}
-	hull := fields.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
+	hull := tools.Window{From: mine[0].Start, To: mine[len(mine)-1].End}
 	snap, err := seriesFor(tx, hull.From, hull.To)
 	if err != nil {
 		return nil, err
@@ -327,7 +311,7 @@ mine:
 			if seen[c.ID] || len(ovs[c.ID]) == 0 && steady[zone[i]] && !meets(c, m.Start, m.End, clock[zone[i]]) {
 				continue
 			}
-			for _, o := range appendOccs(nil, c, ovs[c.ID], person, fields.Window{From: m.Start, To: m.End}) {
+			for _, o := range appendOccs(nil, c, ovs[c.ID], person, tools.Window{From: m.Start, To: m.End}) {
 				if !o.AllDay && o.Start.Before(m.End) && o.End.After(m.Start) {
 					hits = append(hits, o)
 				}

@@ -1,11 +1,14 @@
 package events
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // Every argument of every tool, given a wrong value, is refused with its
@@ -122,13 +125,34 @@ func TestBadArguments(t *testing.T) {
 		{"set_time_zone", `{"time_zone":"Europe/Pari"}`, "Europe/Paris"},
 	}
 	before := e.snapshot()
+	var sentences strings.Builder
+	ran := 0
 	for _, c := range cases {
 		t.Run(c.tool+" "+c.raw, func(t *testing.T) {
 			e.t = t
-			e.fail(e.alice, c.tool, c.raw, tools.CodeInvalid, c.want)
+			got := e.fail(e.alice, c.tool, c.raw, tools.CodeInvalid, c.want)
 			if e.snapshot() != before {
 				t.Fatal("a refused call changed the store")
 			}
+			fmt.Fprintf(&sentences, "%s %s\n  %s\n", c.tool, cutRunes(c.raw, 120), got)
+			ran++
 		})
 	}
+	e.t = t
+	if ran != len(cases) {
+		return // a case failed or -run left some out: the file would be partial
+	}
+	tooltest.Golden(t, "sentences.golden", sentences.String(), *update)
+}
+
+// cutRunes is s cut to at most n bytes on a rune boundary, with "…" when
+// cut, so the golden file stays valid UTF-8.
+func cutRunes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/teambition/rrule-go"
@@ -26,8 +26,7 @@ type benchSeries struct {
 	dur        time.Duration
 }
 
-// benchStore fills a store with 10,000 series of one person (issue 5,
-// "Speed"): daily, weekly, monthly-by-setpos and yearly rules, starts over
+// benchStore fills a store with 10,000 series of one person: daily, weekly, monthly-by-setpos and yearly rules, starts over
 // the last five years at working hours (no DST gap, so rrule-go's own
 // expansion is right too), a third ended by COUNT or UNTIL, DTSTART on an
 // occurrence of its rule (rrule-go does not count an off-rule DTSTART).
@@ -59,12 +58,12 @@ func benchStore(b *testing.B) (*tooltest.Env, tools.Person, []*event, []benchSer
 			}
 			start := tz.TimeMoment(tz.FromUTCClock(on.After(clock, true)))
 			e := &event{UID: newUID(), Title: fmt.Sprintf("Series %d", i), Zone: tz.MustZone(zones[rng.IntN(len(zones))]),
-				Start: start, Rule: recur.MustRule(rule), remindBefore: "[]", remindAt: "[]", CreatedAt: monday}
+				Start: start, Rule: recur.MustRule(rule), RemindBefore: "[]", RemindAt: "[]", CreatedAt: monday}
 			dur := time.Duration(30*(1+rng.IntN(4))) * time.Minute
 			if err := times(e, tz.Moment{}, false, dur, 1); err != nil {
 				return err
 			}
-			if _, err := insertEvent(tx, e); err != nil {
+			if _, err := tx.InsertEvent(e); err != nil {
 				return err
 			}
 			evs = append(evs, e)
@@ -78,7 +77,7 @@ func benchStore(b *testing.B) (*tooltest.Env, tools.Person, []*event, []benchSer
 	return env, p, evs, text
 }
 
-// naiveWeek lists a window the naive way of issue 5: parse each series'
+// naiveWeek lists a window the naive way: parse each series'
 // DTSTART and RRULE with rrule-go and expand from DTSTART with Between,
 // keeping the starts of the occurrences that overlap [from, to). It is
 // given the series already in memory, which only flatters it.
@@ -104,7 +103,7 @@ func naiveWeek(series []benchSeries, from, to time.Time) [][]time.Time {
 func fullWeek(evs []*event, person tz.Zone, from, to time.Time) [][]time.Time {
 	out := make([][]time.Time, len(evs))
 	for i, e := range evs {
-		for _, o := range e.series(person).StartsBetween(e.StartAt, to) {
+		for _, o := range e.Series(person).StartsBetween(e.StartAt, to) {
 			if o.End.After(from) {
 				out[i] = append(out[i], o.Start)
 			}
@@ -140,7 +139,7 @@ func BenchmarkListWeek(b *testing.B) {
 	s, reg, tc := env.Store, env.Reg, env.Context(p)
 	ctx := context.Background()
 	raw := []byte(`{"from":"2026-10-05","to":"2026-10-11"}`)
-	w := fields.Window{From: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 5}), To: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 12})}
+	w := tools.Window{From: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 5}), To: p.Zone.StartOfDay(tz.Date{Year: 2026, Month: 10, Day: 12})}
 
 	full := fullWeek(evs, p.Zone, w.From, w.To)
 	want := sameStarts(b, "naive", naiveWeek(text, w.From, w.To), full)
@@ -264,8 +263,8 @@ func BenchmarkCreateRecurrence(b *testing.B) {
 				if err := checkLists(e); err != nil {
 					b.Fatal(err)
 				}
-				bounds(e, nil)
-				firstOccs(e, nil, zone, fields.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
+				calendar.Bounds(e, nil)
+				firstOccs(e, nil, zone, tools.Window{From: e.StartAt, To: e.StartAt.Add(overlapHorizon)}, overlapMax)
 				upcoming(e, nil, zone, monday, nextCount)
 			}
 		})

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -52,7 +52,7 @@ func TestCancelledCallsStop(t *testing.T) {
 	e := newEnv(t)
 	e.ok(e.alice, "add_event", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY"}`)
 	paris := tz.MustZone("Europe/Paris")
-	w := fields.Window{From: monday, To: paris.StartOfDay(tz.Date{Year: 2027, Month: 1, Day: 4})}
+	w := tools.Window{From: monday, To: paris.StartOfDay(tz.Date{Year: 2027, Month: 1, Day: 4})}
 	for _, c := range []struct {
 		name string
 		run  func(ctx context.Context, tx *store.Tx) (int, error)

@@ -36,38 +36,36 @@ func nowData(now time.Time, zone tz.Zone) map[string]any {
 }
 
 // setTimeZone stores the person's new zone as one journaled change, so
-// undo puts the old zone back (design §6). Naming the zone already stored
+// undo puts the old zone back. Naming the zone already stored
 // changes nothing and makes no change to undo.
-func setTimeZone(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
+// readZone reads set_time_zone's “time_zone”.
+func readZone(a *args.Args, _ *tools.Env) tz.Zone {
 	zone, ok := a.Zone("time_zone")
 	if a.Err() == nil && !ok {
 		a.Fail("time_zone", "“time_zone” must be an IANA zone name such as Europe/Paris or Asia/Tokyo.")
 	}
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
-	// was is the stored zone, not c.zone: a run with --tz shows another.
+	return zone
+}
+
+func setTimeZone(c *tools.Env, zone tz.Zone) tools.ExecResult {
+	// was is the stored zone, not c.Zone: a run with --tz shows another.
 	var was string
-	change, err := c.s.Write(ctx, c.person.ID, "set_time_zone", func(tx *store.Tx) error {
+	change, err := c.Write(func(tx *store.Tx) error {
 		var err error
 		was, err = tx.SetZone(zone.Name())
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if change == "" {
-		return nowResult(c.now, zone, "Your time zone is already %[2]s; nothing changed. It is %[1]s there.")
+		return nowResult(c.Now, zone, "Your time zone is already %[2]s; nothing changed. It is %[1]s there.")
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change})
-	data := nowData(c.now, zone)
+	tools.InsertResult(c.TC, tools.Changed{Change: change})
+	data := nowData(c.Now, zone)
 	data["change"], data["was"] = change, was
 	out := fmt.Sprintf("Your time zone is now %s (it was %s): it is %s there. "+
 		"Events keep their own zones; they are shown in the new one from now on. Change %s; undo puts %s back.",
-		zone.Name(), was, tz.FormatModel(c.now, zone), change, was)
+		zone.Name(), was, tz.FormatModel(c.Now, zone), change, was)
 	return tools.SuccessWithData(out, data)
 }

@@ -20,8 +20,7 @@ func (e *env) storedZone(who tools.Person) string {
 
 // set_time_zone is one journaled change: undo right after it puts the zone
 // back and leaves the change before it (a task) alone; the next undo takes
-// the task away; list_changes shows the zone change (design §6; new-user
-// finding 2).
+// the task away; list_changes shows the zone change.
 func TestSetTimeZoneUndo(t *testing.T) {
 	e := newEnv(t)
 	tasks.Register(e.Reg)

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/assistant-dev/assistant/args"
@@ -13,79 +12,83 @@ import (
 // deleteEvent is delete_event: one occurrence (an EXDATE, its override
 // removed), it and the following ones ([calendar.DeleteFollowing] through
 // updater.endBefore), or the whole series.
-func deleteEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
+// scoped is an id with the scope of a call on it.
+type scoped struct {
+	r     ref
+	scope string
+}
+
+// readScoped reads “id” and “scope”.
+func readScoped(a *args.Args, _ *tools.Env) scoped {
 	r := readID(a)
-	scope := readScope(a, r)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+	return scoped{r, readScope(a, r)}
+}
+
+func deleteEvent(c *tools.Env, in scoped) tools.ExecResult {
+	r, scope := in.r, in.scope
 	var (
 		u    *updater
 		what string
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "delete_event", func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	change, err := c.Write(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
-		ovs, err := overridesOf(tx, t.E.ID)
+		ovs, err := tx.Overrides(t.E.ID)
 		if err != nil {
 			return err
 		}
 		e := t.E
-		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.zone}
-		u.item(e.label())
+		u = &updater{tx: tx, c: c, e: e, ovs: ovs, person: c.Zone}
+		u.item(e.Label())
 		switch {
-		case scope == scopeThis && !e.repeats():
+		case scope == scopeThis && !e.Repeats():
 			scope = scopeAll
-		case scope == scopeFollowing && isFirst(e, *t.Occ, c.zone):
+		case scope == scopeFollowing && isFirst(e, *t.Occ, c.Zone):
 			scope = scopeAll
 		}
 		tx.Summarize(fmt.Sprintf("deleted %s (%s)", r, scope))
 		switch scope {
 		case scopeAll:
-			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.label(), quote(e.Title))
-			return tx.Delete(eventsTable, e.ID)
+			what = fmt.Sprintf("Deleted %s %s and all its occurrences", e.Label(), quote(e.Title))
+			return tx.DeleteEvent(e.ID)
 		case scopeThis:
-			o, _ := shown(e, *t.Occ, u.ovs, c.zone)
+			o, _ := shown(e, *t.Occ, u.ovs, c.Zone)
 			if ov := u.ovs[o.Key()]; ov != nil {
-				if err := tx.Delete(overridesTable, ov.ID); err != nil {
+				if err := tx.DeleteOverride(ov.ID); err != nil {
 					return err
 				}
 				delete(u.ovs, o.Key())
 			}
-			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.zone), e.label())
-			n := e.clone()
+			what = fmt.Sprintf("Deleted %s %s (%s) from the series %s", o.id(), quote(o.Title), span(&o, c.Zone), e.Label())
+			n := e.Clone()
 			n.ExDates = append(n.ExDates, t.Occ.Original)
-			if len(n.series(c.zone).All(1)) == 0 {
+			if len(n.Series(c.Zone).All(1)) == 0 {
 				what += "; it was the last one, so the series is deleted too"
-				return tx.Delete(eventsTable, e.ID)
+				return tx.DeleteEvent(e.ID)
 			}
-			return saveEvent(tx, e, n)
+			return tx.SaveEvent(e, n)
 		default:
-			old, _, err := u.endBefore(*t.Occ, nil)
+			old, _, _, err := u.endBefore(*t.Occ, false)
 			if err != nil {
 				return err
 			}
 			from := tz.FormatDateModel(t.Occ.Original.Date)
 			if !e.AllDay {
-				from = tz.FormatModel(t.Occ.Start, c.zone)
+				from = tz.FormatModel(t.Occ.Start, c.Zone)
 			}
-			what = fmt.Sprintf("Deleted %s %s from %s on", e.label(), quote(e.Title), from)
-			if last, ok := lastBefore(old, u.ovs, c.zone, t.Occ.Start); ok {
-				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.zone))
+			what = fmt.Sprintf("Deleted %s %s from %s on", e.Label(), quote(e.Title), from)
+			if last, ok := lastBefore(old, u.ovs, c.Zone, t.Occ.Start); ok {
+				what += fmt.Sprintf("; its last occurrence is now %s (%s)", last.id(), span(&last, c.Zone))
 			}
 			return nil
 		}
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
-	tools.InsertResult(tc, tools.Changed{Change: change, Items: u.items})
+	tools.InsertResult(c.TC, tools.Changed{Change: change, Items: u.items})
 	return tools.SuccessWithData(fmt.Sprintf("%s (change %s; undo %s to bring it back).", what, change, change),
 		map[string]any{"change": change, "deleted": r.String(), "scope": scope})
 }

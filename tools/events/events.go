@@ -1,6 +1,6 @@
 // Package events holds the calendar tools: add_event, list_events,
 // get_event, update_event, delete_event, find_free_time, current_time and
-// set_time_zone (design §3, §4, §8; issue 5).
+// set_time_zone.
 //
 // An event keeps its DTSTART as a civil time in its own IANA zone (TZID)
 // and repeats there by RFC 5545 RRULE, EXDATE and RDATE, expanded by
@@ -16,7 +16,6 @@ import (
 
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 )
 
 // Register adds the event tools to r.
@@ -49,7 +48,7 @@ var (
 // data}, "added": true, "change": "c31", "warnings": [...]}; added is false
 // when a repeated key or the duplicate window returned an existing event.
 func AddEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "add_event",
 		Title: "Add an event",
 		Description: "Adds a calendar event, once or repeating (rrule). Give start with a time for a timed event or a day alone for an all-day one. " +
@@ -58,11 +57,10 @@ func AddEvent() tools.Tool {
 			"one that differs only in those other fields is added, with a warning naming the first.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp, exdatesProp, rdatesProp,
-			fields.RemindBeforeProp, fields.RemindAtProp, fields.KeyProp, fields.AllowDuplicateProp,
+			tools.RemindBeforeProp, tools.RemindAtProp, tools.KeyProp, tools.AllowDuplicateProp,
 		}, Required: []string{"title", "start"}},
-		Output:  addOutput,
-		Handler: addEvent,
-	}
+		Output: addOutput,
+	}, readAdd, addEvent)
 }
 
 // ListEvents is the list_events tool. Data: {"events": [{"id":
@@ -74,7 +72,7 @@ func AddEvent() tools.Tool {
 // (more than a thousand after the page, or a window longer than one page
 // looks at); searched_to is where a page of such a window stopped.
 func ListEvents() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "list_events",
 		Title: "List events",
 		Description: "Lists every occurrence of the person's events that overlaps a window (default: today and the next 6 days), in time order, " +
@@ -82,14 +80,13 @@ func ListEvents() tools.Tool {
 			"Each line starts with the occurrence id (e7@20261005T070000Z) to quote in get_event, update_event or delete_event. " +
 			"One answer looks at most 366 days past where it starts; a longer window goes on through next_cursor.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			fields.FromProp, fields.ToProp,
+			tools.FromProp, tools.ToProp,
 			tools.Str("query", "Only occurrences whose title, location or notes contain this text (any case)."),
-			fields.LimitProp(listDefault, listMax), cursorProp,
+			tools.LimitProp(listDefault, listMax), cursorProp,
 		}},
 		ReadOnly: true, Idempotent: true,
-		Output:  listOutput,
-		Handler: listEvents,
-	}
+		Output: listOutput,
+	}, readList, listEvents)
 }
 
 // GetEvent is the get_event tool. Data for a series: {"event": {"id",
@@ -99,7 +96,7 @@ func ListEvents() tools.Tool {
 // "start", "end"}]}}; for an occurrence: {"occurrence": {...}, "series":
 // "e7", "original_start"}.
 func GetEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "get_event",
 		Title: "Show an event",
 		Description: "Shows one event whole: for a series id (e7) its time, rule in words and as RRULE, next occurrences, deleted and changed occurrences, " +
@@ -108,9 +105,8 @@ func GetEvent() tools.Tool {
 			tools.Str("id", "An event id (e7) or an occurrence id (e7@20261005T070000Z), as list_events shows them."),
 		}, Required: []string{"id"}},
 		ReadOnly: true, Idempotent: true,
-		Output:  getOutput,
-		Handler: getEvent,
-	}
+		Output: getOutput,
+	}, readGetEvent, getEvent)
 }
 
 var scopeProp = tools.Str("scope", "Which occurrences: this (only the one the id names; default for an occurrence id), following (it and every later one), "+
@@ -131,7 +127,7 @@ func UpdateEvent() tools.Tool {
 			titleProp, startProp, endProp, durationProp, zoneProp, locationProp, notesProp, rruleProp,
 			tools.Strs("exdates", "Replaces the list of left-out occurrences of the series (to drop one occurrence, use delete_event with its id)."),
 			tools.Strs("rdates", "Replaces the list of extra occurrences of the series."),
-			fields.RemindBeforeProp, fields.RemindAtProp,
+			tools.RemindBeforeProp, tools.RemindAtProp,
 			tools.Strs("clear", "Fields to empty: location, notes, rrule, exdates, rdates, remind_before, remind_at."),
 		}, Required: []string{"id"}},
 		Destructive: true,
@@ -143,7 +139,7 @@ func UpdateEvent() tools.Tool {
 // DeleteEvent is the delete_event tool. Data: {"change": "c31", "deleted":
 // the id, "scope": the scope applied}.
 func DeleteEvent() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "delete_event",
 		Title: "Delete an event",
 		Description: "Deletes one occurrence (scope this, the default for an occurrence id), an occurrence and every later one (following), " +
@@ -154,22 +150,21 @@ func DeleteEvent() tools.Tool {
 		}, Required: []string{"id"}},
 		Destructive: true,
 		Output:      deleteOutput,
-		Handler:     deleteEvent,
-	}
+	}, readScoped, deleteEvent)
 }
 
 // FindFreeTime is the find_free_time tool. Data: {"free": [{"start",
 // "end", "minutes"}], "total", "time_zone", "tasks_counted"}, times in RFC
 // 3339 in the person's zone.
 func FindFreeTime() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "find_free_time",
 		Title: "Find free time",
 		Description: "Finds free slots of at least duration minutes within working hours (day_start to day_end, person's zone) between from and to. " +
 			"Timed events are busy, all-day events are not; with tasks, open tasks with a due time are busy for the 30 minutes before they are due. " +
 			"Slots start no earlier than now. One call searches at most 92 days from the later of from and now; past that it stops and says where.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			fields.FromProp, fields.ToProp,
+			tools.FromProp, tools.ToProp,
 			tools.Int("duration", "Minutes needed, 5 to 1440 (default 30).").Range(5, 24*60),
 			tools.Str("day_start", "Start of the working day, HH:MM in the person's zone (default 09:00)."),
 			tools.Str("day_end", "End of the working day, HH:MM in the person's zone (default 18:00)."),
@@ -177,9 +172,8 @@ func FindFreeTime() tools.Tool {
 			tools.Bool("tasks", "Count open tasks with a due time as busy for the 30 minutes before they are due (default false)."),
 		}},
 		ReadOnly: true, Idempotent: true,
-		Output:  freeOutput,
-		Handler: findFreeTime,
-	}
+		Output: freeOutput,
+	}, readFree, findFreeTime)
 }
 
 // CurrentTime is the current_time tool. Data: {"now": RFC 3339, "date",
@@ -201,7 +195,7 @@ func CurrentTime() tools.Tool {
 // Data as current_time's, in the new zone, plus "change" ("c31") and
 // "was" (the zone before) when the zone changed.
 func SetTimeZone() tools.Tool {
-	return tools.Tool{
+	return tools.Define(tools.Tool{
 		Name:  "set_time_zone",
 		Title: "Set the time zone",
 		Description: "Changes the person's time zone, for example when they travel (“I'm in Tokyo this week”). " +
@@ -211,6 +205,5 @@ func SetTimeZone() tools.Tool {
 		}, Required: []string{"time_zone"}},
 		Idempotent: true,
 		Output:     zoneOutput,
-		Handler:    setTimeZone,
-	}
+	}, readZone, setTimeZone)
 }

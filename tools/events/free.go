@@ -12,7 +12,6 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -48,12 +47,18 @@ func readClock(a *args.Args, name string, def int) int {
 
 type interval struct{ from, to time.Time }
 
-func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	w := fields.ReadWindow(a, c.zone, c.now)
+// freeArgs is what find_free_time reads.
+type freeArgs struct {
+	w                   tools.Window
+	need                int
+	dayStart, dayEnd    int
+	weekends, withTasks bool
+}
+
+// readFree reads find_free_time's window, “duration”, “day_start”,
+// “day_end”, “weekends” and “tasks”.
+func readFree(a *args.Args, c *tools.Env) freeArgs {
+	w := tools.ReadWindow(a, c.Zone, c.Now)
 	need := a.Number("duration", 30, 5, 24*60)
 	dayStart := readClock(a, "day_start", 9*60)
 	dayEnd := readClock(a, "day_end", 18*60)
@@ -65,12 +70,14 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	if a.Err() == nil && dayEnd-dayStart < need {
 		a.Fail("duration", fmt.Sprintf("“duration” %d minutes is longer than the working day from “day_start” to “day_end” (%d minutes).", need, dayEnd-dayStart))
 	}
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+	return freeArgs{w, need, dayStart, dayEnd, weekends, withTasks}
+}
+
+func findFreeTime(c *tools.Env, in freeArgs) tools.ExecResult {
+	w, need, dayStart, dayEnd, weekends, withTasks := in.w, in.need, in.dayStart, in.dayEnd, in.weekends, in.withTasks
 	// Free time in the past is of no use: start at now, on a quarter hour.
 	from := w.From
-	if now := c.now.Truncate(15 * time.Minute); now.Before(c.now) {
+	if now := c.Now.Truncate(15 * time.Minute); now.Before(c.Now) {
 		if n := now.Add(15 * time.Minute); n.After(from) {
 			from = n
 		}
@@ -82,22 +89,22 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	start := later(w.From, from)
 	asked := w.To
 	cut := false
-	if end := c.zone.StartOfDay(c.zone.Today(start).AddDays(freeMaxDays)); end.Before(w.To) {
+	if end := c.Zone.StartOfDay(c.Zone.Today(start).AddDays(freeMaxDays)); end.Before(w.To) {
 		w.To, cut = end, true
 	}
 	var (
 		free  []interval
 		total int
 	)
-	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
+	err := c.Read(func(tx *store.Tx) error {
 		var err error
-		free, total, _, err = freeSlots(ctx, tx, c.zone, fields.Window{From: start, To: w.To}, need, dayStart, dayEnd, weekends, withTasks)
+		free, total, _, err = freeSlots(c.Ctx, tx, c.Zone, tools.Window{From: start, To: w.To}, need, dayStart, dayEnd, weekends, withTasks)
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
-	shown := freeWindow(start, w.To, c.zone)
+	shown := freeWindow(start, w.To, c.Zone)
 	var b strings.Builder
 	hours := fmt.Sprintf("%02d:%02d–%02d:%02d", dayStart/60, dayStart%60, dayEnd/60, dayEnd%60)
 	days := "weekdays"
@@ -105,9 +112,9 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 		days = "every day"
 	}
 	if len(free) == 0 {
-		fmt.Fprintf(&b, "No free time of %s from %s within %s, %s (%s).", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.zone.Name())
+		fmt.Fprintf(&b, "No free time of %s from %s within %s, %s (%s).", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.Zone.Name())
 	} else {
-		fmt.Fprintf(&b, "Free time of at least %s from %s within %s, %s (%s):", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.zone.Name())
+		fmt.Fprintf(&b, "Free time of at least %s from %s within %s, %s (%s):", minutes(time.Duration(need)*time.Minute), shown, hours, days, c.Zone.Name())
 	}
 	type slot struct {
 		Start   string `json:"start"`
@@ -116,20 +123,20 @@ func findFreeTime(ctx context.Context, tc *tools.ToolContext, a *args.Args) tool
 	}
 	data := make([]slot, 0, len(free))
 	for _, f := range free {
-		fmt.Fprintf(&b, "\n%s (%s)", timeSpan(f.from, f.to, c.zone), minutes(f.to.Sub(f.from)))
-		data = append(data, slot{tz.RFC3339(f.from, c.zone), tz.RFC3339(f.to, c.zone), int(f.to.Sub(f.from) / time.Minute)})
+		fmt.Fprintf(&b, "\n%s (%s)", timeSpan(f.from, f.to, c.Zone), minutes(f.to.Sub(f.from)))
+		data = append(data, slot{tz.RFC3339(f.from, c.Zone), tz.RFC3339(f.to, c.Zone), int(f.to.Sub(f.from) / time.Minute)})
 	}
 	if total > len(free) {
 		fmt.Fprintf(&b, "\n… and %d more; ask for a shorter from/to window to see them.", total-len(free))
 	}
 	if cut {
 		fmt.Fprintf(&b, "\nfind_free_time looks at most %d days ahead, so the search stopped at the end of %s, before the “to” asked (%s); call again with “from” %s for later free time.",
-			freeMaxDays, tz.FormatDateModel(c.zone.Today(w.To).AddDays(-1)), tz.FormatModel(asked, c.zone), c.zone.Today(w.To))
+			freeMaxDays, tz.FormatDateModel(c.Zone.Today(w.To).AddDays(-1)), tz.FormatModel(asked, c.Zone), c.Zone.Today(w.To))
 	}
 	if !withTasks {
 		b.WriteString("\n(Tasks were not counted; set “tasks” to count open tasks with a due time as busy.)")
 	}
-	return tools.SuccessWithData(b.String(), map[string]any{"free": data, "total": total, "time_zone": c.zone.Name(), "tasks_counted": withTasks})
+	return tools.SuccessWithData(b.String(), map[string]any{"free": data, "total": total, "time_zone": c.Zone.Name(), "tasks_counted": withTasks})
 }
 
 // freeMaxDays is how many days one find_free_time call searches at most,
@@ -143,7 +150,7 @@ const freeMaxDays = 92
 // the half hour before each open task's due time, so memory does not
 // grow with the window. It stops with ctx's error when ctx is done; days
 // is how many days it looked at, for the tests of bounded work.
-func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, need, dayStart, dayEnd int, weekends, withTasks bool) (free []interval, total, days int, err error) {
+func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, need, dayStart, dayEnd int, weekends, withTasks bool) (free []interval, total, days int, err error) {
 	streams, err := windowStreams(tx, nil, zone, w, 0, nil, "")
 	if err != nil {
 		return nil, 0, 0, err
@@ -264,29 +271,15 @@ func earlier(a, b time.Time) time.Time {
 // live tasks that have a due time (migrations/00002_tasks.sql: due_at is
 // NULL for a date-only due).
 func taskDues(tx *store.Tx, from, to time.Time) ([]time.Time, error) {
-	rows, err := tx.Query(`SELECT due_at FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL
-		AND due_at IS NOT NULL AND due_at >= ? AND due_at < ?`, tx.Owner(), from.Unix(), to.Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []time.Time
-	for rows.Next() {
-		var at int64
-		if err := rows.Scan(&at); err != nil {
-			return nil, err
-		}
-		out = append(out, time.Unix(at, 0).UTC())
-	}
-	return out, rows.Err()
+	return tx.OpenDueTimes(from, to)
 }
 
 // freeWindow gives the searched window as list_events does
-// (fields.Window.String): a “to” at midnight is the last day it includes,
+// (tools.Window.String): a “to” at midnight is the last day it includes,
 // also when the search starts later than 00:00 because part of the first
 // day is past: "Mon 2026-04-13 11:15 (+02:00) to the end of Mon 2026-04-13".
 func freeWindow(from, to time.Time, zone tz.Zone) string {
-	w := fields.Window{From: from, To: to}
+	w := tools.Window{From: from, To: to}
 	f, t := zone.In(from), zone.In(to)
 	if t.Hour != 0 || t.Minute != 0 || f.Hour == 0 && f.Minute == 0 {
 		return w.String(zone)

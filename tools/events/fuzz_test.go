@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/recur"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -29,10 +29,10 @@ func FuzzStreamScans(f *testing.F) {
 			return
 		}
 		e := &event{ID: 1, Zone: paris, Start: tz.TimeMoment(tz.Date{Year: 2026, Month: 10, Day: 5}.At(9, 0)), Rule: rule}
-		if times(e, tz.Moment{}, false, time.Hour, 1) != nil || e.series(paris).Check() != nil {
+		if times(e, tz.Moment{}, false, time.Hour, 1) != nil || e.Series(paris).Check() != nil {
 			return
 		}
-		w := fields.Window{From: e.StartAt, To: e.StartAt.AddDate(0, 0, listSpanDays)}
+		w := tools.Window{From: e.StartAt, To: e.StartAt.AddDate(0, 0, listSpanDays)}
 		st := newStream(e, e.StartAt, time.Time{}, nil, paris, w, nil, nil, true)
 		var last time.Time
 		for range listMax + 1 + listCount {

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"sort"
@@ -14,7 +13,6 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -58,19 +56,19 @@ type exceptionData struct {
 // upcoming returns up to n occurrences of e that end after from, in
 // order, looking at most a hundred years ahead.
 func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time, n int) []occ {
-	return firstOccs(e, ovs, person, fields.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
+	return firstOccs(e, ovs, person, tools.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
 }
 
 // describe gives e whole in lines for the model, and as Data.
 func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time) ([]string, seriesData) {
-	rem := e.reminders()
-	d := seriesData{ID: e.label(), UID: e.UID, Title: e.Title, Location: e.Location, Notes: e.Notes, AllDay: e.AllDay,
+	rem := e.Reminders()
+	d := seriesData{ID: e.Label(), UID: e.UID, Title: e.Title, Location: e.Location, Notes: e.Notes, AllDay: e.AllDay,
 		TimeZone: e.Zone.Name(), ExDates: texts(sortedMoments(e.ExDates, e.Zone)), RDates: texts(sortedMoments(e.RDates, e.Zone)), RemindBefore: rem.Before,
 		RemindAt: texts(rem.At), Next: []occData{}, Exceptions: []exceptionData{}}
 	if d.RemindBefore == nil {
 		d.RemindBefore = []int{}
 	}
-	if once := e.once(); len(once) > 0 {
+	if once := e.Once(); len(once) > 0 {
 		d.RemindOnce = item.OnceData(once, person)
 	}
 	first := occ{Event: e, Start: e.StartAt, End: e.EndAt, Zone: e.Zone, AllDay: e.AllDay, Title: e.Title}
@@ -80,13 +78,13 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 	} else {
 		d.Start, d.End = tz.RFC3339(e.StartAt, e.Zone), tz.RFC3339(e.EndAt, e.Zone)
 	}
-	head := e.label() + " " + quote(e.Title)
+	head := e.Label() + " " + quote(e.Title)
 	if e.Location != "" {
 		head += " @ " + e.Location
 	}
 	lines := []string{head}
 	when := "When: " + span(&first, person) + ownZone(&first, person)
-	if e.repeats() {
+	if e.Repeats() {
 		when = "Starts: " + span(&first, person) + ownZone(&first, person)
 	}
 	if !e.AllDay && e.Zone.Name() != person.Name() {
@@ -101,7 +99,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 	if len(e.RDates) > 0 {
 		lines = append(lines, "Also on (RDATE): "+firstOf(modelMoments(e.RDates, e, person)))
 	}
-	if e.repeats() {
+	if e.Repeats() {
 		next := upcoming(e, ovs, person, now, nextCount)
 		if len(next) == 0 {
 			lines = append(lines, "It has no occurrences after now.")
@@ -126,7 +124,7 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		var parts []string
 		for _, k := range keys {
 			ov := ovs[k]
-			x := exceptionData{ID: e.label() + "@" + k, Changed: ov.changedFields()}
+			x := exceptionData{ID: e.Label() + "@" + k, Changed: changedFields(ov)}
 			text := x.ID + " " + strings.Join(x.Changed, ", ")
 			if ov.HasTime {
 				o := occ{Event: e, Start: ov.StartAt, End: ov.EndAt, Zone: ov.Zone, AllDay: e.AllDay}
@@ -143,11 +141,11 @@ func describe(e *event, ovs map[string]*override, person tz.Zone, now time.Time)
 		}
 		lines = append(lines, "Changed occurrences: "+firstOfParts(parts))
 	}
-	if s := joinNonEmpty(rem.Describe(), item.DescribeOnce(e.once(), person)); s != "" {
+	if s := joinNonEmpty(rem.Describe(), item.DescribeOnce(e.Once(), person)); s != "" {
 		lines = append(lines, "Reminders: "+s)
 	}
 	if e.Notes != "" {
-		lines = append(lines, "Notes: "+item.FitNotes(e.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(e.Notes, tools.ModelLimit-tools.AnswerRoom-textLen(lines)))
 	}
 	return lines, d
 }
@@ -183,7 +181,7 @@ func textLen(lines []string) int {
 }
 
 // changedFields names what an override changes.
-func (o *override) changedFields() []string {
+func changedFields(o *override) []string {
 	var out []string
 	if o.Cancel {
 		out = append(out, "cancelled")
@@ -194,7 +192,7 @@ func (o *override) changedFields() []string {
 	for _, f := range []struct {
 		name string
 		v    *string
-	}{{"title", o.Title}, {"location", o.Location}, {"notes", o.Notes}, {"remind_before", o.remindBefore}, {"remind_at", o.remindAt}} {
+	}{{"title", o.Title}, {"location", o.Location}, {"notes", o.Notes}, {"remind_before", o.RemindBefore}, {"remind_at", o.RemindAt}} {
 		if f.v != nil {
 			out = append(out, f.name)
 		}
@@ -269,35 +267,30 @@ func texts(ms []tz.Moment) []string {
 	return out
 }
 
-func getEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	r := readID(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// readGetEvent reads get_event's “id”.
+func readGetEvent(a *args.Args, _ *tools.Env) ref { return readID(a) }
+
+func getEvent(c *tools.Env, r ref) tools.ExecResult {
 	var res tools.ExecResult
-	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	err := c.Read(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
-		ovs, err := overridesOf(tx, t.E.ID)
+		ovs, err := tx.Overrides(t.E.ID)
 		if err != nil {
 			return err
 		}
 		if t.Occ == nil {
-			lines, data := describe(t.E, ovs, c.zone, c.now)
+			lines, data := describe(t.E, ovs, c.Zone, c.Now)
 			res = tools.SuccessWithData(strings.Join(lines, "\n"), map[string]any{"event": data})
 			return nil
 		}
-		res = occurrenceResult(t.E, *t.Occ, ovs, c.zone)
+		res = occurrenceResult(t.E, *t.Occ, ovs, c.Zone)
 		return nil
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	return res
 }
@@ -310,25 +303,25 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 	if o.Location != "" {
 		head += " @ " + o.Location
 	}
-	head += ", one occurrence of " + e.label()
+	head += ", one occurrence of " + e.Label()
 	if e.Rule != nil {
 		head += " (" + describeRule(e, person) + ")"
 	}
 	lines := []string{head, "When: " + span(&o, person) + ownZone(&o, person) + gapNote(&o)}
-	data := map[string]any{"occurrence": dataOf(&o), "series": e.label()}
+	data := map[string]any{"occurrence": dataOf(&o), "series": e.Label()}
 	if ov != nil && ov.HasTime {
 		orig := newOcc(e, r)
 		lines = append(lines, "Moved from: "+span(&orig, person))
 		data["original_start"] = dataOf(&orig).Start
 	}
-	rem := e.reminders()
-	if ov != nil && (ov.remindBefore != nil || ov.remindAt != nil) {
-		b, at := e.remindBefore, e.remindAt
-		if ov.remindBefore != nil {
-			b = *ov.remindBefore
+	rem := e.Reminders()
+	if ov != nil && (ov.RemindBefore != nil || ov.RemindAt != nil) {
+		b, at := e.RemindBefore, e.RemindAt
+		if ov.RemindBefore != nil {
+			b = *ov.RemindBefore
 		}
-		if ov.remindAt != nil {
-			at = *ov.remindAt
+		if ov.RemindAt != nil {
+			at = *ov.RemindAt
 		}
 		rem, _ = item.ParseReminders(b, at)
 	}
@@ -336,7 +329,7 @@ func occurrenceResult(e *event, r recur.Occurrence, ovs map[string]*override, pe
 		lines = append(lines, "Reminders: "+s)
 	}
 	if o.Notes != "" {
-		lines = append(lines, "Notes: "+item.FitNotes(o.Notes, tools.ModelLimit-fields.AnswerRoom-textLen(lines)))
+		lines = append(lines, "Notes: "+item.FitNotes(o.Notes, tools.ModelLimit-tools.AnswerRoom-textLen(lines)))
 	}
 	return tools.SuccessWithData(strings.Join(lines, "\n"), data)
 }

@@ -51,12 +51,13 @@ func (e *env) ok(who tools.Person, name, raw string) tools.ExecResult {
 }
 
 // fail runs a call that must fail with code and a sentence containing want.
-func (e *env) fail(who tools.Person, name, raw string, code int, want string) {
+func (e *env) fail(who tools.Person, name, raw string, code int, want string) string {
 	e.t.Helper()
 	res, _ := e.call(who, name, raw)
 	if res.Code != code || !strings.Contains(res.Err, want) {
 		e.t.Fatalf("%s %s:\n got code %d: %s\nwant code %d containing: %s", name, raw, res.Code, res.TextOut(), code, want)
 	}
+	return res.Err
 }
 
 // data decodes a result's Data.

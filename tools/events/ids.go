@@ -1,7 +1,6 @@
 package events
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,76 +14,6 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
-
-// call is what one tool call works with: the person, the clock's now and
-// the store, all from the ToolContext.
-type call struct {
-	ctx    context.Context
-	tc     *tools.ToolContext
-	person tools.Person
-	zone   tz.Zone
-	now    time.Time
-	s      *store.Store
-}
-
-func host(ctx context.Context, tc *tools.ToolContext) (*call, error) {
-	p, err := tools.Require[tools.Person](tc)
-	if err != nil {
-		return nil, err
-	}
-	s, err := tools.Require[*store.Store](tc)
-	if err != nil {
-		return nil, err
-	}
-	return &call{ctx: ctx, tc: tc, person: p, zone: p.Zone, now: tools.Now(tc), s: s}, nil
-}
-
-// refusal carries a finished result out of a store transaction, which it
-// rolls back: nothing is stored when a call is refused.
-type refusal struct{ res tools.ExecResult }
-
-func (r *refusal) Error() string { return r.res.Err }
-
-func refuse(code int, sentence string) error {
-	return &refusal{tools.Failure(code, sentence)}
-}
-
-func invalid(name, sentence string) error {
-	return &refusal{tools.Invalid(&args.Error{Name: name, Sentence: sentence})}
-}
-
-// result turns an error from a transaction into the call's result.
-func result(err error) tools.ExecResult {
-	var r *refusal
-	if errors.As(err, &r) {
-		return r.res
-	}
-	var re *recur.Error
-	if errors.As(err, &re) {
-		return tools.Invalid(&args.Error{Name: re.Name, Sentence: re.Sentence})
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		return tools.NotFound(sentence(err))
-	}
-	if errors.Is(err, store.ErrConflict) {
-		return tools.Conflict(sentence(err))
-	}
-	return tools.Internal(err)
-}
-
-func sentence(err error) string {
-	s := err.Error()
-	for _, sentinel := range []error{store.ErrNotFound, store.ErrConflict} {
-		s = strings.TrimSuffix(s, ": "+sentinel.Error())
-	}
-	if s != "" {
-		s = strings.ToUpper(s[:1]) + s[1:]
-	}
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
-}
 
 // ref is an id as the model quotes it: a series (e7) or one occurrence of
 // it (e7@20261005T070000Z, all-day e7@20261005).
@@ -137,10 +66,10 @@ type target struct {
 // deleted one gets the same not-found sentence; an occurrence id made
 // stale by a split or a shift gets a sentence naming its new id.
 func resolve(tx *store.Tx, r ref, person tz.Zone) (target, error) {
-	e, err := loadEvent(tx, r.ID)
+	e, err := tx.Event(r.ID)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return target{}, refuse(tools.CodeNotFound, fmt.Sprintf("There is no event %s; list_events shows the ids of your events.", r))
+			return target{}, tools.Refuse(tools.CodeNotFound, fmt.Sprintf("There is no event %s; list_events shows the ids of your events.", r))
 		}
 		return target{}, err
 	}
@@ -148,26 +77,26 @@ func resolve(tx *store.Tx, r ref, person tz.Zone) (target, error) {
 	if r.Key == "" {
 		return t, nil
 	}
-	if o, ok := occurrenceAt(e.series(person), r.Key, person); ok {
+	if o, ok := occurrenceAt(e.Series(person), r.Key, person); ok {
 		t.Occ = &o
 		return t, nil
 	}
-	return target{}, refuse(tools.CodeNotFound, stale(tx, e, r, person))
+	return target{}, tools.Refuse(tools.CodeNotFound, stale(tx, e, r, person))
 }
 
 // stale explains why r is not an occurrence of its event, naming the id it
 // has now when it was moved by a shift of the series or went to a new
 // series in a split.
 func stale(tx *store.Tx, e *event, r ref, person tz.Zone) string {
-	s := e.series(person)
+	s := e.Series(person)
 	s.ExDates = nil
 	if _, ok := occurrenceAt(s, r.Key, person); ok {
-		return fmt.Sprintf("%s was deleted from the series %s; undo can bring it back.", r, e.label())
+		return fmt.Sprintf("%s was deleted from the series %s; undo can bring it back.", r, e.Label())
 	}
 	if now, why := moved(tx, e, r.Key, person, 0); now != "" {
 		return fmt.Sprintf("%s is no longer an occurrence id: %s; that occurrence is now %s.", r, why, now)
 	}
-	return fmt.Sprintf("%s is not an occurrence of %s; get_event %s or list_events shows its occurrence ids.", r, e.label(), e.label())
+	return fmt.Sprintf("%s is not an occurrence of %s; get_event %s or list_events shows its occurrence ids.", r, e.Label(), e.Label())
 }
 
 // moved finds the id that key of e has after shifts and splits, with the
@@ -176,37 +105,29 @@ func moved(tx *store.Tx, e *event, key string, person tz.Zone, depth int) (strin
 	if depth > 4 {
 		return "", ""
 	}
-	s := e.series(person)
+	s := e.Series(person)
 	for i := len(e.PrevStarts) - 1; i >= 0; i-- {
 		for _, k := range shiftKeys(e, e.PrevStarts[i], key) {
 			if k == key {
 				continue
 			}
 			if _, ok := occurrenceAt(s, k, person); ok {
-				return e.label() + "@" + k, "the series " + e.label() + " was moved"
+				return e.Label() + "@" + k, "the series " + e.Label() + " was moved"
 			}
 		}
 	}
-	rows, err := tx.Query(`SELECT id FROM events WHERE owner_id = ? AND split_from = ? AND deleted_at IS NULL`, tx.Owner(), e.ID)
+	kids, err := tx.SplitsOf(e.ID)
 	if err != nil {
 		return "", ""
 	}
-	var kids []int64
-	for rows.Next() {
-		var id int64
-		if rows.Scan(&id) == nil {
-			kids = append(kids, id)
-		}
-	}
-	rows.Close()
 	for _, id := range kids {
-		child, err := loadEvent(tx, id)
+		child, err := tx.Event(id)
 		if err != nil {
 			continue
 		}
-		why := "the series " + e.label() + " was split and this part is now " + child.label()
-		if _, ok := occurrenceAt(child.series(person), key, person); ok {
-			return child.label() + "@" + key, why
+		why := "the series " + e.Label() + " was split and this part is now " + child.Label()
+		if _, ok := occurrenceAt(child.Series(person), key, person); ok {
+			return child.Label() + "@" + key, why
 		}
 		if now, _ := moved(tx, child, key, person, depth+1); now != "" {
 			return now, why

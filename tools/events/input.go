@@ -10,7 +10,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -88,9 +88,9 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	in.HasLocation = in.Location != ""
 	in.Notes = a.Body("notes")
 	in.HasNotes = in.Notes != ""
-	fields.TooLong(a, "title", fields.TitleWhat, in.Title, item.MaxTitle)
-	fields.TooLong(a, "location", fields.LocationWhat, in.Location, item.MaxLocation)
-	fields.TooLong(a, "notes", fields.NotesWhat, in.Notes, item.MaxNotes)
+	tools.TooLong(a, "title", tools.TitleWhat, in.Title, item.MaxTitle)
+	tools.TooLong(a, "location", tools.LocationWhat, in.Location, item.MaxLocation)
+	tools.TooLong(a, "notes", tools.NotesWhat, in.Notes, item.MaxNotes)
 	if text := a.Text("rrule"); text != "" && a.Err() == nil {
 		rule, err := recur.ParseRule(text)
 		var re *recur.Error
@@ -107,7 +107,7 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	in.HasExDates = len(in.ExDates) > 0
 	in.RDates = a.MomentList("rdates", in.Zone)
 	in.HasRDat = len(in.RDates) > 0
-	in.Reminders = fields.ReadReminders(a, in.Zone)
+	in.Reminders = tools.ReadReminders(a, in.Zone)
 	in.HasBefore, in.HasAt = len(in.Reminders.Before) > 0, len(in.Reminders.At) > 0
 	if update {
 		in.Clear = a.List("clear")
@@ -152,15 +152,15 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 		last := e.Start.Date.AddDays(max(days, 1) - 1)
 		if hasEnd {
 			if end.HasTime {
-				return invalid("end", fmt.Sprintf("“end” of an all-day event must be its last day (such as %s), not a time.", e.Start.Date.AddDays(1)))
+				return tools.RefuseArg("end", fmt.Sprintf("“end” of an all-day event must be its last day (such as %s), not a time.", e.Start.Date.AddDays(1)))
 			}
 			if end.Date.Before(e.Start.Date) {
-				return invalid("end", fmt.Sprintf("“end” %s is before “start” %s; for an all-day event “end” is the last day, such as %s.", end, e.Start, e.Start.Date))
+				return tools.RefuseArg("end", fmt.Sprintf("“end” %s is before “start” %s; for an all-day event “end” is the last day, such as %s.", end, e.Start, e.Start.Date))
 			}
 			last = end.Date
 		}
 		if e.Start.Date.DaysUntil(last) >= maxAllDayDays {
-			return invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, last, e.Start))
+			return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, last, e.Start))
 		}
 		e.End = tz.DayMoment(last.AddDays(1))
 		e.StartAt = e.Zone.StartOfDay(e.Start.Date).UTC()
@@ -172,15 +172,15 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 	e.StartAt = start.UTC()
 	if hasEnd {
 		if !end.HasTime {
-			return invalid("end", fmt.Sprintf("“end” must be a day and a time like “start” (such as %s), not the day %s alone.", e.Start.DateTime.AddMinutes(60), end))
+			return tools.RefuseArg("end", fmt.Sprintf("“end” must be a day and a time like “start” (such as %s), not the day %s alone.", e.Start.DateTime.AddMinutes(60), end))
 		}
 		t, _ := e.Zone.Instant(end.DateTime)
 		if !t.After(start) {
-			return invalid("end", fmt.Sprintf("“end” %s is not after “start” %s; write a later end, such as %s.", end, e.Start, e.Start.DateTime.AddMinutes(60)))
+			return tools.RefuseArg("end", fmt.Sprintf("“end” %s is not after “start” %s; write a later end, such as %s.", end, e.Start, e.Start.DateTime.AddMinutes(60)))
 		}
 		dur = t.Sub(start)
 		if dur > maxDurationMinutes*time.Minute {
-			return invalid("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after “start” %s.", maxDurationMinutes/1440, end, e.Start))
+			return tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after “start” %s.", maxDurationMinutes/1440, end, e.Start))
 		}
 	}
 	if dur <= 0 {
@@ -193,20 +193,20 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 
 // checkLists refuses EXDATEs and RDATEs that cannot apply to e.
 func checkLists(e *event) error {
-	if len(e.ExDates) > 0 && !e.repeats() {
-		return invalid("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”.")
+	if len(e.ExDates) > 0 && !e.Repeats() {
+		return tools.RefuseArg("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”.")
 	}
 	if e.AllDay {
 		for _, x := range e.ExDates {
 			if x.HasTime {
-				return invalid("exdates", fmt.Sprintf("“exdates” has the time %s, but this event is all-day; write the day alone (%s).", x, x.Date))
+				return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” has the time %s, but this event is all-day; write the day alone (%s).", x, x.Date))
 			}
 		}
 	}
 	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
-		return invalid("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
+		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
 	}
-	if err := e.series(e.Zone).Check(); err != nil {
+	if err := e.Series(e.Zone).Check(); err != nil {
 		return err
 	}
 	return nil

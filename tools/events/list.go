@@ -11,7 +11,6 @@ import (
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -72,26 +71,34 @@ func listCursor(shown int, p position) string {
 	return fmt.Sprintf("p%d.%d.%d.%s", shown, p.start.Unix(), p.id, p.key)
 }
 
-func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
-	if err != nil {
-		return tools.Internal(err)
-	}
-	w := fields.ReadWindow(a, c.zone, c.now)
-	query := a.Line("query")
-	fields.TooLong(a, "query", "search text", query, item.MaxQuery)
-	limit := a.Number("limit", listDefault, 1, listMax)
-	after, offset := readListCursor(a)
-	if err := a.Err(); err != nil {
-		return tools.Invalid(err)
-	}
+// listArgs is what list_events reads.
+type listArgs struct {
+	w      tools.Window
+	query  string
+	limit  int
+	after  *position
+	offset int
+}
+
+// readList reads list_events' window, “query”, “limit” and “cursor”.
+func readList(a *args.Args, c *tools.Env) listArgs {
+	in := listArgs{w: tools.ReadWindow(a, c.Zone, c.Now), query: a.Line("query")}
+	tools.TooLong(a, "query", "search text", in.query, item.MaxQuery)
+	in.limit = a.Number("limit", listDefault, 1, listMax)
+	in.after, in.offset = readListCursor(a)
+	return in
+}
+
+func listEvents(c *tools.Env, in listArgs) tools.ExecResult {
+	w, query, limit, after, offset := in.w, in.query, in.limit, in.after, in.offset
 	var pg listing
-	err = c.s.Read(ctx, c.person.ID, func(tx *store.Tx) error {
-		pg, err = listPage(ctx, tx, c.zone, w, after, query, limit)
+	err := c.Read(func(tx *store.Tx) error {
+		var err error
+		pg, err = listPage(c.Ctx, tx, c.Zone, w, after, query, limit)
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	page, rest, scan, cut, ended := pg.page, pg.rest, pg.scan, pg.cut, pg.ended
 	var next string
@@ -115,38 +122,38 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 	var b strings.Builder
 	switch {
 	case len(page) == 0 && offset == 0 && next == "":
-		fmt.Fprintf(&b, "No %s from %s (%s).", what, w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "No %s from %s (%s).", what, w.String(c.Zone), c.Zone.Name())
 	case len(page) == 0:
-		fmt.Fprintf(&b, "No more %s from %s (%s) up to %s.", what, w.String(c.zone), c.zone.Name(), tz.FormatModel(scan.To, c.zone))
+		fmt.Fprintf(&b, "No more %s from %s (%s) up to %s.", what, w.String(c.Zone), c.Zone.Name(), tz.FormatModel(scan.To, c.Zone))
 	case offset == 0 && next == "":
-		fmt.Fprintf(&b, "%d %s from %s (%s):", len(page), what, w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "%d %s from %s (%s):", len(page), what, w.String(c.Zone), c.Zone.Name())
 	case total >= 0:
-		fmt.Fprintf(&b, "%s %d–%d of %d from %s (%s):", capital(what), offset+1, offset+len(page), total, w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "%s %d–%d of %d from %s (%s):", capital(what), offset+1, offset+len(page), total, w.String(c.Zone), c.Zone.Name())
 	default:
-		fmt.Fprintf(&b, "%s %d–%d from %s (%s), more follow:", capital(what), offset+1, offset+len(page), w.String(c.zone), c.zone.Name())
+		fmt.Fprintf(&b, "%s %d–%d from %s (%s), more follow:", capital(what), offset+1, offset+len(page), w.String(c.Zone), c.Zone.Name())
 	}
 	data := make([]occData, 0, len(page))
 	for i := range page {
 		b.WriteByte('\n')
-		b.WriteString(line(&page[i], c.zone))
+		b.WriteString(line(&page[i], c.Zone))
 		data = append(data, listDataOf(&page[i]))
 	}
 	if cut && rest == 0 {
 		fmt.Fprintf(&b, "\nOne call looks at most %d days ahead, so this one stopped at %s; the window goes on: call again with cursor %s.",
-			listSpanDays, tz.FormatModel(scan.To, c.zone), next)
+			listSpanDays, tz.FormatModel(scan.To, c.Zone), next)
 	} else if next != "" {
 		fmt.Fprintf(&b, "\nMore: call again with cursor %s.", next)
 	}
 	out := map[string]any{
-		"events": data, "next_cursor": next, "time_zone": c.zone.Name(),
-		"from": w.From.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
-		"to":   w.To.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00"),
+		"events": data, "next_cursor": next, "time_zone": c.Zone.Name(),
+		"from": w.From.In(c.Zone.Location()).Format("2006-01-02T15:04:05-07:00"),
+		"to":   w.To.In(c.Zone.Location()).Format("2006-01-02T15:04:05-07:00"),
 	}
 	if total >= 0 {
 		out["total"] = total
 	}
 	if cut {
-		out["searched_to"] = scan.To.In(c.zone.Location()).Format("2006-01-02T15:04:05-07:00")
+		out["searched_to"] = scan.To.In(c.Zone.Location()).Format("2006-01-02T15:04:05-07:00")
 	}
 	return tools.SuccessWithData(b.String(), out)
 }
@@ -154,18 +161,18 @@ func listEvents(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.
 // listing is one page of list_events.
 type listing struct {
 	page  []occ
-	rest  int           // occurrences after the page, counted up to listCount
-	ended bool          // nothing follows rest
-	scan  fields.Window // what the page looked at
-	cut   bool          // scan ends before the window asked for
-	scans int           // rule scans made, for the tests of bounded work
+	rest  int          // occurrences after the page, counted up to listCount
+	ended bool         // nothing follows rest
+	scan  tools.Window // what the page looked at
+	cut   bool         // scan ends before the window asked for
+	scans int          // rule scans made, for the tests of bounded work
 }
 
 // listPage lists up to limit occurrences of w after the cursor position
 // after (nil for the first page), with titles, and counts up to listCount
 // more. It looks from the later of where the page starts and the first
 // start any series in play can have, at most listSpanDays ahead.
-func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w fields.Window, after *position, query string, limit int) (listing, error) {
+func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, after *position, query string, limit int) (listing, error) {
 	pg := listing{scan: w}
 	pageFrom := w.From
 	if after != nil && after.start.After(pageFrom) {

@@ -9,7 +9,7 @@ import (
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -40,7 +40,7 @@ type occ struct {
 	Override               *override
 }
 
-func (o *occ) id() string { return o.Event.label() + "@" + o.Key() }
+func (o *occ) id() string { return o.Event.Label() + "@" + o.Key() }
 
 // Key is the occurrence's RECURRENCE-ID, as recur.Occurrence.Key gives it.
 func (o *occ) Key() string {
@@ -56,7 +56,7 @@ func newOcc(e *event, r recur.Occurrence) occ {
 		AllDay: r.AllDay, Moved: r.Moved, Title: e.Title, Location: e.Location, Notes: e.Notes}
 	if o.AllDay {
 		o.First = r.Original.Date
-		o.Last = o.First.AddDays(e.days() - 1)
+		o.Last = o.First.AddDays(e.Days() - 1)
 	}
 	return o
 }
@@ -103,15 +103,15 @@ func occurrenceAt(s recur.Series, key string, person tz.Zone) (recur.Occurrence,
 
 // expand returns the occurrences of e that overlap w, overrides applied,
 // cancelled ones left out, sorted by start.
-func expand(e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
+func expand(e *event, ovs map[string]*override, person tz.Zone, w tools.Window) []occ {
 	out := appendOccs(nil, e, ovs, person, w)
 	sortOccs(out)
 	return out
 }
 
 // appendOccs appends expand's occurrences to dst, unsorted.
-func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w fields.Window) []occ {
-	s := e.series(person)
+func appendOccs(dst []occ, e *event, ovs map[string]*override, person tz.Zone, w tools.Window) []occ {
+	s := e.Series(person)
 	for _, r := range s.Between(w.From, w.To) {
 		o := newOcc(e, r)
 		if len(ovs) == 0 {
@@ -193,7 +193,7 @@ func compareOccs(a, b occ) int {
 // loadWindow returns every occurrence of tx's owner's live events that
 // overlaps w, sorted, with titles; skip names an event to leave out (0 for
 // none).
-func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+func loadWindow(tx *store.Tx, person tz.Zone, w tools.Window, skip int64) ([]occ, error) {
 	list, err := windowOccs(tx, person, w, skip)
 	if err != nil {
 		return nil, err
@@ -203,9 +203,9 @@ func loadWindow(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]oc
 
 // windowOccs is loadWindow without title, location and notes (fillText
 // adds them to the occurrences shown). Only the series whose stored bounds
-// reach w are expanded (design §4), from the cached snapshot when it is
+// reach w are expanded, from the cached snapshot when it is
 // current, and only the overrides near w are read.
-func windowOccs(tx *store.Tx, person tz.Zone, w fields.Window, skip int64) ([]occ, error) {
+func windowOccs(tx *store.Tx, person tz.Zone, w tools.Window, skip int64) ([]occ, error) {
 	snap, err := seriesFor(tx, w.From, w.To)
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func shown(e *event, r recur.Occurrence, ovs map[string]*override, person tz.Zon
 // moved occurrence is weighed too, as a move can carry an early one past
 // later ones.
 func lastBefore(e *event, ovs map[string]*override, person tz.Zone, t time.Time) (last occ, ok bool) {
-	s := e.series(person)
+	s := e.Series(person)
 	first, _, _ := s.Bounds()
 	consider := func(r recur.Occurrence) {
 		if !r.Start.Before(t) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/recur"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -41,7 +41,7 @@ func TestMeetsNeverMisses(t *testing.T) {
 			continue
 		}
 		rejected++
-		for _, o := range expand(e, nil, z, fields.Window{From: from, To: to}) {
+		for _, o := range expand(e, nil, z, tools.Window{From: from, To: to}) {
 			if o.Start.Before(to) && o.End.After(from) {
 				t.Fatalf("%s %s from %s: meets says no, but %s overlaps [%s, %s)", e.Start, ruleText(e), z.Name(), o.Start, from, to)
 			}

@@ -6,7 +6,7 @@ import (
 )
 
 // Moving a whole series keeps each absolute reminder's offset from the
-// start (design §5); a call that gives remind_at itself keeps what it gives.
+// start; a call that gives remind_at itself keeps what it gives.
 func TestMoveShiftsRemindAt(t *testing.T) {
 	cases := []struct {
 		name, update, want string

@@ -166,7 +166,7 @@ type occData struct {
 }
 
 func dataOf(o *occ) occData {
-	d := occData{ID: o.id(), Series: o.Event.label(), Title: o.Title, TimeZone: o.Zone.Name(), AllDay: o.AllDay,
+	d := occData{ID: o.id(), Series: o.Event.Label(), Title: o.Title, TimeZone: o.Zone.Name(), AllDay: o.AllDay,
 		Location: o.Location, Notes: o.Notes, Changed: o.Override != nil, Moved: o.Moved}
 	if o.AllDay {
 		d.Start, d.End = o.First.String(), o.Last.String()

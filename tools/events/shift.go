@@ -8,17 +8,9 @@ import (
 
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
-
-// moveRule is [calendar.MoveRule] with its refusal in words.
-func moveRule(r *recur.Rule, d int, old, start tz.Moment, label string) (*recur.Rule, error) {
-	moved, err := calendar.MoveRule(r, d, old, start)
-	if err != nil {
-		return nil, daysRefusal(err, r, d, label)
-	}
-	return moved, nil
-}
 
 // daysRefusal words a [calendar.DaysError] of series label, whose rule r
 // cannot move by d days, as one sentence naming “start” and a rule to
@@ -33,10 +25,10 @@ func daysRefusal(err error, r *recur.Rule, d int, label string) error {
 		days = fmt.Sprintf("%d day", d)
 	}
 	if de.FromStart {
-		return invalid("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) repeats on the start's day of the month, and months of other lengths would move by other days; give the new “rrule” in the same call, such as rrule=\"%s\".",
+		return tools.RefuseArg("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) repeats on the start's day of the month, and months of other lengths would move by other days; give the new “rrule” in the same call, such as rrule=\"%s\".",
 			label, days, r, de.Example))
 	}
-	return invalid("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) picks days by parts that cannot move along; give the new “rrule” in the same call, such as rrule=\"%s\".",
+	return tools.RefuseArg("start", fmt.Sprintf("“start” moves %s by %s, but its rule (RRULE:%s) picks days by parts that cannot move along; give the new “rrule” in the same call, such as rrule=\"%s\".",
 		label, days, r, de.Example))
 }
 

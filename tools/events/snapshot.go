@@ -1,11 +1,11 @@
 package events
 
 import (
-	"database/sql"
 	"math"
 	"sync"
 	"time"
 
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -33,7 +33,7 @@ type seriesRow struct {
 }
 
 // reaches reports whether the row's bounds can touch [from, to] (Unix
-// seconds), as the stored-bounds query of design §4 asks.
+// seconds), as the stored-bounds query asks.
 func (r *seriesRow) reaches(from, to int64) bool { return r.first <= to && r.last >= from }
 
 // snapshotPad widens a window into the horizon a snapshot is built for,
@@ -46,21 +46,11 @@ const snapshotPad = 35 * 24 * time.Hour
 // numbers, so two databases never share one by chance.
 var snapshots sync.Map
 
-// generation reads tx's owner's event generation; ok is false when they
-// have none yet (no write since the migration), and nothing is cached then.
-func generation(tx *store.Tx) (gen int64, ok bool, err error) {
-	err = tx.QueryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, tx.Owner()).Scan(&gen)
-	if err == sql.ErrNoRows {
-		return 0, false, nil
-	}
-	return gen, err == nil, err
-}
-
 // seriesFor returns a snapshot of tx's owner's series valid in tx and
 // covering [from, to]: the cached one when the generation matches, else one
 // read now (and cached).
 func seriesFor(tx *store.Tx, from, to time.Time) (*snapshot, error) {
-	gen, ok, err := generation(tx)
+	gen, ok, err := tx.EventGeneration()
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +87,7 @@ func advance(owner, before, after int64, e *event) {
 	if s.gen != before {
 		return
 	}
-	first, last, bounded := bounds(e, nil)
+	first, last, bounded := calendar.Bounds(e, nil)
 	r := seriesRow{e: lightEvent(e), first: first.Unix(), last: math.MaxInt64}
 	if bounded {
 		r.last = last.Unix()
@@ -118,40 +108,16 @@ func lightEvent(e *event) *event {
 // loadSeries reads the columns expansion needs of tx's owner's live series
 // whose stored bounds reach [from, to] (Unix seconds).
 func loadSeries(tx *store.Tx, from, to int64) ([]seriesRow, error) {
-	rows, err := tx.Query(`SELECT id, `+timingColumns+`, first_at, last_at
-		FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at <= ? AND (last_at IS NULL OR last_at >= ?)`,
-		tx.Owner(), to, from)
-	if err != nil {
-		return nil, err
+	spans, err := tx.SeriesReaching(from, to)
+	out := make([]seriesRow, len(spans))
+	for i, sp := range spans {
+		out[i] = seriesRow{e: sp.Event, first: sp.First, last: sp.Last}
 	}
-	defer rows.Close()
-	var (
-		out   []seriesRow
-		id    int64
-		t     timing
-		first int64
-		last  sql.NullInt64
-	)
-	dest := append(append([]any{&id}, t.dest()...), &first, &last)
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, err
-		}
-		e := &event{ID: id}
-		if err := t.decode(e); err != nil {
-			return nil, err
-		}
-		r := seriesRow{e: e, first: first, last: math.MaxInt64}
-		if last.Valid {
-			r.last = last.Int64
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, err
 }
 
 // eventText is what fillText reads of a series.
-type eventText struct{ title, location, notes string }
+type eventText = store.EventText
 
 // fillText puts the title, location and notes of their series (and of
 // their override, when it sets them) on list.
@@ -164,36 +130,14 @@ func fillText(tx *store.Tx, list []occ) error {
 			ids = append(ids, id)
 		}
 	}
-	texts := make(map[int64]eventText, len(ids))
-	for len(ids) > 0 {
-		n := min(len(ids), 500) // under SQLite's variable limit
-		q := make([]any, 0, n+1)
-		q = append(q, tx.Owner())
-		for _, id := range ids[:n] {
-			q = append(q, id)
-		}
-		ids = ids[n:]
-		rows, err := tx.Query(`SELECT id, title, location, notes FROM events WHERE owner_id = ? AND id IN (?`+repeatVars(n-1)+`)`, q...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var t eventText
-			if err := rows.Scan(&id, &t.title, &t.location, &t.notes); err != nil {
-				rows.Close()
-				return err
-			}
-			texts[id] = t
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
+	texts, err := tx.EventTexts(ids)
+	if err != nil {
+		return err
 	}
 	for i := range list {
 		o := &list[i]
 		t := texts[o.Event.ID]
-		o.Title, o.Location, o.Notes = t.title, t.location, t.notes
+		o.Title, o.Location, o.Notes = t.Title, t.Location, t.Notes
 		if ov := o.Override; ov != nil {
 			if ov.Title != nil {
 				o.Title = *ov.Title
@@ -209,14 +153,6 @@ func fillText(tx *store.Tx, list []occ) error {
 	return nil
 }
 
-func repeatVars(n int) string {
-	b := make([]byte, 0, 2*n)
-	for range n {
-		b = append(b, ",?"...)
-	}
-	return string(b)
-}
-
 // windowOverrides reads the live overrides of tx's owner that can matter
 // to a window: those keyed to an original start near it (span is the
 // longest occurrence of the series in play) and those moved near it. The
@@ -226,33 +162,14 @@ func windowOverrides(tx *store.Tx, from, to time.Time, span time.Duration) (map[
 	const margin = 2 * 24 * time.Hour
 	keyLo := tz.DateOf(from.Add(-span - margin).UTC()).Basic()
 	keyHi := tz.DateOf(to.Add(margin).UTC()).Basic()
-	rows, err := tx.Query(`SELECT `+overrideColumns+` FROM event_overrides
-		WHERE owner_id = ? AND deleted_at IS NULL AND ((recurrence_id >= ? AND recurrence_id < ?)
-			OR (start_at IS NOT NULL AND start_at < ? AND end_at > ?))`,
-		tx.Owner(), keyLo, keyHi, to.Add(margin).Unix(), from.Add(-margin).Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]map[string]*override{}
-	for rows.Next() {
-		o, err := scanOverride(rows)
-		if err != nil {
-			return nil, err
-		}
-		if out[o.EventID] == nil {
-			out[o.EventID] = map[string]*override{}
-		}
-		out[o.EventID][o.Key] = o
-	}
-	return out, rows.Err()
+	return tx.OverridesNear(keyLo, keyHi, from.Add(-margin), to.Add(margin))
 }
 
 // longest is the longest any occurrence of e can last, for widening a
 // window's lower edge.
 func longest(e *event) time.Duration {
 	if e.AllDay {
-		return time.Duration(e.days()+1) * 24 * time.Hour
+		return time.Duration(e.Days()+1) * 24 * time.Hour
 	}
 	return e.EndAt.Sub(e.StartAt)
 }

@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tools/fields"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -72,7 +73,7 @@ type stream struct {
 	s      recur.Series
 	ovs    map[string]*override
 	person tz.Zone
-	w      fields.Window
+	w      tools.Window
 	after  *position       // only occurrences after it, or all when nil
 	keep   func(*occ) bool // a filter (a query), or nil
 	// rule is false when only the overrides' occurrences can pass keep.
@@ -90,8 +91,8 @@ type stream struct {
 // for from the latest of w.From less the longest occurrence, the cursor's
 // place and first (no start of e comes earlier), up to the earlier of w.To
 // and last (no start of e comes later; zero when e never ends).
-func newStream(e *event, first, last time.Time, ovs map[string]*override, person tz.Zone, w fields.Window, after *position, keep func(*occ) bool, rule bool) *stream {
-	st := &stream{e: e, s: e.series(person), ovs: ovs, person: person, w: w, after: after, keep: keep, rule: rule, step: firstStep(e), end: w.To}
+func newStream(e *event, first, last time.Time, ovs map[string]*override, person tz.Zone, w tools.Window, after *position, keep func(*occ) bool, rule bool) *stream {
+	st := &stream{e: e, s: e.Series(person), ovs: ovs, person: person, w: w, after: after, keep: keep, rule: rule, step: firstStep(e), end: w.To}
 	if !last.IsZero() && last.Before(st.end) {
 		st.end = last.Add(time.Second)
 	}
@@ -294,7 +295,7 @@ func (m *merger) scans() int {
 // a series whose own text does not contain it gives only the occurrences
 // an override changes.
 // snap is the snapshot to use, or nil to take one covering w.
-func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w fields.Window, skip int64, after *position, query string) ([]*stream, error) {
+func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w tools.Window, skip int64, after *position, query string) ([]*stream, error) {
 	var err error
 	if snap == nil {
 		if snap, err = seriesFor(tx, w.From, w.To); err != nil {
@@ -348,29 +349,15 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w fields.Window
 // events whose own text contains q (lower case); the others' text is not
 // kept.
 func matchingText(tx *store.Tx, q string) (map[int64]eventText, error) {
-	rows, err := tx.Query(`SELECT id, title, location, notes FROM events WHERE owner_id = ? AND deleted_at IS NULL`, tx.Owner())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]eventText{}
-	for rows.Next() {
-		var id int64
-		var t eventText
-		if err := rows.Scan(&id, &t.title, &t.location, &t.notes); err != nil {
-			return nil, err
-		}
-		if hasText(t.title, q) || hasText(t.location, q) || hasText(t.notes, q) {
-			out[id] = t
-		}
-	}
-	return out, rows.Err()
+	return tx.EventTextsWhere(func(t store.EventText) bool {
+		return hasText(t.Title, q) || hasText(t.Location, q) || hasText(t.Notes, q)
+	})
 }
 
 // occMatches reports whether occurrence o, of a series with text t, has q
 // (lower case) in its title, location or notes, its override's where set.
 func occMatches(o *occ, t eventText, q string) bool {
-	title, location, notes := t.title, t.location, t.notes
+	title, location, notes := t.Title, t.Location, t.Notes
 	if ov := o.Override; ov != nil {
 		if ov.Title != nil {
 			title = *ov.Title
@@ -391,8 +378,8 @@ func hasText(s, q string) bool { return strings.Contains(strings.ToLower(args.Cl
 
 // firstOccs returns up to n occurrences of e, overrides applied, that
 // overlap w, in order, expanding no more of the rule than they need.
-func firstOccs(e *event, ovs map[string]*override, person tz.Zone, w fields.Window, n int) []occ {
-	first, last, bounded := bounds(e, ovs)
+func firstOccs(e *event, ovs map[string]*override, person tz.Zone, w tools.Window, n int) []occ {
+	first, last, bounded := calendar.Bounds(e, ovs)
 	if !bounded {
 		last = time.Time{}
 	}

@@ -14,11 +14,10 @@ import (
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// Scopes of update_event and delete_event (design §4).
+// Scopes of update_event and delete_event.
 const (
 	scopeThis      = "this"
 	scopeFollowing = "following"
@@ -47,15 +46,15 @@ func readScope(a *args.Args, r ref) string {
 // isFirst reports whether no occurrence of e comes before r, so that
 // "following" from r is the whole series.
 func isFirst(e *event, r recur.Occurrence, person tz.Zone) bool {
-	first, _, _ := e.series(person).Bounds()
-	return len(e.series(person).StartsBetween(first, r.Start)) == 0
+	first, _, _ := e.Series(person).Bounds()
+	return len(e.Series(person).StartsBetween(first, r.Start)) == 0
 }
 
 // updater applies one update_event or delete_event call inside its
 // transaction.
 type updater struct {
 	tx     *store.Tx
-	c      *call
+	c      *tools.Env
 	e      *event
 	ovs    map[string]*override
 	in     input
@@ -77,7 +76,7 @@ func (u *updater) item(s string) {
 }
 
 func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools.ExecResult {
-	c, err := host(ctx, tc)
+	c, err := tools.NewEnv(ctx, tc, "update_event")
 	if err != nil {
 		return tools.Internal(err)
 	}
@@ -91,12 +90,12 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		lines []string
 		data  any
 	)
-	change, err := c.s.Write(ctx, c.person.ID, "update_event", func(tx *store.Tx) error {
-		t, err := resolve(tx, r, c.zone)
+	change, err := c.Write(func(tx *store.Tx) error {
+		t, err := resolve(tx, r, c.Zone)
 		if err != nil {
 			return err
 		}
-		ovs, err := overridesOf(tx, t.E.ID)
+		ovs, err := tx.Overrides(t.E.ID)
 		if err != nil {
 			return err
 		}
@@ -108,17 +107,17 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		}
 		in := readInput(a, def, true)
 		if err := a.Err(); err != nil {
-			return &refusal{tools.Invalid(err)}
+			return &tools.Refusal{Result: tools.Invalid(err)}
 		}
 		if !in.given() {
-			return invalid("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
+			return tools.RefuseArg("id", fmt.Sprintf("Nothing to change: give at least one field of %s to set (title, start, end, duration, time_zone, location, notes, rrule, exdates, rdates, remind_before, remind_at) or name one in “clear”.", r))
 		}
-		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.zone, ctx: ctx}
-		u.item(t.E.label())
+		u = &updater{tx: tx, c: c, e: t.E, ovs: ovs, in: in, person: c.Zone, ctx: ctx}
+		u.item(t.E.Label())
 		switch {
-		case scope == scopeThis && !t.E.repeats():
+		case scope == scopeThis && !t.E.Repeats():
 			scope = scopeAll
-		case scope == scopeFollowing && isFirst(t.E, *t.Occ, c.zone):
+		case scope == scopeFollowing && isFirst(t.E, *t.Occ, c.Zone):
 			u.note("%s is the first occurrence, so “following” changed the whole series.", r)
 			scope = scopeAll
 		}
@@ -145,13 +144,13 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 			in.HasBefore || in.HasAt || len(in.Clear) > 0 {
 			var past []time.Time
 			for _, l := range u.items {
-				p, err := alarm.SkipPast(tx, l, c.zone, c.now)
+				p, err := alarm.SkipPast(tx, l, c.Zone, c.Now)
 				if err != nil {
 					return err
 				}
 				past = append(past, p...)
 			}
-			if s := item.PastReminders(past, c.zone); s != "" {
+			if s := item.PastReminders(past, c.Zone); s != "" {
 				u.notes = append(u.notes, "Warning: "+s)
 			}
 		}
@@ -159,7 +158,7 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 		return err
 	})
 	if err != nil {
-		return result(err)
+		return tools.Fail(err)
 	}
 	if change == "" {
 		return tools.SuccessWithData(fmt.Sprintf("Nothing changed: %s already has those values.\n", r)+strings.Join(lines, "\n"),
@@ -172,20 +171,20 @@ func updateEvent(ctx context.Context, tc *tools.ToolContext, a *args.Args) tools
 }
 
 // render shows what r names after a change, from inside the transaction.
-func (r ref) render(tx *store.Tx, c *call) ([]string, any, error) {
-	t, err := resolve(tx, r, c.zone)
+func (r ref) render(tx *store.Tx, c *tools.Env) ([]string, any, error) {
+	t, err := resolve(tx, r, c.Zone)
 	if err != nil {
 		return nil, nil, err
 	}
-	ovs, err := overridesOf(tx, t.E.ID)
+	ovs, err := tx.Overrides(t.E.ID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.Occ != nil {
-		res := occurrenceResult(t.E, *t.Occ, ovs, c.zone)
+		res := occurrenceResult(t.E, *t.Occ, ovs, c.Zone)
 		return []string{res.Out}, res.Data, nil
 	}
-	lines, d := describe(t.E, ovs, c.zone, c.now)
+	lines, d := describe(t.E, ovs, c.Zone, c.Now)
 	return lines, d, nil
 }
 
@@ -206,78 +205,77 @@ func (u *updater) setFields(e *event) {
 		e.Notes = ""
 	}
 	if in.HasBefore {
-		e.remindBefore = in.Reminders.BeforeJSON()
+		e.RemindBefore = in.Reminders.BeforeJSON()
 	} else if in.clears("remind_before") {
-		e.remindBefore = "[]"
+		e.RemindBefore = "[]"
 	}
 	if in.HasAt {
-		e.remindAt = in.Reminders.AtJSON()
+		e.RemindAt = in.Reminders.AtJSON()
 	} else if in.clears("remind_at") {
-		e.remindAt = "[]"
+		e.RemindAt = "[]"
 	}
 }
 
 // all changes the whole series. ref is the occurrence the id named, if
 // any: a new “start” moves that occurrence there and every other one by
-// the same civil shift.
+// the same civil shift. It reads the change from u.in, moves the series
+// ([calendar.MoveSeries]), sets what the call gives, checks the result,
+// carries the overrides along and saves.
 func (u *updater) all(ref *recur.Occurrence) error {
-	e, in, tx := u.e, u.in, u.tx
-	n := e.clone()
-	u.setFields(n)
-	refStart := e.Start
+	e, in := u.e, u.in
+	from, to, zone := e.Start, e.Start, e.Zone
 	if ref != nil {
-		refStart = ref.Original
+		from, to = ref.Original, ref.Original
+	}
+	if in.HasStart {
+		to = in.Start
 	}
 	if in.HasZone {
-		n.Zone = in.Zone
+		zone = in.Zone
 	}
-	newRef := refStart
-	if in.HasStart {
-		newRef = in.Start
+	kindChanged := to.HasTime != from.HasTime
+	if kindChanged && !calendar.CanChangeKind(e, u.ovs) {
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.Label()))
 	}
-	kindChanged := newRef.HasTime != refStart.HasTime
-	if kindChanged && e.repeats() && (len(u.ovs) > 0 || len(e.ExDates) > 0) {
-		return invalid("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.label()))
-	}
-	var shift time.Duration
 	newRule := in.HasRule || in.clears("rrule")
-	if kindChanged {
-		d := e.Start.Date.AddDays(refStart.Date.DaysUntil(newRef.Date))
-		n.Start = tz.DayMoment(d)
-		if newRef.HasTime {
-			n.Start = tz.TimeMoment(d.At(newRef.Hour, newRef.Minute))
-		}
-		if !newRule {
-			var err error
-			if n.Rule, err = moveRule(e.Rule, refStart.Date.DaysUntil(newRef.Date), e.Start, n.Start, e.label()); err != nil {
-				return err
-			}
-		}
-	} else {
-		// Every occurrence moves by the same civil shift: DTSTART, the
-		// rule's days and UNTIL, EXDATEs and RDATEs (calendar.Shift).
-		old := e.series(e.Zone)
-		if newRule {
-			old.Rule = nil
-		}
-		mv, sh, err := calendar.Shift(old, refStart, newRef, n.Zone)
-		if err != nil {
-			return daysRefusal(err, e.Rule, refStart.Date.DaysUntil(newRef.Date), e.label())
-		}
-		shift, n.Start, n.ExDates, n.RDates = sh, mv.Start, mv.ExDates, mv.RDates
-		if !newRule {
-			n.Rule = mv.Rule
+	n, shift, err := calendar.MoveSeries(e, from, to, zone, newRule)
+	if err != nil {
+		return daysRefusal(err, e.Rule, from.Date.DaysUntil(to.Date), e.Label())
+	}
+	u.setFields(n)
+	if err := u.setLength(n, to, kindChanged); err != nil {
+		return err
+	}
+	u.setLists(n)
+	// Absolute reminders keep their offset from the start as the series
+	// moves, unless the call sets or clears them.
+	if shift != 0 && !in.HasAt && !in.clears("remind_at") {
+		if n.RemindAt, err = calendar.ShiftRemindAt(e.RemindAt, shift, e.Start.DateTime); err != nil {
+			return err
 		}
 	}
-	// The length: kept, unless the call gives duration or end (read
-	// against the new time of the occurrence it named).
-	dur, days := e.duration(), e.days()
+	moved := calendar.RecordMove(e, n)
+	if err := u.checkSeries(n, to); err != nil {
+		return err
+	}
+	if err := u.followOverrides(n, ref, shift, moved); err != nil {
+		return err
+	}
+	return u.tx.SaveEvent(e, n)
+}
+
+// setLength gives n, the series after a move to newRef, its length: kept
+// (an hour or a day when it turned between all-day and timed), unless the
+// call gives “duration” or “end” (read against newRef).
+func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error {
+	e, in := u.e, u.in
+	dur, days := e.Duration(), e.Days()
 	if kindChanged {
 		dur, days = defaultMinutes*time.Minute, 1
 	}
 	if in.Duration > 0 {
 		if !n.Start.HasTime {
-			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.label()))
+			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.Label()))
 		}
 		dur = time.Duration(in.Duration) * time.Minute
 	}
@@ -287,16 +285,23 @@ func (u *updater) all(ref *recur.Occurrence) error {
 			return err
 		}
 	}
-	if err := times(n, tz.Moment{}, false, dur, days); err != nil {
-		return err
+	if last := max(days, 1) - 1; !n.Start.HasTime && last >= maxAllDayDays {
+		return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, n.Start.Date.AddDays(last), n.Start))
 	}
+	n.SetLength(dur, days)
+	return nil
+}
+
+// setLists sets the rule, EXDATEs and RDATEs of n that the call gives or
+// clears, and notes a rule whose days moved with the start.
+func (u *updater) setLists(n *event) {
+	e, in := u.e, u.in
 	switch {
 	case in.HasRule:
 		n.Rule = in.Rule
 	case in.clears("rrule"):
 		n.Rule = nil
 	case n.Rule != nil && calendar.WithoutBound(n.Rule) != calendar.WithoutBound(e.Rule):
-		// A move to another day took the rule's days along.
 		u.note("The rule's days moved with the start: RRULE:%s (was RRULE:%s).", n.Rule, e.Rule)
 	}
 	switch {
@@ -311,30 +316,6 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	case in.clears("rdates"):
 		n.RDates = nil
 	}
-	// Absolute reminders keep their offset from the start as the series
-	// moves (design §5), unless the call sets or clears them.
-	if shift != 0 && !in.HasAt && !in.clears("remind_at") {
-		at, err := tz.ParseMomentsJSON(e.remindAt)
-		if err != nil {
-			return err
-		}
-		n.remindAt = tz.MomentsJSON(calendar.ShiftMoments(at, shift, e.Start.DateTime))
-	}
-	zoneChanged := n.Zone.Name() != e.Zone.Name()
-	moved := n.Start != e.Start || zoneChanged
-	if moved {
-		n.PrevStarts = append(n.PrevStarts, prevStart{Start: e.Start.String(), TZID: e.Zone.Name()})
-		if len(n.PrevStarts) > maxPrevStarts {
-			n.PrevStarts = n.PrevStarts[len(n.PrevStarts)-maxPrevStarts:]
-		}
-	}
-	if err := u.checkSeries(n, newRef); err != nil {
-		return err
-	}
-	if err := u.followOverrides(n, ref, shift, moved); err != nil {
-		return err
-	}
-	return saveEvent(tx, e, n)
 }
 
 // checkSeries refuses n, the series after the change, when its lists are
@@ -347,7 +328,7 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 		return err
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
-		s := n.series(n.Zone)
+		s := n.Series(n.Zone)
 		if u.ctx != nil {
 			s = s.WithContext(u.ctx)
 		}
@@ -361,7 +342,7 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 		}
 	}
 	if in.HasStart || in.HasRule || in.HasZone {
-		if s := fields.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
+		if s := tools.OffRule("start", n.Start, n.Zone, n.Rule); s != "" {
 			u.notes = append(u.notes, s)
 		}
 		if s := monthEndNote(n.Rule, n.Start); s != "" && (ruleText(n) != ruleText(e) || n.Start.Date.Day != e.Start.Date.Day) {
@@ -372,62 +353,38 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 }
 
 // followOverrides carries the overrides of u.e over to n, the series
-// after the change: re-keyed by the rule the occurrences follow
-// ([calendar.Rekey], shift being the civil shift of the change), dropped
-// when the new rule no longer gives their occurrence (the answer names
-// them). A changed occurrence keeps its own time unless the call named it
-// (ref, with a new “start”), and one whose own time is now the series'
-// time is an ordinary occurrence again.
+// after the change ([calendar.FollowSeries], shift being the civil shift
+// of the change), stores what that gives and names in the answer the
+// occurrences re-keyed and those dropped. ref, with a new “start”, is the
+// occurrence the call moved, whose own time gives way to the series'.
 func (u *updater) followOverrides(n *event, ref *recur.Occurrence, shift time.Duration, moved bool) error {
-	e, in, tx := u.e, u.in, u.tx
+	e, in := u.e, u.in
 	ruleChanged := ruleText(n) != ruleText(e) || in.HasRDat || in.clears("rdates")
 	if !moved && !ruleChanged {
 		return nil
 	}
-	s := n.series(u.person)
-	var dropped, rekeyed []string
 	var named string
 	if ref != nil && in.HasStart {
 		named = ref.Key()
 	}
-	keys := sortedKeys(u.ovs)
-	moves := calendar.Rekey(e.series(u.person), s, shift, keys)
-	for _, key := range keys {
-		ov := u.ovs[key]
-		o, ok := moves[key]
-		if !ok {
-			if err := tx.Delete(overridesTable, ov.ID); err != nil {
-				return err
-			}
-			dropped = append(dropped, e.label()+"@"+key)
-			continue
+	f := calendar.FollowSeries(e, n, u.ovs, shift, named, u.person)
+	for _, ed := range f.Edits {
+		var err error
+		if ed.Delete {
+			err = u.tx.DeleteOverride(ed.Before.ID)
+		} else {
+			err = u.tx.SaveOverride(ed.Before, ed.After)
 		}
-		before := ov.columns()
-		ov.Key = o.Key()
-		if ov.HasTime && (key == named || atOwnTime(n, ov, o)) {
-			ov.HasTime = false
-			if ov.empty() {
-				if err := tx.Delete(overridesTable, ov.ID); err != nil {
-					return err
-				}
-				delete(u.ovs, key)
-				continue
-			}
+		if err != nil {
+			return err
 		}
-		set := store.Row{}
-		for k, v := range ov.columns() {
-			if fmt.Sprint(before[k]) != fmt.Sprint(v) {
-				set[k] = v
-			}
-		}
-		if len(set) > 0 {
-			if err := tx.Update(overridesTable, ov.ID, set); err != nil {
-				return err
-			}
-		}
-		if ov.Key != key {
-			rekeyed = append(rekeyed, fmt.Sprintf("%s@%s is now %s@%s", e.label(), key, e.label(), ov.Key))
-		}
+	}
+	var rekeyed, dropped []string
+	for _, k := range f.Rekeyed {
+		rekeyed = append(rekeyed, fmt.Sprintf("%s@%s is now %s@%s", e.Label(), k[0], e.Label(), k[1]))
+	}
+	for _, k := range f.Dropped {
+		dropped = append(dropped, e.Label()+"@"+k)
 	}
 	if len(rekeyed) > 0 {
 		u.note("Changed occurrences moved with the series and keep their own changes: %s.", strings.Join(rekeyed, ", "))
@@ -438,46 +395,31 @@ func (u *updater) followOverrides(n *event, ref *recur.Occurrence, shift time.Du
 	return nil
 }
 
-// empty reports whether ov changes nothing of its occurrence.
-func (ov *override) empty() bool {
-	return !ov.Cancel && !ov.HasTime && ov.Title == nil && ov.Location == nil && ov.Notes == nil &&
-		ov.remindBefore == nil && ov.remindAt == nil
-}
-
-// atOwnTime reports whether the own time of override ov is that of its
-// occurrence o in series n: the override no longer moves it.
-func atOwnTime(n *event, ov *override, o recur.Occurrence) bool {
-	if n.AllDay {
-		return ov.Start.Date == o.Original.Date && ov.Start.Date.DaysUntil(ov.End.Date) == n.days()
-	}
-	return ov.StartAt.Equal(o.Start) && ov.EndAt.Equal(o.End) && ov.Zone.Name() == n.Zone.Name()
-}
-
 // lengthTo is the length from start to end (a time, or for an all-day
 // event the last day), both read in zone.
 func lengthTo(start, end tz.Moment, zone tz.Zone) (time.Duration, int, error) {
 	if start.HasTime != end.HasTime {
 		if start.HasTime {
-			return 0, 0, invalid("end", fmt.Sprintf("“end” must be a day and a time like the start (such as %s), not the day %s alone.", start.DateTime.AddMinutes(60), end))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” must be a day and a time like the start (such as %s), not the day %s alone.", start.DateTime.AddMinutes(60), end))
 		}
-		return 0, 0, invalid("end", fmt.Sprintf("The event is all-day, so “end” must be its last day (such as %s), not a time.", start.Date))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("The event is all-day, so “end” must be its last day (such as %s), not a time.", start.Date))
 	}
 	if !start.HasTime {
 		if end.Date.Before(start.Date) {
-			return 0, 0, invalid("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
 		}
 		if start.Date.DaysUntil(end.Date) >= maxAllDayDays {
-			return 0, 0, invalid("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
 		}
 		return 0, start.Date.DaysUntil(end.Date) + 1, nil
 	}
 	s, _ := zone.Instant(start.DateTime)
 	t, _ := zone.Instant(end.DateTime)
 	if !t.After(s) {
-		return 0, 0, invalid("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
 	}
 	if t.Sub(s) > maxDurationMinutes*time.Minute {
-		return 0, 0, invalid("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
 	}
 	return t.Sub(s), 0, nil
 }
@@ -497,7 +439,7 @@ func (u *updater) this(r recur.Occurrence) error {
 	for _, name := range []string{"rrule", "exdates", "rdates"} {
 		given := map[string]bool{"rrule": in.HasRule, "exdates": in.HasExDates, "rdates": in.HasRDat}[name]
 		if given || in.clears(name) {
-			return invalid(name, fmt.Sprintf("“%s” belongs to the whole series %s; use “scope” all (or following) to change it.", name, e.label()))
+			return tools.RefuseArg(name, fmt.Sprintf("“%s” belongs to the whole series %s; use “scope” all (or following) to change it.", name, e.Label()))
 		}
 	}
 	key := r.Key()
@@ -506,7 +448,7 @@ func (u *updater) this(r recur.Occurrence) error {
 	if isNew {
 		ov = &override{EventID: e.ID, Key: key}
 	}
-	before := ov.columns()
+	before := *ov
 	str := func(s string) *string { return &s }
 	if in.HasTitle {
 		ov.Title = str(in.Title)
@@ -522,43 +464,29 @@ func (u *updater) this(r recur.Occurrence) error {
 		ov.Notes = str("")
 	}
 	if in.HasBefore {
-		ov.remindBefore = str(in.Reminders.BeforeJSON())
+		ov.RemindBefore = str(in.Reminders.BeforeJSON())
 	} else if in.clears("remind_before") {
-		ov.remindBefore = str("[]")
+		ov.RemindBefore = str("[]")
 	}
 	if in.HasAt {
-		ov.remindAt = str(in.Reminders.AtJSON())
+		ov.RemindAt = str(in.Reminders.AtJSON())
 	} else if in.clears("remind_at") {
-		ov.remindAt = str("[]")
+		ov.RemindAt = str("[]")
 	}
 	if in.HasStart || in.HasEnd || in.Duration > 0 || in.HasZone {
 		if err := u.reschedule(ov, r); err != nil {
 			return err
 		}
 	}
-	after := ov.columns()
 	if isNew {
-		after["created_at"] = u.c.now.Unix()
-		id, err := tx.Insert(overridesTable, after)
-		if err != nil {
+		if err := tx.InsertOverride(ov, u.c.Now); err != nil {
 			return err
 		}
-		ov.ID = id
 		u.ovs[key] = ov
-	} else {
-		set := store.Row{}
-		for k, v := range after {
-			if fmt.Sprint(before[k]) != fmt.Sprint(v) {
-				set[k] = v
-			}
-		}
-		if len(set) > 0 {
-			if err := tx.Update(overridesTable, ov.ID, set); err != nil {
-				return err
-			}
-		}
+	} else if err := tx.SaveOverride(&before, ov); err != nil {
+		return err
 	}
-	return saveEvent(tx, e, e)
+	return tx.SaveEvent(e, e)
 }
 
 // reschedule gives override ov of occurrence r its own time from u.in.
@@ -574,10 +502,10 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 	}
 	if e.AllDay {
 		if in.HasStart && in.Start.HasTime {
-			return invalid("start", fmt.Sprintf("%s is an all-day series, so one occurrence moves to a day (such as %s), not a time; use “scope” all to make the series timed.", e.label(), in.Start.Date))
+			return tools.RefuseArg("start", fmt.Sprintf("%s is an all-day series, so one occurrence moves to a day (such as %s), not a time; use “scope” all to make the series timed.", e.Label(), in.Start.Date))
 		}
 		if in.Duration > 0 {
-			return invalid("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give the last day as “end”.", e.label()))
+			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give the last day as “end”.", e.Label()))
 		}
 		first := cur.First
 		if in.HasStart {
@@ -591,18 +519,13 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 			}
 		}
 		if end := first.AddDays(days); end.Year > 9999 || !e.Zone.Holds(e.Zone.StartOfDay(end)) || !e.Zone.Holds(e.Zone.StartOfDay(first)) {
-			return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
+			return tools.RefuseArg("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31 (%s), the span the calendar holds; move it to an earlier day.", first, inUTCOr(e.Zone)))
 		}
-		ov.HasTime = true
-		ov.Start, ov.End, ov.Zone = tz.DayMoment(first), tz.DayMoment(first.AddDays(days)), e.Zone
-		ov.StartAt, ov.EndAt = e.Zone.StartOfDay(first).UTC(), e.Zone.StartOfDay(first.AddDays(days)).UTC()
-		if first == r.Original.Date && days == e.days() {
-			ov.HasTime = false
-		}
+		calendar.MoveOccurrence(e, ov, r, first, days, tz.Moment{}, e.Zone, 0)
 		return nil
 	}
 	if in.HasStart && !in.Start.HasTime {
-		return invalid("start", fmt.Sprintf("One occurrence of the timed series %s moves to a day and a time (such as %s), not a day alone; use “scope” all to make the series all-day.", e.label(), in.Start.Date.At(9, 0)))
+		return tools.RefuseArg("start", fmt.Sprintf("One occurrence of the timed series %s moves to a day and a time (such as %s), not a day alone; use “scope” all to make the series all-day.", e.Label(), in.Start.Date.At(9, 0)))
 	}
 	civil := tz.TimeMoment(cur.Zone.In(cur.Start))
 	if in.HasStart {
@@ -623,92 +546,55 @@ func (u *updater) reschedule(ov *override, r recur.Occurrence) error {
 		u.note("Note: %s", s)
 	}
 	if !zone.Holds(start) || !zone.Holds(start.Add(dur)) {
-		return invalid("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would put the occurrence outside 0001-01-01 to 9999-12-31T23:59:59 (%s), the span the calendar holds; move it to an earlier or a later time.", civil, inUTCOr(zone)))
 	}
-	ov.HasTime = true
-	ov.Start, ov.Zone = civil, zone
-	ov.StartAt, ov.EndAt = start.UTC(), start.Add(dur).UTC()
-	ov.End = tz.TimeMoment(zone.In(ov.EndAt))
-	if ov.StartAt.Equal(r.Start) && ov.EndAt.Equal(r.End) && zone.Name() == e.Zone.Name() {
-		ov.HasTime = false // back to the rule's own time
-	}
+	calendar.MoveOccurrence(e, ov, r, tz.Date{}, 0, civil, zone, dur)
 	return nil
 }
 
-// keyAfter reports whether the override key is at or after r.
-func keyAfter(key string, r recur.Occurrence) bool {
-	m, _, err := tz.ParseBasic(key)
-	if err != nil {
-		return false
-	}
-	if !m.HasTime {
-		return !m.Date.Before(r.Original.Date)
-	}
-	return !m.DateTime.AsUTC().Before(r.Start)
-}
-
 // endBefore ends e just before r: the head of the split
-// ([calendar.Split]). With keep non-nil the rest from r on is stored as
-// keep, a new series, and the overrides from r on are handed to it (with
-// keep nil, deleted). at is r as an occurrence of keep.
-func (u *updater) endBefore(r recur.Occurrence, keep *event) (old *event, at recur.Occurrence, err error) {
+// ([calendar.SplitEvent]). With keep the rest from r on is stored as a new
+// series (returned, with at: r as its occurrence) and the overrides from r
+// on are handed to it; without, they are deleted.
+func (u *updater) endBefore(r recur.Occurrence, keep bool) (old, rest *event, at recur.Occurrence, err error) {
 	e, tx := u.e, u.tx
-	head, tail, ok, err := calendar.Split(e.series(u.person), r)
+	old, rest, err = calendar.SplitEvent(e, r, u.person, u.in.HasRule || u.in.clears("rrule"))
 	if err != nil {
-		return nil, at, err
+		return nil, nil, at, err
 	}
-	if !ok {
-		return nil, at, fmt.Errorf("split %s at its first occurrence %s", e.label(), r.Key())
-	}
-	old = e.clone()
-	old.Rule, old.ExDates, old.RDates = head.Rule, head.ExDates, head.RDates
-	if old.Start != head.Start {
-		old.Start = head.Start
-		if err := times(old, tz.Moment{}, false, e.duration(), e.days()); err != nil {
-			return nil, at, err
+	if keep {
+		var ok bool
+		if at, ok = calendar.Find(rest.Series(u.person), r.Original); !ok {
+			return nil, nil, at, fmt.Errorf("split %s: %s is not in the rest", e.Label(), r.Key())
 		}
-	}
-	if keep != nil {
-		if u.in.HasRule || u.in.clears("rrule") {
-			// A new rule starts at r itself, whatever the old rule's days.
-			var rest []tz.Moment
-			for _, x := range tail.RDates {
-				if x != r.Original {
-					rest = append(rest, x)
-				}
-			}
-			tail.Start, tail.RDates = r.Original, rest
+		rest.UID, rest.CreatedAt = newUID(), u.c.Now.UTC().Truncate(time.Second)
+		if _, err := tx.InsertEvent(rest); err != nil {
+			return nil, nil, at, err
 		}
-		keep.Start, keep.Rule, keep.ExDates, keep.RDates = tail.Start, tail.Rule, tail.ExDates, tail.RDates
-		if err := times(keep, tz.Moment{}, false, e.duration(), e.days()); err != nil {
-			return nil, at, err
-		}
-		if at, ok = calendar.Find(keep.series(u.person), r.Original); !ok {
-			return nil, at, fmt.Errorf("split %s: %s is not in the rest", e.label(), r.Key())
-		}
-		if _, err := insertEvent(tx, keep); err != nil {
-			return nil, at, err
-		}
-		u.item(keep.label())
+		u.item(rest.Label())
+	} else {
+		rest = nil
 	}
 	for _, key := range sortedKeys(u.ovs) {
-		if !keyAfter(key, r) {
+		if !calendar.KeyFrom(key, r) {
 			continue
 		}
 		ov := u.ovs[key]
-		if keep != nil {
-			if err := tx.Update(overridesTable, ov.ID, store.Row{"event_id": keep.ID}); err != nil {
-				return nil, at, err
+		if keep {
+			handed := *ov
+			handed.EventID = rest.ID
+			if err := tx.SaveOverride(ov, &handed); err != nil {
+				return nil, nil, at, err
 			}
-		} else if err := tx.Delete(overridesTable, ov.ID); err != nil {
-			return nil, at, err
+		} else if err := tx.DeleteOverride(ov.ID); err != nil {
+			return nil, nil, at, err
 		}
 		delete(u.ovs, key)
 	}
-	if err := saveEvent(tx, e, old); err != nil {
-		return nil, at, err
+	if err := tx.SaveEvent(e, old); err != nil {
+		return nil, nil, at, err
 	}
-	return old, at, nil
+	return old, rest, at, nil
 }
 
 // following splits the series at r: the old series ends just before r,
@@ -717,15 +603,12 @@ func (u *updater) endBefore(r recur.Occurrence, keep *event) (old *event, at rec
 // same shift.
 func (u *updater) following(r recur.Occurrence) (*event, error) {
 	e := u.e
-	n := e.clone()
-	n.ID, n.UID, n.SplitFrom, n.PrevStarts = 0, newUID(), e.ID, nil
-	n.CreatedAt = u.c.now.UTC().Truncate(time.Second)
-	_, at, err := u.endBefore(r, n)
+	_, n, at, err := u.endBefore(r, true)
 	if err != nil {
 		return nil, err
 	}
-	u.note("%s now ends before %s; the rest is the new series %s.", e.label(), e.label()+"@"+r.Key(), n.label())
-	ovs, err := overridesOf(u.tx, n.ID)
+	u.note("%s now ends before %s; the rest is the new series %s.", e.Label(), e.Label()+"@"+r.Key(), n.Label())
+	ovs, err := u.tx.Overrides(n.ID)
 	if err != nil {
 		return nil, err
 	}

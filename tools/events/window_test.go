@@ -11,7 +11,6 @@ import (
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tools/fields"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -67,7 +66,7 @@ func TestListPageScansAreBounded(t *testing.T) {
 	e.ok(e.alice, "add_event", `{"title":"Walk","start":"2026-10-05T07:00","rrule":"FREQ=DAILY"}`)
 	e.ok(e.alice, "add_event", `{"title":"Odd","start":"2026-10-05T07:00","rrule":"FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29"}`)
 	paris := tz.MustZone("Europe/Paris")
-	w := fields.Window{From: paris.StartOfDay(tz.Date{Year: 1, Month: 1, Day: 1}), To: paris.StartOfDay(tz.Date{Year: 9999, Month: 12, Day: 31})}
+	w := tools.Window{From: paris.StartOfDay(tz.Date{Year: 1, Month: 1, Day: 1}), To: paris.StartOfDay(tz.Date{Year: 9999, Month: 12, Day: 31})}
 	read := func(ctx context.Context) (listing, error) {
 		var pg listing
 		err := e.Store.Read(context.Background(), e.alice.ID, func(tx *store.Tx) error {

@@ -48,3 +48,17 @@ func TestDeleteFollowing(t *testing.T) {
 		})
 	}
 }
+
+// Deleting from the last occurrence a rule can give (31 December 9999)
+// still ends the rule before it.
+func TestDeleteFollowingAtTheLastYear(t *testing.T) {
+	s := series(t, "2026-12-02T10:00", "Europe/Paris", "FREQ=DAILY;UNTIL=99991231T235959Z", nil, nil)
+	at := occ(t, s, "9999-12-31T10:00")
+	head, ok, err := DeleteFollowing(s, at)
+	if err != nil || !ok {
+		t.Fatalf("DeleteFollowing: ok %v, err %v", ok, err)
+	}
+	if _, still := Find(head, at.Original); still {
+		t.Errorf("the head still has %s: RRULE:%s", at.Original, ruleText(head.Rule))
+	}
+}

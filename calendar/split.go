@@ -166,6 +166,11 @@ func ruleReaches(s recur.Series, at recur.Occurrence) bool {
 	if !s.Rule.Bounded() {
 		return true
 	}
+	if o, ok := Find(s, at.Original); ok && o.Start.Equal(at.Start) {
+		// at is the rule's own occurrence (a search for the next one
+		// may end short of it, at the year 9999).
+		return true
+	}
 	if !s.Start.HasTime {
 		_, ok := firstOnOrAfter(s, at.Original.Date)
 		return ok

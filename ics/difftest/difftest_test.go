@@ -418,6 +418,10 @@ func play(t testing.TB, c Case) run {
 				}
 			}
 			if !ok {
+				if why := r.TextOut(); !expectedRefusal(e.Kind, why) {
+					res.fail, res.failKind = e.Kind+": the tools refused an edit they should make: "+why, e.Kind
+					break
+				}
 				res.refused[e.Kind]++
 				model = prev
 				continue
@@ -461,6 +465,14 @@ func play(t testing.TB, c Case) run {
 		}
 	}
 	return res
+}
+
+// expectedRefusal reports whether the tools' refusal why of an edit of
+// kind is one the model allows: a day move that the rule's days cannot
+// follow (the tools then ask for a new “rrule”). Any other refusal of an
+// edit the model makes is a fault.
+func expectedRefusal(kind, why string) bool {
+	return strings.Contains(why, "cannot move along") || strings.Contains(why, "repeats on the start's day")
 }
 
 // before reports whether x comes before o in their series' order, the

@@ -201,3 +201,25 @@ func TestFollowingMovesUntil(t *testing.T) {
 		t.Errorf("all-day series after the move: %s, want e3@20261104 e3@20261111 e3@20261118", got)
 	}
 }
+
+// A series that a delete of the following occurrences cut down to its
+// first one moves like any other: its rule is its own, not one the call
+// gave, and is not refused as never repeating.
+func TestMoveSeriesCutToOne(t *testing.T) {
+	for _, tc := range []struct{ name, add, del, update, want string }{
+		{"timed", `{"title":"T","start":"2026-12-07T09:00","rrule":"FREQ=WEEKLY;COUNT=4"}`,
+			`{"id":"e1@20261214T080000Z","scope":"following"}`, `{"id":"e1","start":"2026-12-08T10:00"}`,
+			"e1@20261208T090000Z 2026-12-08T10:00:00+01:00"},
+		{"all-day", `{"title":"A","start":"2026-12-04","rrule":"FREQ=WEEKLY;COUNT=4"}`,
+			`{"id":"e1@20261211","scope":"following"}`, `{"id":"e1","scope":"all","start":"2026-12-05"}`,
+			"e1@20261205 2026-12-05"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, who := editEnv(t, "Europe/Paris")
+			e.ok(who, "add_event", tc.add)
+			e.ok(who, "delete_event", tc.del)
+			e.ok(who, "update_event", tc.update)
+			wantListed(t, "after the move", e.listed(who, "2026-12-01", "2027-01-31"), tc.want)
+		})
+	}
+}

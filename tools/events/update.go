@@ -2,6 +2,7 @@ package events
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -333,7 +334,13 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 			s = s.WithContext(u.ctx)
 		}
 		if err := s.CheckOccurs(); err != nil {
-			return err
+			// A rule the call did not give is the series' own, moved with
+			// it: one that a delete of the following occurrences cut down
+			// to its first stays so, and moves.
+			var re *recur.Error
+			if in.HasRule || !errors.As(err, &re) || !re.OnlyStart {
+				return err
+			}
 		}
 	}
 	if in.HasStart && in.Start.HasTime {

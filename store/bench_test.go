@@ -149,7 +149,7 @@ func BenchmarkRangeByDue(b *testing.B) {
 		from := t0.Unix() + int64(rng.IntN(bigRows-2000))*60
 		n := 0
 		err := f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
-			rows, err := tx.Query(`SELECT id, title, due FROM notes
+			rows, err := tx.query(`SELECT id, title, due FROM notes
 				WHERE owner_id = ? AND due >= ? AND deleted_at IS NULL ORDER BY due LIMIT 100`, tx.Owner(), from)
 			if err != nil {
 				return err

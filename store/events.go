@@ -269,7 +269,7 @@ func evChanged(before, after Row) Row {
 // ("there is no event e7") when the id is someone else's, deleted or
 // unknown; any other error means a row that breaks the schema's forms.
 func (tx *Tx) Event(id int64) (*calendar.Event, error) {
-	row := tx.QueryRow(`SELECT `+eventColumns+` FROM events WHERE owner_id = ? AND id = ? AND deleted_at IS NULL`, tx.owner, id)
+	row := tx.queryRow(`SELECT `+eventColumns+` FROM events WHERE owner_id = ? AND id = ? AND deleted_at IS NULL`, tx.owner, id)
 	e, err := scanEvent(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("there is no event %s: %w", calendar.Label(id), ErrNotFound)
@@ -316,7 +316,7 @@ func (tx *Tx) SaveEvent(before, after *calendar.Event) error {
 	}
 	prev := eventRow(before, nil)
 	var first, last sql.NullInt64
-	if err := tx.QueryRow(`SELECT first_at, last_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, after.ID).Scan(&first, &last); err != nil {
+	if err := tx.queryRow(`SELECT first_at, last_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, after.ID).Scan(&first, &last); err != nil {
 		return err
 	}
 	prev["first_at"], prev["last_at"] = first.Int64, nil
@@ -363,7 +363,7 @@ func (tx *Tx) DeleteOverride(id int64) error { return tx.Delete(OverridesTable, 
 // (migrations/00006_events_speed.sql); ok is false when they have none
 // yet.
 func (tx *Tx) EventGeneration() (gen int64, ok bool, err error) {
-	err = tx.QueryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, tx.owner).Scan(&gen)
+	err = tx.queryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, tx.owner).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -567,7 +567,7 @@ type WatchedEvent struct {
 // false when there is no such row.
 func (tx *Tx) EventForReminders(id int64) (w WatchedEvent, ok bool, err error) {
 	var updated, deleted sql.NullString
-	row := tx.QueryRow(`SELECT `+eventColumns+`, updated_at, deleted_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, id)
+	row := tx.queryRow(`SELECT `+eventColumns+`, updated_at, deleted_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, id)
 	w.Event, err = scanEvent(row, &updated, &deleted)
 	if errors.Is(err, sql.ErrNoRows) {
 		return w, false, nil

@@ -317,7 +317,7 @@ func (s *Store) Undo(ctx context.Context, owner int64, change string) (string, e
 func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullInt64) (string, error) {
 	change, err := s.write(ctx, owner, "undo", func(tx *Tx) error {
 		if target == 0 {
-			err := tx.QueryRow(`SELECT id FROM changes WHERE owner_id = ? AND undone_by IS NULL AND undoes IS NULL
+			err := tx.queryRow(`SELECT id FROM changes WHERE owner_id = ? AND undone_by IS NULL AND undoes IS NULL
 				ORDER BY id DESC LIMIT 1`, owner).Scan(&target)
 			if errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("there is no change left to undo: %w", ErrNotFound)
@@ -328,7 +328,7 @@ func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullI
 		}
 		var tool string
 		var undoneBy sql.NullInt64
-		err := tx.QueryRow(`SELECT tool, undoes, undone_by FROM changes WHERE id = ? AND owner_id = ?`,
+		err := tx.queryRow(`SELECT tool, undoes, undone_by FROM changes WHERE id = ? AND owner_id = ?`,
 			target, owner).Scan(&tool, undoes, &undoneBy)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(target), ErrNotFound)
@@ -376,7 +376,7 @@ type journalRow struct {
 }
 
 func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
-	rows, err := tx.Query(`SELECT tbl, row_id, before, after FROM change_rows WHERE change_id = ? ORDER BY seq`, change)
+	rows, err := tx.query(`SELECT tbl, row_id, before, after FROM change_rows WHERE change_id = ? ORDER BY seq`, change)
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +411,7 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 	if !bytes.Equal(current, r.after) {
 		var later int64
 		var tool string
-		err := tx.QueryRow(`SELECT c.id, c.tool FROM change_rows r JOIN changes c ON c.id = r.change_id
+		err := tx.queryRow(`SELECT c.id, c.tool FROM change_rows r JOIN changes c ON c.id = r.change_id
 			WHERE r.change_id > ? AND r.tbl = ? AND r.row_id = ? AND c.owner_id = ?
 			ORDER BY r.change_id DESC LIMIT 1`, change, r.table, r.id, tx.owner).Scan(&later, &tool)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -462,7 +462,7 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 // it produced. A caller compares fingerprints: same means answer ref
 // again, different means ErrConflict (design §6).
 func (tx *Tx) LookupKey(tool, key string) (fingerprint, ref string, found bool, err error) {
-	err = tx.QueryRow(`SELECT fingerprint, ref FROM idempotency_keys WHERE owner_id = ? AND tool = ? AND key = ?`,
+	err = tx.queryRow(`SELECT fingerprint, ref FROM idempotency_keys WHERE owner_id = ? AND tool = ? AND key = ?`,
 		tx.owner, tool, key).Scan(&fingerprint, &ref)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", "", false, nil

@@ -167,7 +167,7 @@ func TestOwnership(t *testing.T) {
 		{"raw Query filtered by owner", func() error {
 			return read(func(tx *Tx) error {
 				var n int
-				if err := tx.QueryRow(`SELECT count(*) FROM notes WHERE owner_id = ? AND id = ?`, tx.Owner(), bobNote).Scan(&n); err != nil || n != 0 {
+				if err := tx.queryRow(`SELECT count(*) FROM notes WHERE owner_id = ? AND id = ?`, tx.Owner(), bobNote).Scan(&n); err != nil || n != 0 {
 					return fmt.Errorf("count = %d (%v)", n, err)
 				}
 				return nil

@@ -85,7 +85,7 @@ func TestTxRules(t *testing.T) {
 		if _, err := tx.Insert("notes", Row{"title": "x"}); err == nil {
 			return errors.New("Insert allowed in Read")
 		}
-		if _, err := tx.Exec(`DELETE FROM notes`); err == nil {
+		if _, err := tx.execWrite(`DELETE FROM notes`); err == nil {
 			return errors.New("Exec allowed in Read")
 		}
 		return tx.SaveKey("a", "b", "c", "d")

@@ -141,7 +141,7 @@ func TestPeopleRowRules(t *testing.T) {
 		}, "owns only their own row"},
 		{"owner", func(tx *Tx) error { return tx.Update("people", f.alice.ID, Row{"owner_id": f.bob.ID}) }, "set by the store"},
 		{"raw owner", func(tx *Tx) error {
-			_, err := tx.Exec(`UPDATE people SET owner_id = ? WHERE id = ?`, f.bob.ID, tx.Owner())
+			_, err := tx.execWrite(`UPDATE people SET owner_id = ? WHERE id = ?`, f.bob.ID, tx.Owner())
 			return err
 		}, "owner_id must stay equal to id"},
 		{"bad zone", func(tx *Tx) error { _, err := tx.SetZone("Mars/Base"); return err }, "“Mars/Base” is not one"},

@@ -15,7 +15,7 @@ import (
 // when there is none.
 func (tx *Tx) LatestChange() (int64, error) {
 	var mark int64
-	err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM changes WHERE owner_id = ?`, tx.owner).Scan(&mark)
+	err := tx.queryRow(`SELECT coalesce(max(id), 0) FROM changes WHERE owner_id = ?`, tx.owner).Scan(&mark)
 	return mark, err
 }
 
@@ -102,7 +102,7 @@ func (tx *Tx) ItemsChangedSince(mark int64) (map[string]time.Time, error) {
 				q, prefix = `SELECT task_id FROM task_completions WHERE owner_id = ? AND id = ?`, "t"
 			}
 			var parent int64
-			err := tx.QueryRow(q, tx.owner, t.id).Scan(&parent)
+			err := tx.queryRow(q, tx.owner, t.id).Scan(&parent)
 			if errors.Is(err, sql.ErrNoRows) {
 				continue // purged since
 			}
@@ -154,7 +154,7 @@ type DueTask struct {
 func (tx *Tx) OpenTasksDue(day string, end time.Time, limit int) (total int, list []DueTask, err error) {
 	const where = `FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
 		AND ((due_at IS NOT NULL AND due_at < ?) OR (due_at IS NULL AND due_date IS NOT NULL AND due_date <= ?))`
-	if err := tx.QueryRow(`SELECT count(*) `+where, tx.owner, end.Unix(), day).Scan(&total); err != nil {
+	if err := tx.queryRow(`SELECT count(*) `+where, tx.owner, end.Unix(), day).Scan(&total); err != nil {
 		return 0, nil, err
 	}
 	rows, err := tx.query(`SELECT id, title, due_date, due_at `+where+` ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`,

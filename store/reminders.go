@@ -30,7 +30,7 @@ type ReminderState struct {
 // when the job has never saved one.
 func (tx *Tx) ReminderState() (st ReminderState, found bool, err error) {
 	var passed int64
-	err = tx.QueryRow(`SELECT change_mark, zone, passed_at FROM remind_state WHERE owner_id = ?`, tx.owner).
+	err = tx.queryRow(`SELECT change_mark, zone, passed_at FROM remind_state WHERE owner_id = ?`, tx.owner).
 		Scan(&st.ChangeMark, &st.Zone, &passed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ReminderState{}, false, nil
@@ -91,7 +91,7 @@ func scanNextFires(rows *sql.Rows) ([]NextFire, error) {
 // not in the index.
 func (tx *Tx) NextFire(item string) (n NextFire, found bool, err error) {
 	var at sql.NullInt64
-	err = tx.QueryRow(`SELECT next_fire FROM remind_next WHERE owner_id = ? AND item = ?`, tx.owner, item).Scan(&at)
+	err = tx.queryRow(`SELECT next_fire FROM remind_next WHERE owner_id = ? AND item = ?`, tx.owner, item).Scan(&at)
 	if errors.Is(err, sql.ErrNoRows) {
 		return NextFire{Item: item}, false, nil
 	}
@@ -144,7 +144,7 @@ func (tx *Tx) EarliestNextFire() (at time.Time, ok bool, err error) {
 
 func (tx *Tx) minInstant(q string) (time.Time, bool, error) {
 	var v sql.NullInt64
-	if err := tx.QueryRow(q, tx.owner).Scan(&v); err != nil || !v.Valid {
+	if err := tx.queryRow(q, tx.owner).Scan(&v); err != nil || !v.Valid {
 		return time.Time{}, false, err
 	}
 	return time.Unix(v.Int64, 0).UTC(), true, nil
@@ -342,7 +342,7 @@ func (tx *Tx) SkipFires(fires []NewDelivery, why string, now time.Time) ([]time.
 // a delivery row.
 func (tx *Tx) IsRecorded(item, occurrence, trigger string, at time.Time) (bool, error) {
 	var one int
-	err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = ? AND occurrence = ?
+	err := tx.queryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = ? AND occurrence = ?
 		AND trigger = ? AND fire_at = ?`, tx.owner, item, occurrence, trigger, at.Unix()).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -355,7 +355,7 @@ func (tx *Tx) IsRecorded(item, occurrence, trigger string, at time.Time) (bool, 
 // instant than at: for that day, in the person's earlier zone.
 func (tx *Tx) RecordedForDay(item, occurrence, trigger, local string, at time.Time) (bool, error) {
 	var n int
-	err := tx.QueryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
+	err := tx.queryRow(`SELECT count(*) FROM reminder_deliveries WHERE owner_id = ? AND item = ?
 		AND occurrence = ? AND trigger = ? AND local_fire = ? AND fire_at <> ?`,
 		tx.owner, item, occurrence, trigger, local, at.Unix()).Scan(&n)
 	return n > 0, err
@@ -365,7 +365,7 @@ func (tx *Tx) RecordedForDay(item, occurrence, trigger, local string, at time.Ti
 // "20261005") has a delivery row, whatever its time was.
 func (tx *Tx) DigestRecorded(day string) (bool, error) {
 	var one int
-	err := tx.QueryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
+	err := tx.queryRow(`SELECT 1 FROM reminder_deliveries WHERE owner_id = ? AND item = 'digest' AND occurrence = ?`,
 		tx.owner, day).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -425,7 +425,7 @@ func (tx *Tx) EarliestAttempt() (at time.Time, ok bool, err error) {
 // before leaseNow (the real clock every process shares), whichever is due
 // first (then by row). ok is false when there is none.
 func (tx *Tx) NextToSend(now, leaseNow time.Time) (d Delivery, ok bool, err error) {
-	d, err = scanDelivery(tx.QueryRow(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ?
+	d, err = scanDelivery(tx.queryRow(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ?
 		AND ((status = 'pending' AND next_attempt <= ?) OR (status = 'claimed' AND coalesce(lease_until, 0) <= ?))
 		ORDER BY next_attempt, id LIMIT 1`, tx.owner, now.Unix(), leaseNow.Unix()))
 	if errors.Is(err, sql.ErrNoRows) {

@@ -448,7 +448,7 @@ func (tx *Tx) DeleteCompletion(id int64) error { return tx.Delete(completionsTab
 // limit (0 for all), and how many there are in all.
 func (tx *Tx) Completions(id int64, limit int) ([]task.Completion, int, error) {
 	var total int
-	if err := tx.QueryRow(`SELECT count(*) FROM task_completions
+	if err := tx.queryRow(`SELECT count(*) FROM task_completions
 		WHERE owner_id = ? AND task_id = ? AND deleted_at IS NULL`, tx.owner, id).Scan(&total); err != nil {
 		return nil, 0, err
 	}

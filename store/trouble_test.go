@@ -53,7 +53,7 @@ func TestWriteOnAFullDatabase(t *testing.T) {
 	}
 	var n int
 	if err := f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
-		return tx.QueryRow(`SELECT count(*) FROM notes WHERE owner_id = ?`, f.alice.ID).Scan(&n)
+		return tx.queryRow(`SELECT count(*) FROM notes WHERE owner_id = ?`, f.alice.ID).Scan(&n)
 	}); err != nil || n != 1 {
 		t.Errorf("after the failed write: %d notes, err %v; want the one kept", n, err)
 	}

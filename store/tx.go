@@ -50,8 +50,8 @@ type touch struct {
 	before, after []byte // whole-row JSON; before nil for an inserted row
 }
 
-// Owner is the person whose rows this transaction may read and change.
-// Raw queries must filter by it (`WHERE owner_id = ?`, tx.Owner()).
+// Owner is the person whose rows this transaction may read and change;
+// every statement of the typed methods filters by it (`WHERE owner_id = ?`).
 func (tx *Tx) Owner() int64 { return tx.owner }
 
 // Now is the instant the transaction started (whole seconds, UTC), the one
@@ -62,37 +62,32 @@ func (tx *Tx) Now() time.Time { return tx.now }
 // ("added t12 “Buy milk”"); without it the summary lists the rows touched.
 func (tx *Tx) Summarize(summary string) { tx.summary = summary }
 
-// Exec runs raw SQL in the transaction. It is not journaled: use Insert,
-// Update and Delete for rows of journaled tables. The statement must
-// filter by owner_id = tx.Owner(). Like Query, it goes through the
-// statement cache, so a fixed query text is parsed once per connection.
-func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+// execWrite runs a statement without rows in the transaction, refused
+// inside Read. It is not journaled: rows of journaled tables go through
+// Insert, Update and Delete. The statement must filter by owner_id =
+// tx.Owner(); the SQL of every table lives in this package, whose typed
+// methods take the owner from tx.
+func (tx *Tx) execWrite(query string, args ...any) (sql.Result, error) {
 	if tx.readOnly {
-		return nil, errors.New("store: Exec inside Read; writes go through Write")
+		return nil, errors.New("store: a write inside Read; writes go through Write")
 	}
 	return tx.exec(query, args...)
 }
 
-// Query runs a raw query in the transaction; it must filter by
-// owner_id = tx.Owner(). Queries are prepared once and cached by their
-// text (up to a bound), which is most of a small query's cost in SQLite:
-// keep values in arguments, not in the text.
-func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
-	return tx.query(query, args...)
-}
-
-// QueryRow runs a raw one-row query in the transaction; it must filter by
-// owner_id = tx.Owner(). It goes through the statement cache as Query does.
-func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+// queryRow runs a one-row query in the transaction through the statement
+// cache, as query does; it must filter by owner_id = tx.Owner().
+func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
 	if st := tx.s.stmt(tx.ctx, query); st != nil {
 		return tx.tx.StmtContext(tx.ctx, st).QueryRowContext(tx.ctx, args...)
 	}
 	return tx.tx.QueryRowContext(tx.ctx, query, args...)
 }
 
-// query runs q in the transaction through the Store's statement cache.
-// database/sql reuses the statement already prepared on the transaction's
-// connection, so q is parsed once per connection, not once per call.
+// query runs q in the transaction through the Store's statement cache
+// (up to a bound; keep values in arguments, not in the text): database/sql
+// reuses the statement already prepared on the transaction's connection,
+// so q is parsed once per connection, not once per call. q must filter by
+// owner_id = tx.Owner().
 func (tx *Tx) query(q string, args ...any) (*sql.Rows, error) {
 	if st := tx.s.stmt(tx.ctx, q); st != nil {
 		return tx.tx.StmtContext(tx.ctx, st).QueryContext(tx.ctx, args...)

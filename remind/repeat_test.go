@@ -60,7 +60,7 @@ func runRepeatSteps(t *testing.T, e *env, eng *Engine, id string, steps []repeat
 }
 
 // A weekly task due Monday 09:00 with a reminder at Monday 08:00 fires at
-// 08:00 every Monday (design §5: an absolute reminder keeps its offset from
+// 08:00 every Monday (an absolute reminder keeps its offset from
 // the due), across the October DST change; after complete_task or a
 // reschedule moves the due, it fires at the new due minus the same hour.
 func TestRemindAtRepeatingTask(t *testing.T) {

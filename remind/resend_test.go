@@ -9,7 +9,7 @@ import (
 )
 
 // A reminder already sent does not block the one for a new time: the
-// delivery key holds the fire instant (design §5), so moving an item, or
+// delivery key holds the fire instant, so moving an item, or
 // one occurrence, later after its reminder went out makes a second
 // delivery, with its own delivery id, at the new time; the first is never
 // sent again.

@@ -460,7 +460,7 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 // LookupKey finds an idempotency key of tx.Owner() for tool: the
 // fingerprint of the arguments first used with it and the ref (an item id)
 // it produced. A caller compares fingerprints: same means answer ref
-// again, different means ErrConflict (design §6).
+// again, different means ErrConflict.
 func (tx *Tx) LookupKey(tool, key string) (fingerprint, ref string, found bool, err error) {
 	err = tx.queryRow(`SELECT fingerprint, ref FROM idempotency_keys WHERE owner_id = ? AND tool = ? AND key = ?`,
 		tx.owner, tool, key).Scan(&fingerprint, &ref)

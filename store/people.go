@@ -21,7 +21,7 @@ import (
 func init() { RegisterTableAs("people", "time zone of person ") }
 
 // Person is one row of people: the truth for who someone is and which IANA
-// zone their civil times are read in (design §3).
+// zone their civil times are read in.
 type Person struct {
 	ID      int64
 	Name    string    // unique, as written when added
@@ -150,7 +150,7 @@ func (s *Store) EnsurePerson(ctx context.Context, name, zone string) (Person, er
 }
 
 // SetZone changes person id's IANA zone as one journaled change made by
-// tool ("person set-zone"), so undo puts the old zone back (design §6). It
+// tool ("person set-zone"), so undo puts the old zone back. It
 // returns the change id ("c31"; "" when the person was already in zone and
 // nothing changed) and the zone before. ErrNotFound for an unknown id.
 func (s *Store) SetZone(ctx context.Context, id int64, zone, tool string) (change, was string, err error) {

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// keyLife is how long an idempotency key is kept at the least (design §6).
+// keyLife is how long an idempotency key is kept at the least.
 const keyLife = 24 * time.Hour
 
 // PurgeCounts says what Purge removed.

@@ -1,7 +1,7 @@
 // Package store is the one place where data lives: a SQLite file reached
 // through modernc.org/sqlite (pure Go), its schema brought up to date at
 // open by pressly/goose from the files in package migrations, and a change
-// journal that makes every write through a tool undoable (design §6).
+// journal that makes every write through a tool undoable.
 //
 // Every method takes the owner (the person's id from the ToolContext) and
 // every query filters by it, so no call can read or change another

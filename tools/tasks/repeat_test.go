@@ -188,7 +188,7 @@ func TestRescheduleKeepsRule(t *testing.T) {
 }
 
 // An absolute reminder keeps its offset from the due as the task moves,
-// by completion of a repeating task or by a new due (design §5).
+// by completion of a repeating task or by a new due.
 func TestRemindAtFollowsTheDue(t *testing.T) {
 	cases := []struct {
 		name, add, call, args, want string

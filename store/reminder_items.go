@@ -157,22 +157,18 @@ func (tx *Tx) OpenTasksDue(day string, end time.Time, limit int) (total int, lis
 	if err := tx.queryRow(`SELECT count(*) `+where, tx.owner, end.Unix(), day).Scan(&total); err != nil {
 		return 0, nil, err
 	}
-	rows, err := tx.query(`SELECT id, title, due_date, due_at `+where+` ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`,
-		tx.owner, end.Unix(), day, limit)
+	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
+		AND ((due_at IS NOT NULL AND due_at < ?) OR (due_at IS NULL AND due_date IS NOT NULL AND due_date <= ?))
+		ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`, tx.owner, end.Unix(), day, limit)
 	if err != nil {
 		return 0, nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var t DueTask
-		var at sql.NullInt64
-		if err := rows.Scan(&t.ID, &t.Title, &t.DueDate, &at); err != nil {
-			return 0, nil, err
+	for _, t := range ts {
+		d := DueTask{ID: t.ID, Title: t.Title, DueDate: t.Due.Date.String()}
+		if t.Due.HasTime {
+			d.DueAt = t.Due.At.UTC()
 		}
-		if at.Valid {
-			t.DueAt = time.Unix(at.Int64, 0).UTC()
-		}
-		list = append(list, t)
+		list = append(list, d)
 	}
-	return total, list, rows.Err()
+	return total, list, nil
 }

@@ -223,3 +223,16 @@ func TestMoveSeriesCutToOne(t *testing.T) {
 		})
 	}
 }
+
+// A zone given to an all-day series moves none of its days, and the
+// answer says so instead of a bare "Updated".
+func TestAllDayZoneChangeSaysItMovesNothing(t *testing.T) {
+	e, who := editEnv(t, "Europe/Paris")
+	e.ok(who, "add_event", `{"title":"Trip","start":"2026-12-04","end":"2026-12-06","rrule":"FREQ=MONTHLY;BYMONTHDAY=4;COUNT=3"}`)
+	before := e.listed(who, "2026-12-01", "2027-03-01")
+	r := e.ok(who, "update_event", `{"id":"e1","time_zone":"America/New_York"}`)
+	if !strings.Contains(r.TextOut(), "all-day") || !strings.Contains(r.TextOut(), "does not move them") {
+		t.Errorf("the answer does not say an all-day series keeps its days:\n%s", r.TextOut())
+	}
+	wantListed(t, "after the zone change", e.listed(who, "2026-12-01", "2027-03-01"), before)
+}

@@ -233,6 +233,9 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	if in.HasZone {
 		zone = in.Zone
+		if e.AllDay && !to.HasTime {
+			u.note("Note: %s is all-day, and its days are the same in every zone, so “time_zone” %s does not move them.", e.Label(), in.Zone.Name())
+		}
 	}
 	kindChanged := to.HasTime != from.HasTime
 	if kindChanged && !calendar.CanChangeKind(e, u.ovs) {

@@ -184,14 +184,21 @@ func TestCallDeadline(t *testing.T) {
 	if res.OK() || !strings.Contains(res.Err, "took longer than the 1ms a call may run") || strings.Contains(res.Err, "deadline exceeded") {
 		t.Errorf("past CallTimeout: %+v, want the sentence naming the limit", res)
 	}
-	if runs != 1 || stops != 1 {
-		t.Errorf("runs %d, stops %d: want the handler run once and stopped by its context", runs, stops)
+	// On a loaded machine the millisecond may pass before the handler
+	// starts, and a call whose context is done does not start: either
+	// way it ran at most once, and stopped when it did.
+	if runs > 1 || stops != runs {
+		t.Errorf("runs %d, stops %d: want the handler run at most once and stopped by its context", runs, stops)
 	}
+	select {
+	case <-started: // the first call's, when it ran
+	default:
+	}
+	before := runs
 
 	r.CallTimeout = -1 // no deadline of its own: the caller's cancel ends it
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		<-started // the first call's
 		<-started // this call's
 		cancel()
 	}()
@@ -200,7 +207,7 @@ func TestCallDeadline(t *testing.T) {
 		t.Errorf("cancelled: %+v", res)
 	}
 	res, _ = r.Call(ctx, nil, "spin", nil)
-	if runs != 2 || res.OK() {
+	if runs != before+1 || res.OK() {
 		t.Errorf("a call with a done context ran (runs %d) or succeeded: %+v", runs, res)
 	}
 	if r.Subset(func(Tool) bool { return true }).CallTimeout != -1 {

@@ -133,12 +133,8 @@ func (h *home) runIn(stdin string, args ...string) result {
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
+	code, err := exitCode(cmd.Run())
+	if err != nil {
 		h.t.Fatalf("running %v: %v", args, err)
 	}
 	return result{stdout: out.String(), stderr: errb.String(), code: code}
@@ -213,12 +209,8 @@ func (h *home) runBlock(block string) result {
 	cmd.Env = h.environ()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
+	code, err := exitCode(cmd.Run())
+	if err != nil {
 		h.t.Fatalf("running a quickstart block: %v", err)
 	}
 	return result{stdout: out.String(), stderr: errb.String(), code: code}
@@ -241,4 +233,14 @@ func runQuickstart(t *testing.T, path string) {
 			t.Errorf("quickstart block %d of %s failed:\n%s\n%s", i+1, path, b, r)
 		}
 	}
+}
+
+// exitCode splits what cmd.Run returned into the process's exit code and
+// an error that kept it from running (nil once it ran and exited).
+func exitCode(err error) (int, error) {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), nil
+	}
+	return 0, err
 }

@@ -242,19 +242,7 @@ func TestBinaryStdio(t *testing.T) {
 func TestBinaryStdoutIsProtocol(t *testing.T) {
 	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp", "--log-level", "debug")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startPiped(t, cmd)
 	lines := bufio.NewScanner(stdout)
 	lines.Buffer(make([]byte, 0, 64<<10), 4<<20)
 	var got []map[string]any
@@ -642,19 +630,7 @@ func TestBinaryStdioBadLine(t *testing.T) {
 func TestBinaryStdioClientGone(t *testing.T) {
 	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startPiped(t, cmd)
 	stdout.Close()
 	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n")
 	stdin.Close()

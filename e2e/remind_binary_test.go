@@ -176,12 +176,8 @@ func (e *env) once(t *testing.T, now time.Time, args ...string) ([]remind.Messag
 	cmd := e.command(t, now, nil, append([]string{"remind", "--once"}, args...)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
+	code, err := exitCode(cmd.Run())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return decodeLines(t, out.String()), errb.String(), code

@@ -177,19 +177,7 @@ func stdioExchange(t *testing.T, msgs []json.RawMessage) string {
 	ctx, cancel := context.WithTimeout(context.Background(), wireLimit)
 	defer cancel()
 	cmd := h.command(ctx, "mcp")
-	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startPiped(t, cmd)
 	lines := make(chan []byte)
 	go func() {
 		defer close(lines)

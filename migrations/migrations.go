@@ -3,15 +3,37 @@
 // wherever the binary runs. The files follow pressly/goose v3's SQL format
 // (`-- +goose Up` / `-- +goose Down`) and are applied by package store.
 //
+// There is one numbered history and one folder per engine: sqlite/ for the
+// embedded default and postgres/ for PostgreSQL. Both folders hold the same
+// version numbers with the same meaning (00003 makes the events tables in
+// both), written in each engine's SQL, so a database of either engine at
+// version N has the same tables, columns and rules.
+//
 // Numbering: 00001_core.sql belongs to the store (people, journal, keys,
 // tokens, chat history); 00002_tasks.sql, 00003_events.sql and
 // 00004_reminders.sql belong to the packages that own those tables. A file,
-// once released, is never edited: change the schema with a new file.
+// once released, is never edited: change the schema with a new file, in
+// both folders.
 package migrations
 
-import "embed"
+import (
+	"embed"
+	"io/fs"
+)
 
-// FS is the set of migration files, named NNNNN_name.sql at its root.
-//
-//go:embed *.sql
-var FS embed.FS
+//go:embed sqlite/*.sql postgres/*
+var files embed.FS
+
+// SQLite is the SQLite history, files named NNNNN_name.sql at its root.
+var SQLite = sub("sqlite")
+
+// Postgres is the PostgreSQL history, with the same numbers as [SQLite].
+var Postgres = sub("postgres")
+
+func sub(dir string) fs.FS {
+	f, err := fs.Sub(files, dir)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}

@@ -44,7 +44,7 @@ type MigrateResult struct {
 
 // migrationFiles is the schema source; tests swap in a longer list to
 // exercise upgrades.
-var migrationFiles fs.FS = migrations.FS
+var migrationFiles fs.FS = migrations.SQLite
 
 func (s *Store) provider() (*goose.Provider, error) {
 	p, err := goose.NewProvider(goose.DialectSQLite3, s.db, migrationFiles,

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,12 +19,12 @@ import (
 func withMigrations(t *testing.T, extra map[string]string) {
 	t.Helper()
 	m := fstest.MapFS{}
-	entries, err := migrations.FS.ReadDir(".")
+	entries, err := fs.ReadDir(migrations.SQLite, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		b, err := migrations.FS.ReadFile(e.Name())
+		b, err := fs.ReadFile(migrations.SQLite, e.Name())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestPeopleRowPurgeAndDelete(t *testing.T) {
 func TestPeopleJournalMigration(t *testing.T) {
 	ctx := context.Background()
 	old := fstest.MapFS{}
-	entries, err := migrations.FS.ReadDir(".")
+	entries, err := fs.ReadDir(migrations.SQLite, ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestPeopleJournalMigration(t *testing.T) {
 		if e.Name() >= "00008_" { // 00008 and every later one
 			continue
 		}
-		b, _ := migrations.FS.ReadFile(e.Name())
+		b, _ := fs.ReadFile(migrations.SQLite, e.Name())
 		old[e.Name()] = &fstest.MapFile{Data: b}
 	}
 	saved := migrationFiles

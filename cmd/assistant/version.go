@@ -42,7 +42,7 @@ func versionString() string {
 // no database.
 func knownSchema() int64 {
 	var max int64
-	entries, _ := fs.ReadDir(migrations.FS, ".")
+	entries, _ := fs.ReadDir(migrations.SQLite, ".")
 	for _, e := range entries {
 		num, _, ok := strings.Cut(e.Name(), "_")
 		if !ok {

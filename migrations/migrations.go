@@ -21,7 +21,7 @@ import (
 	"io/fs"
 )
 
-//go:embed sqlite/*.sql postgres/*
+//go:embed sqlite/*.sql postgres/*.sql
 var files embed.FS
 
 // SQLite is the SQLite history, files named NNNNN_name.sql at its root.

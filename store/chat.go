@@ -51,7 +51,7 @@ func (s *Store) appendMessages(ctx context.Context, owner, conv int64, msgs []js
 		}
 		roles[i] = h.Role
 	}
-	tx, end, err := s.beginWrite(ctx)
+	tx, end, err := s.beginWrite(ctx, owner)
 	if err != nil {
 		return err
 	}

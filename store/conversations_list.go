@@ -35,7 +35,7 @@ func (s *Store) Conversations(ctx context.Context, owner int64, limit int) ([]Co
 			(SELECT m.payload FROM messages m WHERE m.conversation_id = c.id AND m.owner_id = c.owner_id AND m.role = 'user'
 				ORDER BY m.seq LIMIT 1)
 		FROM conversations c WHERE c.owner_id = ?
-		ORDER BY c.updated DESC, c.id DESC LIMIT ?`, owner, limit)
+		ORDER BY c.updated DESC, c.id DESC LIMIT ?`, owner, limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("cannot list the conversations of person %d: %w", owner, err)
 	}

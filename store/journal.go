@@ -29,7 +29,11 @@ func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx 
 // Read runs fn in one read transaction (a consistent snapshot; it does not
 // block writers). Insert, Update, Delete, SaveKey and Exec are refused in it.
 func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
-	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	opt := &sql.TxOptions{ReadOnly: true}
+	if s.engine == Postgres {
+		opt.Isolation = sql.LevelRepeatableRead
+	}
+	sqlTx, err := s.db.BeginTx(ctx, opt)
 	if err != nil {
 		return s.troubled(fmt.Errorf("cannot read the database: %w", err))
 	}
@@ -42,7 +46,7 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 // uses it to link the two changes); the hook gets the new change's number.
 func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error,
 	then func(tx *Tx, change int64) error) (string, error) {
-	sqlTx, end, err := s.beginWrite(ctx)
+	sqlTx, end, err := s.beginWrite(ctx, owner)
 	if err != nil {
 		return "", fmt.Errorf("cannot start writing to the database: %w", err)
 	}
@@ -66,12 +70,9 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if summary == "" {
 		summary = tx.autoSummary()
 	}
-	r, err := tx.exec(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?)`,
-		owner, tool, summary, tx.now.Unix())
-	if err != nil {
-		return "", fmt.Errorf("cannot journal the change: %w", err)
-	}
-	change, err := r.LastInsertId()
+	var change int64
+	err = tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
+		owner, tool, summary, tx.now.Unix()).Scan(&change)
 	if err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
@@ -114,8 +115,16 @@ func (tx *Tx) journalRows(change int64) error {
 	return nil
 }
 
+// personExists checks that the owner is a person. On PostgreSQL it asks
+// outside the transaction, which an error before it may have aborted.
 func (tx *Tx) personExists() error {
-	rows, err := tx.query(`SELECT 1 FROM people WHERE id = ?`, tx.owner)
+	var rows *sql.Rows
+	var err error
+	if tx.s.engine == Postgres {
+		rows, err = tx.s.db.QueryContext(tx.ctx, `SELECT 1 FROM people WHERE id = ?`, tx.owner)
+	} else {
+		rows, err = tx.query(`SELECT 1 FROM people WHERE id = ?`, tx.owner)
+	}
 	if err != nil {
 		return err
 	}
@@ -228,7 +237,7 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 // changes reads owner's changes newest first; only change id when only > 0.
 func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Change, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
-		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limit)
+		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limitArg(limit))
 	if err != nil {
 		return nil, err
 	}

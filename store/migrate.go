@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"github.com/assistant-dev/assistant/migrations"
 )
@@ -46,9 +47,23 @@ type MigrateResult struct {
 // exercise upgrades.
 var migrationFiles fs.FS = migrations.SQLite
 
+// pgMigrationFiles is the PostgreSQL history, with the same numbers.
+var pgMigrationFiles fs.FS = migrations.Postgres
+
 func (s *Store) provider() (*goose.Provider, error) {
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.db, migrationFiles,
-		goose.WithDisableGlobalRegistry(true))
+	dialect, files := goose.DialectSQLite3, migrationFiles
+	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true)}
+	if s.engine == Postgres {
+		dialect, files = goose.DialectPostgres, pgMigrationFiles
+		// Processes that start together migrate once: goose holds a
+		// session advisory lock while it reads and applies versions.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, s.db, files, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("the embedded migrations cannot be read (%v); this binary is broken, rebuild it", err)
 	}
@@ -72,8 +87,11 @@ func (s *Store) latestKnown() (int64, error) {
 // without creating it, so that looking never writes.
 func (s *Store) dbVersion(ctx context.Context) (int64, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, versionTable).Scan(&n)
+	q := `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?`
+	if s.engine == Postgres {
+		q = `SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?`
+	}
+	err := s.db.QueryRowContext(ctx, q, versionTable).Scan(&n)
 	if err != nil || n == 0 {
 		return 0, err
 	}
@@ -160,7 +178,10 @@ func asTime(v any) time.Time {
 	return time.Time{}
 }
 
-// Migrate applies every pending migration. Before touching a database that
+// Migrate applies every pending migration. On PostgreSQL, every version
+// is applied in a transaction of its own under goose's session lock, so
+// processes that start together migrate once, and no copy is made (see
+// [Open]). On SQLite, before touching a database that
 // already holds tables, it writes a full copy next to it with VACUUM INTO,
 // named after the version it had (assistant.db.v3.bak), so an upgrade that
 // goes wrong never loses data. Another process migrating the same file at
@@ -188,11 +209,16 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		return res, nil
 	}
 	var tables int
-	if err := s.db.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN (?, 'sqlite_sequence')`,
-		versionTable).Scan(&tables); err != nil {
-		return res, fmt.Errorf("cannot look into “%s”: %w", s.path, err)
+	if s.engine == SQLite || s.engine == "" {
+		if err := s.db.QueryRowContext(ctx,
+			`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN (?, 'sqlite_sequence')`,
+			versionTable).Scan(&tables); err != nil {
+			return res, fmt.Errorf("cannot look into “%s”: %w", s.path, err)
+		}
 	}
+	// PostgreSQL gets no copy: each migration is one transaction there,
+	// so one that fails leaves the schema as it was; the server's own
+	// backups (pg_dump, replicas) stand for the rest.
 	if tables > 0 {
 		b, err := s.backup(ctx, from)
 		if err != nil {

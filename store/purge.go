@@ -30,7 +30,7 @@ func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (PurgeCounts
 	now := s.now()
 	cut := now.Add(-olderThan)
 	keyCut := now.Add(-max(olderThan, keyLife))
-	tx, end, err := s.beginWrite(ctx)
+	tx, end, err := s.beginWrite(ctx, 0)
 	if err != nil {
 		return c, err
 	}

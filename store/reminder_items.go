@@ -159,7 +159,7 @@ func (tx *Tx) OpenTasksDue(day string, end time.Time, limit int) (total int, lis
 	}
 	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
 		AND ((due_at IS NOT NULL AND due_at < ?) OR (due_at IS NULL AND due_date IS NOT NULL AND due_date <= ?))
-		ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`, tx.owner, end.Unix(), day, limit)
+		ORDER BY due_date, coalesce(due_at, 0), id LIMIT ?`, tx.owner, end.Unix(), day, limitArg(limit))
 	if err != nil {
 		return 0, nil, err
 	}

@@ -129,7 +129,7 @@ func (tx *Tx) NextFiresDue(now time.Time) ([]NextFire, error) {
 // now (whole seconds), soonest first (then by item).
 func (tx *Tx) NextFiresAfter(now time.Time, limit int) ([]NextFire, error) {
 	rows, err := tx.query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
-		AND next_fire > ? ORDER BY next_fire, item LIMIT ?`, tx.owner, now.Unix(), limit)
+		AND next_fire > ? ORDER BY next_fire, item LIMIT ?`, tx.owner, now.Unix(), limitArg(limit))
 	if err != nil {
 		return nil, err
 	}
@@ -548,7 +548,7 @@ func (tx *Tx) Deliveries(view DeliveryView, late time.Duration, limit int) ([]De
 		return nil, fmt.Errorf("store: no delivery view %d", view)
 	}
 	rows, err := tx.query(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ? AND `+cond+` LIMIT ?`,
-		append(args, limit)...)
+		append(args, limitArg(limit))...)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
@@ -56,8 +57,10 @@ type Options struct {
 // Store is an open database. It is safe for concurrent use by many
 // goroutines, and several processes may open the same file at once.
 type Store struct {
-	db   *sql.DB
-	path string
+	db     *sql.DB
+	engine Engine
+	pool   *pgxpool.Pool // PostgreSQL only: pgx's pool under db
+	path   string        // the SQLite file, or the PostgreSQL URL without its password
 	// Now is the clock for created/updated stamps and purge cut-offs; tests
 	// set it. It must be set before the Store is shared.
 	Now func() time.Time
@@ -116,7 +119,17 @@ func dsn(path string) string {
 	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
 }
 
-// Open opens (creating if needed) the database at path: the folder is made
+// Open opens the database at location: a SQLite file (a path or a file:
+// URL) or a PostgreSQL database (a postgres:// URL); see [ParseLocation].
+// Any other scheme is refused with a sentence wrapping [ErrInvalid].
+//
+// PostgreSQL: the database must exist; its schema is brought up to date
+// as for SQLite, but without a copy beforehand (each migration runs in one
+// transaction, so one that fails leaves the schema as it was; keep the
+// server's own backups, pg_dump or replicas). A server that cannot be used
+// is refused in one sentence wrapping [ErrUnavailable].
+//
+// SQLite: the file is created if needed, its folder is made
 // 0700 and the file 0600, since it holds a person's tasks and calendar.
 // Unless opts.NoMigrate, pending migrations are applied, after a copy of a
 // non-empty database is written next to it (see Migrate). A database whose
@@ -128,9 +141,17 @@ func dsn(path string) string {
 // saying why (see Store.Explain); an error of that Trouble otherwise, in
 // Explain's sentence. A damaged file (Corrupt) is refused in Explain's
 // sentence.
-func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
+func Open(ctx context.Context, location string, opts *Options) (*Store, error) {
+	path := location
 	if opts == nil {
 		opts = &Options{}
+	}
+	engine, path, err := ParseLocation(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", err.Error(), ErrInvalid)
+	}
+	if engine == Postgres {
+		return openPostgres(ctx, path, opts)
 	}
 	if path == "" {
 		p, err := DefaultPath()
@@ -293,7 +314,19 @@ func isBusy(err error) bool {
 // closes.
 func (s *Store) Close() error {
 	s.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
-	return s.db.Close()
+	err := s.db.Close()
+	if s.pool != nil {
+		s.pool.Close()
+	}
+	return err
+}
+
+// Engine is the engine behind the store: [SQLite] or [Postgres].
+func (s *Store) Engine() Engine {
+	if s.engine == "" {
+		return SQLite
+	}
+	return s.engine
 }
 
 // DB is the underlying pool, for code that needs SQL the Store does not
@@ -301,7 +334,8 @@ func (s *Store) Close() error {
 // owner_id themselves.
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Path is the absolute path of the database file.
+// Path is the absolute path of the database file, or for PostgreSQL the
+// URL with its password replaced (see [Redact]).
 func (s *Store) Path() string { return s.path }
 
 // now is the store's clock in UTC, cut to whole seconds: stamps are Unix
@@ -313,10 +347,27 @@ func (s *Store) now() time.Time { return s.Now().UTC().Truncate(time.Second) }
 // text in time order.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 
-// beginWrite starts a write transaction (BEGIN IMMEDIATE, from the DSN)
-// once this process has no other one running; end must be called when the
-// transaction is over.
-func (s *Store) beginWrite(ctx context.Context) (tx *sql.Tx, end func(), err error) {
+// beginWrite starts a write transaction for owner; end must be called
+// when the transaction is over. SQLite: BEGIN IMMEDIATE (from the DSN)
+// once this process has no other one running. PostgreSQL: READ COMMITTED
+// holding owner's transaction-level advisory lock, so the writes of one
+// person are serialized across every process and server, as SQLite
+// serializes all writes; owner 0 (a write of no one person, Purge) takes
+// no lock.
+func (s *Store) beginWrite(ctx context.Context, owner int64) (tx *sql.Tx, end func(), err error) {
+	if s.engine == Postgres {
+		tx, err = s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+		if err != nil {
+			return nil, nil, err
+		}
+		if owner != 0 {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, owner); err != nil {
+				tx.Rollback()
+				return nil, nil, err
+			}
+		}
+		return tx, func() { tx.Rollback() }, nil
+	}
 	select {
 	case s.writing <- struct{}{}:
 	case <-ctx.Done():
@@ -339,7 +390,13 @@ const maxStmts = 512
 // stmt is the pool-wide prepared statement for q, prepared once: parsing
 // SQL is about a third of a small write's CPU time in modernc's SQLite.
 // It returns nil when q cannot be cached (the caller then runs q as text).
+//
+// On PostgreSQL it is always nil: pgx prepares every statement once per
+// connection by itself (its statement cache), in the same round trip.
 func (s *Store) stmt(ctx context.Context, q string) *sql.Stmt {
+	if s.engine == Postgres {
+		return nil
+	}
 	if v, ok := s.stmts.Load(q); ok {
 		return v.(*sql.Stmt)
 	}

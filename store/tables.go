@@ -87,7 +87,12 @@ func (s *Store) columns(ctx context.Context, q querier, table string) ([]string,
 	if ok {
 		return cols, nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
+	cq := `SELECT name FROM pragma_table_info(?) ORDER BY cid`
+	if s.engine == Postgres {
+		cq = `SELECT column_name FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`
+	}
+	rows, err := q.QueryContext(ctx, cq, table)
 	if err != nil {
 		return nil, err
 	}

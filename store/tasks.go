@@ -386,7 +386,7 @@ func (tx *Tx) TasksByUID() (map[string]task.Task, error) {
 func (tx *Tx) TasksLike(t task.Task, since time.Time) ([]task.Task, error) {
 	d := encodeDue(t.Due, t.HasDue)
 	return tx.tasks(taskSelect+` WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
-		AND due_date IS ? AND due_time IS ? AND due_zone IS ? ORDER BY id`,
+		AND due_date IS NOT DISTINCT FROM ? AND due_time IS NOT DISTINCT FROM ? AND due_zone IS NOT DISTINCT FROM ? ORDER BY id`,
 		tx.owner, item.NormTitle(t.Title), since.Unix(), d["due_date"], d["due_time"], d["due_zone"])
 }
 
@@ -457,7 +457,7 @@ func (tx *Tx) Completions(id int64, limit int) ([]task.Completion, int, error) {
 	}
 	rows, err := tx.query(`SELECT id, due_date, due_time, due_zone, due_at, completed_at FROM task_completions
 		WHERE owner_id = ? AND task_id = ? AND deleted_at IS NULL
-		ORDER BY completed_at DESC, id DESC LIMIT ?`, tx.owner, id, limit)
+		ORDER BY completed_at DESC, id DESC LIMIT ?`, tx.owner, id, limitArg(limit))
 	if err != nil {
 		return nil, 0, err
 	}

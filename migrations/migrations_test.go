@@ -1,0 +1,506 @@
+package migrations_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite"
+
+	"github.com/assistant-dev/assistant/migrations"
+)
+
+// TestSameHistory checks that both folders hold the same numbered files,
+// named alike, and nothing else.
+func TestSameHistory(t *testing.T) {
+	names := func(fsys fs.FS) []string {
+		t.Helper()
+		entries, err := fs.ReadDir(fsys, ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			if !regexp.MustCompile(`^\d{5}_[a-z0-9_]+\.sql$`).MatchString(e.Name()) {
+				t.Errorf("%s is not a migration named NNNNN_name.sql", e.Name())
+			}
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	lite, pg := names(migrations.SQLite), names(migrations.Postgres)
+	if len(lite) == 0 {
+		t.Fatal("no SQLite migrations embedded")
+	}
+	if !reflect.DeepEqual(lite, pg) {
+		t.Errorf("the folders differ:\nsqlite:   %v\npostgres: %v", lite, pg)
+	}
+}
+
+// table is what the schema comparison sees of one table: its columns in
+// order ("name type [NOT NULL]"), its indexes by name ("columns unique
+// partial", leaving out those SQLite or PostgreSQL make for a PRIMARY KEY or
+// UNIQUE constraint), its foreign keys and how many CHECK constraints it
+// has.
+type table struct {
+	Columns []string
+	Indexes map[string]string
+	Foreign []string
+	Checks  int
+}
+
+// TestSameSchema applies both histories and compares what they build.
+func TestSameSchema(t *testing.T) {
+	ctx := context.Background()
+	pg := postgresDB(t)
+	lite := sqliteDB(t)
+	if _, err := provider(t, goose.DialectSQLite3, lite, migrations.SQLite).Up(ctx); err != nil {
+		t.Fatalf("SQLite up: %v", err)
+	}
+	if _, err := provider(t, goose.DialectPostgres, pg, migrations.Postgres).Up(ctx); err != nil {
+		t.Fatalf("PostgreSQL up: %v", err)
+	}
+	want, got := sqliteSchema(t, lite), postgresSchema(t, pg)
+	if len(want) == 0 {
+		t.Fatal("the SQLite history made no tables")
+	}
+	for name, w := range want {
+		g, ok := got[name]
+		if !ok {
+			t.Errorf("table %s is missing on PostgreSQL", name)
+			continue
+		}
+		if !reflect.DeepEqual(w, g) {
+			t.Errorf("table %s differs:\nsqlite:   %+v\npostgres: %+v", name, w, g)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("table %s exists only on PostgreSQL", name)
+		}
+	}
+}
+
+// TestPostgresDownUp applies the whole history, takes every step back down
+// to an empty schema, and applies it again.
+func TestPostgresDownUp(t *testing.T) {
+	ctx := context.Background()
+	db := postgresDB(t)
+	p := provider(t, goose.DialectPostgres, db, migrations.Postgres)
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatalf("up: %v", err)
+	}
+	if _, err := p.DownTo(ctx, 0); err != nil {
+		t.Fatalf("down to 0: %v", err)
+	}
+	var left []string
+	rows, err := db.QueryContext(ctx, `
+		SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'S', 'v')
+		  AND c.relname NOT LIKE 'goose_db_version%'
+		UNION ALL
+		SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+		WHERE n.nspname = current_schema()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left = scanStrings(t, rows)
+	if len(left) != 0 {
+		t.Errorf("down to 0 left %v", left)
+	}
+	if v, err := p.GetDBVersion(ctx); err != nil || v != 0 {
+		t.Errorf("version after down to 0 = %d, %v; want 0", v, err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatalf("up again: %v", err)
+	}
+}
+
+// TestPostgresUpgradeWithRows applies the steps that fill new columns or
+// tables from existing rows onto a database that has rows.
+func TestPostgresUpgradeWithRows(t *testing.T) {
+	ctx := context.Background()
+	db := postgresDB(t)
+	p := provider(t, goose.DialectPostgres, db, migrations.Postgres)
+	if _, err := p.UpTo(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	// 2026-10-05T07:00:00Z; alice has an event, bob only an override of
+	// it (the owner of an override is its own column), carol nothing.
+	exec(t, db, `INSERT INTO people (id, name, zone, created) VALUES
+		(1, 'alice', 'Europe/Paris', 1791183600), (2, 'bob', 'UTC', 0), (3, 'carol', 'UTC', 0)`)
+	exec(t, db, `INSERT INTO events (id, owner_id, uid, title, start_local, end_local, tzid, start_at, end_at, first_at, created_at)
+		VALUES (1, 1, 'u1', 'Standup', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`)
+	exec(t, db, `INSERT INTO event_overrides (owner_id, event_id, recurrence_id, created_at) VALUES (2, 1, '20261005T070000Z', 0)`)
+	if _, err := p.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	var seeded []string
+	rows, err := db.QueryContext(ctx, `SELECT person_id::text FROM event_generations ORDER BY person_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded = scanStrings(t, rows)
+	if !reflect.DeepEqual(seeded, []string{"1", "2"}) {
+		t.Errorf("event_generations seeded for %v, want [1 2]", seeded)
+	}
+
+	var owner int64
+	var updated string
+	if err := db.QueryRowContext(ctx, `SELECT owner_id, updated_at FROM people WHERE id = 1`).Scan(&owner, &updated); err != nil {
+		t.Fatal(err)
+	}
+	if owner != 1 || updated != "2026-10-05T07:00:00Z" {
+		t.Errorf("alice after 00008: owner_id %d, updated_at %q; want 1, 2026-10-05T07:00:00Z", owner, updated)
+	}
+	if err := db.QueryRowContext(ctx, `SELECT updated_at FROM people WHERE id = 2`).Scan(&updated); err != nil {
+		t.Fatal(err)
+	}
+	if updated != "1970-01-01T00:00:00Z" {
+		t.Errorf("bob's updated_at after 00008 = %q, want 1970-01-01T00:00:00Z", updated)
+	}
+}
+
+// TestPostgresTriggers checks the rules the triggers keep: a person owns
+// exactly their own row and is never soft-deleted, and every write to
+// events or overrides draws a new generation.
+func TestPostgresTriggers(t *testing.T) {
+	ctx := context.Background()
+	db := postgresDB(t)
+	if _, err := provider(t, goose.DialectPostgres, db, migrations.Postgres).Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	var id, owner int64
+	if err := db.QueryRowContext(ctx, `INSERT INTO people (name, zone, created) VALUES ('alice', 'UTC', 0) RETURNING id, owner_id`).Scan(&id, &owner); err != nil {
+		t.Fatal(err)
+	}
+	if owner != id {
+		t.Errorf("a new person has owner_id %d, id %d; want them equal", owner, id)
+	}
+	// A copy inserts explicit ids, with owner_id equal to id.
+	exec(t, db, `INSERT INTO people (id, name, zone, created, owner_id) VALUES (100, 'copied', 'UTC', 0, 100)`)
+
+	refused := []struct{ name, sql, says string }{
+		{"another owner", `INSERT INTO people (name, zone, created, owner_id) VALUES ('bob', 'UTC', 0, 100)`,
+			"a person owns only their own row; add people with store.AddPerson"},
+		{"owner changed", fmt.Sprintf(`UPDATE people SET owner_id = 100 WHERE id = %d`, id),
+			"a person owns only their own row; owner_id must stay equal to id"},
+		{"owner cleared", fmt.Sprintf(`UPDATE people SET owner_id = NULL WHERE id = %d`, id),
+			"a person owns only their own row; owner_id must stay equal to id"},
+		{"soft delete", fmt.Sprintf(`UPDATE people SET deleted_at = '2026-10-05T07:00:00Z' WHERE id = %d`, id),
+			"a person is deleted for good with store.DeletePerson, never soft-deleted"},
+	}
+	for _, r := range refused {
+		_, err := db.ExecContext(ctx, r.sql)
+		if err == nil || !strings.Contains(err.Error(), r.says) {
+			t.Errorf("%s: err = %v, want one saying %q", r.name, err, r.says)
+		}
+	}
+	exec(t, db, fmt.Sprintf(`UPDATE people SET zone = 'Europe/Paris', updated_at = '2026-10-05T07:00:00Z' WHERE id = %d`, id))
+
+	gen := func() (int64, bool) {
+		t.Helper()
+		var g int64
+		err := db.QueryRowContext(ctx, `SELECT gen FROM event_generations WHERE person_id = $1`, id).Scan(&g)
+		if err == sql.ErrNoRows {
+			return 0, false
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g, true
+	}
+	if _, ok := gen(); ok {
+		t.Fatal("a generation before any event")
+	}
+	var last int64
+	step := func(what, stmt string) {
+		t.Helper()
+		exec(t, db, stmt)
+		g, ok := gen()
+		if !ok || g == last {
+			t.Errorf("after %s the generation is %d (present %v), before %d; want a new one", what, g, ok, last)
+		}
+		last = g
+	}
+	step("an event insert", fmt.Sprintf(`INSERT INTO events (id, owner_id, uid, title, start_local, end_local, tzid, start_at, end_at, first_at, created_at)
+		VALUES (1, %d, 'u1', 'Standup', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`, id))
+	step("an event update", `UPDATE events SET title = 'Daily' WHERE id = 1`)
+	step("an override insert", fmt.Sprintf(`INSERT INTO event_overrides (id, owner_id, event_id, recurrence_id, created_at) VALUES (1, %d, 1, '20261005T070000Z', 0)`, id))
+	step("an override update", `UPDATE event_overrides SET cancelled = 1 WHERE id = 1`)
+	step("an override delete", `DELETE FROM event_overrides WHERE id = 1`)
+	step("an event delete", `DELETE FROM events WHERE id = 1`)
+	exec(t, db, fmt.Sprintf(`INSERT INTO events (id, owner_id, uid, title, start_local, end_local, tzid, start_at, end_at, first_at, created_at)
+		VALUES (2, %d, 'u2', 'Standup', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`, id))
+	last, _ = gen()
+	step("the person's deletion", fmt.Sprintf(`DELETE FROM people WHERE id = %d`, id))
+
+	var events int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM events`).Scan(&events); err != nil {
+		t.Fatal(err)
+	}
+	if events != 0 {
+		t.Errorf("%d events outlived their owner", events)
+	}
+}
+
+func provider(t *testing.T, d goose.Dialect, db *sql.DB, fsys fs.FS) *goose.Provider {
+	t.Helper()
+	p, err := goose.NewProvider(d, db, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sqliteDB(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "mig.db")+"?_pragma=foreign_keys(1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// postgresDB makes a database of its own on the server named by
+// ASSISTANT_TEST_POSTGRES and drops it when the test ends. Without the
+// variable the test skips, except under CI=true, where it fails.
+func postgresDB(t *testing.T) *sql.DB {
+	t.Helper()
+	dsn := os.Getenv("ASSISTANT_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ASSISTANT_TEST_POSTGRES is not set; CI must run the PostgreSQL half")
+		}
+		t.Skip("set ASSISTANT_TEST_POSTGRES to a PostgreSQL DSN to run the PostgreSQL half")
+	}
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatalf("ASSISTANT_TEST_POSTGRES: %v", err)
+	}
+	admin := stdlib.OpenDB(*cfg)
+	t.Cleanup(func() { admin.Close() })
+
+	b := make([]byte, 6)
+	rand.Read(b)
+	name := "mig_" + hex.EncodeToString(b)
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database %s: %v", name, err)
+	}
+	cfg = cfg.Copy()
+	cfg.Database = name
+	db := stdlib.OpenDB(*cfg)
+	// Cleanups run last first: close this pool, then drop, then close admin.
+	t.Cleanup(func() {
+		if _, err := admin.ExecContext(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func exec(t *testing.T, db *sql.DB, stmt string) {
+	t.Helper()
+	if _, err := db.ExecContext(context.Background(), stmt); err != nil {
+		t.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+func scanStrings(t *testing.T, rows *sql.Rows) []string {
+	t.Helper()
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// sqliteTypes maps SQLite's declared types to the PostgreSQL types the
+// rules give them.
+// checkClause finds the CHECK constraints in a table's CREATE TABLE text.
+var checkClause = regexp.MustCompile(`(?i)\bCHECK\s*\(`)
+
+var sqliteTypes = map[string]string{"INTEGER": "bigint", "TEXT": "text", "BLOB": "bytea", "REAL": "double precision"}
+
+func sqliteSchema(t *testing.T, db *sql.DB) map[string]table {
+	t.Helper()
+	rows, err := db.Query(`SELECT name FROM sqlite_schema WHERE type = 'table'
+		AND name NOT LIKE 'sqlite_%' AND name <> 'goose_db_version'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]table{}
+	for _, name := range scanStrings(t, rows) {
+		tb := table{Indexes: map[string]string{}}
+		var text string
+		if err := db.QueryRow(`SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?`, name).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		tb.Checks = len(checkClause.FindAllString(text, -1))
+		cols, err := db.Query(`SELECT name, upper(type), "notnull" OR pk > 0 FROM pragma_table_info(?) ORDER BY cid`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cols.Next() {
+			var c, typ string
+			var notNull bool
+			if err := cols.Scan(&c, &typ, &notNull); err != nil {
+				t.Fatal(err)
+			}
+			pgType, ok := sqliteTypes[typ]
+			if !ok {
+				t.Fatalf("%s.%s has type %q, which the rules do not map", name, c, typ)
+			}
+			tb.Columns = append(tb.Columns, column(c, pgType, notNull))
+		}
+		cols.Close()
+
+		idx, err := db.Query(`SELECT l.name, l."unique", l.partial,
+				(SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_index_info(l.name) ORDER BY seqno))
+			FROM pragma_index_list(?) AS l WHERE l.origin = 'c'`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for idx.Next() {
+			var n, cols string
+			var unique, partial bool
+			if err := idx.Scan(&n, &unique, &partial, &cols); err != nil {
+				t.Fatal(err)
+			}
+			tb.Indexes[n] = index(cols, unique, partial)
+		}
+		idx.Close()
+
+		fks, err := db.Query(`SELECT "from", "table", "to", on_delete FROM pragma_foreign_key_list(?) ORDER BY "from"`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for fks.Next() {
+			var from, to, col, onDelete string
+			if err := fks.Scan(&from, &to, &col, &onDelete); err != nil {
+				t.Fatal(err)
+			}
+			tb.Foreign = append(tb.Foreign, fmt.Sprintf("%s -> %s(%s) ON DELETE %s", from, to, col, onDelete))
+		}
+		fks.Close()
+		out[name] = tb
+	}
+	return out
+}
+
+func postgresSchema(t *testing.T, db *sql.DB) map[string]table {
+	t.Helper()
+	rows, err := db.Query(`SELECT table_name FROM information_schema.tables
+		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'goose_db_version'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]table{}
+	for _, name := range scanStrings(t, rows) {
+		tb := table{Indexes: map[string]string{}}
+		if err := db.QueryRow(`SELECT count(*) FROM pg_constraint WHERE contype = 'c' AND conrelid = $1::regclass`, name).Scan(&tb.Checks); err != nil {
+			t.Fatal(err)
+		}
+		cols, err := db.Query(`SELECT column_name, data_type, is_nullable = 'NO' FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for cols.Next() {
+			var c, typ string
+			var notNull bool
+			if err := cols.Scan(&c, &typ, &notNull); err != nil {
+				t.Fatal(err)
+			}
+			tb.Columns = append(tb.Columns, column(c, typ, notNull))
+		}
+		cols.Close()
+
+		// Indexes made by CREATE INDEX, not those behind a PRIMARY KEY or
+		// UNIQUE constraint (SQLite's sqlite_autoindex_ ones).
+		idx, err := db.Query(`SELECT i.relname, x.indisunique, x.indpred IS NOT NULL,
+				(SELECT string_agg(a.attname, ',' ORDER BY k.ord)
+				 FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, ord)
+				 JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.attnum)
+			FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+			WHERE x.indrelid = $1::regclass
+			  AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid AND c.contype IN ('p', 'u', 'x'))`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for idx.Next() {
+			var n, cols string
+			var unique, partial bool
+			if err := idx.Scan(&n, &unique, &partial, &cols); err != nil {
+				t.Fatal(err)
+			}
+			tb.Indexes[n] = index(cols, unique, partial)
+		}
+		idx.Close()
+
+		fks, err := db.Query(`SELECT a.attname, c.confrelid::regclass::text, b.attname,
+				CASE c.confdeltype WHEN 'c' THEN 'CASCADE' WHEN 'n' THEN 'SET NULL' WHEN 'd' THEN 'SET DEFAULT'
+					WHEN 'r' THEN 'RESTRICT' ELSE 'NO ACTION' END
+			FROM pg_constraint c
+			JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+			JOIN pg_attribute b ON b.attrelid = c.confrelid AND b.attnum = c.confkey[1]
+			WHERE c.contype = 'f' AND c.conrelid = $1::regclass AND cardinality(c.conkey) = 1
+			ORDER BY a.attname`, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for fks.Next() {
+			var from, to, col, onDelete string
+			if err := fks.Scan(&from, &to, &col, &onDelete); err != nil {
+				t.Fatal(err)
+			}
+			tb.Foreign = append(tb.Foreign, fmt.Sprintf("%s -> %s(%s) ON DELETE %s", from, to, col, onDelete))
+		}
+		fks.Close()
+		out[name] = tb
+	}
+	return out
+}
+
+func column(name, typ string, notNull bool) string {
+	if notNull {
+		return name + " " + typ + " NOT NULL"
+	}
+	return name + " " + typ
+}
+
+func index(cols string, unique, partial bool) string {
+	s := "(" + cols + ")"
+	if unique {
+		s = "UNIQUE " + s
+	}
+	if partial {
+		s += " WHERE …"
+	}
+	return s
+}

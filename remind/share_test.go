@@ -1,0 +1,106 @@
+package remind
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
+)
+
+// gate is a notifier shared by several engines that holds every send
+// until want sends are in flight at once (or until a deadline that only
+// bounds the wait, when it fails them): it proves that the engines send
+// side by side rather than one behind another.
+type gate struct {
+	want     int
+	mu       sync.Mutex
+	inFlight int
+	open     chan struct{}
+	opened   bool
+	ids      map[string]int
+}
+
+func newGate(want int) *gate { return &gate{want: want, open: make(chan struct{}), ids: map[string]int{}} }
+
+func (g *gate) Name() string { return "gate" }
+
+func (g *gate) Notify(_ context.Context, m *Message, _ []byte) error {
+	g.mu.Lock()
+	g.inFlight++
+	if g.inFlight >= g.want && !g.opened {
+		g.opened = true
+		close(g.open)
+	}
+	g.mu.Unlock()
+	defer func() {
+		g.mu.Lock()
+		g.inFlight--
+		g.mu.Unlock()
+	}()
+	select {
+	case <-g.open:
+	case <-time.After(2 * time.Minute):
+		return fmt.Errorf("fewer than %d sends were ever in flight at once", g.want)
+	}
+	g.mu.Lock()
+	g.ids[m.DeliveryID]++
+	g.mu.Unlock()
+	return nil
+}
+
+// Three engines on three handles of one database (as three processes, on
+// three machines with PostgreSQL) share the due deliveries of ONE person,
+// the case a per-person write lock could serialise: the claims are short
+// transactions of their own and the sends run outside them, so three
+// sends are in flight at once, and every delivery goes out exactly once.
+func TestEnginesShareOnePersonsDeliveries(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
+		const n = 9
+		for i := range n {
+			e.call(e.ada, "add_task", fmt.Sprintf(`{"title":"Task %d","due":"2026-10-05T09:%02d","remind_before":[0]}`, i, i))
+		}
+		e.pass(e.engine(Options{})) // the index, before anything is due
+		e.at("Europe/Paris", "2026-10-05T09:30")
+		g := newGate(3)
+		var engines []*Engine
+		for range 3 {
+			engines = append(engines, e.engine(Options{Store: e.open(), Notifiers: []Notifier{g}}))
+		}
+		var wg sync.WaitGroup
+		results := make([]Result, len(engines))
+		for i, eng := range engines {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := eng.Pass(context.Background())
+				if err != nil {
+					t.Error(err)
+				}
+				results[i] = r
+			}()
+		}
+		wg.Wait()
+		if !g.opened {
+			t.Fatal("three engines never had a send in flight at once")
+		}
+		sent := 0
+		for _, r := range results {
+			sent += r.Sent
+			if r.Failed != 0 {
+				t.Errorf("a pass had failures: %+v", r)
+			}
+		}
+		if sent != n || len(g.ids) != n {
+			t.Errorf("%d sent, %d distinct ids, want %d of each", sent, len(g.ids), n)
+		}
+		for id, c := range g.ids {
+			if c != 1 {
+				t.Errorf("%s delivered %d times", id, c)
+			}
+		}
+	})
+}

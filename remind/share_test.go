@@ -23,7 +23,9 @@ type gate struct {
 	ids      map[string]int
 }
 
-func newGate(want int) *gate { return &gate{want: want, open: make(chan struct{}), ids: map[string]int{}} }
+func newGate(want int) *gate {
+	return &gate{want: want, open: make(chan struct{}), ids: map[string]int{}}
+}
 
 func (g *gate) Name() string { return "gate" }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // gate is a notifier shared by several engines that holds every send
@@ -105,4 +106,74 @@ func TestEnginesShareOnePersonsDeliveries(t *testing.T) {
 			}
 		}
 	})
+}
+
+// slowNotifier takes a fixed time per send, as a webhook across a network
+// does.
+type slowNotifier struct{ d time.Duration }
+
+func (s slowNotifier) Name() string { return "slow" }
+
+func (s slowNotifier) Notify(context.Context, *Message, []byte) error {
+	time.Sleep(s.d)
+	return nil
+}
+
+// BenchmarkSharedSends is how fast 1 or 3 engines, each on its own handle
+// (as processes on machines of their own), send 30 due reminders of one
+// person through a notifier that takes 20 ms a send, on each engine of
+// the store: the deliveries/s metric shows whether the senders share the
+// work or queue behind one another's claims. Each iteration writes the
+// next hour's 30 tasks and indexes them outside the timer.
+func BenchmarkSharedSends(b *testing.B) {
+	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
+		b.Run(engine, func(b *testing.B) {
+			if engine == storetest.Postgres {
+				storetest.SkipUnlessPostgres(b)
+			}
+			for _, k := range []int{1, 3} {
+				b.Run(fmt.Sprintf("engines=%d", k), func(b *testing.B) {
+					e := newEnv(b, civilAt(b, "Europe/Paris", "2026-10-05T08:00"))
+					var engines []*Engine
+					for range k {
+						engines = append(engines, e.engine(Options{Store: e.open(), Notifiers: []Notifier{slowNotifier{20 * time.Millisecond}}}))
+					}
+					const n = 30
+					sent := 0
+					b.ResetTimer()
+					for b.Loop() {
+						b.StopTimer()
+						due := e.now.Add(time.Hour).In(tz.MustZone(paris).Location()).Format("2006-01-02T15:04")
+						for i := range n {
+							e.call(e.ada, "add_task", fmt.Sprintf(`{"title":"Task %d","due":%q,"remind_before":[0]}`, i, due))
+						}
+						e.pass(engines[0])
+						e.now = e.now.Add(time.Hour + time.Minute)
+						b.StartTimer()
+						var wg sync.WaitGroup
+						counts := make([]int, k)
+						for i, eng := range engines {
+							wg.Add(1)
+							go func() {
+								defer wg.Done()
+								r, err := eng.Pass(context.Background())
+								if err != nil {
+									b.Error(err)
+								}
+								counts[i] = r.Sent
+							}()
+						}
+						wg.Wait()
+						for _, c := range counts {
+							sent += c
+						}
+					}
+					if sent != n*b.N {
+						b.Fatalf("%d sent, want %d", sent, n*b.N)
+					}
+					b.ReportMetric(float64(sent)/b.Elapsed().Seconds(), "deliveries/s")
+				})
+			}
+		})
+	}
 }

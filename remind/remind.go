@@ -68,6 +68,13 @@ const (
 	LateAfter = time.Minute
 )
 
+// ClockSkew is how far behind this machine's clock the clock of a machine
+// that writes tasks and events (an MCP server on another machine) may
+// run without a reminder being missed: a change stamped up to this long
+// before the last pass, which that pass did not see yet, still has the
+// fires since its stamp recorded, and sent late.
+const ClockSkew = 2 * time.Minute
+
 // DefaultRetry is the wait after each failed attempt: after the first
 // failure 1 minute, then 5, then 30; the attempt after the last wait is the
 // last one, and its failure marks the delivery failed (4 attempts in all).

@@ -3,6 +3,7 @@ package remind
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -176,4 +177,35 @@ func BenchmarkSharedSends(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A task written through a machine whose clock runs 40 s behind the
+// reminders machine's, with a reminder a moment ahead by its own clock,
+// is not missed although the reminders machine's last pass is already past
+// that moment: it is sent (late) at the next pass, once.
+func TestWriterClockBehindIsNotMissed(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T10:00").Add(50*time.Second))
+		eng, err := New(Options{Store: e.s, Notifiers: []Notifier{e.rec},
+			Now: func() time.Time { return e.now.Add(40 * time.Second) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.pass(eng) // the reminders machine has passed 10:01:30
+		out := e.out(e.ada, "add_task", `{"title":"Call","remind_at":["2026-10-05T10:01"]}`)
+		if strings.Contains(out, "already passed") {
+			t.Fatalf("the writer's clock says the reminder is ahead: %s", out)
+		}
+		e.now = e.now.Add(5 * time.Second)
+		if r := e.pass(eng); r.Sent != 1 {
+			t.Fatalf("the next pass: %+v, want the reminder sent", r)
+		}
+		e.now = e.now.Add(time.Minute)
+		if r := e.pass(eng); r.Sent != 0 {
+			t.Errorf("a later pass sent again: %+v", r)
+		}
+		if got := e.rec.take(); len(got) != 1 || got[0].Title != "Call" {
+			t.Errorf("sent %+v", got)
+		}
+	})
 }

@@ -43,11 +43,35 @@ done < <(go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImpo
 # of building their own, and the reminder engine's crash tests the one
 # built with -tags remindcrash (remind/crash.go).
 bindir=$(mktemp -d)
-trap 'rm -rf "$bindir"' EXIT
+pgdir=
+cleanup() {
+	if [ -n "$pgdir" ]; then
+		bash scripts/pg.sh stop "$pgdir" || true
+		rmdir "$pgdir" 2>/dev/null || true
+	fi
+	rm -rf "$bindir"
+}
+trap cleanup EXIT
+# The EXIT trap runs on an interrupt too once these turn it into an exit.
+trap 'exit 130' INT
+trap 'exit 143' TERM
 go build -o "$bindir/assistant" ./cmd/assistant
 go build -tags remindcrash -o "$bindir/assistant-remindcrash" ./cmd/assistant
 export ASSISTANT_BINARY="$bindir/assistant"
 export ASSISTANT_REMINDCRASH_BINARY="$bindir/assistant-remindcrash"
+
+# The PostgreSQL half of the test matrix (store/storetest) runs on the
+# server ASSISTANT_TEST_POSTGRES names; without one, on a throwaway cluster
+# of scripts/pg.sh, stopped and removed when this script ends.
+if [ -z "${ASSISTANT_TEST_POSTGRES:-}" ]; then
+	if bash scripts/pg.sh bin >/dev/null; then
+		pgdir=$(mktemp -d "${TMPDIR:-/tmp}/assistant-pg.XXXXXX")
+		ASSISTANT_TEST_POSTGRES=$(PGTEST_DIR=$pgdir bash scripts/pg.sh)
+		export ASSISTANT_TEST_POSTGRES
+	elif [ "${CI:-}" != true ]; then
+		echo "test.sh: no PostgreSQL binaries here, so the PostgreSQL half of the tests is skipped; install them (apt-get install postgresql) or set ASSISTANT_TEST_POSTGRES to a server's DSN" >&2
+	fi
+fi
 
 # A package's tests may take longer than go test's 10-minute default on a
 # loaded machine (the differential test of ics/difftest, recur under

@@ -1,5 +1,6 @@
-// Package tooltest is the setup tool tests share: a real store file in
-// t.TempDir(), people in IANA zones, a clock the test moves, and calls made
+// Package tooltest is the setup tool tests share: a real store (a SQLite
+// file in t.TempDir(), or a PostgreSQL database in a subtest named
+// "postgres", as [storetest.Location] gives), people in IANA zones, a clock the test moves, and calls made
 // through a Registry as a host makes them. Only _test.go files import it;
 // it calls t.Fatal, which has no place in a running program.
 package tooltest
@@ -13,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -25,17 +27,19 @@ type Env struct {
 	Store *store.Store
 	Reg   *tools.Registry
 	Now   time.Time
-	Path  string // the store file, for a second handle on it
+	Path  string // the store's location (file path or DSN), for a second handle on it
 	t     testing.TB
 }
 
-// Open opens a new store file ("assistant.db" in t.TempDir(), closed when
-// the test ends) whose clock is the Env's Now, starting at now, and a
+// Open opens a new store at [storetest.Location] of t (a SQLite file
+// "assistant.db" in t.TempDir(), or a new PostgreSQL database when t runs
+// on that engine, as in a subtest of [storetest.Engines]; closed when the
+// test ends) whose clock is the Env's Now, starting at now, and a
 // Registry holding the tools of every register given (each a package's
 // Register). A store that will not open fails the test.
 func Open(t testing.TB, now time.Time, register ...func(*tools.Registry)) *Env {
 	t.Helper()
-	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: filepath.Join(t.TempDir(), "assistant.db"), t: t}
+	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: storetest.Location(t), t: t}
 	s, err := store.Open(e.Ctx, e.Path, &store.Options{Now: func() time.Time { return e.Now }})
 	if err != nil {
 		t.Fatal(err)

@@ -5,16 +5,17 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite"
@@ -206,8 +207,9 @@ func TestPostgresTriggers(t *testing.T) {
 	}
 	for _, r := range refused {
 		_, err := db.ExecContext(ctx, r.sql)
-		if err == nil || !strings.Contains(err.Error(), r.says) {
-			t.Errorf("%s: err = %v, want one saying %q", r.name, err, r.says)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Message != r.says || pgErr.Code != "23000" {
+			t.Errorf("%s: err = %v, want SQLSTATE 23000 saying %q", r.name, err, r.says)
 		}
 	}
 	exec(t, db, fmt.Sprintf(`UPDATE people SET zone = 'Europe/Paris', updated_at = '2026-10-05T07:00:00Z' WHERE id = %d`, id))

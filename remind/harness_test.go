@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
@@ -36,11 +37,32 @@ type env struct {
 
 func newEnv(t testing.TB, now time.Time) *env {
 	t.Helper()
-	return newEnvAt(t, storetest.Location(t), now)
+	return newEnvAt(t, location(t), now)
+}
+
+// location is a fresh database of t's engine (storetest), on PostgreSQL a
+// copy of one already migrated.
+func location(t testing.TB) string {
+	t.Helper()
+	return storetest.LocationFrom(t, migrated)
+}
+
+// migrated is the template of the PostgreSQL databases of location: an
+// empty one that store.Open brought up to date, for as long as the
+// migration files stay the same.
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
 }
 
 // newEnvAt is newEnv on the database at loc (a location of
-// storetest.Location made outside a synctest bubble, whose own pool must
+// location made outside a synctest bubble, whose own pool must
 // not be made inside one).
 func newEnvAt(t testing.TB, loc string, now time.Time) *env {
 	t.Helper()

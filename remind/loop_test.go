@@ -79,7 +79,7 @@ func liveEnv(t *testing.T, loc, civil string, seconds int) (*env, func() time.Ti
 // each delivery, exactly, with no real waiting.
 func TestRunSleepsUntilNextDue(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
-		loc := storetest.Location(t)
+		loc := location(t)
 		synctest.Test(t, func(t *testing.T) {
 			e, clock := liveEnv(t, loc, "2026-10-05T08:44", 58)
 			milk := e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
@@ -132,7 +132,7 @@ func TestRunSleepsUntilNextDue(t *testing.T) {
 // nothing else is started, and Run returns nil.
 func TestRunCancelDuringSend(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
-		loc := storetest.Location(t)
+		loc := location(t)
 		synctest.Test(t, func(t *testing.T) {
 			e, clock := liveEnv(t, loc, "2026-10-05T08:30", 0)
 			for _, title := range []string{"One", "Two"} {
@@ -188,7 +188,7 @@ func sleepUntil(t *testing.T, clock func() time.Time, civil string) {
 // delivery goes out once.
 func TestLeaseRenewedWhileSending(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
-		loc := storetest.Location(t)
+		loc := location(t)
 		synctest.Test(t, func(t *testing.T) {
 			e, clock := liveEnv(t, loc, "2026-10-05T08:44", 0)
 			e.call(e.ada, "add_task", `{"title":"Slow","due":"2026-10-05T09:00","remind_before":[15]}`)

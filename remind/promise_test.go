@@ -25,7 +25,7 @@ func TestStoppedSenderIsNoFailure(t *testing.T) {
 		e.pass(eng)
 		e.at("Europe/Paris", "2026-10-05T08:45")
 		p := e.personOf(eng, e.ada.ID)
-		if err := eng.recordDue(e.ctx, p, e.now, &Result{}); err != nil {
+		if _, err := eng.recordDue(e.ctx, p, e.now, &Result{}); err != nil {
 			t.Fatal(err)
 		}
 		for i := range 6 { // more than the 4 attempts a failing delivery gets
@@ -67,7 +67,7 @@ func TestGivingUpIsNotOK(t *testing.T) {
 		e.pass(eng)
 		e.at("Europe/Paris", "2026-10-05T08:45")
 		var r Result
-		if err := eng.recordDue(e.ctx, e.personOf(eng, e.ada.ID), e.now, &r); err != nil {
+		if _, err := eng.recordDue(e.ctx, e.personOf(eng, e.ada.ID), e.now, &r); err != nil {
 			t.Fatal(err)
 		}
 		if d, _, err := eng.claim(e.ctx, e.personOf(eng, e.ada.ID), &r); err != nil || d == nil {

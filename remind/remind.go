@@ -276,7 +276,8 @@ func (e *Engine) Pass(ctx context.Context) (Result, error) {
 
 func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 	var r Result
-	if err := e.recordDue(ctx, p, e.now(), &r); err != nil {
+	due, err := e.recordDue(ctx, p, e.now(), &r)
+	if err != nil || !due {
 		return r, err
 	}
 	for ctx.Err() == nil {
@@ -289,10 +290,12 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 }
 
 // recordDue brings p's index up to date and records every fire that came
-// due by now, without sending anything.
-func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) error {
+// due by now, without sending anything. due reports whether a delivery
+// may be taken now (read in the same transaction), so a pass with
+// nothing to send costs no claim transaction.
+func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
 	if err := e.rebuild(ctx, p, now, r); err != nil {
-		return err
+		return false, err
 	}
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
@@ -305,12 +308,16 @@ func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Resu
 			return err
 		}
 		st.PassedAt = now.Truncate(time.Second)
-		return saveState(tx, st)
-	}); err != nil {
+		if err := saveState(tx, st); err != nil {
+			return err
+		}
+		_, due, err = tx.NextToSend(now, e.leaseGiven())
 		return err
+	}); err != nil {
+		return false, err
 	}
 	r.add(tr)
-	return nil
+	return due, nil
 }
 
 func newToken() string {

@@ -209,3 +209,30 @@ func TestWriterClockBehindIsNotMissed(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkPassManyPeopleNothingDue is one pass over 200 people, each with
+// a task whose reminder is a day away, on each engine: the cost per person
+// of a timer's pass when nothing is due (round trips, on PostgreSQL).
+func BenchmarkPassManyPeopleNothingDue(b *testing.B) {
+	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
+		b.Run(engine, func(b *testing.B) {
+			if engine == storetest.Postgres {
+				storetest.SkipUnlessPostgres(b)
+			}
+			e := newEnv(b, civilAt(b, "Europe/Paris", "2026-10-05T08:00"))
+			for i := range 200 {
+				p := e.person(fmt.Sprintf("p%d", i), "Europe/Paris")
+				e.call(p, "add_task", `{"title":"Tomorrow","due":"2026-10-06T09:00","remind_before":[15]}`)
+			}
+			eng := e.engine(Options{})
+			e.pass(eng)
+			for b.Loop() {
+				e.now = e.now.Add(time.Second)
+				if r := e.pass(eng); r.Sent != 0 {
+					b.Fatalf("something was due: %+v", r)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/202, "µs/person")
+		})
+	}
+}

@@ -110,6 +110,17 @@ func TestMultiProcessOnePostgres(t *testing.T) {
 		}
 	}
 
+	// A token made while both servers run works on each at once.
+	late := strings.TrimSpace(h.run(t, "token", "create", "--person", "bob", "--label", "while serving"))
+	for i, s := range servers {
+		cs, err := httpClient(ctx, s.url, "Bearer "+late)
+		if err != nil {
+			t.Fatalf("a token made while the servers run, on server %d: %v\n%s", i, err, s.stderr.String())
+		}
+		succeed(t, cs, "list_tasks", `{}`)
+		cs.Close()
+	}
+
 	// The remind loops, in three slots.
 	slots := make([]*remindProc, 3)
 	runs := 0

@@ -180,6 +180,14 @@ func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, e
 			return rep, fmt.Errorf("cannot read the source “%s”: %w", from.Path(), err)
 		}
 		person, rep.Person = p.ID, p.Name
+	} else {
+		var n int64
+		if err := src.QueryRowContext(ctx, `SELECT count(*) FROM people`).Scan(&n); err != nil {
+			return rep, fmt.Errorf("cannot read the source “%s”: %w", from.Path(), err)
+		}
+		if n == 0 {
+			return rep, fmt.Errorf("the source “%s” holds no one, so there is nothing to copy; name the database to copy with --db: %w", from.Path(), ErrNotFound)
+		}
 	}
 
 	dst, end, err := to.beginWrite(ctx, person)

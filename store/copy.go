@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/assistant-dev/assistant/args"
@@ -118,8 +119,9 @@ const (
 // (opts.Person), keeping every id as it is (the journal, undo and the
 // reminder bookkeeping refer to them), so the target answers every tool
 // call as the source did: every table in [copyTables] order, each read in
-// primary-key order from one snapshot of from and written in batches of
-// multi-row INSERTs, so memory stays bounded whatever the size.
+// primary-key order from one snapshot of from and streamed into to (COPY
+// FROM on PostgreSQL, multi-row INSERTs of at most a few hundred rows on
+// SQLite), so memory stays bounded whatever the size.
 //
 // All of it is one transaction on to: after the rows, each PostgreSQL
 // identity sequence is moved past the largest id, then every copied table
@@ -190,12 +192,12 @@ func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, e
 		}
 	}
 
-	dst, end, err := to.beginWrite(ctx, person)
+	c := &copier{ctx: ctx, from: from, to: to, src: src, person: person}
+	end, err := c.begin()
 	if err != nil {
 		return rep, fmt.Errorf("cannot start writing to the target “%s”: %w", to.Path(), err)
 	}
 	defer end()
-	c := &copier{ctx: ctx, from: from, to: to, src: src, dst: dst, person: person}
 	if err := c.makeRoom(opts.Replace, rep.Person); err != nil {
 		return rep, err
 	}
@@ -236,7 +238,7 @@ func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, e
 	}
 	for i, t := range copyTables {
 		cols, _ := c.columns(t.name)
-		got, err := c.sum(dst, to, t, cols)
+		got, err := c.sum(c.dst, to, t, cols)
 		if err != nil {
 			return rep, fmt.Errorf("cannot read table %s back from the target “%s”: %w", t.name, to.Path(), err)
 		}
@@ -246,7 +248,7 @@ func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, e
 				t.name, want.Rows, want.Sum, got.Rows, got.Sum, ErrCopyMismatch)
 		}
 	}
-	if err := dst.Commit(); err != nil {
+	if err := c.dst.Commit(); err != nil {
 		return rep, fmt.Errorf("cannot commit the copy to the target “%s” (nothing of it was kept): %w", to.Path(), err)
 	}
 	rep.Tables = sums
@@ -259,9 +261,38 @@ type copier struct {
 	ctx      context.Context
 	from, to *Store
 	src, dst *sql.Tx
+	conn     *sql.Conn // PostgreSQL: the connection dst runs on
 	person   int64
 	replaced bool
 	cols     map[string][]string
+}
+
+// begin starts the target's transaction: beginWrite's for SQLite; on
+// PostgreSQL the same (READ COMMITTED holding the person's advisory lock)
+// on a connection of its own, whose pgx connection copyRows reaches for
+// COPY FROM.
+func (c *copier) begin() (end func(), err error) {
+	if c.to.engine != Postgres {
+		c.dst, end, err = c.to.beginWrite(c.ctx, c.person)
+		return end, err
+	}
+	c.conn, err = c.to.db.Conn(c.ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.dst, err = c.conn.BeginTx(c.ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+	if err != nil {
+		c.conn.Close()
+		return nil, err
+	}
+	end = func() { c.dst.Rollback(); c.conn.Close() }
+	if c.person != 0 {
+		if _, err := c.dst.ExecContext(c.ctx, `SELECT pg_advisory_xact_lock(?)`, c.person); err != nil {
+			end()
+			return nil, err
+		}
+	}
+	return end, nil
 }
 
 // knownTables refuses a source with a table Copy would leave behind.
@@ -416,8 +447,11 @@ func (c *copier) makeRoom(replace bool, name string) error {
 	return nil
 }
 
-// copyRows streams t's rows from the source into the target in batches
-// and returns their count and checksum as read from the source.
+// copyRows streams t's rows from the source into the target and returns
+// their count and checksum as read from the source. On PostgreSQL the
+// rows go through one COPY FROM (pgx's CopyFrom, on the connection of the
+// target's transaction), streamed as they are read; otherwise, and for
+// upserted tables, through multi-row INSERTs of at most copyBatch rows.
 func (c *copier) copyRows(t copyTable, cols []string) (TableCopy, error) {
 	tc := TableCopy{Table: t.name}
 	where, wargs := c.where(t)
@@ -426,57 +460,104 @@ func (c *copier) copyRows(t copyTable, cols []string) (TableCopy, error) {
 		return tc, fmt.Errorf("cannot read table %s of the source “%s”: %w", t.name, c.from.Path(), err)
 	}
 	defer rows.Close()
-	later := make([]bool, len(cols))
-	for i, col := range cols {
-		later[i] = slices.Contains(t.later, col)
-	}
-	per := max(1, min(copyBatch, copyMaxParams/len(cols)))
-	batch := make([]any, 0, per*len(cols))
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	h := sha256.New()
-	var scratch []byte
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := c.insert(t, cols, batch); err != nil {
+	rs := newRowSource(rows, cols, t.later)
+	if c.conn != nil && !t.upsert {
+		err = c.conn.Raw(func(dc any) error {
+			rc, ok := dc.(*rebindConn)
+			if !ok {
+				return errors.New("the target's connection is not pgx's")
+			}
+			_, err := rc.Conn.Conn().CopyFrom(c.ctx, pgx.Identifier{t.name}, cols, rs)
 			return err
+		})
+		if rs.err != nil {
+			return tc, fmt.Errorf("cannot read table %s of the source “%s”: %w", t.name, c.from.Path(), rs.err)
 		}
-		batch = batch[:0]
-		return nil
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+		if err != nil {
+			return tc, c.insertError(t, err)
+		}
+	} else {
+		per := max(1, min(copyBatch, copyMaxParams/len(cols)))
+		batch := make([]any, 0, per*len(cols))
+		for rs.Next() {
+			for _, v := range rs.out {
+				batch = append(batch, ownBytes(v))
+			}
+			if len(batch) == per*len(cols) {
+				if err := c.insert(t, cols, batch); err != nil {
+					return tc, err
+				}
+				batch = batch[:0]
+			}
+		}
+		if err := rs.Err(); err != nil {
 			return tc, fmt.Errorf("cannot read table %s of the source “%s”: %w", t.name, c.from.Path(), err)
 		}
-		if scratch, err = sumRow(h, scratch, vals); err != nil {
-			return tc, fmt.Errorf("table %s of the source: %w", t.name, err)
-		}
-		tc.Rows++
-		for i, v := range vals {
-			if later[i] {
-				v = nil
-			}
-			batch = append(batch, ownBytes(v))
-		}
-		if len(batch) == per*len(cols) {
-			if err := flush(); err != nil {
+		if len(batch) > 0 {
+			if err := c.insert(t, cols, batch); err != nil {
 				return tc, err
 			}
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return tc, fmt.Errorf("cannot read table %s of the source “%s”: %w", t.name, c.from.Path(), err)
-	}
-	if err := flush(); err != nil {
-		return tc, err
-	}
-	tc.Sum = hex.EncodeToString(h.Sum(nil))
+	tc.Rows, tc.Sum = rs.n, hex.EncodeToString(rs.h.Sum(nil))
 	return tc, nil
+}
+
+// rowSource reads a table's rows from the source one at a time, adding
+// each to the checksum, and hands them on with the later columns NULL: a
+// pgx.CopyFromSource, and the loop of the INSERT path.
+type rowSource struct {
+	rows    *sql.Rows
+	vals    []any // as read
+	ptrs    []any
+	out     []any // as written
+	later   []bool
+	h       hash.Hash
+	scratch []byte
+	n       int64
+	err     error
+}
+
+func newRowSource(rows *sql.Rows, cols, later []string) *rowSource {
+	rs := &rowSource{rows: rows, vals: make([]any, len(cols)), ptrs: make([]any, len(cols)), out: make([]any, len(cols)),
+		later: make([]bool, len(cols)), h: sha256.New()}
+	for i, col := range cols {
+		rs.ptrs[i] = &rs.vals[i]
+		rs.later[i] = slices.Contains(later, col)
+	}
+	return rs
+}
+
+// Next reads the next row; false at the end or on an error (see Err).
+func (rs *rowSource) Next() bool {
+	if rs.err != nil || !rs.rows.Next() {
+		return false
+	}
+	if rs.err = rs.rows.Scan(rs.ptrs...); rs.err != nil {
+		return false
+	}
+	if rs.scratch, rs.err = sumRow(rs.h, rs.scratch, rs.vals); rs.err != nil {
+		return false
+	}
+	rs.n++
+	for i, v := range rs.vals {
+		if rs.later[i] {
+			v = nil
+		}
+		rs.out[i] = v
+	}
+	return true
+}
+
+// Values is the row Next read, valid until the next call of Next.
+func (rs *rowSource) Values() ([]any, error) { return rs.out, rs.err }
+
+// Err is why Next stopped early, if it did.
+func (rs *rowSource) Err() error {
+	if rs.err != nil {
+		return rs.err
+	}
+	return rs.rows.Err()
 }
 
 // ownBytes copies a []byte that database/sql may reuse on the next Scan.
@@ -655,26 +736,13 @@ func (c *copier) sum(q *sql.Tx, s *Store, t copyTable, cols []string) (TableCopy
 		return tc, err
 	}
 	defer rows.Close()
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	rs := newRowSource(rows, cols, nil)
+	for rs.Next() {
 	}
-	h := sha256.New()
-	var scratch []byte
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return tc, err
-		}
-		if scratch, err = sumRow(h, scratch, vals); err != nil {
-			return tc, err
-		}
-		tc.Rows++
-	}
-	if err := rows.Err(); err != nil {
+	if err := rs.Err(); err != nil {
 		return tc, err
 	}
-	tc.Sum = hex.EncodeToString(h.Sum(nil))
+	tc.Rows, tc.Sum = rs.n, hex.EncodeToString(rs.h.Sum(nil))
 	return tc, nil
 }
 

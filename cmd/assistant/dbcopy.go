@@ -106,15 +106,20 @@ transaction. --person here names who to copy; ASSISTANT_PERSON does not.`,
 }
 
 // openTarget opens the database a copy writes to, bringing it up to date;
-// a failure has openStore's exit codes.
+// a failure has the exit codes openStore gives the same failure of --db: a
+// location no engine takes is a setting to fix (exitConfig), a server that
+// cannot be used or a file that cannot be opened exitDatabase.
 func openTarget(ctx context.Context, loc string, a *app) (*store.Store, error) {
 	st, err := store.Open(ctx, loc, &store.Options{Now: a.now})
 	if err != nil {
-		if errors.Is(err, store.ErrInvalid) {
-			err = sentence(err, store.ErrInvalid)
-		}
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)
+		}
+		if errors.Is(err, store.ErrInvalid) {
+			return nil, failf(exitConfig, "“--to” is wrong: %v", sentence(err, store.ErrInvalid))
+		}
+		if errors.Is(err, store.ErrUnavailable) {
+			return nil, fail(exitDatabase, sentence(err, store.ErrUnavailable))
 		}
 		return nil, fail(exitDatabase, err)
 	}
@@ -139,7 +144,7 @@ func copyFail(ctx context.Context, err error) error {
 	case ctx.Err() != nil:
 		return failf(exitCancelled, "the copy was interrupted, and nothing of it was kept in the target")
 	case errors.Is(err, store.ErrUnavailable):
-		return fail(exitDatabase, err)
+		return fail(exitDatabase, sentence(err, store.ErrUnavailable))
 	case errors.Is(err, store.ErrCopyMismatch):
 		return fail(exitDatabase, sentence(err, store.ErrCopyMismatch))
 	}

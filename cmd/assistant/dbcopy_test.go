@@ -156,6 +156,23 @@ func TestDBCopyBinary(t *testing.T) {
 			t.Errorf("a second copy: exit %d, %q", code, errs)
 		}
 
+		for _, c := range []struct {
+			argv []string
+			code int
+			says string
+		}{
+			{[]string{"--db", src, "db", "copy"}, exitUsage, "needs --to"},
+			{[]string{"--db", src, "db", "copy", "--to", "mysql://me@db/x"}, exitConfig, "“--to” is wrong: the database “mysql://me@db/x” uses mysql://"},
+			{[]string{"--db", src, "db", "copy", "--to", src}, exitInvalid, "the same database"},
+			{[]string{"--db", filepath.Join(t.TempDir(), "typo.db"), "db", "copy", "--to", storetest.Location(t)}, exitNotFound, "there is no database at"},
+			{[]string{"--db", src, "--person", "zed", "db", "copy", "--to", storetest.Location(t)}, exitNotFound, "no person named “zed”"},
+		} {
+			code, out, errs := r.run(c.argv...)
+			if code != c.code || !strings.Contains(errs, c.says) || out != "" {
+				t.Errorf("assistant %s: exit %d, %q %q; want exit %d saying %q", strings.Join(c.argv, " "), code, out, errs, c.code, c.says)
+			}
+		}
+
 		one := storetest.Location(t)
 		r.ok("--db", src, "--person", "bob", "db", "copy", "--to", one)
 		if got := r.ok("--db", one, "person", "list"); !strings.Contains(got, "bob") || strings.Contains(got, "ann") {

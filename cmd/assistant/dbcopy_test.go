@@ -8,20 +8,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/assistant-dev/assistant/store/storetest"
 )
 
-// copyBin is the real binary for TestDBCopyBinary: ASSISTANT_BINARY, or
-// one built once for this test run.
-var copyBin struct {
-	once sync.Once
-	path string
-	err  error
-}
-
+// assistantBinary is the real binary: ASSISTANT_BINARY (scripts/test.sh
+// builds it once for every suite), or one built now in t's temporary
+// folder.
 func assistantBinary(t *testing.T) string {
 	t.Helper()
 	if p := os.Getenv("ASSISTANT_BINARY"); p != "" {
@@ -31,22 +25,11 @@ func assistantBinary(t *testing.T) string {
 		}
 		return abs
 	}
-	copyBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "assistant-dbcopy-")
-		if err != nil {
-			copyBin.err = err
-			return
-		}
-		copyBin.path = filepath.Join(dir, "assistant")
-		out, err := exec.Command("go", "build", "-o", copyBin.path, ".").CombinedOutput()
-		if err != nil {
-			copyBin.err = errors.New("go build: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if copyBin.err != nil {
-		t.Fatal(copyBin.err)
+	bin := filepath.Join(t.TempDir(), "assistant")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	return copyBin.path
+	return bin
 }
 
 // runner runs the binary in a home of its own with a fixed clock.
@@ -56,12 +39,12 @@ type runner struct {
 	env []string
 }
 
-func newRunner(t *testing.T) *runner {
+func newRunner(t *testing.T, bin string) *runner {
 	dir := t.TempDir()
 	env := []string{"HOME=" + dir, "XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_DATA_HOME=" + filepath.Join(dir, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(dir, "state"), "USER=ann", "TZ=Europe/Paris", "ASSISTANT_NOW=2026-10-05T09:00:00+02:00",
 		"PATH=" + os.Getenv("PATH")}
-	return &runner{t: t, bin: assistantBinary(t), env: env}
+	return &runner{t: t, bin: bin, env: env}
 }
 
 // run runs the binary with argv and returns its exit code and outputs.
@@ -98,8 +81,9 @@ func (r *runner) ok(argv ...string) string {
 // made before the copy gives the same answer on both, a second copy is
 // refused (exit 5), and --person copies one person alone.
 func TestDBCopyBinary(t *testing.T) {
+	bin := assistantBinary(t)
 	storetest.Engines(t, func(t *testing.T) {
-		r := newRunner(t)
+		r := newRunner(t, bin)
 		src := filepath.Join(t.TempDir(), "source.db")
 		r.ok("--db", src, "call", "add_task", "title=Water the plants", "due=2026-10-05T18:00", "rrule=FREQ=DAILY", "remind_before=[15]")
 		r.ok("--db", src, "call", "complete_task", "id=t1")

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"hash"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -118,7 +119,7 @@ const (
 // Copy copies the database of from into to, or one person of it
 // (opts.Person), keeping every id as it is (the journal, undo and the
 // reminder bookkeeping refer to them), so the target answers every tool
-// call as the source did: every table in [copyTables] order, each read in
+// call as the source did: every table, people first, each read in
 // primary-key order from one snapshot of from and streamed into to (COPY
 // FROM on PostgreSQL, multi-row INSERTs of at most a few hundred rows on
 // SQLite), so memory stays bounded whatever the size.
@@ -132,7 +133,8 @@ const (
 //
 // Errors, each one sentence: ErrInvalid when from and to are one database
 // or their schema versions differ, or the source has a table this binary
-// does not know; ErrNotFound when opts.Person is no person of from;
+// does not know; ErrNotFound when opts.Person is no person of from, or
+// from holds no person at all;
 // ErrConflict when the target already holds data (any row, for a whole
 // copy; a person of that name, for a person copy) and opts.Replace is not
 // set, or when a row's id is already taken in the target by another
@@ -140,7 +142,7 @@ const (
 // database without those ids); ErrCopyMismatch when the read-back differs.
 func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, error) {
 	rep := CopyReport{From: from.Path(), To: to.Path()}
-	if from.Engine() == to.Engine() && from.Path() == to.Path() {
+	if from.Engine() == to.Engine() && (from.Path() == to.Path() || from.engine != Postgres && sameFile(from.Path(), to.Path())) {
 		return rep, fmt.Errorf("the source and the target are the same database “%s”; name another target: %w", to.Path(), ErrInvalid)
 	}
 	if to.readOnly {
@@ -253,6 +255,17 @@ func Copy(ctx context.Context, from, to *Store, opts CopyOptions) (CopyReport, e
 	}
 	rep.Tables = sums
 	return rep, nil
+}
+
+// sameFile reports whether two paths name one file (a link, another
+// spelling).
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // copier is one Copy under way: the source's snapshot, the target's

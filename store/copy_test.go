@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -336,6 +337,14 @@ func TestCopyRefusesData(t *testing.T) {
 
 		if _, err := store.Copy(w.ctx, w.st, w.st, store.CopyOptions{}); !errors.Is(err, store.ErrInvalid) {
 			t.Errorf("a copy onto itself: %v", err)
+		}
+		link := filepath.Join(t.TempDir(), "link.db")
+		if err := os.Symlink(w.st.Path(), link); err != nil {
+			t.Fatal(err)
+		}
+		_, err = store.Copy(w.ctx, w.st, openAt(t, link, &w.now), store.CopyOptions{Replace: true})
+		if !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "the same database") {
+			t.Errorf("a copy onto itself through a link: %v", err)
 		}
 	})
 }

@@ -37,7 +37,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	shown := Redact(dsn)
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("the database URL “%s” cannot be used (%v); write it as postgres://user:password@host:5432/database", shown, pgProblem(err))
+		return nil, fmt.Errorf("the database URL “%s” cannot be used (%v); write it as postgres://user:password@host:5432/database: %w", shown, pgProblem(err), ErrInvalid)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > connectTimeout {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
@@ -74,7 +74,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	}
 	if n, _ := strconv.Atoi(num); n < minServer {
 		pool.Close()
-		return nil, fmt.Errorf("the PostgreSQL server at %s runs version %s, and this assistant needs PostgreSQL %s or newer; upgrade the server or use another one", hostPort(cfg), version, minServerName)
+		return nil, tooOld(hostPort(cfg), version)
 	}
 	db := sql.OpenDB(rebindConnector{stdlib.GetPoolConnector(pool)})
 	db.SetMaxIdleConns(0) // idle connections are the pool's to keep
@@ -104,6 +104,13 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	return s, nil
 }
 
+// tooOld is the refusal of the server at where (see [hostPort]), which
+// runs version (server_version, "12.19"), older than [minServer]; it wraps
+// [ErrUnavailable], as a server that cannot be used.
+func tooOld(where, version string) error {
+	return fmt.Errorf("the PostgreSQL server at %s runs version %s, and this assistant needs PostgreSQL %s or newer; upgrade the server or point the URL at another one: %w", where, version, minServerName, ErrUnavailable)
+}
+
 // hostPort is where cfg connects, for sentences: "db.example:5432", or
 // the socket folder for a Unix socket.
 func hostPort(cfg *pgxpool.Config) string {
@@ -124,6 +131,9 @@ func connectSentence(err error, cfg *pgxpool.Config, shown string) error {
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01", "28000":
+			if cfg.ConnConfig.Password == "" && pe.Code == "28P01" {
+				return fmt.Errorf("the PostgreSQL server at %s needs a password for user “%s” and none was given; put it in PGPASSWORD or ~/.pgpass (or in the URL “%s”): %w", where, user, shown, ErrUnavailable)
+			}
 			return fmt.Errorf("the PostgreSQL server at %s refused the password (or the login) of user “%s”; fix the password in the URL “%s”, or in PGPASSWORD or ~/.pgpass: %w", where, user, shown, ErrUnavailable)
 		case "3D000":
 			return fmt.Errorf("the PostgreSQL server at %s has no database “%s”; make it (createdb %s, or CREATE DATABASE %s) and run again: %w", where, db, db, pgx.Identifier{db}.Sanitize(), ErrUnavailable)

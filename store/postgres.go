@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -112,11 +113,12 @@ func tooOld(where, version string) error {
 }
 
 // hostPort is where cfg connects, for sentences: "db.example:5432", or
-// the socket folder for a Unix socket.
+// "the socket /run/postgresql/.s.PGSQL.5432" for a Unix socket (its name
+// carries the port).
 func hostPort(cfg *pgxpool.Config) string {
 	host := cfg.ConnConfig.Host
 	if len(host) > 0 && host[0] == '/' {
-		return "the socket in " + host
+		return "the socket " + strings.TrimSuffix(host, "/") + "/.s.PGSQL." + strconv.Itoa(int(cfg.ConnConfig.Port))
 	}
 	return net.JoinHostPort(host, strconv.Itoa(int(cfg.ConnConfig.Port)))
 }

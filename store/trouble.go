@@ -344,3 +344,23 @@ func (e *troubleError) Unwrap() error { return e.err }
 func (e *troubleError) LogValue() slog.Value {
 	return slog.StringValue(e.sentence + " (" + e.err.Error() + ")")
 }
+
+// commitFailed is the error of a failed COMMIT of this store: on
+// PostgreSQL, when the connection broke at the COMMIT (no answer of the
+// server, a *pgconn.PgError, came back), the COMMIT may have reached the
+// server and been done, and the Unavailable sentence of "nothing was
+// kept" would not be true: the error then says the change may have been
+// kept, and to look before trying again. pgx cannot tell a COMMIT never
+// sent from one whose answer was lost (both end as "conn closed"), so
+// every such failure says so. Any other error is returned as it is.
+func (s *Store) commitFailed(err error) error {
+	if err == nil || s.engine != Postgres || s.Trouble(err) != Unavailable {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return err // the server answered: it rolled back
+	}
+	return &troubleError{trouble: Unavailable, err: err, sentence: fmt.Sprintf(
+		"The connection to the PostgreSQL server of the database “%s” was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.", s.path)}
+}

@@ -616,3 +616,119 @@ func randomHex(t *testing.T) string {
 	}
 	return hex.EncodeToString(b[:])
 }
+
+// A call whose COMMIT reaches the server but whose answer never comes back
+// (the connection cut just after it, by a proxy in between) cannot tell
+// whether the change was kept, and says so instead of "nothing was kept":
+// exit 7, "may have been kept or not; look … before you try again". The
+// server did keep it here, which is why the sentence must not say
+// otherwise.
+func TestPostgresCommitAnswerLost(t *testing.T) {
+	isolate(t)
+	loc := storetest.PostgresDatabase(t)
+	runArgs("--db", loc, "call", "add_task", "title=first").want(t, "first call", 0, "first")
+	u, err := url.Parse(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(u.Host, "/") || u.Host == "" {
+		t.Skipf("%s names no TCP host to put a proxy before", storetest.EnvPostgres)
+	}
+	target := u.Host
+	if u.Port() == "" {
+		target = net.JoinHostPort(u.Hostname(), "5432")
+	}
+	u.Host = cutAfterCommit(t, target)
+	q := u.Query()
+	q.Set("sslmode", "disable") // the proxy reads the messages
+	u.RawQuery = q.Encode()
+
+	r := runArgs("--db", u.String(), "call", "add_task", "title=unsure")
+	r.want(t, "cut commit", exitUnavailable, "was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.")
+	if strings.Contains(strings.Join(r.said(), "\n"), "nothing of this call was kept") {
+		t.Errorf("the answer says nothing was kept:\n%s", r.stderr)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := connect(t, loc)
+	for {
+		var n int
+		if err := c.QueryRow(ctx, "SELECT count(*) FROM tasks WHERE title = 'unsure'").Scan(&n); err != nil {
+			t.Fatalf("the change never showed up, though the server had its COMMIT: %v", err)
+		}
+		if n == 1 {
+			break
+		}
+	}
+}
+
+// cutAfterCommit is the address of a TCP proxy to target that passes
+// PostgreSQL's messages both ways until a client sends a simple-protocol
+// COMMIT (as pgx commits a transaction): that goes to the server, and the
+// connection to the client is cut before any answer reaches it.
+func cutAfterCommit(t *testing.T, target string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	commit := []byte("Q\x00\x00\x00\x0bcommit\x00")
+	go func() {
+		for {
+			client, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			server, err := net.Dial("tcp", target)
+			if err != nil {
+				client.Close()
+				continue
+			}
+			t.Cleanup(func() { client.Close(); server.Close() })
+			var mu sync.Mutex
+			cut := false
+			go func() { // server → client, until cut
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := server.Read(buf)
+					mu.Lock()
+					if cut {
+						mu.Unlock()
+						return
+					}
+					if n > 0 {
+						client.Write(buf[:n])
+					}
+					mu.Unlock()
+					if err != nil {
+						client.Close()
+						return
+					}
+				}
+			}()
+			go func() { // client → server
+				buf := make([]byte, 64<<10)
+				for {
+					n, err := client.Read(buf)
+					if n > 0 && bytes.Contains(buf[:n], commit) {
+						mu.Lock()
+						cut = true
+						mu.Unlock()
+						server.Write(buf[:n])
+						client.Close()
+						return // the server keeps its end until the test ends
+					}
+					if n > 0 {
+						server.Write(buf[:n])
+					}
+					if err != nil {
+						server.Close()
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}

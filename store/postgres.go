@@ -91,7 +91,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	if !opts.NoMigrate && !opts.ReadOnly {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
-			return nil, err
+			return nil, notAllowed(err, cfg, shown)
 		}
 	} else if opts.ReadOnly {
 		cur, err := s.dbVersion(ctx)
@@ -110,6 +110,19 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 // [ErrUnavailable], as a server that cannot be used.
 func tooOld(where, version string) error {
 	return fmt.Errorf("the PostgreSQL server at %s runs version %s, and this assistant needs PostgreSQL %s or newer; upgrade the server or point the URL at another one: %w", where, version, minServerName, ErrUnavailable)
+}
+
+// notAllowed is err, a failure to bring the schema up to date, told in
+// one sentence when the server refused it for want of a privilege
+// (SQLSTATE 42501: the role is not the owner of the tables, or may not
+// create them); err as it is otherwise.
+func notAllowed(err error, cfg *pgxpool.Config, shown string) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42501" {
+		return err
+	}
+	user := cfg.ConnConfig.User
+	return fmt.Errorf("user “%s” may not create or change the tables of the database “%s”, which every command keeps up to date; connect as the role that owns its tables (the one that first ran the assistant on it), or have an administrator make “%s” their owner: %w", user, shown, user, ErrUnavailable)
 }
 
 // hostPort is where cfg connects, for sentences: "db.example:5432", or

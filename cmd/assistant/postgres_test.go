@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -195,8 +196,8 @@ func TestDBOtherSchemeRefused(t *testing.T) {
 
 // A PostgreSQL server that cannot be used stops every command with one
 // sentence saying what to do and exit 8 (exitDatabase): nothing listens
-// at the port, the password is wrong, the database does not exist. No
-// password is ever shown.
+// at the port, the password is wrong or missing, the database does not
+// exist, the role may not change its tables. No password is ever shown.
 func TestPostgresConnectErrors(t *testing.T) {
 	server := storetest.PostgresDSN(t)
 	isolate(t)
@@ -262,6 +263,26 @@ func TestPostgresConnectErrors(t *testing.T) {
 		}
 		t.Setenv("PGPASSWORD", "right-one")
 		runArgs("--db", none, "version").want(t, "PGPASSWORD right", 0, "database: "+none)
+	})
+
+	t.Run("not the owner", func(t *testing.T) {
+		loc := storetest.PostgresDatabase(t)
+		runArgs("--db", loc, "migrate", "up").want(t, "migrate as the owner", 0, "Migrated")
+		role := "t_np_" + randomHex(t)
+		admin := connect(t, server)
+		if _, err := admin.Exec(context.Background(), "CREATE ROLE "+role+" LOGIN PASSWORD 'pw'"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { admin.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+		lu, _ := url.Parse(loc)
+		lu.User = url.User(role)
+		t.Setenv("PGPASSWORD", "pw")
+		r := runArgs("--db", lu.String(), "call", "list_tasks")
+		r.want(t, "not the owner", exitDatabase, "user “"+role+"” may not create or change the tables of the database", "connect as the role that owns its tables")
+		r.oneSentence(t, "not the owner")
+		if strings.Contains(r.stderr, "SQLSTATE") {
+			t.Errorf("PostgreSQL's words: %s", r.stderr)
+		}
 	})
 }
 
@@ -407,7 +428,8 @@ func TestMigrateBothEngines(t *testing.T) {
 // Every command that opens the database works on both engines, a
 // PostgreSQL URL as well as a file: person, token, call (undo included),
 // import and export, remind, purge, chat --list, version, mcp over stdio
-// and over HTTP; --db-read-only reads and refuses a write with exit 12.
+// and over HTTP, chat -m (against a model server that streams one answer)
+// and --list; --db-read-only reads and refuses a write with exit 12.
 func TestEveryCommandBothEngines(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		dir := isolate(t)
@@ -447,7 +469,12 @@ func TestEveryCommandBothEngines(t *testing.T) {
 		db("remind", "--once").want(t, "remind --once", 0)
 		db("remind", "--status").want(t, "remind --status", 0)
 		db("purge", "--older-than", "90d").want(t, "purge", 0, "Purged what was older than 90d")
-		db("chat", "--list").want(t, "chat --list", 0)
+		model := httptest.NewServer(http.HandlerFunc(streamAnswer))
+		defer model.Close()
+		t.Setenv(envBaseURL, model.URL+"/v1")
+		t.Setenv(envModel, "test-model")
+		db("chat", "-m", "What is planned?").want(t, "chat -m", 0, "Nothing is planned yet.")
+		db("chat", "--list").want(t, "chat --list", 0, "What is planned?")
 		db("version").want(t, "version", 0, "schema:   "+fmt.Sprint(knownSchema()), "database: "+store.Redact(loc))
 		db("migrate", "status").want(t, "migrate status", 0, "database: "+shown)
 
@@ -540,6 +567,16 @@ func TestEveryCommandBothEngines(t *testing.T) {
 		db("token", "revoke", "1").want(t, "token revoke", 0)
 		db("person", "delete", "bob", "--yes").want(t, "person delete", 0, "Deleted bob")
 	})
+}
+
+// streamAnswer is an OpenAI-compatible chat completions endpoint that
+// streams one fixed answer.
+func streamAnswer(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	w.Header().Set("Content-Type", "text/event-stream")
+	fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Nothing is planned yet."},"finish_reason":null}]}`+"\n\n")
+	fmt.Fprint(w, `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\n")
+	fmt.Fprint(w, "data: [DONE]\n\n")
 }
 
 // callText calls tool with name/value pairs over cs and returns its text.

@@ -268,15 +268,14 @@ func (s *Store) Explain(err error) string {
 	if errors.As(err, &te) {
 		return te.sentence
 	}
-	t := s.Trouble(err)
-	if s.readOnly && t == ReadOnly {
+	if s.readOnly && TroubleOf(err) == ReadOnly {
 		if s.degraded == NoTrouble {
 			return fmt.Sprintf("The database “%s” was opened with --db-read-only, so nothing was changed; run without it to change the database.", s.path)
 		}
 		return sentence(s.degraded, s.path, true)
 	}
 	if s.engine == Postgres {
-		return pgSentence(err, t, s.path)
+		return pgSentence(err, s.Trouble(err), s.path)
 	}
 	return Explain(err, s.path)
 }

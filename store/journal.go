@@ -85,7 +85,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 		}
 	}
 	if err := sqlTx.Commit(); err != nil {
-		return "", fmt.Errorf("cannot save the change: %w", err)
+		return "", fmt.Errorf("cannot save the change: %w", s.commitFailed(err))
 	}
 	return changeID(change), nil
 }

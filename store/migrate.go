@@ -256,6 +256,9 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 	if upErr != nil && to < latest {
 		var pe *goose.PartialError
 		if errors.As(upErr, &pe) && pe.Failed != nil && pe.Failed.Source != nil {
+			if res.Backup == "" { // PostgreSQL: the failed migration's transaction left nothing
+				return res, fmt.Errorf("migration %s failed on “%s” (%w); the database stays at version %d, as it was before that migration", filepath.Base(pe.Failed.Source.Path), s.path, pe.Err, to)
+			}
 			return res, fmt.Errorf("migration %s failed on “%s” (%w); the database stays at version %d and a copy from before is at “%s”", filepath.Base(pe.Failed.Source.Path), s.path, pe.Err, to, res.Backup)
 		}
 		return res, fmt.Errorf("migrating “%s” failed (%w); the database stays at version %d", s.path, upErr, to)

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"net"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	shown := Redact(dsn)
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("the database URL “%s” cannot be used (%v); write it as postgres://user:password@host:5432/database", shown, pgProblem(err))
+		return nil, fmt.Errorf("the database URL “%s” cannot be used (%v); write it as postgres://user:password@host:5432/database: %w", shown, pgProblem(err), ErrInvalid)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > connectTimeout {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
@@ -72,7 +73,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	}
 	if n, _ := strconv.Atoi(num); n < minServer {
 		pool.Close()
-		return nil, fmt.Errorf("the PostgreSQL server at %s runs version %s, and this assistant needs PostgreSQL %s or newer; upgrade the server or use another one", hostPort(cfg), version, minServerName)
+		return nil, tooOld(hostPort(cfg), version)
 	}
 	db := sql.OpenDB(rebindConnector{stdlib.GetPoolConnector(pool)})
 	db.SetMaxIdleConns(0) // idle connections are the pool's to keep
@@ -88,7 +89,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	if !opts.NoMigrate && !opts.ReadOnly {
 		if _, err := s.Migrate(ctx); err != nil {
 			s.Close()
-			return nil, err
+			return nil, notAllowed(err, cfg, shown)
 		}
 	} else if opts.ReadOnly {
 		cur, err := s.dbVersion(ctx)
@@ -102,12 +103,33 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	return s, nil
 }
 
+// tooOld is the refusal of the server at where (see [hostPort]), which
+// runs version (server_version, "12.19"), older than [minServer]; it wraps
+// [ErrUnavailable], as a server that cannot be used.
+func tooOld(where, version string) error {
+	return fmt.Errorf("the PostgreSQL server at %s runs version %s, and this assistant needs PostgreSQL %s or newer; upgrade the server or point the URL at another one: %w", where, version, minServerName, ErrUnavailable)
+}
+
+// notAllowed is err, a failure to bring the schema up to date, told in
+// one sentence when the server refused it for want of a privilege
+// (SQLSTATE 42501: the role is not the owner of the tables, or may not
+// create them); err as it is otherwise.
+func notAllowed(err error, cfg *pgxpool.Config, shown string) error {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != "42501" {
+		return err
+	}
+	user := cfg.ConnConfig.User
+	return fmt.Errorf("user “%s” may not create or change the tables of the database “%s”, which every command keeps up to date; connect as the role that owns its tables (the one that first ran the assistant on it), or have an administrator make “%s” their owner: %w", user, shown, user, ErrUnavailable)
+}
+
 // hostPort is where cfg connects, for sentences: "db.example:5432", or
-// the socket folder for a Unix socket.
+// "the socket /run/postgresql/.s.PGSQL.5432" for a Unix socket (its name
+// carries the port).
 func hostPort(cfg *pgxpool.Config) string {
 	host := cfg.ConnConfig.Host
 	if len(host) > 0 && host[0] == '/' {
-		return "the socket in " + host
+		return "the socket " + strings.TrimSuffix(host, "/") + "/.s.PGSQL." + strconv.Itoa(int(cfg.ConnConfig.Port))
 	}
 	return net.JoinHostPort(host, strconv.Itoa(int(cfg.ConnConfig.Port)))
 }
@@ -122,6 +144,9 @@ func connectSentence(err error, cfg *pgxpool.Config, shown string) error {
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "28P01", "28000":
+			if cfg.ConnConfig.Password == "" && pe.Code == "28P01" {
+				return fmt.Errorf("the PostgreSQL server at %s needs a password for user “%s” and none was given; put it in PGPASSWORD or ~/.pgpass (or in the URL “%s”): %w", where, user, shown, ErrUnavailable)
+			}
 			return fmt.Errorf("the PostgreSQL server at %s refused the password (or the login) of user “%s”; fix the password in the URL “%s”, or in PGPASSWORD or ~/.pgpass: %w", where, user, shown, ErrUnavailable)
 		case "3D000":
 			return fmt.Errorf("the PostgreSQL server at %s has no database “%s”; make it (createdb %s, or CREATE DATABASE %s) and run again: %w", where, db, db, pgx.Identifier{db}.Sanitize(), ErrUnavailable)

@@ -1,17 +1,25 @@
 package store
 
 import (
+	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
+	"reflect"
+	"strings"
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Trouble is what is wrong with the disk or the file under the database
-// when SQLite says so: no retry mends it, the person must act.
+// Trouble is what is wrong with the database under a call when its engine
+// says so: the disk or the file under SQLite (or the PostgreSQL server's
+// disk, or a server that takes no writes), which no retry mends, so the
+// person must act; or, on PostgreSQL, a call the server could not finish
+// (Unavailable), which a retry does mend.
 type Trouble int
 
 // Kinds of Trouble.
@@ -33,6 +41,20 @@ const (
 	// is malformed (11)"): the file is damaged, and only a backup or
 	// SQLite's .recover gets the data back.
 	Corrupt
+	// Unavailable (PostgreSQL only): the call could not be finished
+	// because the connection was lost or the server stopped it — a
+	// network that dropped, a backend ended by pg_terminate_backend or an
+	// administrator's shutdown (SQLSTATE class 08, 57P01, 57P02, 57P03),
+	// a server with no connection free (53300), a transaction that
+	// collided with another (40001 serialization_failure, 40P01
+	// deadlock_detected), or pgx's own errors of a connection that broke.
+	// The call's transaction is rolled back by the server, so nothing of
+	// it was kept, and running it again is the remedy.
+	//
+	// Also on PostgreSQL: 25006 (read_only_sql_transaction, a standby or
+	// --db-read-only) is ReadOnly, 53100 (disk_full) is DiskFull, and
+	// XX001/XX002 (data_corrupted, index_corrupted) are Corrupt.
+	Unavailable
 )
 
 // SQLite's primary result codes (https://sqlite.org/rescode.html); an
@@ -46,8 +68,11 @@ const (
 )
 
 // TroubleOf tells the Trouble behind err, NoTrouble when there is none:
-// SQLite's result code, or the system's error when the file itself could
-// not be made or opened (ENOSPC: DiskFull; EROFS, EACCES, EPERM: ReadOnly).
+// SQLite's result code, PostgreSQL's SQLSTATE or pgx's error of a broken
+// connection (see [Unavailable]), or the system's error when the file
+// itself could not be made or opened (ENOSPC: DiskFull; EROFS, EACCES,
+// EPERM: ReadOnly). A call's own end (context.Canceled,
+// context.DeadlineExceeded) is no Trouble.
 func TroubleOf(err error) Trouble {
 	if err == nil {
 		return NoTrouble
@@ -56,9 +81,8 @@ func TroubleOf(err error) Trouble {
 	if errors.As(err, &te) {
 		return te.trouble
 	}
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) && pe.Code == "25006" { // read_only_sql_transaction
-		return ReadOnly
+	if t, ok := pgTrouble(err); ok {
+		return t
 	}
 	var coded interface{ Code() int }
 	if !errors.As(err, &coded) {
@@ -85,12 +109,128 @@ func TroubleOf(err error) Trouble {
 // file path ("" leaves it unnamed), saying what happened and what to do;
 // "" when err is no such trouble. A model gets it in place of an
 // internal error's sentence, a person in place of SQLite's words.
+//
+// For an error of PostgreSQL, path is the database's URL, shown with its
+// password replaced ([Redact]).
 func Explain(err error, path string) string {
 	var te *troubleError
 	if errors.As(err, &te) {
 		return te.sentence
 	}
+	if t, ok := pgTrouble(err); ok {
+		return pgSentence(err, t, Redact(path))
+	}
 	return sentence(TroubleOf(err), path, false)
+}
+
+// pgTrouble is the Trouble of an error of pgx: ok reports that err came
+// from pgx (a *pgconn.PgError, or an error of package pgconn about the
+// connection), whether or not it is a Trouble.
+func pgTrouble(err error) (t Trouble, ok bool) {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pgCodeTrouble(pe.Code), true
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return NoTrouble, false
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) || fromPgconn(err) {
+		return Unavailable, true
+	}
+	return NoTrouble, false
+}
+
+// pgCodeTrouble is the Trouble of a PostgreSQL SQLSTATE
+// (https://www.postgresql.org/docs/current/errcodes-appendix.html).
+func pgCodeTrouble(code string) Trouble {
+	switch {
+	case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03",
+		code == "53300", code == "40001", code == "40P01":
+		return Unavailable
+	case code == "25006":
+		return ReadOnly
+	case code == "53100":
+		return DiskFull
+	case code == "XX001", code == "XX002":
+		return Corrupt
+	}
+	return NoTrouble
+}
+
+// pgconnPath is the import path of pgx's connection package, whose own
+// error types (unexported: a failed write or read, a closed connection)
+// all mean the connection broke.
+var pgconnPath = reflect.TypeFor[pgconn.PgError]().PkgPath()
+
+// fromPgconn reports whether an error in err's chain is of a type of
+// package pgconn.
+func fromPgconn(err error) bool {
+	for err != nil {
+		if t := reflect.TypeOf(err); t.Kind() == reflect.Pointer && t.Elem().PkgPath() == pgconnPath || t.PkgPath() == pgconnPath {
+			return true
+		}
+		if m, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range m.Unwrap() {
+				if fromPgconn(e) {
+					return true
+				}
+			}
+			return false
+		}
+		err = errors.Unwrap(err)
+	}
+	return false
+}
+
+// lostConnection reports an error that, from a PostgreSQL store, means its
+// connection broke under the call though no pgx type says so: database/sql's
+// driver.ErrBadConn, an end of stream, a reset or refused connection.
+func lostConnection(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNREFUSED)
+}
+
+// pgSentence says t, a Trouble of a PostgreSQL error err, for the database
+// shown as where (its URL without the password; "" leaves it unnamed).
+// Every Unavailable sentence ends "nothing of this call was kept; try
+// again": the server rolled the call's transaction back.
+func pgSentence(err error, t Trouble, where string) string {
+	the := "the database"
+	if where != "" {
+		the = fmt.Sprintf("the database “%s”", where)
+	}
+	var pe *pgconn.PgError
+	code := ""
+	if errors.As(err, &pe) {
+		code = pe.Code
+	}
+	switch t {
+	case Unavailable:
+		switch code {
+		case "40001", "40P01":
+			return fmt.Sprintf("%s stopped this call because it collided with another change made at the same moment, so nothing of this call was kept; try again.", capitalize(the))
+		case "53300":
+			return fmt.Sprintf("The PostgreSQL server of %s has no connection free (too many clients), so nothing of this call was kept; try again in a moment, or raise the server's max_connections.", the)
+		case "57P03":
+			return fmt.Sprintf("The PostgreSQL server of %s is starting up or shutting down, so nothing of this call was kept; try again in a moment.", the)
+		}
+		var ce *pgconn.ConnectError
+		if errors.As(err, &ce) || errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Sprintf("The PostgreSQL server of %s cannot be reached (it is stopped, or the network is down), so nothing of this call was kept; try again once it answers.", the)
+		}
+		return fmt.Sprintf("The connection to the PostgreSQL server of %s was lost during the call (the server stopped or restarted, or the network dropped), so nothing of this call was kept; try again.", the)
+	case ReadOnly:
+		return fmt.Sprintf("%s is on a PostgreSQL server that takes no writes (a standby, or one set to default_transaction_read_only), so nothing was changed; point --db at the primary server, or open it with --db-read-only to read it.", capitalize(the))
+	case DiskFull:
+		return fmt.Sprintf("The disk of the PostgreSQL server holding %s is full, so nothing was changed; free some space on the server and try again.", the)
+	case Corrupt:
+		return fmt.Sprintf("The PostgreSQL server finds data of %s damaged, so the command stopped; have the server's administrator restore it from the server's backups (pg_dump, a replica) and see the server's log for which table.", the)
+	}
+	return ""
 }
 
 // sentence says t for the database at path; reading: the store is open
@@ -134,13 +274,21 @@ func (s *Store) Explain(err error) string {
 		}
 		return sentence(s.degraded, s.path, true)
 	}
+	if s.engine == Postgres {
+		return pgSentence(err, s.Trouble(err), s.path)
+	}
 	return Explain(err, s.path)
 }
 
 // Trouble is the Trouble behind err for this store: a write refused by a
-// store that fell back to reading has the Trouble that made it fall back.
+// store that fell back to reading has the Trouble that made it fall back,
+// and on PostgreSQL a broken connection that only database/sql or the
+// network names ([lostConnection]) is Unavailable.
 func (s *Store) Trouble(err error) Trouble {
 	t := TroubleOf(err)
+	if t == NoTrouble && err != nil && s.engine == Postgres && lostConnection(err) {
+		return Unavailable
+	}
 	if s.readOnly && t == ReadOnly && s.degraded != NoTrouble {
 		return s.degraded
 	}
@@ -178,8 +326,9 @@ func (s *Store) troubled(err error) error {
 	return err
 }
 
-// troubleError is an error of the disk or file told in Explain's
-// sentence; it unwraps to the cause (SQLite's error, or the system's).
+// troubleError is an error of the disk or file (or of the PostgreSQL
+// server) told in Explain's sentence; it unwraps to the cause (SQLite's
+// error, pgx's, or the system's).
 type troubleError struct {
 	sentence string
 	trouble  Trouble
@@ -193,4 +342,24 @@ func (e *troubleError) Unwrap() error { return e.err }
 // the sentence.
 func (e *troubleError) LogValue() slog.Value {
 	return slog.StringValue(e.sentence + " (" + e.err.Error() + ")")
+}
+
+// commitFailed is the error of a failed COMMIT of this store: on
+// PostgreSQL, when the connection broke at the COMMIT (no answer of the
+// server, a *pgconn.PgError, came back), the COMMIT may have reached the
+// server and been done, and the Unavailable sentence of "nothing was
+// kept" would not be true: the error then says the change may have been
+// kept, and to look before trying again. pgx cannot tell a COMMIT never
+// sent from one whose answer was lost (both end as "conn closed"), so
+// every such failure says so. Any other error is returned as it is.
+func (s *Store) commitFailed(err error) error {
+	if err == nil || s.engine != Postgres || s.Trouble(err) != Unavailable {
+		return err
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return err // the server answered: it rolled back
+	}
+	return &troubleError{trouble: Unavailable, err: err, sentence: fmt.Sprintf(
+		"The connection to the PostgreSQL server of the database “%s” was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.", s.path)}
 }

@@ -48,6 +48,10 @@ func RefuseArg(name, sentence string) error {
 //     each with the store's sentence ([StoreSentence]), which is written for
 //     the model;
 //   - store.ErrInvalid: CodeInvalid with the store's sentence;
+//   - a call the database could not finish (store.Unavailable: on
+//     PostgreSQL a dropped connection, a stopped server, a collision with
+//     another transaction): CodeUnavailable with store.Explain's sentence,
+//     which ends "nothing of this call was kept; try again";
 //   - a trouble of the disk or the file under the database
 //     (store.TroubleOf: disk full or failing, read-only, damaged):
 //     CodeInternal with store.Explain's sentence saying what to do (a host's
@@ -77,11 +81,23 @@ func Fail(err error) ExecResult {
 	case errors.Is(err, store.ErrInvalid):
 		return Invalid(&args.Error{Sentence: StoreSentence(err)})
 	}
-	res := Internal(err)
+	res := unavailable(Internal(err))
 	if store.TroubleOf(err) != store.NoTrouble {
 		if s := store.Explain(err, ""); s != "" {
 			res.Err = s
 		}
+	}
+	return res
+}
+
+// unavailable moves a CodeInternal result whose cause is a call the
+// database could not finish (store.Unavailable) to CodeUnavailable; any
+// other result is returned as it is. The sentence is the host's or
+// store.Explain's, set by the caller.
+func unavailable(res ExecResult) ExecResult {
+	if res.Code == CodeInternal && res.internal != nil && store.TroubleOf(res.internal) == store.Unavailable {
+		res.Code = CodeUnavailable
+		res.Err = store.Explain(res.internal, "")
 	}
 	return res
 }

@@ -137,7 +137,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		p, err := src(ctx)
 		if err != nil {
 			r.logger().Error("reading the person", "tool", name, "err", err)
-			res = Internal(err)
+			res = unavailable(Internal(err))
 			if explain, ok := Get[ExplainError](call); ok && explain != nil {
 				if s := explain(err); s != "" {
 					res.Err = s
@@ -166,7 +166,8 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		// not report success for a call it did not make as asked.
 		res = Invalid(a.Err())
 	}
-	if res.Code == CodeInternal && res.internal != nil && ctx.Err() == nil {
+	res = unavailable(res)
+	if (res.Code == CodeInternal || res.Code == CodeUnavailable) && res.internal != nil && ctx.Err() == nil {
 		if explain, ok := Get[ExplainError](call); ok && explain != nil {
 			if s := explain(res.internal); s != "" {
 				res.Err = s

@@ -15,6 +15,12 @@ const (
 	CodeNotFound = 4 // no such item for this person
 	CodeConflict = 5 // a changed row, or a reused idempotency key with other arguments
 	CodeInternal = 6 // something failed inside; logged, the model is told only that
+	// CodeUnavailable: the database could not finish the call (PostgreSQL:
+	// the connection dropped, the server stopped or restarted, or the call
+	// collided with another); its transaction was rolled back, so nothing
+	// of it was kept, and the same call may simply be made again. Err
+	// says so (store.Unavailable's sentence).
+	CodeUnavailable = 7
 )
 
 // ModelLimit is the spill limit for a model turn, in bytes of Out (or Err).

@@ -26,7 +26,7 @@ import (
 // Environment variables the binary reads. Flags win over them, and they win
 // over the config file.
 const (
-	envDB      = "ASSISTANT_DB"     // the database file (--db)
+	envDB      = "ASSISTANT_DB"     // the database: a file, or a postgres:// URL (--db)
 	envPerson  = "ASSISTANT_PERSON" // who commands act as (--person)
 	envTZ      = "ASSISTANT_TZ"     // the zone for this run only (--tz)
 	envNow     = "ASSISTANT_NOW"    // a fixed clock, RFC 3339, for tests and demos
@@ -185,6 +185,12 @@ func (a *app) configure(cmd *cobra.Command) error {
 	if a.dbPath == "" {
 		return fail(exitConfig, err)
 	}
+	// The location goes to store.Open as it was given (a path, file:, or a
+	// postgres:// URL); one no engine takes is a wrong setting, said once
+	// here for every command that would open it.
+	if _, _, err := store.ParseLocation(a.dbPath); err != nil {
+		return failf(exitConfig, "%s is wrong: %v", dbFrom, err)
+	}
 
 	a.localName = a.setting(nil, "", "", "person", "")
 	if a.localName == "" {
@@ -342,16 +348,26 @@ func (a *app) libraryLog() *slog.Logger {
 	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// openStore opens the database at the resolved path with the run's clock
+// openStore opens the database at the resolved location, unchanged (a
+// SQLite path or file: URL, or a PostgreSQL URL), with the run's clock
 // (for reading only with --db-read-only). A failure is exitDatabase with
-// the store's sentence, or exitDiskFull or exitReadOnly for a full disk or
-// a file that cannot be written (see store.Trouble).
+// the store's sentence (a PostgreSQL server that refuses, a wrong
+// password, no such database, a server too old, a newer schema), or
+// exitConfig for a URL the store cannot read, or the code of a Trouble:
+// exitDiskFull or exitReadOnly for a full disk or a file that cannot be
+// written, exitUnavailable for a connection lost while it was opening.
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
 	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
 	a.opened = st
 	if err != nil {
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)
+		}
+		if errors.Is(err, store.ErrInvalid) {
+			return nil, fail(exitConfig, sentence(err, store.ErrInvalid))
+		}
+		if errors.Is(err, store.ErrUnavailable) {
+			return nil, fail(exitDatabase, sentence(err, store.ErrUnavailable))
 		}
 		return nil, fail(exitDatabase, err)
 	}

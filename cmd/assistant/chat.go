@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -57,7 +60,8 @@ the conversation, marked [stopped]). At the prompt, Ctrl-D leaves (typed
 while an answer is written, once it ends), and so does Ctrl-C pressed twice
 on an empty line (exit 130). The lines you type
 are kept for recall (up arrow) in a file of your own next to the
-database; --no-history keeps none.`,
+database file (for a PostgreSQL database, in the folder of the default
+database file); --no-history keeps none.`,
 		Example: `  assistant chat
   assistant chat -m "What is on my calendar this week?"
   assistant chat --list
@@ -267,17 +271,62 @@ func clipLine(s string, n int) string {
 // chatHistoryPath is the file in which an interactive chat keeps the lines
 // person typed, for recall with the up arrow: beside the database db, named
 // after it and the person's id ("assistant.db.chat_history.3"), so neither
-// two people nor two databases in one folder share one.
+// two people nor two databases in one folder share one. db is the
+// database's location as store.Open takes it: for a file: URL the file's
+// path counts, and a PostgreSQL database, which has no folder here, keeps
+// its histories in the folder of the default database file, named after
+// its server, database and user (see historyBase). "" when there is no
+// such place: the lines then stay in memory.
 func chatHistoryPath(db string, person int64) string {
-	return db + ".chat_history." + strconv.FormatInt(person, 10)
+	base := historyBase(db)
+	if base == "" {
+		return ""
+	}
+	return base + ".chat_history." + strconv.FormatInt(person, 10)
+}
+
+// historyBase is the path the chat history files of the database at db
+// start with: the SQLite file's path, or for a PostgreSQL URL
+// $XDG_DATA_HOME/assistant/postgres-HASH, HASH 16 hex digits of a SHA-256
+// of the URL's user, host, port and database (not its password or
+// parameters, which may change while the database stays the same). ""
+// for a location store.ParseLocation refuses, or when there is no home
+// folder for the default database.
+func historyBase(db string) string {
+	engine, path, err := store.ParseLocation(db)
+	if err != nil {
+		return ""
+	}
+	if engine != store.Postgres {
+		return path
+	}
+	def, err := store.DefaultPath()
+	if err != nil {
+		return ""
+	}
+	u, err := url.Parse(path)
+	if err != nil {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	key := u.User.Username() + "@" + u.Hostname() + ":" + port + "/" + strings.TrimPrefix(u.Path, "/")
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(filepath.Dir(def), "postgres-"+hex.EncodeToString(sum[:8]))
 }
 
 // removeChatHistory deletes person's line history of the database db; a
 // history that does not exist is no error. `person delete` calls it after
 // deleting the person: a later person may get the same id.
 func removeChatHistory(db string, person int64) error {
-	if err := os.Remove(chatHistoryPath(db, person)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("cannot remove the chat history “%s”: %w", chatHistoryPath(db, person), err)
+	path := chatHistoryPath(db, person)
+	if path == "" {
+		return nil
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("cannot remove the chat history “%s”: %w", path, err)
 	}
 	return nil
 }
@@ -287,6 +336,10 @@ func removeChatHistory(db string, person int64) error {
 // versions shared between everyone. Histories have no dates, so purging
 // chats removes them whole.
 func removeChatHistories(db string) error {
+	db = historyBase(db)
+	if db == "" {
+		return nil
+	}
 	dir, base := filepath.Split(db)
 	if dir == "" {
 		dir = "."
@@ -325,6 +378,9 @@ func interactiveChat(ctx context.Context, a *app, ag *agent.Agent, conv *agent.S
 	// readline makes the file with the umask's mode; what a person typed is
 	// theirs alone, whoever made the file first.
 	if history != "" {
+		// A PostgreSQL database's histories live in the default database's
+		// folder, which a person who never used a file may not have yet.
+		_ = os.MkdirAll(filepath.Dir(history), 0o700)
 		if f, err := os.OpenFile(history, os.O_CREATE|os.O_RDONLY, 0o600); err == nil {
 			f.Close()
 			if err := os.Chmod(history, 0o600); err != nil {

@@ -10,26 +10,39 @@ import (
 )
 
 // Exit codes of the binary. For `assistant call` the code is the tool
-// result's own (tools.CodeOK … tools.CodeInternal: 0, 1, 4, 5, 6; never
-// tools.CodeSpill, since call prints an answer whole and only the chat and
-// MCP fronts cut one to fit a model); every
-// other command uses the same numbers for the same kinds of failure, and
-// the codes from 7 up for failures only the binary has. 2 is never a tool's
-// code (tools.CodeInvalid is 1, and tools leave 2 free), so a script can tell a usage mistake from a tool's answer.
+// result's own (tools.CodeOK … tools.CodeUnavailable: 0, 1, 4, 5, 6, 7;
+// never tools.CodeSpill, since call prints an answer whole and only the
+// chat and MCP fronts cut one to fit a model); every other command uses
+// the same numbers for the same kinds of failure, and the codes from 8 up
+// for failures only the binary has. 2 is never a tool's code
+// (tools.CodeInvalid is 1, and tools leave 2 free), so a script can tell a
+// usage mistake from a tool's answer.
+//
+// A database that cannot be used at all — a PostgreSQL server that
+// refuses the connection, a wrong password, a missing database, a server
+// too old, a newer schema — is exitDatabase (8): a service to start or a
+// setting to fix, said in the sentence. A location no engine takes
+// (mysql://…, a URL that cannot be read) is a setting error, exitConfig
+// (10). A call the database began but could not finish (the connection
+// lost mid-call) is exitUnavailable (7): nothing was kept, run it again.
 const (
-	exitOK        = tools.CodeOK       // 0
-	exitInvalid   = tools.CodeInvalid  // 1: a value is wrong (a zone, a duration, a tool argument)
-	exitUsage     = 2                  // a wrong flag, an unknown subcommand, a missing argument
-	exitNotFound  = tools.CodeNotFound // 4: no such person, token or tool item
-	exitConflict  = tools.CodeConflict // 5: a name already taken
-	exitInternal  = tools.CodeInternal // 6: anything else that went wrong inside
-	exitDatabase  = 8                  // the database could not be opened or migrated
-	exitDelivery  = 9                  // remind: a delivery failed, or a reminder was given up
-	exitConfig    = 10                 // the configuration file could not be read
-	exitDiskFull  = 11                 // the disk under the database is full (or failing): free space
-	exitReadOnly  = 12                 // the database file or its folder cannot be written (or --db-read-only)
-	exitCorrupt   = 13                 // the database file is damaged: restore a backup
-	exitCancelled = 130                // interrupted (SIGINT), as shells report it
+	exitOK       = tools.CodeOK       // 0
+	exitInvalid  = tools.CodeInvalid  // 1: a value is wrong (a zone, a duration, a tool argument)
+	exitUsage    = 2                  // a wrong flag, an unknown subcommand, a missing argument
+	exitNotFound = tools.CodeNotFound // 4: no such person, token or tool item
+	exitConflict = tools.CodeConflict // 5: a name already taken
+	exitInternal = tools.CodeInternal // 6: anything else that went wrong inside
+	// exitUnavailable: the database lost the call midway (PostgreSQL: the
+	// connection dropped, the server stopped, a collision with another
+	// transaction); nothing of it was kept, and running it again is safe.
+	exitUnavailable = tools.CodeUnavailable // 7
+	exitDatabase    = 8                     // the database could not be opened or migrated (a server refused, a wrong password, no such database, a server too old, a newer schema)
+	exitDelivery    = 9                     // remind: a delivery failed, or a reminder was given up
+	exitConfig      = 10                    // a setting is wrong: the config file, a variable, a --db no engine takes
+	exitDiskFull    = 11                    // the disk under the database (or the PostgreSQL server's) is full (or failing): free space
+	exitReadOnly    = 12                    // the database file or its folder cannot be written (or --db-read-only, or a PostgreSQL standby)
+	exitCorrupt     = 13                    // the database file (or PostgreSQL's data) is damaged: restore a backup
+	exitCancelled   = 130                   // interrupted (SIGINT), as shells report it
 )
 
 // exitError carries the exit code of a failed command. Every RunE returns
@@ -106,7 +119,8 @@ func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
 
 // troubleExit is the exit code of a Trouble with the disk or the file
-// under the database; 0 for none.
+// under the database, or of a call the database could not finish; 0 for
+// none.
 func troubleExit(t store.Trouble) int {
 	switch t {
 	case store.DiskFull:
@@ -115,6 +129,8 @@ func troubleExit(t store.Trouble) int {
 		return exitReadOnly
 	case store.Corrupt:
 		return exitCorrupt
+	case store.Unavailable:
+		return exitUnavailable
 	}
 	return 0
 }
@@ -130,12 +146,15 @@ func (a *app) trouble(err error) (int, string) {
 	if errors.As(err, &ee) && ee.code == exitCancelled {
 		return 0, ""
 	}
+	if a.opened != nil {
+		if t := a.opened.Trouble(err); t != store.NoTrouble {
+			return troubleExit(t), a.opened.Explain(err)
+		}
+		return 0, ""
+	}
 	t := store.TroubleOf(err)
 	if t == store.NoTrouble {
 		return 0, ""
-	}
-	if a.opened != nil {
-		return troubleExit(a.opened.Trouble(err)), a.opened.Explain(err)
 	}
 	return troubleExit(t), store.Explain(err, a.dbPath)
 }

@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/spf13/cobra"
 )
 
@@ -13,9 +14,14 @@ func newMigrateCmd(a *app) *cobra.Command {
 	cmd := group(&cobra.Command{
 		Use:   "migrate",
 		Short: "Show or apply the database's schema migrations",
-		Long: `Every command brings the database up to date when it opens it, after copying
-it next to itself (assistant.db.vN.bak). "migrate status" shows the schema
-version without changing anything; "migrate up" applies what is pending.`,
+		Long: `Every command brings the database up to date when it opens it. A SQLite file
+is copied next to itself first (assistant.db.vN.bak). A PostgreSQL database
+gets no copy: each migration runs in a transaction of its own, so one that
+fails leaves the schema as it was, and the server's own backups (pg_dump,
+a replica) stand for the rest; processes that start together migrate it
+once. "migrate status" shows the schema version without changing anything;
+"migrate up" applies what is pending. A database whose schema is newer than
+this assistant is refused on both engines.`,
 		Example: `  assistant migrate status
   assistant migrate up`,
 	})
@@ -48,7 +54,7 @@ version without changing anything; "migrate up" applies what is pending.`,
 	}
 	up := &cobra.Command{
 		Use:   "up",
-		Short: "Apply every pending migration (after a backup copy)",
+		Short: "Apply every pending migration (after a backup copy of a SQLite file)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := a.openStore(cmd.Context(), true)
@@ -67,6 +73,9 @@ version without changing anything; "migrate up" applies what is pending.`,
 			a.printf("Migrated from schema version %d to %d: %s.\n", r.From, r.To, strings.Join(r.Applied, ", "))
 			if r.Backup != "" {
 				a.printf("The copy from before is %s.\n", r.Backup)
+			}
+			if st.Engine() == store.Postgres {
+				a.printf("No copy was made: on PostgreSQL each migration ran in a transaction of its own; keep the server's own backups (pg_dump, a replica).\n")
 			}
 			return nil
 		},

@@ -144,8 +144,9 @@ any other: undo (as that person) puts the old zone back.`,
 		Use:   "delete NAME --yes",
 		Short: "Delete a person and everything of theirs, for good",
 		Long: `Delete a person with all their tasks, events, history, chat conversations
-and tokens, for good: this cannot be undone. Back up the database file first
-if in doubt. --yes confirms.`,
+and tokens, for good: this cannot be undone. Back up the database first if
+in doubt (copy the SQLite file, or pg_dump a PostgreSQL database). --yes
+confirms.`,
 		Example: `  assistant person delete bob --yes`,
 		Args:    exactArgs(1, "one name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -228,14 +229,15 @@ func sameZone(name, zone string) bool {
 }
 
 // dbArg is "--db PATH " when this run's database came from --db, for a
-// command the person is told to run next on the same database; "" when
+// command the person is told to run next on the same database (a
+// PostgreSQL URL with its password replaced, see store.Redact); "" when
 // it came from ASSISTANT_DB, the config file or the default, which that
 // command reads the same way.
 func (a *app) dbArg() string {
 	if !a.dbFlag {
 		return ""
 	}
-	path := a.dbPath
+	path := store.Redact(a.dbPath) // never the password; PGPASSWORD or ~/.pgpass give it
 	if strings.ContainsAny(path, " \t\n'\"\\$`&|;<>()*?[]#~") {
 		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
 	}

@@ -17,9 +17,10 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "assistant",
 		Short: "Keep your tasks and calendar, and let a language model work on them",
-		Long: `assistant keeps a person's tasks and calendar in one SQLite file and lets a
-language model work on them through one set of tools, from a chat in the
-terminal, an MCP client, a reminders job, or the shell.
+		Long: `assistant keeps a person's tasks and calendar in one SQLite file (or in a
+PostgreSQL database, --db postgres://…) and lets a language model work on
+them through one set of tools, from a chat in the terminal, an MCP client,
+a reminders job, or the shell.
 
 Settings come from flags, then environment variables, then the config file
 ($XDG_CONFIG_HOME/assistant/config.toml), then defaults.`,
@@ -36,8 +37,8 @@ Settings come from flags, then environment variables, then the config file
 	group(root)
 	a.root = root
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.flags.db, "db", "", "the database file (env ASSISTANT_DB; default $XDG_DATA_HOME/assistant/assistant.db)")
-	pf.BoolVar(&a.flags.dbReadOnly, "db-read-only", false, "open the database for reading only: reads work on a read-only file or folder, writes are refused")
+	pf.StringVar(&a.flags.db, "db", "", "the database: a SQLite file, or a postgres://user@host/database URL (env ASSISTANT_DB; default $XDG_DATA_HOME/assistant/assistant.db)")
+	pf.BoolVar(&a.flags.dbReadOnly, "db-read-only", false, "open the database for reading only: reads work on a read-only file or folder (or a PostgreSQL standby), writes are refused")
 	pf.StringVar(&a.flags.person, "person", "", "act as this person (env ASSISTANT_PERSON; default the local person)")
 	pf.StringVar(&a.flags.tz, "tz", "", "use this IANA zone for this run without storing it (env ASSISTANT_TZ)")
 	pf.StringVar(&a.flags.logLevel, "log-level", "", "debug, info, warn or error (env ASSISTANT_LOG; default info)")

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/migrations"
+	"github.com/assistant-dev/assistant/store"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -60,13 +61,16 @@ func newVersionCmd(a *app) *cobra.Command {
 		Use:   "version",
 		Short: "Print the version, the schema version and where the data lives",
 		Long: `Print the version of this assistant, the schema version of the database and
-the highest this build knows, and the files it uses. It never creates or
-migrates the database.`,
+the highest this build knows, and the files (or the PostgreSQL database)
+it uses. It never creates or migrates the database; a PostgreSQL URL is
+shown without its password.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a.printf("assistant %s (%s, %s/%s)\n", versionString(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			schema := "not created yet"
-			if _, err := os.Stat(a.dbPath); err == nil {
+			engine, file, _ := store.ParseLocation(a.dbPath) // configure checked it
+			_, statErr := os.Stat(file)
+			if engine == store.Postgres || statErr == nil {
 				st, err := a.openStore(cmd.Context(), true)
 				if err != nil {
 					schema = "unreadable: " + errors.Unwrap(err).Error()
@@ -81,7 +85,7 @@ migrates the database.`,
 				}
 			}
 			a.printf("schema:   %s (this build knows up to %d)\n", schema, knownSchema())
-			a.printf("database: %s\n", a.dbPath)
+			a.printf("database: %s\n", store.Redact(a.dbPath))
 			conf := a.configPath
 			if _, err := os.Stat(conf); err != nil {
 				conf += " (none)"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -57,7 +58,8 @@ const benchEvents = 50000
 // BenchmarkImport50k measures the three phases of an import of a generated
 // 50,000-event file separately, and the whole import: parse (bytes to the
 // model), validate (the model to rows) and write (one transaction into a
-// fresh SQLite file, journaled).
+// fresh SQLite file, journaled); write, end-to-end and export again under
+// postgres/ on a fresh PostgreSQL database each.
 func BenchmarkImport50k(b *testing.B) {
 	data := benchFile(benchEvents)
 	zone := tz.MustZone("Europe/Berlin")
@@ -79,6 +81,19 @@ func BenchmarkImport50k(b *testing.B) {
 		}
 		b.ReportMetric(float64(benchEvents*b.N)/b.Elapsed().Seconds(), "events/s")
 	})
+	benchStorePhases(b, data, cal, zone, now)
+	// The same on PostgreSQL (BenchmarkImport50k/postgres/…), skipped
+	// without ASSISTANT_TEST_POSTGRES.
+	b.Run("postgres", func(b *testing.B) {
+		storetest.SkipUnlessPostgres(b)
+		benchStorePhases(b, data, cal, zone, now)
+	})
+}
+
+// benchStorePhases runs the sub-benchmarks of BenchmarkImport50k that go
+// through a store — write, end-to-end and export — on the engine of b's
+// name (see storetest.Engine), each write into a new database.
+func benchStorePhases(b *testing.B, data []byte, cal *Calendar, zone tz.Zone, now time.Time) {
 	b.Run("write", func(b *testing.B) {
 		var total time.Duration
 		for i := 0; i < b.N; i++ {

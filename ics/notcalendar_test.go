@@ -3,43 +3,49 @@ package ics
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // TestImportRefusesWhatIsNoCalendar: input with no VCALENDAR at all is
 // refused with one sentence and writes nothing, while a calendar with some
 // bad lines is still imported with those lines listed.
 func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
-	cases := []struct {
-		name, data string
-		refused    string // the whole sentence; "" when the import goes ahead
-	}{
-		{"empty", "", "notes.txt is not an iCalendar file: it is empty"},
-		{"blank lines", "\r\n\n  \n", "notes.txt is not an iCalendar file: it is empty"},
-		{"markdown", "# Sources\n\n- one: two\n- three\n", "notes.txt is not an iCalendar file: it has no BEGIN:VCALENDAR line"},
-		{"a bare VEVENT", "BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261005T090000Z\r\nEND:VEVENT\r\n", "notes.txt is not an iCalendar file: it has no BEGIN:VCALENDAR line"},
-		{"calendar with a bad line", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nthis line is broken\r\nBEGIN:VEVENT\r\nUID:ok@x\r\nSUMMARY:Fine\r\nDTSTART:20261005T090000Z\r\nDTEND:20261005T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			st, p := openStore(t)
-			rep, err := Import(context.Background(), st, p, strings.NewReader(c.data), ImportOptions{Source: "notes.txt"})
-			if c.refused == "" {
-				if err != nil {
-					t.Fatalf("Import = %v; want the event imported and the bad line skipped", err)
+	storetest.Engines(t, func(t *testing.T) {
+		cases := []struct {
+			name, data string
+			refused    string // the whole sentence; "" when the import goes ahead
+		}{
+			{"empty", "", "notes.txt is not an iCalendar file: it is empty"},
+			{"blank lines", "\r\n\n  \n", "notes.txt is not an iCalendar file: it is empty"},
+			{"markdown", "# Sources\n\n- one: two\n- three\n", "notes.txt is not an iCalendar file: it has no BEGIN:VCALENDAR line"},
+			{"a bare VEVENT", "BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261005T090000Z\r\nEND:VEVENT\r\n", "notes.txt is not an iCalendar file: it has no BEGIN:VCALENDAR line"},
+			{"calendar with a bad line", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nthis line is broken\r\nBEGIN:VEVENT\r\nUID:ok@x\r\nSUMMARY:Fine\r\nDTSTART:20261005T090000Z\r\nDTEND:20261005T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", ""},
+		}
+		st, _ := openStore(t)
+		for i, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				p := addPerson(t, st, fmt.Sprintf("p%d", i))
+				rep, err := Import(context.Background(), st, p, strings.NewReader(c.data), ImportOptions{Source: "notes.txt"})
+				if c.refused == "" {
+					if err != nil {
+						t.Fatalf("Import = %v; want the event imported and the bad line skipped", err)
+					}
+					if rep.Events.Created != 1 || len(rep.Skipped) == 0 {
+						t.Fatalf("want 1 event and the bad line skipped, got %+v", rep)
+					}
+					return
 				}
-				if rep.Events.Created != 1 || len(rep.Skipped) == 0 {
-					t.Fatalf("want 1 event and the bad line skipped, got %+v", rep)
+				if !errors.Is(err, ErrNotCalendar) || err.Error() != c.refused {
+					t.Fatalf("Import = %v; want ErrNotCalendar saying %q", err, c.refused)
 				}
-				return
-			}
-			if !errors.Is(err, ErrNotCalendar) || err.Error() != c.refused {
-				t.Fatalf("Import = %v; want ErrNotCalendar saying %q", err, c.refused)
-			}
-			if rep.Change != "" || countRows(t, st, p.ID, "events")+countRows(t, st, p.ID, "tasks") != 0 {
-				t.Fatalf("a refused import wrote something: %+v", rep)
-			}
-		})
-	}
+				if rep.Change != "" || countRows(t, st, p.ID, "events")+countRows(t, st, p.ID, "tasks") != 0 {
+					t.Fatalf("a refused import wrote something: %+v", rep)
+				}
+			})
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -18,133 +19,135 @@ import (
 // database just before, at and after every transition of the years the
 // items cover, and mid-month.
 func TestExportVTimezones(t *testing.T) {
-	zones := []string{"Europe/Paris", "America/New_York", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kolkata", "Pacific/Apia"}
-	var items []string
-	for i, z := range zones {
-		items = append(items,
-			"BEGIN:VEVENT", fmt.Sprintf("UID:ev%d", i), "SUMMARY:Series in "+z,
-			"DTSTART;TZID="+z+":20170310T090000", "DURATION:PT1H", "RRULE:FREQ=MONTHLY;UNTIL=20221231T000000Z",
-			"EXDATE;TZID="+z+":20180310T090000", "END:VEVENT",
-			"BEGIN:VTODO", fmt.Sprintf("UID:td%d", i), "SUMMARY:Task in "+z, "DUE;TZID="+z+":20210601T170000", "END:VTODO")
-	}
-	ctx := context.Background()
-	st, p := openStore(t)
-	if rep, err := Import(ctx, st, p, strings.NewReader(vcalendar(items...)), ImportOptions{}); err != nil || len(rep.Skipped) > 0 {
-		t.Fatalf("import: %v, skipped %+v", err, rep.Skipped)
-	}
-	var out bytes.Buffer
-	if err := Export(ctx, st, p, &out, time.Time{}, time.Time{}); err != nil {
-		t.Fatal(err)
-	}
-	// Unfolded, so a TZID is never cut by a fold.
-	text := strings.ReplaceAll(out.String(), "\r\n ", "")
+	storetest.Engines(t, func(t *testing.T) {
+		zones := []string{"Europe/Paris", "America/New_York", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kolkata", "Pacific/Apia"}
+		var items []string
+		for i, z := range zones {
+			items = append(items,
+				"BEGIN:VEVENT", fmt.Sprintf("UID:ev%d", i), "SUMMARY:Series in "+z,
+				"DTSTART;TZID="+z+":20170310T090000", "DURATION:PT1H", "RRULE:FREQ=MONTHLY;UNTIL=20221231T000000Z",
+				"EXDATE;TZID="+z+":20180310T090000", "END:VEVENT",
+				"BEGIN:VTODO", fmt.Sprintf("UID:td%d", i), "SUMMARY:Task in "+z, "DUE;TZID="+z+":20210601T170000", "END:VTODO")
+		}
+		ctx := context.Background()
+		st, p := openStore(t)
+		if rep, err := Import(ctx, st, p, strings.NewReader(vcalendar(items...)), ImportOptions{}); err != nil || len(rep.Skipped) > 0 {
+			t.Fatalf("import: %v, skipped %+v", err, rep.Skipped)
+		}
+		var out bytes.Buffer
+		if err := Export(ctx, st, p, &out, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		// Unfolded, so a TZID is never cut by a fold.
+		text := strings.ReplaceAll(out.String(), "\r\n ", "")
 
-	var pr parser
-	roots := pr.parse([]byte(text))
-	if len(roots) != 1 || len(pr.skipped) > 0 {
-		t.Fatalf("the export does not parse: %d calendars, %+v", len(roots), pr.skipped)
-	}
-	defined := map[string]*node{}
-	used := map[string]bool{}
-	var walk func(n *node)
-	walk = func(n *node) {
-		for _, ps := range n.Props {
-			for _, p := range ps {
-				if id := p.Params.Get("TZID"); id != "" {
-					used[id] = true
+		var pr parser
+		roots := pr.parse([]byte(text))
+		if len(roots) != 1 || len(pr.skipped) > 0 {
+			t.Fatalf("the export does not parse: %d calendars, %+v", len(roots), pr.skipped)
+		}
+		defined := map[string]*node{}
+		used := map[string]bool{}
+		var walk func(n *node)
+		walk = func(n *node) {
+			for _, ps := range n.Props {
+				for _, p := range ps {
+					if id := p.Params.Get("TZID"); id != "" {
+						used[id] = true
+					}
+				}
+			}
+			for _, c := range n.children {
+				walk(c)
+			}
+		}
+		for _, c := range roots[0].children {
+			if c.Name == "VTIMEZONE" {
+				defined[c.Props.Get("TZID").Value] = c
+				continue
+			}
+			walk(c)
+		}
+		for _, z := range zones {
+			if !used[z] {
+				t.Errorf("the export uses no TZID %s", z)
+			}
+		}
+		for id := range used {
+			if defined[id] == nil {
+				t.Errorf("TZID %s is used but has no VTIMEZONE", id)
+			}
+		}
+
+		// The instants to compare: around every transition of 2017–2022 in
+		// each zone, and the 1st and 15th of every month.
+		instants := func(loc *time.Location) []time.Time {
+			var ts []time.Time
+			for at := time.Date(2017, 1, 1, 0, 0, 0, 0, loc); at.Year() < 2023; at = at.AddDate(0, 0, 14) {
+				ts = append(ts, at)
+			}
+			end := time.Date(2023, 1, 1, 0, 0, 0, 0, loc)
+			for at := time.Date(2017, 1, 1, 0, 0, 0, 0, loc); ; {
+				_, next := at.ZoneBounds()
+				if next.IsZero() || !next.Before(end) {
+					break
+				}
+				ts = append(ts, next.Add(-time.Hour), next.Add(-time.Second), next, next.Add(time.Hour))
+				at = next
+			}
+			return ts
+		}
+		offset := func(at time.Time, loc *time.Location) int {
+			_, off := at.In(loc).Zone()
+			return off
+		}
+		custom := text
+		for i, z := range zones {
+			iana := tz.MustZone(z).Location()
+			rules, err := parseVTimezone(defined[z], 2017, 2022)
+			if err != nil {
+				t.Fatalf("%s: our own VTIMEZONE cannot be read: %v", z, err)
+			}
+			transitions := 0
+			for _, at := range instants(iana) {
+				if got, want := rules.offsetAt(at), offset(at, iana); got != want {
+					t.Errorf("%s: the VTIMEZONE says %+d s at %s, the zone database %+d s", z, got, at.UTC().Format(time.RFC3339), want)
+				}
+			}
+			for _, o := range rules.onsets {
+				if o.at.Year() >= 2017 && o.at.Year() <= 2022 {
+					transitions++
+				}
+			}
+			// Sao Paulo (until 2019) and Apia (until 2021) changed clocks in
+			// those years too; Kolkata did not.
+			if z != "Asia/Kolkata" && transitions == 0 {
+				t.Errorf("%s: the VTIMEZONE has no transition in 2017–2022", z)
+			}
+			name := fmt.Sprintf("Custom Zone %c", 'A'+i)
+			custom = strings.ReplaceAll(custom, "TZID:"+z+"\r\n", "TZID:"+name+"\r\n")
+			custom = strings.ReplaceAll(custom, "TZID="+z+":", "TZID="+name+":")
+		}
+		cal := DecodeBytes([]byte(custom), DecodeOptions{Zone: tz.MustZone("Europe/Berlin")})
+		if len(cal.Skipped) > 0 || len(cal.Repaired) > 0 {
+			t.Fatalf("the renamed export: skipped %+v repaired %+v", cal.Skipped, cal.Repaired)
+		}
+		for i, z := range zones {
+			name := fmt.Sprintf("Custom Zone %c", 'A'+i)
+			m, ok := cal.Zones[name]
+			if !ok || !strings.HasPrefix(m.How, "VTIMEZONE rules (matched ") {
+				t.Errorf("%s (%s): read as %+v, want a VTIMEZONE match", name, z, m)
+				continue
+			}
+			t.Logf("%s (written as %s): %s", name, z, m.How)
+			iana := tz.MustZone(z).Location()
+			for _, at := range instants(iana) {
+				if got, want := offset(at, m.Zone.Location()), offset(at, iana); got != want {
+					t.Errorf("%s was matched to %s, which is %+d s at %s where %s is %+d s", name, m.Zone.Name(), got, at.UTC().Format(time.RFC3339), z, want)
 				}
 			}
 		}
-		for _, c := range n.children {
-			walk(c)
-		}
-	}
-	for _, c := range roots[0].children {
-		if c.Name == "VTIMEZONE" {
-			defined[c.Props.Get("TZID").Value] = c
-			continue
-		}
-		walk(c)
-	}
-	for _, z := range zones {
-		if !used[z] {
-			t.Errorf("the export uses no TZID %s", z)
-		}
-	}
-	for id := range used {
-		if defined[id] == nil {
-			t.Errorf("TZID %s is used but has no VTIMEZONE", id)
-		}
-	}
-
-	// The instants to compare: around every transition of 2017–2022 in
-	// each zone, and the 1st and 15th of every month.
-	instants := func(loc *time.Location) []time.Time {
-		var ts []time.Time
-		for at := time.Date(2017, 1, 1, 0, 0, 0, 0, loc); at.Year() < 2023; at = at.AddDate(0, 0, 14) {
-			ts = append(ts, at)
-		}
-		end := time.Date(2023, 1, 1, 0, 0, 0, 0, loc)
-		for at := time.Date(2017, 1, 1, 0, 0, 0, 0, loc); ; {
-			_, next := at.ZoneBounds()
-			if next.IsZero() || !next.Before(end) {
-				break
-			}
-			ts = append(ts, next.Add(-time.Hour), next.Add(-time.Second), next, next.Add(time.Hour))
-			at = next
-		}
-		return ts
-	}
-	offset := func(at time.Time, loc *time.Location) int {
-		_, off := at.In(loc).Zone()
-		return off
-	}
-	custom := text
-	for i, z := range zones {
-		iana := tz.MustZone(z).Location()
-		rules, err := parseVTimezone(defined[z], 2017, 2022)
-		if err != nil {
-			t.Fatalf("%s: our own VTIMEZONE cannot be read: %v", z, err)
-		}
-		transitions := 0
-		for _, at := range instants(iana) {
-			if got, want := rules.offsetAt(at), offset(at, iana); got != want {
-				t.Errorf("%s: the VTIMEZONE says %+d s at %s, the zone database %+d s", z, got, at.UTC().Format(time.RFC3339), want)
-			}
-		}
-		for _, o := range rules.onsets {
-			if o.at.Year() >= 2017 && o.at.Year() <= 2022 {
-				transitions++
-			}
-		}
-		// Sao Paulo (until 2019) and Apia (until 2021) changed clocks in
-		// those years too; Kolkata did not.
-		if z != "Asia/Kolkata" && transitions == 0 {
-			t.Errorf("%s: the VTIMEZONE has no transition in 2017–2022", z)
-		}
-		name := fmt.Sprintf("Custom Zone %c", 'A'+i)
-		custom = strings.ReplaceAll(custom, "TZID:"+z+"\r\n", "TZID:"+name+"\r\n")
-		custom = strings.ReplaceAll(custom, "TZID="+z+":", "TZID="+name+":")
-	}
-	cal := DecodeBytes([]byte(custom), DecodeOptions{Zone: tz.MustZone("Europe/Berlin")})
-	if len(cal.Skipped) > 0 || len(cal.Repaired) > 0 {
-		t.Fatalf("the renamed export: skipped %+v repaired %+v", cal.Skipped, cal.Repaired)
-	}
-	for i, z := range zones {
-		name := fmt.Sprintf("Custom Zone %c", 'A'+i)
-		m, ok := cal.Zones[name]
-		if !ok || !strings.HasPrefix(m.How, "VTIMEZONE rules (matched ") {
-			t.Errorf("%s (%s): read as %+v, want a VTIMEZONE match", name, z, m)
-			continue
-		}
-		t.Logf("%s (written as %s): %s", name, z, m.How)
-		iana := tz.MustZone(z).Location()
-		for _, at := range instants(iana) {
-			if got, want := offset(at, m.Zone.Location()), offset(at, iana); got != want {
-				t.Errorf("%s was matched to %s, which is %+d s at %s where %s is %+d s", name, m.Zone.Name(), got, at.UTC().Format(time.RFC3339), z, want)
-			}
-		}
-	}
+	})
 }
 
 // A VTIMEZONE covers at most MaxZoneYears years past 1970, whatever the

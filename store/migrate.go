@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -270,17 +271,32 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 // snapshot) next to it; the name carries the schema version, and a
 // timestamp when a copy of that version already exists.
 func (s *Store) backup(ctx context.Context, version int64) (string, error) {
-	name := s.path + ".v" + strconv.FormatInt(version, 10) + ".bak"
-	if _, err := os.Stat(name); err == nil {
-		name = s.path + ".v" + strconv.FormatInt(version, 10) + "." + s.now().Format("20060102T150405Z") + ".bak"
+	base := s.path + ".v" + strconv.FormatInt(version, 10)
+	names := []string{
+		base + ".bak",
+		base + "." + s.now().Format("20060102T150405Z") + ".bak",
 	}
-	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
-		return "", fmt.Errorf("cannot write the copy “%s” made before migrating, so nothing was migrated: %w", name, err)
+	// Another process opening the same file may be writing a copy of the
+	// same name at this moment (VACUUM INTO refuses a file that exists):
+	// the last name is this call's own.
+	names = append(names, base+"."+s.now().Format("20060102T150405Z")+"."+strconv.FormatUint(uint64(rand.Uint32()), 36)+".bak")
+	var err error
+	for i, name := range names {
+		if _, serr := os.Stat(name); serr == nil && i < len(names)-1 {
+			continue
+		}
+		if _, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, name); err != nil {
+			if _, serr := os.Stat(name); serr == nil && i < len(names)-1 {
+				continue // made meanwhile by another process
+			}
+			return "", fmt.Errorf("cannot write the copy “%s” made before migrating, so nothing was migrated: %w", name, err)
+		}
+		if err := os.Chmod(name, 0o600); err != nil {
+			return "", fmt.Errorf("cannot make the copy “%s” private: %v", name, err)
+		}
+		return name, nil
 	}
-	if err := os.Chmod(name, 0o600); err != nil {
-		return "", fmt.Errorf("cannot make the copy “%s” private: %v", name, err)
-	}
-	return name, nil
+	return "", fmt.Errorf("cannot write a copy of “%s” made before migrating, so nothing was migrated: %w", s.path, err)
 }
 
 func maxInt(a, b int64) int64 {

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tools/tooltest"
@@ -507,7 +508,9 @@ var catalogCases = []catalogCase{
 // TestCatalogTools calls every tool of the catalog through the go-sdk
 // client: one call that works, one with a wrong argument, and one with
 // the quirky argument forms, each in a fresh store.
-func TestCatalogTools(t *testing.T) {
+func TestCatalogTools(t *testing.T) { storetest.Engines(t, testCatalogTools) }
+
+func testCatalogTools(t *testing.T) {
 	var covered []string
 	for _, c := range catalogCases {
 		covered = append(covered, c.tool)
@@ -613,6 +616,10 @@ func TestCatalogTools(t *testing.T) {
 // a repeating task done, undo): every answer fits its outputSchema (see
 // conforms, which every call checks).
 func TestCatalogAnswersFitOutputSchema(t *testing.T) {
+	storetest.Engines(t, testCatalogAnswersFitOutputSchema)
+}
+
+func testCatalogAnswersFitOutputSchema(t *testing.T) {
 	e := newCatalogEnv(t)
 	add := `{"title":"Water plants","due":"2026-10-06","rrule":"FREQ=WEEKLY"}`
 	e.ok("add_task", add)

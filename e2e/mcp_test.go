@@ -357,6 +357,15 @@ type httpServer struct {
 // the test if it still runs.
 func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 	t.Helper()
+	s := h.startHTTP(t, extra...)
+	s.wait(t)
+	return s
+}
+
+// startHTTP is serveHTTP without the wait: the process is started, and
+// [httpServer.wait] waits until it accepts connections.
+func (h *mcpHome) startHTTP(t testing.TB, extra ...string) *httpServer {
+	t.Helper()
 	addr := freeAddr(t)
 	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
 	s.cmd = h.command(context.Background(), append([]string{"mcp", "--http", addr}, extra...)...)
@@ -376,12 +385,20 @@ func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 			<-s.done
 		}
 	})
+	return s
+}
+
+// wait waits until s accepts connections (20 s at most) and fails the test
+// if it ends or does not listen by then.
+func (s *httpServer) wait(t testing.TB) {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()
-			return s
+			return
 		}
 		select {
 		case <-s.done:

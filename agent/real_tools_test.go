@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
@@ -49,7 +50,7 @@ type realEnv struct {
 func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
 	t.Helper()
 	e := &realEnv{t: t, ctx: context.Background(), now: time.Date(2026, 7, 13, 16, 0, 0, 0, time.UTC), reg: realRegistry()}
-	e.path = storetest.Location(t)
+	e.path = storetest.LocationFrom(t, migrated)
 	e.open()
 	p, err := e.s.EnsurePerson(e.ctx, "Ada", "Europe/Paris")
 	if err != nil {
@@ -67,6 +68,20 @@ func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
 	}
 	e.build()
 	return e
+}
+
+// migrated is the template of the PostgreSQL databases these tests open:
+// an empty one that store.Open brought up to date, as tools/tooltest has
+// it (the same Key, so the same template database on the server).
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
 }
 
 // open opens (or reopens) the store with the env's clock.

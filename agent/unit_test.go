@@ -250,7 +250,7 @@ func TestStoreConversation(t *testing.T) { storetest.Engines(t, testStoreConvers
 
 func testStoreConversation(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(ctx, storetest.Location(t), nil)
+	s, err := store.Open(ctx, storetest.LocationFrom(t, migrated), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

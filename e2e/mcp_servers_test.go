@@ -20,10 +20,10 @@ var taskID = regexp.MustCompile(`\bt\d+\b`)
 // bring it up to date as they open it): a token made with `assistant token
 // create` after they started works on both; a change made through one is
 // in the very next list of the other (whose listing was read before the
-// change, so a cached one would be stale); undo through the other server
-// undoes it; and a token revoked with `assistant token revoke` is refused
-// by both. PostgreSQL only: two processes writing one SQLite file is not
-// the deployment this is about.
+// change, so a cached one would be stale), tasks and events alike; undo
+// through the other server undoes it; and a token revoked with `assistant
+// token revoke` is refused by both. PostgreSQL only: two processes
+// writing one SQLite file is not the deployment this is about.
 func TestTwoHTTPServersOnOneDatabase(t *testing.T) {
 	t.Run(storetest.Postgres, func(t *testing.T) {
 		storetest.SkipUnlessPostgres(t)
@@ -80,6 +80,21 @@ func TestTwoHTTPServersOnOneDatabase(t *testing.T) {
 				}
 			})
 		}
+
+		t.Run("an event written on one is in the other's next week", func(t *testing.T) {
+			const week = `{"from":"2026-10-05","to":"2026-10-11"}`
+			if got := succeed(t, alice[1], "list_events", week); strings.Contains(got, "Standup") {
+				t.Fatalf("server 2 lists the standup before it was added:\n%s", got)
+			}
+			succeed(t, alice[0], "add_event", `{"title":"Standup","start":"2026-10-06T09:30","duration":15,"rrule":"FREQ=DAILY;COUNT=3"}`)
+			if got := succeed(t, alice[1], "list_events", week); strings.Count(got, "Standup") != 3 {
+				t.Errorf("list_events on server 2 right after add_event on server 1: want the 3 standups:\n%s", got)
+			}
+			succeed(t, alice[1], "delete_event", `{"id":"e1"}`)
+			if got := succeed(t, alice[0], "list_events", week); strings.Contains(got, "Standup") {
+				t.Errorf("list_events on server 1 right after delete_event on server 2 still shows the standup:\n%s", got)
+			}
+		})
 
 		t.Run("undo through the other server", func(t *testing.T) {
 			const title = "Undone elsewhere"

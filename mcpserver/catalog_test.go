@@ -44,8 +44,14 @@ type catalogEnv struct {
 
 func newCatalogEnv(t *testing.T) *catalogEnv {
 	t.Helper()
-	env := tooltest.Open(t, catalogNow)
-	person := env.Person("ada", "Europe/Paris")
+	return newCatalogEnvOn(t, tooltest.Open(t, catalogNow), "ada")
+}
+
+// newCatalogEnvOn is newCatalogEnv on the store of env, as the person
+// called name (added in Europe/Paris if env has no one of that name).
+func newCatalogEnvOn(t *testing.T, env *tooltest.Env, name string) *catalogEnv {
+	t.Helper()
+	person := env.Person(name, "Europe/Paris")
 	srv, err := New(catalog.New(), Fixed(env.Context(person), nil))
 	if err != nil {
 		t.Fatal(err)
@@ -507,7 +513,9 @@ var catalogCases = []catalogCase{
 
 // TestCatalogTools calls every tool of the catalog through the go-sdk
 // client: one call that works, one with a wrong argument, and one with
-// the quirky argument forms, each in a fresh store.
+// the quirky argument forms, each in a fresh store; on PostgreSQL, where
+// a fresh database costs a CREATE DATABASE, each tool's case is a fresh
+// person in one database instead (what a case reads is its person's own).
 func TestCatalogTools(t *testing.T) { storetest.Engines(t, testCatalogTools) }
 
 func testCatalogTools(t *testing.T) {
@@ -542,9 +550,18 @@ func testCatalogTools(t *testing.T) {
 		t.Errorf("tools/list gives\n  %s\nwant the catalog's\n  %s", strings.Join(served, ", "), strings.Join(catalogNames, ", "))
 	}
 
+	var shared *tooltest.Env
+	if storetest.Engine(t) == storetest.Postgres {
+		shared = tooltest.Open(t, catalogNow)
+	}
 	for _, c := range catalogCases {
 		t.Run(c.tool, func(t *testing.T) {
-			e := newCatalogEnv(t)
+			var e *catalogEnv
+			if shared != nil {
+				e = newCatalogEnvOn(t, shared, "ada "+c.tool)
+			} else {
+				e = newCatalogEnv(t)
+			}
 			prepare := func() string {
 				if c.prepare == nil {
 					return ""

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 )
 
@@ -83,7 +85,7 @@ type home struct {
 
 // newHome is a fresh home whose database is of the engine t runs on (see
 // [storetest.Engine]): the default SQLite file, or a new PostgreSQL
-// database given to every run as --db. On PostgreSQL the test also fails
+// database (a copy of [migrated]) given to every run as --db. On PostgreSQL the test also fails
 // if a run made the default SQLite file, as one that missed --db would.
 func newHome(t *testing.T) *home {
 	t.Helper()
@@ -98,7 +100,7 @@ func newHome(t *testing.T) *home {
 		"PATH":            filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 	}}
 	if storetest.Engine(t) == storetest.Postgres {
-		h.db = storetest.Location(t)
+		h.db = storetest.LocationFrom(t, migrated)
 		t.Cleanup(func() {
 			if _, err := os.Stat(h.dbPath()); err == nil {
 				t.Errorf("a run on PostgreSQL made the SQLite file %s: a command did not take --db %s", h.dbPath(), h.db)
@@ -106,6 +108,24 @@ func newHome(t *testing.T) *home {
 		})
 	}
 	return h
+}
+
+// migrated is the template of the PostgreSQL databases of the homes: an
+// empty database store.Open brought up to date, as tools/tooltest has it
+// (the same Key, so the same template database on the server), so a test
+// pays a CREATE DATABASE and not the migrations too. A SQLite home starts
+// with no file; that an empty PostgreSQL database is brought up to date
+// by the binary is TestTwoHTTPServersOnOneDatabase's and
+// TestMCPDatabaseGoneAndBack's to show.
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
 }
 
 // argv is args as the binary is run with them: after --db and the

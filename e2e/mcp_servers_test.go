@@ -27,7 +27,8 @@ var taskID = regexp.MustCompile(`\bt\d+\b`)
 func TestTwoHTTPServersOnOneDatabase(t *testing.T) {
 	t.Run(storetest.Postgres, func(t *testing.T) {
 		storetest.SkipUnlessPostgres(t)
-		h := newMCPHome(t) // a fresh PostgreSQL database, given as --db
+		h := newMCPHome(t)
+		h.db = storetest.Location(t) // empty: the servers bring it up to date as they start
 		servers := []*httpServer{h.startHTTP(t), h.startHTTP(t)}
 		for _, s := range servers {
 			s.wait(t)

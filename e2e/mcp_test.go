@@ -52,8 +52,8 @@ type mcpHome struct {
 // and database under a temporary folder, the fixed clock, and a local
 // person "tester" in Europe/Paris. The database is of the engine t runs
 // on (see [storetest.Engine]): on SQLite the file ASSISTANT_DB names, on
-// PostgreSQL a fresh database given to every run as --db (and the test
-// fails if a run made a SQLite file instead). Nothing else of this
+// PostgreSQL a fresh database, a copy of [migrated], given to every run as
+// --db (and the test fails if a run made a SQLite file instead). Nothing else of this
 // process's environment but PATH reaches it, so a developer's own settings
 // (ASSISTANT_PERSON, a config file) cannot change the outcome.
 func newMCPHome(t testing.TB) *mcpHome {
@@ -77,7 +77,7 @@ func newMCPHome(t testing.TB) *mcpHome {
 		h.env = append(h.env, "ASSISTANT_DB="+filepath.Join(dir, "data", "assistant.db"))
 		return h
 	}
-	h.db = storetest.Location(t)
+	h.db = storetest.LocationFrom(t, migrated)
 	t.Cleanup(func() {
 		for _, f := range []string{filepath.Join(dir, "data", "assistant.db"), filepath.Join(dir, "data", "assistant", "assistant.db")} {
 			if _, err := os.Stat(f); err == nil {

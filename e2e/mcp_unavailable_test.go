@@ -23,6 +23,7 @@ func TestMCPDatabaseGoneAndBack(t *testing.T) {
 	t.Run(storetest.Postgres, func(t *testing.T) {
 		storetest.SkipUnlessPostgres(t)
 		h := newMCPHome(t)
+		h.db = storetest.Location(t) // empty: the first run brings it up to date
 		h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
 		token := strings.TrimSpace(h.run(t, "token", "create", "--person", "alice"))
 		var stderr lockedBuffer

@@ -70,8 +70,9 @@ func crashBinary(t *testing.T) string {
 	return crashPath
 }
 
-// env is a real database at storetest.Location with the real tools and a
-// clock the test sets, as remind's own tests have it.
+// env is a real database at storetest.LocationFrom (on PostgreSQL a copy
+// of the migrated template) with the real tools and a clock the test sets,
+// as remind's own tests have it.
 type env struct {
 	t      testing.TB
 	ctx    context.Context
@@ -87,7 +88,7 @@ type env struct {
 func newEnv(t testing.TB, now time.Time) *env {
 	t.Helper()
 	e := &env{t: t, ctx: context.Background(), now: now, reg: catalog.New()}
-	e.path = storetest.Location(t)
+	e.path = storetest.LocationFrom(t, migrated)
 	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
 	if err != nil {
 		t.Fatal(err)

@@ -6,26 +6,29 @@ import (
 	"database/sql"
 	"encoding/json"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tz"
 )
 
 // The tests in this file run the loop over the real tools of
-// tools/catalog on a real SQLite file, so what the model's arguments
-// become is checked where it lands: in the tasks and events tables.
+// tools/catalog on a real store, a SQLite file or a PostgreSQL database
+// (each test runs on both, through storetest.Engines), so what the
+// model's arguments become is checked where it lands: in the tasks and
+// events tables.
 
 // realRegistry is what the fronts serve: the whole catalog (tasks, events
 // and time, the journal).
 func realRegistry() *tools.Registry { return catalog.New() }
 
-// realEnv is one test's setup: a store file in a temp folder, Ada in
+// realEnv is one test's setup: a store at storetest.Location, Ada in
 // Europe/Paris, a settable clock shared by the store and the tools, and an
 // agent on the fake server.
 type realEnv struct {
@@ -47,7 +50,7 @@ type realEnv struct {
 func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
 	t.Helper()
 	e := &realEnv{t: t, ctx: context.Background(), now: time.Date(2026, 7, 13, 16, 0, 0, 0, time.UTC), reg: realRegistry()}
-	e.path = filepath.Join(t.TempDir(), "assistant.db")
+	e.path = storetest.LocationFrom(t, migrated)
 	e.open()
 	p, err := e.s.EnsurePerson(e.ctx, "Ada", "Europe/Paris")
 	if err != nil {
@@ -67,7 +70,21 @@ func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
 	return e
 }
 
-// open opens (or reopens) the store file with the env's clock.
+// migrated is the template of the PostgreSQL databases these tests open:
+// an empty one that store.Open brought up to date, as tools/tooltest has
+// it (the same Key, so the same template database on the server).
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
+}
+
+// open opens (or reopens) the store with the env's clock.
 func (e *realEnv) open() {
 	e.t.Helper()
 	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
@@ -192,6 +209,10 @@ func textStream(parts ...string) reply {
 // Paris: the model writes 09:00 Paris as 07:00Z; the task is pinned to
 // 09:00 Europe/Paris, and the model is told 09:00, the person's time.
 func TestRealToolsPlumberTomorrowAtNine(t *testing.T) {
+	storetest.Engines(t, testRealToolsPlumberTomorrowAtNine)
+}
+
+func testRealToolsPlumberTomorrowAtNine(t *testing.T) {
 	const answer = "Done: t1, call the plumber tomorrow, Tuesday, at 09:00."
 	cases := []struct {
 		name   string
@@ -296,6 +317,10 @@ func (e *realEnv) events() []storedEvent {
 // written, so the listing already shows the new event, and both are
 // answered in that order on their ids.
 func TestRealToolsParallelAddAndListEvents(t *testing.T) {
+	storetest.Engines(t, testRealToolsParallelAddAndListEvents)
+}
+
+func testRealToolsParallelAddAndListEvents(t *testing.T) {
 	e := newRealEnv(t, true,
 		reply{sse: []string{
 			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_e1","type":"function","function":{"name":"add_event","arguments":""}}]}`),
@@ -355,6 +380,10 @@ func TestRealToolsParallelAddAndListEvents(t *testing.T) {
 // tool message, the corrected call succeeds, and exactly one task is
 // stored (the refused call wrote nothing).
 func TestRealToolsMalformedDueCorrected(t *testing.T) {
+	storetest.Engines(t, testRealToolsMalformedDueCorrected)
+}
+
+func testRealToolsMalformedDueCorrected(t *testing.T) {
 	e := newRealEnv(t, true,
 		reply{sse: []string{
 			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_m1","type":"function","function":{"name":"add_task","arguments":""}}]}`),
@@ -410,7 +439,9 @@ func sameMessages(t testing.TB, a, b seen) {
 // Server failures around a real tool call: a 500 before the call and a
 // 503 after it are retried with the same request, and the call runs once;
 // a 429 with Retry-After is waited out for the time asked.
-func TestRealToolsRetries(t *testing.T) {
+func TestRealToolsRetries(t *testing.T) { storetest.Engines(t, testRealToolsRetries) }
+
+func testRealToolsRetries(t *testing.T) {
 	addMilk := callsReply(call{"call_r1", "add_task", `{"title":"Buy milk","due":"2026-07-14"}`})
 	rate := errorReply(429, "requests", "Rate limit reached for requests")
 	rate.header = map[string]string{"Retry-After": "1"}
@@ -464,7 +495,9 @@ func TestRealToolsRetries(t *testing.T) {
 // A model that keeps calling: the turn stops at the step limit and says
 // so; the same add_task three times stores one task (the duplicate
 // window), and the stored conversation answers every call.
-func TestRealToolsStepLimit(t *testing.T) {
+func TestRealToolsStepLimit(t *testing.T) { storetest.Engines(t, testRealToolsStepLimit) }
+
+func testRealToolsStepLimit(t *testing.T) {
 	again := callsReply(call{"call_s", "add_task", `{"title":"Water the plants","due":"2026-07-14T08:00"}`})
 	e := newRealEnv(t, false, again, again, again)
 	e.cfg.MaxSteps = 3
@@ -503,7 +536,9 @@ func TestRealToolsStepLimit(t *testing.T) {
 // A chat resumed the next day from the store file: the history goes out
 // again under a system prompt rebuilt for Tuesday, and the tools see
 // Tuesday too ("today" in the listing).
-func TestRealToolsResumeNextDay(t *testing.T) {
+func TestRealToolsResumeNextDay(t *testing.T) { storetest.Engines(t, testRealToolsResumeNextDay) }
+
+func testRealToolsResumeNextDay(t *testing.T) {
 	e := newRealEnv(t, false,
 		callsReply(call{"call_b", "add_task", `{"title":"Buy bread","due":"2026-07-14"}`}),
 		textReply("Added t1, due tomorrow."),
@@ -574,6 +609,10 @@ func TestRealToolsResumeNextDay(t *testing.T) {
 // finishes with "stop": each new id is its own call, so two tasks are
 // stored, and both calls are answered on their ids.
 func TestRealToolsOllamaIndexZeroParallel(t *testing.T) {
+	storetest.Engines(t, testRealToolsOllamaIndexZeroParallel)
+}
+
+func testRealToolsOllamaIndexZeroParallel(t *testing.T) {
 	ollama := func(delta, reason string) string {
 		r := "null"
 		if reason != "" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -246,9 +246,11 @@ func TestSystemPromptZones(t *testing.T) {
 
 // The store-backed conversation keeps whole steps, reads back what the
 // model was sent, and is one person's only.
-func TestStoreConversation(t *testing.T) {
+func TestStoreConversation(t *testing.T) { storetest.Engines(t, testStoreConversation) }
+
+func testStoreConversation(t *testing.T) {
 	ctx := context.Background()
-	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
+	s, err := store.Open(ctx, storetest.LocationFrom(t, migrated), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,16 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // A zone abbreviation is answered with the zones it stands for, the
 // person's own first, wherever a zone is read: a tool's time_zone, a
 // bracketed zone on a moment, --tz and person add --zone.
-func TestZoneAbbreviationAnswered(t *testing.T) {
+func TestZoneAbbreviationAnswered(t *testing.T) { storetest.Engines(t, testZoneAbbreviationAnswered) }
+
+func testZoneAbbreviationAnswered(t *testing.T) {
 	h := newHome(t) // the local person is in Europe/Paris
 	h.must("call", "current_time")
 	checks := []struct {
@@ -52,7 +56,9 @@ func TestZoneAbbreviationAnswered(t *testing.T) {
 // Text that is not valid UTF-8 in a name=value pair (argv is bytes) or in
 // --args is refused naming the argument, never stored as U+FFFD; "" for an
 // optional argument reads as not given.
-func TestCallArgumentText(t *testing.T) {
+func TestCallArgumentText(t *testing.T) { storetest.Engines(t, testCallArgumentText) }
+
+func testCallArgumentText(t *testing.T) {
 	h := newHome(t)
 	for _, args := range [][]string{
 		{"call", "add_task", "title=Caf\xe9"},
@@ -78,7 +84,9 @@ func TestCallArgumentText(t *testing.T) {
 // What a person reads never holds a decoder's or strconv's words: JSON
 // on standard input that is too deep or not text, and a flag number out
 // of range, each get a sentence naming what to write.
-func TestNoDecoderWords(t *testing.T) {
+func TestNoDecoderWords(t *testing.T) { storetest.Engines(t, testNoDecoderWords) }
+
+func testNoDecoderWords(t *testing.T) {
 	h := newHome(t)
 	deep := `{"title":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`
 	for _, c := range []struct {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // budgetQuestion is the n-th message of the long conversation: about 200
@@ -40,6 +42,10 @@ func sentRoles(req map[string]any) []string {
 // dropped whole. The flag wins over the environment and the environment
 // over the config file, each of which would fail the run if it were read.
 func TestChatHistoryBudgetThroughTheBinary(t *testing.T) {
+	storetest.Engines(t, testChatHistoryBudgetThroughTheBinary)
+}
+
+func testChatHistoryBudgetThroughTheBinary(t *testing.T) {
 	whole := []string{"system:", "user:question 1", "assistant:answer 1", "user:question 2", "assistant:answer 2", "user:question 3"}
 	cut := []string{"system:", "user:question 2", "assistant:answer 2", "user:question 3"}
 	cases := []struct {
@@ -110,7 +116,9 @@ func TestChatHistoryBudgetThroughTheBinary(t *testing.T) {
 
 // A history budget that is not a whole number above 0 is a wrong setting
 // (exit 10) named with where it came from; no model request is made.
-func TestChatHistoryBudgetRefused(t *testing.T) {
+func TestChatHistoryBudgetRefused(t *testing.T) { storetest.Engines(t, testChatHistoryBudgetRefused) }
+
+func testChatHistoryBudgetRefused(t *testing.T) {
 	conf := "“chat.history_budget” in the config file “%s”"
 	cases := []struct {
 		flag, env, config string

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // gatedModel streams the start of its first answer, then waits for release
@@ -55,7 +57,9 @@ func (f *gatedModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Ctrl-D typed while an answer is still being written does not freeze the
 // chat: the answer ends, and the chat leaves with 0 as Ctrl-D at the
 // prompt does.
-func TestChatCtrlDWhileAnswering(t *testing.T) {
+func TestChatCtrlDWhileAnswering(t *testing.T) { storetest.Engines(t, testChatCtrlDWhileAnswering) }
+
+func testChatCtrlDWhileAnswering(t *testing.T) {
 	fake := &gatedModel{started: make(chan struct{}), release: make(chan struct{})}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()

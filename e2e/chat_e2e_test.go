@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -68,6 +69,10 @@ func sseChunk(delta, finish string) string {
 // Paris as 07:00Z in pieces: the task is stored and `assistant call
 // list_tasks` shows it at 09:00, the person's time.
 func TestChatE2EPlumberThroughTheBinary(t *testing.T) {
+	storetest.Engines(t, testChatE2EPlumberThroughTheBinary)
+}
+
+func testChatE2EPlumberThroughTheBinary(t *testing.T) {
 	fake := &scriptedModel{t: t, answers: [][]string{
 		{
 			sseChunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_e2e","type":"function","function":{"name":"add_task","arguments":""}}]}`, ""),

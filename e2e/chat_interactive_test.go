@@ -8,12 +8,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // An interactive chat with nothing listening at a local base URL says so
 // and exits before it shows a prompt, with the code and sentence the
 // first message would have got.
 func TestChatInteractiveNoServerBeforeThePrompt(t *testing.T) {
+	storetest.Engines(t, testChatInteractiveNoServerBeforeThePrompt)
+}
+
+func testChatInteractiveNoServerBeforeThePrompt(t *testing.T) {
 	h := newHome(t)
 	h.env["ASSISTANT_LOG"] = "warn" // no note about the local person made on first run
 	base := "http://" + closedAddr(t) + "/v1"
@@ -37,7 +43,9 @@ func TestChatInteractiveNoServerBeforeThePrompt(t *testing.T) {
 
 // A server that answers GET /models with an HTTP error still gets its
 // chat; each person's typed lines go to a file of their own, readable by
-// them alone; --no-history writes none.
+// them alone; --no-history writes none. SQLite only: the history files
+// live beside the database file (on PostgreSQL there is none to put them
+// beside; see cmd/assistant's chatHistoryPath).
 func TestChatInteractiveHistoryPerPerson(t *testing.T) {
 	fake := &scriptedModel{t: t, answers: [][]string{answerOnce("Planned."), answerOnce("Kept to myself.")}}
 	srv := httptest.NewServer(fake) // GET /v1/models: HTTP 400

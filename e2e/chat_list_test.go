@@ -6,12 +6,18 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // chat -m names the conversation it used on standard error; --list shows
 // the person's conversations, newest first, with times in their zone;
 // --conversation with a listed id resumes that one.
 func TestChatListAndConversationIDs(t *testing.T) {
+	storetest.Engines(t, testChatListAndConversationIDs)
+}
+
+func testChatListAndConversationIDs(t *testing.T) {
 	h := newHome(t)
 	h.env["ASSISTANT_LOG"] = "warn" // no note about the local person made on first run
 	r := h.must("chat", "--list")
@@ -74,7 +80,9 @@ func TestChatListAndConversationIDs(t *testing.T) {
 
 // A proxy that answers the streamed request with one whole JSON chat
 // completion still gets its answer shown.
-func TestChatWholeJSONAnswer(t *testing.T) {
+func TestChatWholeJSONAnswer(t *testing.T) { storetest.Engines(t, testChatWholeJSONAnswer) }
+
+func testChatWholeJSONAnswer(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/chat/completions" {
 			http.NotFound(w, r)

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // An interactive chat asks the server for its models once per start, for
@@ -15,6 +17,10 @@ import (
 // server that answers GET /models with an error is not asked again, not
 // even to name its models when it then refuses the model (404).
 func TestChatAsksForTheModelsOncePerStart(t *testing.T) {
+	storetest.Engines(t, testChatAsksForTheModelsOncePerStart)
+}
+
+func testChatAsksForTheModelsOncePerStart(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		model  string

@@ -64,7 +64,7 @@ func (h *home) interactive(args ...string) *session {
 	pty, tty := openPTY(h.t)
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	h.t.Cleanup(cancel)
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, h.argv(args...)...)
 	cmd.Dir, cmd.Env = h.dir, h.environ()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	if err := cmd.Start(); err != nil {

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // listing serves GET /v1/models with ids, as OpenAI-compatible servers
@@ -86,6 +88,10 @@ func closedAddr(t *testing.T) string {
 // first is used and named on standard error; a named model the server
 // does not know gets a sentence listing those it has.
 func TestChatTakesTheModelTheServerLists(t *testing.T) {
+	storetest.Engines(t, testChatTakesTheModelTheServerLists)
+}
+
+func testChatTakesTheModelTheServerLists(t *testing.T) {
 	cases := []struct {
 		name      string
 		model     string // ASSISTANT_MODEL

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // holdingModel streams the start of an answer to its first request and
@@ -81,7 +83,9 @@ func (f *holdingModel) requests() []map[string]any {
 // Ctrl-C during chat -m ends the half-written line, says "(stopped)" and
 // exits 130; the question and the text shown are kept, marked [stopped],
 // so the next message can go on from them.
-func TestChatOneMessageStopped(t *testing.T) {
+func TestChatOneMessageStopped(t *testing.T) { storetest.Engines(t, testChatOneMessageStopped) }
+
+func testChatOneMessageStopped(t *testing.T) {
 	fake := &holdingModel{started: make(chan struct{})}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
@@ -92,7 +96,7 @@ func TestChatOneMessageStopped(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "chat", "-m", "plan my week")
+	cmd := exec.CommandContext(ctx, bin, h.argv("chat", "-m", "plan my week")...)
 	cmd.Dir, cmd.Env = h.dir, h.environ()
 	var out, errb lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -145,6 +149,10 @@ func TestChatOneMessageStopped(t *testing.T) {
 // At an empty prompt one Ctrl-C only shows how to leave; a second one in a
 // row leaves with 130; Ctrl-D leaves with 0.
 func TestChatInteractiveCtrlCAtThePrompt(t *testing.T) {
+	storetest.Engines(t, testChatInteractiveCtrlCAtThePrompt)
+}
+
+func testChatInteractiveCtrlCAtThePrompt(t *testing.T) {
 	h := newHome(t)
 	h.env["ASSISTANT_LOG"] = "warn"
 	srv := httptest.NewServer(&scriptedModel{t: t})

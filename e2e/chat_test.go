@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -48,6 +49,10 @@ func (f *fakeModel) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestChatOneMessageAgainstAFakeServer(t *testing.T) {
+	storetest.Engines(t, testChatOneMessageAgainstAFakeServer)
+}
+
+func testChatOneMessageAgainstAFakeServer(t *testing.T) {
 	fake := &fakeModel{}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
@@ -111,6 +116,10 @@ func TestChatOneMessageAgainstAFakeServer(t *testing.T) {
 }
 
 func TestChatRefusedKeyExitsWithTheAgentsCode(t *testing.T) {
+	storetest.Engines(t, testChatRefusedKeyExitsWithTheAgentsCode)
+}
+
+func testChatRefusedKeyExitsWithTheAgentsCode(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)

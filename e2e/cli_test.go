@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -154,6 +155,10 @@ func TestCallUnknownToolListsTools(t *testing.T) {
 }
 
 func TestCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
+	storetest.Engines(t, testCallRunsToolsAndExitsWithTheirCode)
+}
+
+func testCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
 	if _, ok := catalog.New().Get("list_changes"); !ok {
 		t.Skip("list_changes is not registered in this build")
 	}
@@ -197,7 +202,9 @@ func TestCallRunsToolsAndExitsWithTheirCode(t *testing.T) {
 	}
 }
 
-func TestPersonFlow(t *testing.T) {
+func TestPersonFlow(t *testing.T) { storetest.Engines(t, testPersonFlow) }
+
+func testPersonFlow(t *testing.T) {
 	h := newHome(t)
 	r := h.must("person", "list")
 	if strings.Contains(r.stdout, "tester") {
@@ -252,7 +259,9 @@ func TestPersonFlow(t *testing.T) {
 	}
 }
 
-func TestTokenFlow(t *testing.T) {
+func TestTokenFlow(t *testing.T) { storetest.Engines(t, testTokenFlow) }
+
+func testTokenFlow(t *testing.T) {
 	h := newHome(t)
 	h.must("person", "add", "alice", "--zone", "Europe/Paris")
 	r := h.must("token", "create", "--person", "alice", "--label", "laptop")
@@ -419,7 +428,9 @@ func TestSettingsPrecedence(t *testing.T) {
 	}
 }
 
-func TestTZOverridesWithoutStoring(t *testing.T) {
+func TestTZOverridesWithoutStoring(t *testing.T) { storetest.Engines(t, testTZOverridesWithoutStoring) }
+
+func testTZOverridesWithoutStoring(t *testing.T) {
 	if _, ok := catalog.New().Get("list_changes"); !ok {
 		t.Skip("no tool that acts as the person is registered in this build")
 	}
@@ -514,7 +525,9 @@ func TestQuickstartBlocks(t *testing.T) {
 	}
 }
 
-func TestCallTypingEndToEnd(t *testing.T) {
+func TestCallTypingEndToEnd(t *testing.T) { storetest.Engines(t, testCallTypingEndToEnd) }
+
+func testCallTypingEndToEnd(t *testing.T) {
 	if _, ok := catalog.New().Get("add_task"); !ok {
 		t.Skip("add_task is not registered in this build")
 	}
@@ -566,6 +579,10 @@ func TestCallTypingEndToEnd(t *testing.T) {
 // empty input, a folder and a missing file are each one sentence and exit
 // 1, and nothing is imported.
 func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
+	storetest.Engines(t, testImportRefusesWhatIsNoCalendar)
+}
+
+func testImportRefusesWhatIsNoCalendar(t *testing.T) {
 	h := newHome(t)
 	notes := filepath.Join(h.dir, "SOURCES.md")
 	empty := filepath.Join(h.dir, "empty.ics")
@@ -606,6 +623,10 @@ func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
 // TestValueErrorsEchoWhatWasWritten: a wrong duration is exit 1 and the
 // sentence shows the text as written, not Go's form of it.
 func TestValueErrorsEchoWhatWasWritten(t *testing.T) {
+	storetest.Engines(t, testValueErrorsEchoWhatWasWritten)
+}
+
+func testValueErrorsEchoWhatWasWritten(t *testing.T) {
 	h := newHome(t)
 	cases := []struct {
 		args []string
@@ -624,7 +645,9 @@ func TestValueErrorsEchoWhatWasWritten(t *testing.T) {
 
 // TestPurgeSaysWhatInWords: purge counts what it removed in the tools'
 // words, and an age under 7 days runs only with --yes.
-func TestPurgeSaysWhatInWords(t *testing.T) {
+func TestPurgeSaysWhatInWords(t *testing.T) { storetest.Engines(t, testPurgeSaysWhatInWords) }
+
+func testPurgeSaysWhatInWords(t *testing.T) {
 	reg := catalog.New()
 	if _, ok := reg.Get("delete_task"); !ok {
 		t.Skip("the task tools are not registered in this build")

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // icsLines joins iCalendar lines with CRLF.
@@ -35,7 +37,9 @@ const sampleNew = "events 2 new, 0 updated, 0 unchanged; changed occurrences 0 n
 // (the list tools show nothing and a second dry run says the same); the
 // import from standard input writes it as one change and lists the
 // to-do's DTSTART as not kept; importing the file again changes nothing.
-func TestImportCLI(t *testing.T) {
+func TestImportCLI(t *testing.T) { storetest.Engines(t, testImportCLI) }
+
+func testImportCLI(t *testing.T) {
 	h := newHome(t)
 	file := filepath.Join(h.dir, "cal.ics")
 	if err := os.WriteFile(file, []byte(sampleICS), 0o600); err != nil {
@@ -86,7 +90,9 @@ func TestImportCLI(t *testing.T) {
 // is the day after the last) and the tasks with no due, to standard output
 // or to a file, the same bytes both ways; the file imports into an empty
 // database. Wrong flags and days are refused with their exit codes.
-func TestExportCLI(t *testing.T) {
+func TestExportCLI(t *testing.T) { storetest.Engines(t, testExportCLI) }
+
+func testExportCLI(t *testing.T) {
 	h := newHome(t)
 	h.runIn(sampleICS, "import", "-")
 
@@ -178,7 +184,9 @@ func vtimezoneOf(t *testing.T, ics, zone string) []string {
 // before the first DTSTART (RFC 5545 erratum 3740) and holds the changes
 // of the years the series needs; so for Chatham's 45-minute offsets, two
 // days before its DST ends. Each run has runLimit as its deadline.
-func TestExportVTimezoneAhead(t *testing.T) {
+func TestExportVTimezoneAhead(t *testing.T) { storetest.Engines(t, testExportVTimezoneAhead) }
+
+func testExportVTimezoneAhead(t *testing.T) {
 	for _, c := range []struct {
 		zone, start string
 		first       string // the DTSTART the VTIMEZONE must start at or before

@@ -13,6 +13,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/migrations"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // bin is the assistant binary built once for the whole test run.
@@ -72,8 +76,17 @@ type home struct {
 	t   *testing.T
 	dir string
 	env map[string]string
+	// db is the database every run of the binary names with --db: on
+	// PostgreSQL (a test run by storetest.Engines as its "postgres"
+	// subtest) the URL of a fresh database, which is dropped when the test
+	// ends; "" on SQLite, where runs take the default path, dbPath.
+	db string
 }
 
+// newHome is a fresh home whose database is of the engine t runs on (see
+// [storetest.Engine]): the default SQLite file, or a new PostgreSQL
+// database (a copy of [migrated]) given to every run as --db. On PostgreSQL the test also fails
+// if a run made the default SQLite file, as one that missed --db would.
 func newHome(t *testing.T) *home {
 	t.Helper()
 	dir := t.TempDir()
@@ -86,7 +99,42 @@ func newHome(t *testing.T) *home {
 		"ASSISTANT_NOW":   fixedNow,
 		"PATH":            filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH"),
 	}}
+	if storetest.Engine(t) == storetest.Postgres {
+		h.db = storetest.LocationFrom(t, migrated)
+		t.Cleanup(func() {
+			if _, err := os.Stat(h.dbPath()); err == nil {
+				t.Errorf("a run on PostgreSQL made the SQLite file %s: a command did not take --db %s", h.dbPath(), h.db)
+			}
+		})
+	}
 	return h
+}
+
+// migrated is the template of the PostgreSQL databases of the homes: an
+// empty database store.Open brought up to date, as tools/tooltest has it
+// (the same Key, so the same template database on the server), so a test
+// pays a CREATE DATABASE and not the migrations too. A SQLite home starts
+// with no file; that an empty PostgreSQL database is brought up to date
+// by the binary is TestTwoHTTPServersOnOneDatabase's and
+// TestMCPDatabaseGoneAndBack's to show.
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
+}
+
+// argv is args as the binary is run with them: after --db and the
+// home's database when it has one (PostgreSQL), else as they are.
+func (h *home) argv(args ...string) []string {
+	if h.db == "" {
+		return args
+	}
+	return append([]string{"--db", h.db}, args...)
 }
 
 // dbPath is where the database of this home lives by default.
@@ -127,7 +175,7 @@ func (h *home) runIn(stdin string, args ...string) result {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := exec.CommandContext(ctx, bin, h.argv(args...)...)
 	cmd.Dir = h.dir
 	cmd.Env = h.environ()
 	cmd.Stdin = strings.NewReader(stdin)
@@ -199,7 +247,9 @@ func quickstartBlocks(path string) ([]string, error) {
 }
 
 // runBlock runs one quickstart block with sh -e in the home, where
-// `assistant` on PATH is the binary under test.
+// `assistant` on PATH is the binary under test; on PostgreSQL the block
+// gets the home's database as ASSISTANT_DB, since its commands are run
+// as written.
 func (h *home) runBlock(block string) result {
 	h.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
@@ -207,6 +257,9 @@ func (h *home) runBlock(block string) result {
 	cmd := exec.CommandContext(ctx, "sh", "-e", "-c", block)
 	cmd.Dir = h.dir
 	cmd.Env = h.environ()
+	if h.db != "" {
+		cmd.Env = append(cmd.Env, "ASSISTANT_DB="+h.db)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	code, err := exitCode(cmd.Run())

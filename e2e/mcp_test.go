@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/assistant-dev/assistant/mcpserver"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -42,12 +43,18 @@ func binary(testing.TB) string { return bin }
 type mcpHome struct {
 	bin string
 	env []string
+	// db is the PostgreSQL database every run names with --db, "" on
+	// SQLite (where ASSISTANT_DB names the file).
+	db string
 }
 
-// newMCPHome gives the binary a fresh HOME, XDG_DATA_HOME, XDG_CONFIG_HOME and
-// ASSISTANT_DB under a temporary folder, the fixed clock, and a local
-// person "tester" in Europe/Paris. Nothing else of this process's
-// environment but PATH reaches it, so a developer's own settings
+// newMCPHome gives the binary a fresh HOME, XDG_DATA_HOME, XDG_CONFIG_HOME
+// and database under a temporary folder, the fixed clock, and a local
+// person "tester" in Europe/Paris. The database is of the engine t runs
+// on (see [storetest.Engine]): on SQLite the file ASSISTANT_DB names, on
+// PostgreSQL a fresh database, a copy of [migrated], given to every run as
+// --db (and the test fails if a run made a SQLite file instead). Nothing else of this
+// process's environment but PATH reaches it, so a developer's own settings
 // (ASSISTANT_PERSON, a config file) cannot change the outcome.
 func newMCPHome(t testing.TB) *mcpHome {
 	t.Helper()
@@ -57,20 +64,36 @@ func newMCPHome(t testing.TB) *mcpHome {
 			t.Fatal(err)
 		}
 	}
-	return &mcpHome{bin: binary(t), env: []string{
+	h := &mcpHome{bin: binary(t), env: []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + dir,
 		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
-		"ASSISTANT_DB=" + filepath.Join(dir, "data", "assistant.db"),
 		"ASSISTANT_NOW=" + e2eNow,
 		"USER=tester",
 		"TZ=Europe/Paris",
 	}}
+	if storetest.Engine(t) != storetest.Postgres {
+		h.env = append(h.env, "ASSISTANT_DB="+filepath.Join(dir, "data", "assistant.db"))
+		return h
+	}
+	h.db = storetest.LocationFrom(t, migrated)
+	t.Cleanup(func() {
+		for _, f := range []string{filepath.Join(dir, "data", "assistant.db"), filepath.Join(dir, "data", "assistant", "assistant.db")} {
+			if _, err := os.Stat(f); err == nil {
+				t.Errorf("a run on PostgreSQL made the SQLite file %s: a command did not take --db %s", f, h.db)
+			}
+		}
+	})
+	return h
 }
 
-// command is the binary with argv and this home's environment.
+// command is the binary with argv (after --db and the database on
+// PostgreSQL) and this home's environment.
 func (h *mcpHome) command(ctx context.Context, argv ...string) *exec.Cmd {
+	if h.db != "" {
+		argv = append([]string{"--db", h.db}, argv...)
+	}
 	cmd := exec.CommandContext(ctx, h.bin, argv...)
 	cmd.Env = h.env
 	return cmd
@@ -165,7 +188,9 @@ func TestBinaryServesCatalog(t *testing.T) {
 	}
 }
 
-func TestBinaryStdio(t *testing.T) {
+func TestBinaryStdio(t *testing.T) { storetest.Engines(t, testBinaryStdio) }
+
+func testBinaryStdio(t *testing.T) {
 	h := newMCPHome(t)
 	var stderr lockedBuffer
 	cs := h.stdioClient(t, &stderr)
@@ -239,7 +264,9 @@ func TestBinaryStdio(t *testing.T) {
 // TestBinaryStdoutIsProtocol drives `assistant mcp --log-level debug` with
 // raw JSON-RPC lines and checks that every line it writes to stdout is a
 // JSON-RPC 2.0 message answering a request, while its logs went to stderr.
-func TestBinaryStdoutIsProtocol(t *testing.T) {
+func TestBinaryStdoutIsProtocol(t *testing.T) { storetest.Engines(t, testBinaryStdoutIsProtocol) }
+
+func testBinaryStdoutIsProtocol(t *testing.T) {
 	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp", "--log-level", "debug")
 	stdin, stdout, stderr := startPiped(t, cmd)
@@ -330,6 +357,15 @@ type httpServer struct {
 // the test if it still runs.
 func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 	t.Helper()
+	s := h.startHTTP(t, extra...)
+	s.wait(t)
+	return s
+}
+
+// startHTTP is serveHTTP without the wait: the process is started, and
+// [httpServer.wait] waits until it accepts connections.
+func (h *mcpHome) startHTTP(t testing.TB, extra ...string) *httpServer {
+	t.Helper()
 	addr := freeAddr(t)
 	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
 	s.cmd = h.command(context.Background(), append([]string{"mcp", "--http", addr}, extra...)...)
@@ -349,12 +385,20 @@ func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 			<-s.done
 		}
 	})
+	return s
+}
+
+// wait waits until s accepts connections (20 s at most) and fails the test
+// if it ends or does not listen by then.
+func (s *httpServer) wait(t testing.TB) {
+	t.Helper()
+	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
 			c.Close()
-			return s
+			return
 		}
 		select {
 		case <-s.done:
@@ -393,7 +437,9 @@ func rawCall(t testing.TB, url, authorization, name, arguments string) (*http.Re
 	return resp, string(b)
 }
 
-func TestBinaryHTTP(t *testing.T) {
+func TestBinaryHTTP(t *testing.T) { storetest.Engines(t, testBinaryHTTP) }
+
+func testBinaryHTTP(t *testing.T) {
 	h := newMCPHome(t)
 	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
 	h.run(t, "person", "add", "bob", "--zone", "America/New_York")
@@ -565,7 +611,9 @@ func TestBinaryHTTP(t *testing.T) {
 // line that is not JSON among calls gets a Parse error, the calls before
 // and after it are all answered, and stdin closing right after the last
 // line still lets every call be answered before the process exits 0.
-func TestBinaryStdioBadLine(t *testing.T) {
+func TestBinaryStdioBadLine(t *testing.T) { storetest.Engines(t, testBinaryStdioBadLine) }
+
+func testBinaryStdioBadLine(t *testing.T) {
 	h := newMCPHome(t)
 	cmd := h.command(context.Background(), "mcp")
 	var stderr lockedBuffer
@@ -711,9 +759,16 @@ func TestBinaryHTTPAddress(t *testing.T) {
 
 // TestBinaryStdioOrder writes add_task and list_tasks to `assistant mcp`
 // at once, on a fresh database each round: the list always holds the task.
-func TestBinaryStdioOrder(t *testing.T) {
+// On PostgreSQL, where a fresh database costs a CREATE DATABASE and a
+// migration, the rounds share one (each round's title is its own).
+func TestBinaryStdioOrder(t *testing.T) { storetest.Engines(t, testBinaryStdioOrder) }
+
+func testBinaryStdioOrder(t *testing.T) {
+	var h *mcpHome
 	for round := range 20 {
-		h := newMCPHome(t)
+		if h == nil || storetest.Engine(t) == storetest.SQLite {
+			h = newMCPHome(t)
+		}
 		cmd := h.command(context.Background(), "mcp")
 		title := fmt.Sprintf("Round %d", round)
 		cmd.Stdin = strings.NewReader(strings.Join([]string{
@@ -745,7 +800,9 @@ func TestBinaryStdioOrder(t *testing.T) {
 // client that announces a body and sends one byte is closed, a page
 // elsewhere gets 403, and a body that is not JSON gets a JSON-RPC parse
 // error in our words.
-func TestBinaryHTTPGuards(t *testing.T) {
+func TestBinaryHTTPGuards(t *testing.T) { storetest.Engines(t, testBinaryHTTPGuards) }
+
+func testBinaryHTTPGuards(t *testing.T) {
 	h := newMCPHome(t)
 	h.run(t, "person", "add", "alice", "--zone", "Europe/Paris")
 	token := strings.TrimSpace(h.run(t, "token", "create", "--person", "alice"))

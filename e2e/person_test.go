@@ -5,12 +5,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // `person set-zone` is a journaled change like set_time_zone (new-user
 // finding 2): the printed undo command puts the zone back, and undo right
 // after it never reaches past it to the task added before.
-func TestPersonSetZoneUndo(t *testing.T) {
+func TestPersonSetZoneUndo(t *testing.T) { storetest.Engines(t, testPersonSetZoneUndo) }
+
+func testPersonSetZoneUndo(t *testing.T) {
 	h := newHome(t)
 	h.must("call", "add_task", "title=Milk")
 	r := h.must("person", "set-zone", "Asia/Tokyo")
@@ -51,7 +55,9 @@ func TestPersonSetZoneUndo(t *testing.T) {
 
 // A person's name is a value like any other: a blank or overlong one is
 // refused with its sentence and exit 1, and nothing is stored.
-func TestPersonNameRefused(t *testing.T) {
+func TestPersonNameRefused(t *testing.T) { storetest.Engines(t, testPersonNameRefused) }
+
+func testPersonNameRefused(t *testing.T) {
 	h := newHome(t)
 	for _, name := range []string{"", "   ", strings.Repeat("n", 65)} {
 		r := h.run("person", "add", name, "--zone", "Europe/Paris")
@@ -70,7 +76,9 @@ func TestPersonNameRefused(t *testing.T) {
 // `person add NAME --tz ZONE` stores the person in that zone, as --zone
 // does (and says so), either flag before or after the command; --zone and
 // --tz naming different zones are refused and nothing is added.
-func TestPersonAddTakesTZ(t *testing.T) {
+func TestPersonAddTakesTZ(t *testing.T) { storetest.Engines(t, testPersonAddTakesTZ) }
+
+func testPersonAddTakesTZ(t *testing.T) {
 	h := newHome(t) // TZ=Europe/Paris: the local default
 	if r := h.must("person", "add", "bob", "--tz", "America/New_York"); !strings.Contains(r.stdout, "Added bob (person 1) in America/New_York.") {
 		t.Fatalf("person add --tz: %s", r)
@@ -117,6 +125,10 @@ func TestMissingPersonHintNamesTheDB(t *testing.T) {
 // by --person bob), and text that is not valid UTF-8 is refused naming
 // the argument, never stored as U+FFFD or as the raw byte.
 func TestNamesAndLabelsAreCleanText(t *testing.T) {
+	storetest.Engines(t, testNamesAndLabelsAreCleanText)
+}
+
+func testNamesAndLabelsAreCleanText(t *testing.T) {
 	h := newHome(t)
 	if r := h.must("person", "add", "bo\u200bb\ufeff", "--zone", "Europe/Paris"); !strings.Contains(r.stdout, "Added bob ") {
 		t.Fatalf("person add bo\\u200bb: %s", r)

@@ -18,12 +18,14 @@ import (
 
 	"github.com/assistant-dev/assistant/remind"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// The reminder engine's suite through the binary: a real database file
+// The reminder engine's suite through the binary: a real database (a
+// SQLite file, or a PostgreSQL database in a test's "postgres" subtest)
 // the test fills with the real tools in process, and `assistant remind`
 // run on it as a subprocess with a fixed clock.
 
@@ -68,8 +70,9 @@ func crashBinary(t *testing.T) string {
 	return crashPath
 }
 
-// env is a real database file with the real tools and a clock the test
-// sets, as remind's own tests have it.
+// env is a real database at storetest.LocationFrom (on PostgreSQL a copy
+// of the migrated template) with the real tools and a clock the test sets,
+// as remind's own tests have it.
 type env struct {
 	t      testing.TB
 	ctx    context.Context
@@ -85,7 +88,7 @@ type env struct {
 func newEnv(t testing.TB, now time.Time) *env {
 	t.Helper()
 	e := &env{t: t, ctx: context.Background(), now: now, reg: catalog.New()}
-	e.path = filepath.Join(t.TempDir(), "assistant.db")
+	e.path = storetest.LocationFrom(t, migrated)
 	s, err := store.Open(e.ctx, e.path, &store.Options{Now: func() time.Time { return e.now }})
 	if err != nil {
 		t.Fatal(err)
@@ -157,16 +160,22 @@ func (e *env) rows() []row {
 	return out
 }
 
-// run starts the binary with a fixed clock on e's database.
+// command is the binary with a fixed clock on e's database: a SQLite
+// file named by ASSISTANT_DB, a PostgreSQL database by --db.
 func (e *env) command(t *testing.T, now time.Time, extra []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(crashBinary(t), args...)
 	home := t.TempDir()
-	cmd.Env = append([]string{
-		"ASSISTANT_DB=" + e.path,
+	environ := []string{
 		"ASSISTANT_NOW=" + now.Format(time.RFC3339),
 		"HOME=" + home, "XDG_CONFIG_HOME=" + home, "USER=ada", "TZ=Europe/Paris",
 		"PATH=" + os.Getenv("PATH"),
-	}, append(extra, e.binEnv...)...)
+	}
+	if storetest.Engine(t) == storetest.Postgres {
+		args = append([]string{"--db", e.path}, args...)
+	} else {
+		environ = append(environ, "ASSISTANT_DB="+e.path)
+	}
+	cmd := exec.Command(crashBinary(t), args...)
+	cmd.Env = append(environ, append(extra, e.binEnv...)...)
 	return cmd
 }
 
@@ -204,7 +213,9 @@ func decodeLines(t *testing.T, s string) []remind.Message {
 // so a pass whose ASSISTANT_NOW reads minutes later sends nothing; once it
 // is dead the lease runs out and the next pass sends the reminder again
 // with the same delivery id, and exactly one sent record remains.
-func TestCrashBetweenClaimAndMark(t *testing.T) {
+func TestCrashBetweenClaimAndMark(t *testing.T) { storetest.Engines(t, testCrashBetweenClaimAndMark) }
+
+func testCrashBetweenClaimAndMark(t *testing.T) {
 	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
 	e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
 	due := civilAt(t, "Europe/Paris", "2026-10-05T08:45")
@@ -341,7 +352,9 @@ func (e *env) onceUntilSent(t *testing.T, now time.Time) []remind.Message {
 // passes, with a clock 3 minutes later and after the first term of the
 // lease ran out on the real clock. The second sends nothing, the first
 // finishes, and each delivery went out once.
-func TestSlowNotifierHoldsTheLease(t *testing.T) {
+func TestSlowNotifierHoldsTheLease(t *testing.T) { storetest.Engines(t, testSlowNotifierHoldsTheLease) }
+
+func testSlowNotifierHoldsTheLease(t *testing.T) {
 	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
 	e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
 	due := civilAt(t, "Europe/Paris", "2026-10-05T08:45")
@@ -391,7 +404,9 @@ func TestSlowNotifierHoldsTheLease(t *testing.T) {
 
 // --once exits with 9 when a delivery failed and 0 when all went out;
 // --status lists what happened.
-func TestBinaryExitCodeAndStatus(t *testing.T) {
+func TestBinaryExitCodeAndStatus(t *testing.T) { storetest.Engines(t, testBinaryExitCodeAndStatus) }
+
+func testBinaryExitCodeAndStatus(t *testing.T) {
 	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
 	e.call(e.ada, "add_task", `{"title":"Buy milk","due":"2026-10-05T09:00","remind_before":[15]}`)
 	due := civilAt(t, "Europe/Paris", "2026-10-05T08:45")
@@ -428,7 +443,9 @@ func TestBinaryExitCodeAndStatus(t *testing.T) {
 }
 
 // The loop stops cleanly on SIGTERM and exits 0.
-func TestLoopStopsOnSIGTERM(t *testing.T) {
+func TestLoopStopsOnSIGTERM(t *testing.T) { storetest.Engines(t, testLoopStopsOnSIGTERM) }
+
+func testLoopStopsOnSIGTERM(t *testing.T) {
 	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-10-05T08:00"))
 	cmd := e.command(t, e.now, nil, "remind", "--every", "1s")
 	var errb bytes.Buffer
@@ -453,7 +470,9 @@ func TestLoopStopsOnSIGTERM(t *testing.T) {
 
 // Through the binary: on a person stored in UTC, `--tz Europe/Paris call
 // add_task remind_at=2026-10-05T17:48` fires at 17:48 Paris time (15:48Z).
-func TestBinaryTZReminder(t *testing.T) {
+func TestBinaryTZReminder(t *testing.T) { storetest.Engines(t, testBinaryTZReminder) }
+
+func testBinaryTZReminder(t *testing.T) {
 	e := newEnv(t, time.Date(2026, 10, 5, 10, 0, 0, 0, time.UTC))
 	e.person("cy", "UTC")
 	add := e.command(t, e.now, nil, "--person", "cy", "--tz", "Europe/Paris", "call", "add_task", "title=X", "remind_at=2026-10-05T17:48")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
@@ -12,6 +13,10 @@ import (
 // mode chosen is a usage error (exit 2, one sentence naming both), not
 // silently ignored (finding 11); each mode alone still runs.
 func TestRemindRefusesFlagsOfAnotherMode(t *testing.T) {
+	storetest.Engines(t, testRemindRefusesFlagsOfAnotherMode)
+}
+
+func testRemindRefusesFlagsOfAnotherMode(t *testing.T) {
 	h := newHome(t)
 	cases := []struct {
 		args  []string
@@ -43,7 +48,9 @@ func TestRemindRefusesFlagsOfAnotherMode(t *testing.T) {
 // reminders nobody delivered for three weeks shows the old fires as
 // “will be skipped”, the recent one as “due now”, and only future fires as
 // upcoming; the next --once does just that (finding 5).
-func TestRemindStatusByTheClock(t *testing.T) {
+func TestRemindStatusByTheClock(t *testing.T) { storetest.Engines(t, testRemindStatusByTheClock) }
+
+func testRemindStatusByTheClock(t *testing.T) {
 	if _, ok := catalog.New().Get("add_event"); !ok {
 		t.Skip("the event tools are not registered in this build")
 	}
@@ -85,7 +92,9 @@ func TestRemindStatusByTheClock(t *testing.T) {
 // A reminder set under --tz fires at the instant it named, and status and
 // the payload say so: status shows that instant in the person's zone (or
 // in --tz's, with --tz), and the trigger names the zone it was set in.
-func TestRemindSetUnderTZ(t *testing.T) {
+func TestRemindSetUnderTZ(t *testing.T) { storetest.Engines(t, testRemindSetUnderTZ) }
+
+func testRemindSetUnderTZ(t *testing.T) {
 	h := newHome(t)
 	h.env["ASSISTANT_NOW"] = "2026-10-05T09:00:00Z"
 	h.must("person", "set-zone", "UTC")

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // The example sessions of the docs run through the binary: every
@@ -102,7 +104,9 @@ func docSessions(t *testing.T, path string) []docSession {
 	return out
 }
 
-func TestDocSessions(t *testing.T) {
+func TestDocSessions(t *testing.T) { storetest.Engines(t, testDocSessions) }
+
+func testDocSessions(t *testing.T) {
 	var all []docSession
 	for _, p := range docPaths(t) {
 		all = append(all, docSessions(t, p)...)

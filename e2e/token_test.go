@@ -4,12 +4,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // TestTokenListTimesInZone: token list shows MADE, LAST USED and revoked
 // times as the tools write them, in the zone of whoever the command acts
 // as (finding 10), never as UTC RFC 3339.
-func TestTokenListTimesInZone(t *testing.T) {
+func TestTokenListTimesInZone(t *testing.T) { storetest.Engines(t, testTokenListTimesInZone) }
+
+func testTokenListTimesInZone(t *testing.T) {
 	h := newHome(t) // TZ=Europe/Paris, clock Mon 2026-10-05 09:00 +02:00
 	h.must("person", "add", "alice", "--zone", "America/New_York")
 	h.must("token", "create", "--person", "alice", "--label", "laptop")

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/mcpserver"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tools/tooltest"
@@ -39,7 +40,9 @@ import (
 // test instead of hanging it; it is a guard, not a measurement.
 const wireLimit = 2 * time.Minute
 
-func TestMCPWire(t *testing.T) {
+func TestMCPWire(t *testing.T) { storetest.Engines(t, testMCPWire) }
+
+func testMCPWire(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("testdata", "wire", "mcp_*.txtar"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no testdata/wire/mcp_*.txtar (%v)", err)
@@ -312,7 +315,9 @@ func httpMessages(t *testing.T, contentType string, body []byte) [][]byte {
 // system prompt's text there stands for the "system" file). The binary
 // runs with the fixed clock, TZ Europe/Paris, against a scripted server
 // that answers with one streamed sentence.
-func TestChatWire(t *testing.T) {
+func TestChatWire(t *testing.T) { storetest.Engines(t, testChatWire) }
+
+func testChatWire(t *testing.T) {
 	path := filepath.Join("testdata", "wire", "chat.txtar")
 	raw, err := os.ReadFile(path)
 	if err != nil {

@@ -6,13 +6,17 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // Over MCP, list_tasks of 100 tasks with 200-character titles and
 // 10,000-character notes answers within 100,000 characters, text and
 // structuredContent as serialized together; its tasks carry a preview of
 // their notes and get_task gives them whole.
-func TestListTasksOverMCPIsBounded(t *testing.T) {
+func TestListTasksOverMCPIsBounded(t *testing.T) { storetest.Engines(t, testListTasksOverMCPIsBounded) }
+
+func testListTasksOverMCPIsBounded(t *testing.T) {
 	e := newCatalogEnv(t)
 	notes := strings.Repeat("n", 10_000)
 	for i := range 100 {

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tools/tooltest"
@@ -43,8 +44,14 @@ type catalogEnv struct {
 
 func newCatalogEnv(t *testing.T) *catalogEnv {
 	t.Helper()
-	env := tooltest.Open(t, catalogNow)
-	person := env.Person("ada", "Europe/Paris")
+	return newCatalogEnvOn(t, tooltest.Open(t, catalogNow), "ada")
+}
+
+// newCatalogEnvOn is newCatalogEnv on the store of env, as the person
+// called name (added in Europe/Paris if env has no one of that name).
+func newCatalogEnvOn(t *testing.T, env *tooltest.Env, name string) *catalogEnv {
+	t.Helper()
+	person := env.Person(name, "Europe/Paris")
 	srv, err := New(catalog.New(), Fixed(env.Context(person), nil))
 	if err != nil {
 		t.Fatal(err)
@@ -506,8 +513,12 @@ var catalogCases = []catalogCase{
 
 // TestCatalogTools calls every tool of the catalog through the go-sdk
 // client: one call that works, one with a wrong argument, and one with
-// the quirky argument forms, each in a fresh store.
-func TestCatalogTools(t *testing.T) {
+// the quirky argument forms, each in a fresh store; on PostgreSQL, where
+// a fresh database costs a CREATE DATABASE, each tool's case is a fresh
+// person in one database instead (what a case reads is its person's own).
+func TestCatalogTools(t *testing.T) { storetest.Engines(t, testCatalogTools) }
+
+func testCatalogTools(t *testing.T) {
 	var covered []string
 	for _, c := range catalogCases {
 		covered = append(covered, c.tool)
@@ -539,9 +550,18 @@ func TestCatalogTools(t *testing.T) {
 		t.Errorf("tools/list gives\n  %s\nwant the catalog's\n  %s", strings.Join(served, ", "), strings.Join(catalogNames, ", "))
 	}
 
+	var shared *tooltest.Env
+	if storetest.Engine(t) == storetest.Postgres {
+		shared = tooltest.Open(t, catalogNow)
+	}
 	for _, c := range catalogCases {
 		t.Run(c.tool, func(t *testing.T) {
-			e := newCatalogEnv(t)
+			var e *catalogEnv
+			if shared != nil {
+				e = newCatalogEnvOn(t, shared, "ada "+c.tool)
+			} else {
+				e = newCatalogEnv(t)
+			}
 			prepare := func() string {
 				if c.prepare == nil {
 					return ""
@@ -613,6 +633,10 @@ func TestCatalogTools(t *testing.T) {
 // a repeating task done, undo): every answer fits its outputSchema (see
 // conforms, which every call checks).
 func TestCatalogAnswersFitOutputSchema(t *testing.T) {
+	storetest.Engines(t, testCatalogAnswersFitOutputSchema)
+}
+
+func testCatalogAnswersFitOutputSchema(t *testing.T) {
 	e := newCatalogEnv(t)
 	add := `{"title":"Water plants","due":"2026-10-06","rrule":"FREQ=WEEKLY"}`
 	e.ok("add_task", add)

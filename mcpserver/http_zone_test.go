@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tools/tooltest"
@@ -21,6 +22,10 @@ import (
 // zone; the same "20:00" in add_task is pinned to each one's zone, and
 // each lists only their own task.
 func TestHTTPTokensCarryTheirPersonsZone(t *testing.T) {
+	storetest.Engines(t, testHTTPTokensCarryTheirPersonsZone)
+}
+
+func testHTTPTokensCarryTheirPersonsZone(t *testing.T) {
 	env := tooltest.Open(t, time.Date(2026, 10, 5, 2, 0, 0, 0, time.UTC))
 	ada := env.Person("ada", "Europe/Paris")
 	bob := env.Person("bob", "America/New_York")

@@ -72,8 +72,9 @@ func TestPostgresTroubles(t *testing.T) {
 }
 
 // On a PostgreSQL store, a broken connection only database/sql or the
-// network names (an unexpected end of stream, driver.ErrBadConn) is
-// Unavailable too; on SQLite it is no Trouble.
+// network names (an unexpected end of stream, driver.ErrBadConn) in the
+// store's own work is Unavailable too, told without the URL; on SQLite it
+// is no Trouble.
 func TestStoreLostConnection(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		s, err := Open(context.Background(), storetest.Location(t), nil)
@@ -86,11 +87,17 @@ func TestStoreLostConnection(t *testing.T) {
 		if s.Engine() == Postgres {
 			want = Unavailable
 		}
-		if got := s.Trouble(err); got != want {
+		own := s.troubled(err)
+		if got := TroubleOf(own); got != want {
 			t.Errorf("Trouble %d, want %d", got, want)
 		}
-		if want == Unavailable && !strings.Contains(s.Explain(err), "was lost during the call") {
-			t.Errorf("sentence %q", s.Explain(err))
+		if want == Unavailable && (!strings.Contains(own.Error(), "was lost during the call") || strings.Contains(own.Error(), "postgres://")) {
+			t.Errorf("sentence %q", own.Error())
+		}
+		// Asked of any error (a command's, whose cause may be a model
+		// server), the store does not claim a lost connection as its own.
+		if got := s.Trouble(err); got != NoTrouble {
+			t.Errorf("Store.Trouble of an error not of the store: %d", got)
 		}
 		if got := s.Trouble(context.Canceled); got != NoTrouble {
 			t.Errorf("a cancelled call: Trouble %d", got)

@@ -260,7 +260,9 @@ func sentence(t Trouble, path string, reading bool) string {
 }
 
 // Explain is the package's Explain for an error of this store, naming its
-// file; a write refused because the store was opened for reading only
+// file (on PostgreSQL naming no URL: the sentence may reach models and MCP
+// clients, who have no business knowing the server's host and user); a
+// write refused because the store was opened for reading only
 // says why it was: Options.ReadOnly (--db-read-only), or the Trouble that
 // made Open fall back to reading.
 func (s *Store) Explain(err error) string {
@@ -270,12 +272,15 @@ func (s *Store) Explain(err error) string {
 	}
 	if s.readOnly && TroubleOf(err) == ReadOnly {
 		if s.degraded == NoTrouble {
+			if s.engine == Postgres {
+				return "The database was opened with --db-read-only, so nothing was changed; run without it to change the database."
+			}
 			return fmt.Sprintf("The database “%s” was opened with --db-read-only, so nothing was changed; run without it to change the database.", s.path)
 		}
 		return sentence(s.degraded, s.path, true)
 	}
 	if s.engine == Postgres {
-		return pgSentence(err, s.Trouble(err), s.path)
+		return pgSentence(err, s.Trouble(err), "")
 	}
 	return Explain(err, s.path)
 }
@@ -285,6 +290,19 @@ func (s *Store) Explain(err error) string {
 // and on PostgreSQL a broken connection that only database/sql or the
 // network names ([lostConnection]) is Unavailable.
 func (s *Store) Trouble(err error) Trouble {
+	t := TroubleOf(err)
+	if s.readOnly && t == ReadOnly && s.degraded != NoTrouble {
+		return s.degraded
+	}
+	return t
+}
+
+// ownTrouble is [Store.Trouble] of an error known to come from this
+// store's own work: on PostgreSQL a broken connection that only
+// database/sql or the network names ([lostConnection]) is Unavailable.
+// (Store.Trouble cannot judge so: it is asked about any error of a
+// command, and a refused connection to a model server is no database's.)
+func (s *Store) ownTrouble(err error) Trouble {
 	t := TroubleOf(err)
 	if t == NoTrouble && err != nil && s.engine == Postgres && lostConnection(err) {
 		return Unavailable
@@ -315,13 +333,20 @@ func troubled(err error, path string) error {
 // troubled wraps err, an error of this store, with its Trouble and the
 // sentence of Store.Explain when it has one; err unchanged otherwise
 // (nil stays nil).
+//
+// On PostgreSQL the sentence names no URL (it reaches models and MCP
+// clients, who have no business knowing the server's host and user).
 func (s *Store) troubled(err error) error {
-	if t := s.Trouble(err); t != NoTrouble {
+	if t := s.ownTrouble(err); t != NoTrouble {
 		var te *troubleError
 		if errors.As(err, &te) {
 			return err
 		}
-		return &troubleError{sentence: s.Explain(err), trouble: t, err: err}
+		sentence := s.Explain(err)
+		if s.engine == Postgres && t != s.Trouble(err) {
+			sentence = pgSentence(err, t, "") // a lost connection only ownTrouble sees
+		}
+		return &troubleError{sentence: sentence, trouble: t, err: err}
 	}
 	return err
 }
@@ -353,7 +378,7 @@ func (e *troubleError) LogValue() slog.Value {
 // sent from one whose answer was lost (both end as "conn closed"), so
 // every such failure says so. Any other error is returned as it is.
 func (s *Store) commitFailed(err error) error {
-	if err == nil || s.engine != Postgres || s.Trouble(err) != Unavailable {
+	if err == nil || s.engine != Postgres || s.ownTrouble(err) != Unavailable {
 		return err
 	}
 	var pe *pgconn.PgError
@@ -361,5 +386,5 @@ func (s *Store) commitFailed(err error) error {
 		return err // the server answered: it rolled back
 	}
 	return &troubleError{trouble: Unavailable, err: err, sentence: fmt.Sprintf(
-		"The connection to the PostgreSQL server of the database “%s” was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.", s.path)}
+		"The connection to the PostgreSQL server of the database was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.")}
 }

@@ -1,0 +1,47 @@
+package store_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tools/tasks"
+	"github.com/assistant-dev/assistant/tools/tooltest"
+)
+
+// maxAddTaskRoundTrips is the most round trips one add_task may make to
+// PostgreSQL once the connection has its statements prepared.
+const maxAddTaskRoundTrips = 3
+
+// TestAddTaskRoundTrips counts the round trips to PostgreSQL of one
+// add_task through the Registry (a count, not a timing: the same on any
+// machine), after a few calls that prepare the statements on the pool's
+// connections.
+func TestAddTaskRoundTrips(t *testing.T) {
+	storetest.SkipUnlessPostgres(t)
+	t.Run(storetest.Postgres, func(t *testing.T) {
+		rt := store.CountRoundTrips(t)
+		env := tooltest.Open(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC), tasks.Register)
+		p := env.Person("ada", "Europe/Paris")
+		call := func(i int) {
+			t.Helper()
+			res, _ := env.Call(p, "add_task", fmt.Sprintf(`{"title":"Task %d","due":"2026-12-01T09:00","tags":["bench"],"priority":2}`, i))
+			if !res.OK() {
+				t.Fatal(res.TextOut())
+			}
+		}
+		for i := range 8 {
+			call(i)
+		}
+		rt.Reset()
+		call(100)
+		n, sent := rt.N(), rt.Sent()
+		t.Logf("add_task: %d round trips; sent:\n%s", n, strings.Join(sent, "\n"))
+		if n > maxAddTaskRoundTrips {
+			t.Errorf("one add_task took %d round trips to PostgreSQL, want at most %d", n, maxAddTaskRoundTrips)
+		}
+	})
+}

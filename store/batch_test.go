@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // batchRowsFor makes n notes whose column sets change every so often, so
@@ -51,162 +53,168 @@ func journalAfter(t *testing.T, f *fixture, c string) map[int64]string {
 }
 
 func TestInsertManyJournalsWhatSelectReads(t *testing.T) {
-	for _, n := range []int{1, 3, 64, 65, 151} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			f := newFixture(t)
-			rows := batchRowsFor(n)
-			var ids []int64
-			c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
-				var err error
-				ids, err = tx.InsertMany("notes", rows)
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(ids) != n {
-				t.Fatalf("%d ids for %d rows", len(ids), n)
-			}
-			after := journalAfter(t, f, c)
-			if len(after) != n {
-				t.Fatalf("journal has %d rows, want %d", len(after), n)
-			}
-			err = f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
-				for i, id := range ids {
-					img, err := tx.image("notes", id, true)
-					if err != nil {
-						return err
+	storetest.Engines(t, func(t *testing.T) {
+		for _, n := range []int{1, 3, 64, 65, 151} {
+			t.Run(fmt.Sprint(n), func(t *testing.T) {
+				f := newFixture(t)
+				rows := batchRowsFor(n)
+				var ids []int64
+				c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+					var err error
+					ids, err = tx.InsertMany("notes", rows)
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(ids) != n {
+					t.Fatalf("%d ids for %d rows", len(ids), n)
+				}
+				after := journalAfter(t, f, c)
+				if len(after) != n {
+					t.Fatalf("journal has %d rows, want %d", len(after), n)
+				}
+				err = f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
+					for i, id := range ids {
+						img, err := tx.image("notes", id, true)
+						if err != nil {
+							return err
+						}
+						if string(img) != after[id] {
+							t.Errorf("n%d: journal %s, SELECT %s", id, after[id], img)
+						}
+						got, _ := tx.Get("notes", id)
+						if got["title"] != rows[i]["title"] {
+							t.Errorf("id %d (row %d) has title %q, want %q", id, i, got["title"], rows[i]["title"])
+						}
 					}
-					if string(img) != after[id] {
-						t.Errorf("n%d: journal %s, SELECT %s", id, after[id], img)
-					}
-					got, _ := tx.Get("notes", id)
-					if got["title"] != rows[i]["title"] {
-						t.Errorf("id %d (row %d) has title %q, want %q", id, i, got["title"], rows[i]["title"])
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Undo takes the whole batch back, which it does only when every
+				// row still equals its journaled image.
+				if _, err := f.s.Undo(f.ctx, f.alice.ID, c); err != nil {
+					t.Fatalf("undo: %v", err)
+				}
+				for _, id := range ids {
+					if r := f.get(t, f.alice.ID, id); r != nil {
+						t.Fatalf("n%d still live after undo: %v", id, r)
 					}
 				}
-				return nil
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Undo takes the whole batch back, which it does only when every
-			// row still equals its journaled image.
-			if _, err := f.s.Undo(f.ctx, f.alice.ID, c); err != nil {
-				t.Fatalf("undo: %v", err)
-			}
-			for _, id := range ids {
-				if r := f.get(t, f.alice.ID, id); r != nil {
-					t.Fatalf("n%d still live after undo: %v", id, r)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func TestInsertManyOwnership(t *testing.T) {
-	f := newFixture(t)
-	var ids []int64
-	c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
-		var err error
-		ids, err = tx.InsertMany("notes", batchRowsFor(5))
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range ids {
-		if f.get(t, f.bob.ID, id) != nil {
-			t.Errorf("bob reads alice's n%d", id)
-		}
-		if f.get(t, f.alice.ID, id) == nil {
-			t.Errorf("alice cannot read her n%d", id)
-		}
-	}
-	if _, err := f.s.Undo(f.ctx, f.bob.ID, c); !errors.Is(err, ErrNotFound) {
-		t.Errorf("bob undoing alice's %s: %v, want ErrNotFound", c, err)
-	}
-	cases := []struct {
-		name  string
-		table string
-		row   Row
-		want  string
-	}{
-		{"owner", "notes", Row{"title": "x", "owner_id": f.bob.ID}, "set by the store"},
-		{"id", "notes", Row{"title": "x", "id": 1}, "set by the store"},
-		{"deleted", "notes", Row{"title": "x", "deleted_at": "2026-01-01T00:00:00Z"}, "set by the store"},
-		{"column", "notes", Row{"title": "x", "nope": 1}, "no column"},
-		{"table", "changes", Row{"tool": "x"}, "not registered"},
-		{"not null", "notes", Row{"due": 1}, "NOT NULL"},
-	}
-	for _, c := range cases {
-		ch, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
-			_, err := tx.InsertMany(c.table, []Row{{"title": "kept?"}, c.row})
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		var ids []int64
+		c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+			var err error
+			ids, err = tx.InsertMany("notes", batchRowsFor(5))
 			return err
 		})
-		if err == nil || !strings.Contains(err.Error(), c.want) || ch != "" {
-			t.Errorf("%s: change %q, error %v; want none and an error with %q", c.name, ch, err, c.want)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	var n int
-	f.s.DB().QueryRow(`SELECT COUNT(*) FROM notes WHERE title = 'kept?'`).Scan(&n)
-	if n != 0 {
-		t.Errorf("%d rows of refused batches were kept", n)
-	}
-	err = f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
-		_, err := tx.InsertMany("notes", batchRowsFor(1))
-		return err
+		for _, id := range ids {
+			if f.get(t, f.bob.ID, id) != nil {
+				t.Errorf("bob reads alice's n%d", id)
+			}
+			if f.get(t, f.alice.ID, id) == nil {
+				t.Errorf("alice cannot read her n%d", id)
+			}
+		}
+		if _, err := f.s.Undo(f.ctx, f.bob.ID, c); !errors.Is(err, ErrNotFound) {
+			t.Errorf("bob undoing alice's %s: %v, want ErrNotFound", c, err)
+		}
+		cases := []struct {
+			name  string
+			table string
+			row   Row
+			want  string
+		}{
+			{"owner", "notes", Row{"title": "x", "owner_id": f.bob.ID}, "set by the store"},
+			{"id", "notes", Row{"title": "x", "id": 1}, "set by the store"},
+			{"deleted", "notes", Row{"title": "x", "deleted_at": "2026-01-01T00:00:00Z"}, "set by the store"},
+			{"column", "notes", Row{"title": "x", "nope": 1}, "no column"},
+			{"table", "changes", Row{"tool": "x"}, "not registered"},
+			{"not null", "notes", Row{"due": 1}, "NOT NULL"},
+		}
+		for _, c := range cases {
+			ch, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+				_, err := tx.InsertMany(c.table, []Row{{"title": "kept?"}, c.row})
+				return err
+			})
+			if err == nil || !strings.Contains(err.Error(), c.want) || ch != "" {
+				t.Errorf("%s: change %q, error %v; want none and an error with %q", c.name, ch, err, c.want)
+			}
+		}
+		var n int
+		f.s.DB().QueryRow(`SELECT COUNT(*) FROM notes WHERE title = 'kept?'`).Scan(&n)
+		if n != 0 {
+			t.Errorf("%d rows of refused batches were kept", n)
+		}
+		err = f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
+			_, err := tx.InsertMany("notes", batchRowsFor(1))
+			return err
+		})
+		if err == nil {
+			t.Error("InsertMany inside Read was allowed")
+		}
 	})
-	if err == nil {
-		t.Error("InsertMany inside Read was allowed")
-	}
 }
 
 func TestInsertManyMixedWithInsert(t *testing.T) {
-	f := newFixture(t)
-	var single, late int64
-	var ids []int64
-	c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
-		var err error
-		if single, err = tx.Insert("notes", Row{"title": "single"}); err != nil {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		var single, late int64
+		var ids []int64
+		c, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+			var err error
+			if single, err = tx.Insert("notes", Row{"title": "single"}); err != nil {
+				return err
+			}
+			if ids, err = tx.InsertMany("notes", batchRowsFor(70)); err != nil {
+				return err
+			}
+			if err := tx.Update("notes", ids[3], Row{"title": "changed in the same write"}); err != nil {
+				return err
+			}
+			if err := tx.Delete("notes", ids[4]); err != nil {
+				return err
+			}
+			late, err = tx.Insert("notes", Row{"title": "late"})
 			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if ids, err = tx.InsertMany("notes", batchRowsFor(70)); err != nil {
-			return err
+		if ids[0] != single+1 || late != ids[len(ids)-1]+1 {
+			t.Errorf("ids %d, %v, %d are not in insertion order", single, ids, late)
 		}
-		if err := tx.Update("notes", ids[3], Row{"title": "changed in the same write"}); err != nil {
-			return err
+		ch, err := f.s.ChangeByID(f.ctx, f.alice.ID, c)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if err := tx.Delete("notes", ids[4]); err != nil {
-			return err
+		if len(ch.Rows) != 72 {
+			t.Errorf("change has %d rows, want 72 (one per row, net)", len(ch.Rows))
 		}
-		late, err = tx.Insert("notes", Row{"title": "late"})
-		return err
+		if r := f.get(t, f.alice.ID, ids[3]); r["title"] != "changed in the same write" {
+			t.Errorf("n%d = %v", ids[3], r)
+		}
+		if _, err := f.s.Undo(f.ctx, f.alice.ID, c); err != nil {
+			t.Fatalf("undo: %v", err)
+		}
+		var live int
+		f.s.DB().QueryRow(`SELECT COUNT(*) FROM notes WHERE deleted_at IS NULL`).Scan(&live)
+		if live != 0 {
+			t.Errorf("%d notes live after undoing the whole write", live)
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ids[0] != single+1 || late != ids[len(ids)-1]+1 {
-		t.Errorf("ids %d, %v, %d are not in insertion order", single, ids, late)
-	}
-	ch, err := f.s.ChangeByID(f.ctx, f.alice.ID, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ch.Rows) != 72 {
-		t.Errorf("change has %d rows, want 72 (one per row, net)", len(ch.Rows))
-	}
-	if r := f.get(t, f.alice.ID, ids[3]); r["title"] != "changed in the same write" {
-		t.Errorf("n%d = %v", ids[3], r)
-	}
-	if _, err := f.s.Undo(f.ctx, f.alice.ID, c); err != nil {
-		t.Fatalf("undo: %v", err)
-	}
-	var live int
-	f.s.DB().QueryRow(`SELECT COUNT(*) FROM notes WHERE deleted_at IS NULL`).Scan(&live)
-	if live != 0 {
-		t.Errorf("%d notes live after undoing the whole write", live)
-	}
 }
 
 // encodeRow must give the bytes encoding/json gives for the same map: undo

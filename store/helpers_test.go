@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // notes is a journaled table of the tasks' shape that only the tests
@@ -46,7 +48,8 @@ func init() { RegisterTable("notes") }
 
 var t0 = time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
 
-// fixture is a store on a fresh file with the notes table and two people.
+// fixture is a store on a fresh database (of the test's engine, as
+// storetest.Location gives) with the notes table and two people.
 type fixture struct {
 	s          *Store
 	ctx        context.Context
@@ -57,7 +60,12 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	f := &fixture{ctx: context.Background(), path: filepath.Join(t.TempDir(), "data", "assistant.db"), clock: t0}
+	loc := storetest.Location(t)
+	if storetest.Engine(t) == storetest.SQLite {
+		// In a folder Open must make.
+		loc = filepath.Join(filepath.Dir(loc), "data", filepath.Base(loc))
+	}
+	f := &fixture{ctx: context.Background(), path: loc, clock: t0}
 	s, err := Open(f.ctx, f.path, &Options{Now: func() time.Time { return f.clock }})
 	if err != nil {
 		t.Fatalf("Open: %v", err)

@@ -13,6 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/assistant-dev/assistant/migrations"
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // withMigrations runs the test with the embedded files plus extra ones.
@@ -164,48 +165,52 @@ func TestUpgradeBacksUpFirst(t *testing.T) {
 }
 
 func TestNewerSchemaRefused(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "assistant.db")
-	s, err := Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.DB().Exec(`INSERT INTO goose_db_version (version_id, is_applied) VALUES (999, 1)`); err != nil {
-		t.Fatal(err)
-	}
-	latest, _ := s.latestKnown()
-	s.Close()
-	for _, opts := range []*Options{nil, {NoMigrate: true}} {
-		_, err = Open(ctx, path, opts)
-		want := "has schema version 999 but this assistant knows versions up to " + itoa(latest) + "; it was written by a newer assistant"
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Fatalf("Open(%+v) = %v, want %q", opts, err, want)
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		path := storetest.Location(t)
+		s, err := Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if _, err := s.DB().Exec(`INSERT INTO goose_db_version (version_id, is_applied) VALUES (999, true)`); err != nil {
+			t.Fatal(err)
+		}
+		latest, _ := s.latestKnown()
+		s.Close()
+		for _, opts := range []*Options{nil, {NoMigrate: true}} {
+			_, err = Open(ctx, path, opts)
+			want := "has schema version 999 but this assistant knows versions up to " + itoa(latest) + "; it was written by a newer assistant"
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("Open(%+v) = %v, want %q", opts, err, want)
+			}
+		}
+	})
 }
 
 func TestConcurrentFirstOpen(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "assistant.db")
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := Open(ctx, path, nil)
-			if err == nil {
-				s.Close()
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Errorf("open %d: %v", i, err)
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		path := storetest.Location(t)
+		var wg sync.WaitGroup
+		errs := make([]error, 4)
+		for i := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := Open(ctx, path, nil)
+				if err == nil {
+					s.Close()
+				}
+				errs[i] = err
+			}()
 		}
-	}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Errorf("open %d: %v", i, err)
+			}
+		}
+	})
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }

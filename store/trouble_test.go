@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // A write that finds the database full (SQLite's max_page_count stands in
@@ -62,27 +64,29 @@ func TestWriteOnAFullDatabase(t *testing.T) {
 // A store opened with Options.ReadOnly reads, and refuses a write with the
 // ReadOnly Trouble and a sentence naming --db-read-only.
 func TestReadOnlyOption(t *testing.T) {
-	f := newFixture(t)
-	f.add(t, f.alice.ID, "kept")
-	ro, err := Open(f.ctx, f.path, &Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	if _, err := ro.PersonByName(f.ctx, "alice"); err != nil {
-		t.Errorf("reading: %v", err)
-	}
-	_, err = ro.Write(f.ctx, f.alice.ID, "add_note", func(tx *Tx) error {
-		_, err := tx.Insert("notes", Row{"title": "no"})
-		return err
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		f.add(t, f.alice.ID, "kept")
+		ro, err := Open(f.ctx, f.path, &Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro.Close()
+		if _, err := ro.PersonByName(f.ctx, "alice"); err != nil {
+			t.Errorf("reading: %v", err)
+		}
+		_, err = ro.Write(f.ctx, f.alice.ID, "add_note", func(tx *Tx) error {
+			_, err := tx.Insert("notes", Row{"title": "no"})
+			return err
+		})
+		if TroubleOf(err) != ReadOnly || !strings.Contains(err.Error(), "was opened with --db-read-only") {
+			t.Errorf("write on a read-only store: %v", err)
+		}
+		if _, err := ro.AddPerson(f.ctx, "carol", "UTC"); TroubleOf(err) != ReadOnly {
+			t.Errorf("AddPerson on a read-only store: %v", err)
+		}
+		if TroubleOf(errors.New("other")) != NoTrouble || Explain(errors.New("other"), "x") != "" {
+			t.Errorf("an error of another kind is told as trouble")
+		}
 	})
-	if TroubleOf(err) != ReadOnly || !strings.Contains(err.Error(), "was opened with --db-read-only") {
-		t.Errorf("write on a read-only store: %v", err)
-	}
-	if _, err := ro.AddPerson(f.ctx, "carol", "UTC"); TroubleOf(err) != ReadOnly {
-		t.Errorf("AddPerson on a read-only store: %v", err)
-	}
-	if TroubleOf(errors.New("other")) != NoTrouble || Explain(errors.New("other"), "x") != "" {
-		t.Errorf("an error of another kind is told as trouble")
-	}
 }

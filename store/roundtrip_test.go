@@ -43,5 +43,18 @@ func TestAddTaskRoundTrips(t *testing.T) {
 		if n > maxAddTaskRoundTrips {
 			t.Errorf("one add_task took %d round trips to PostgreSQL, want at most %d", n, maxAddTaskRoundTrips)
 		}
+		// Over MCP HTTP each request also finds its person by its token
+		// (logged, not asserted: the token lookup is not add_task's).
+		token, _, err := env.Store.CreateToken(env.Ctx, p.ID, "bench")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the first stamps last_used, as once a minute
+			rt.Reset()
+			if _, err := env.Store.PersonByToken(env.Ctx, token); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Logf("PersonByToken: %d round trips; sent:\n%s", rt.N(), strings.Join(rt.Sent(), "\n"))
 	})
 }

@@ -53,8 +53,9 @@ func withCommit(ctx context.Context, c *committed) context.Context {
 // pipeConn is a rebindConn that can defer BEGIN and piggy-back COMMIT.
 type pipeConn struct {
 	*rebindConn
-	pending *lazyBegin // a write transaction whose BEGIN is not sent yet
-	open    bool       // a transaction of ours was begun on the server
+	pending *lazyBegin      // a write transaction whose BEGIN is not sent yet
+	open    bool            // a transaction of ours was begun on the server
+	txCtx   context.Context // BeginTx's, for COMMIT and ROLLBACK as pgx's driver uses it
 }
 
 func (c *pipeConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
@@ -65,7 +66,7 @@ func (c *pipeConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.T
 	if c.Conn.Conn().IsClosed() {
 		return nil, driver.ErrBadConn
 	}
-	c.pending, c.open = lb, false
+	c.pending, c.open, c.txCtx = lb, false, ctx
 	return pipeTx{c}, nil
 }
 
@@ -79,7 +80,16 @@ func (t pipeTx) Commit() error {
 		return nil // nothing was sent, or COMMIT rode with the last statement
 	}
 	c.open = false
-	_, err := c.Conn.Conn().Exec(context.Background(), "commit")
+	return commitErr(c.Conn.Conn().Exec(c.txCtx, "commit"))
+}
+
+// commitErr is the error of a COMMIT's answer: PostgreSQL answers COMMIT
+// of a failed transaction with ROLLBACK and no error, which pgx's own
+// Tx turns into pgx.ErrTxCommitRollback, as this does.
+func commitErr(tag pgconn.CommandTag, err error) error {
+	if err == nil && tag.String() == "ROLLBACK" {
+		return pgx.ErrTxCommitRollback
+	}
 	return err
 }
 
@@ -91,7 +101,7 @@ func (t pipeTx) Rollback() error {
 	}
 	c.open = false
 	pg := c.Conn.Conn()
-	if _, err := pg.Exec(context.Background(), "rollback"); err != nil {
+	if _, err := pg.Exec(c.txCtx, "rollback"); err != nil {
 		// A connection left inside a transaction must not be reused.
 		pg.PgConn().Close(context.Background())
 		return err
@@ -190,7 +200,7 @@ func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, 
 	if !wantRows {
 		tag, err := br.Exec()
 		if err == nil && commit != nil {
-			_, err = br.Exec()
+			err = commitErr(br.Exec())
 			c.ended(commit, err)
 		}
 		if cerr := br.Close(); err == nil {
@@ -210,7 +220,7 @@ func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, 
 	}
 	mem, err := out.readAll()
 	if err == nil {
-		_, err = br.Exec()
+		err = commitErr(br.Exec())
 		c.ended(commit, err)
 	}
 	if cerr := br.Close(); err == nil {

@@ -5,16 +5,17 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite"
@@ -93,38 +94,52 @@ func TestSameSchema(t *testing.T) {
 	}
 }
 
-// TestPostgresDownUp applies the whole history, takes every step back down
-// to an empty schema, and applies it again.
-func TestPostgresDownUp(t *testing.T) {
-	ctx := context.Background()
-	db := postgresDB(t)
-	p := provider(t, goose.DialectPostgres, db, migrations.Postgres)
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatalf("up: %v", err)
+// TestDownUp applies the whole history of each engine, takes every step
+// back down to an empty schema, and applies it again.
+func TestDownUp(t *testing.T) {
+	// What a schema holds besides goose's own table: SQLite's
+	// sqlite_sequence stays once made, like PostgreSQL's schema itself.
+	left := map[string]string{
+		"sqlite": `SELECT type || ' ' || name FROM sqlite_schema
+			WHERE name NOT LIKE 'sqlite_%' AND name NOT LIKE 'goose_db_version%'`,
+		"postgres": `SELECT c.relkind::text || ' ' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			WHERE n.nspname = current_schema() AND c.relname NOT LIKE 'goose_db_version%'
+			UNION ALL
+			SELECT 'function ' || p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+			WHERE n.nspname = current_schema()`,
 	}
-	if _, err := p.DownTo(ctx, 0); err != nil {
-		t.Fatalf("down to 0: %v", err)
-	}
-	var left []string
-	rows, err := db.QueryContext(ctx, `
-		SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i', 'S', 'v')
-		  AND c.relname NOT LIKE 'goose_db_version%'
-		UNION ALL
-		SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-		WHERE n.nspname = current_schema()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	left = scanStrings(t, rows)
-	if len(left) != 0 {
-		t.Errorf("down to 0 left %v", left)
-	}
-	if v, err := p.GetDBVersion(ctx); err != nil || v != 0 {
-		t.Errorf("version after down to 0 = %d, %v; want 0", v, err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		t.Fatalf("up again: %v", err)
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			var p *goose.Provider
+			var db *sql.DB
+			if engine == "sqlite" {
+				db = sqliteDB(t)
+				p = provider(t, goose.DialectSQLite3, db, migrations.SQLite)
+			} else {
+				db = postgresDB(t)
+				p = provider(t, goose.DialectPostgres, db, migrations.Postgres)
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatalf("up: %v", err)
+			}
+			if _, err := p.DownTo(ctx, 0); err != nil {
+				t.Fatalf("down to 0: %v", err)
+			}
+			rows, err := db.QueryContext(ctx, left[engine])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l := scanStrings(t, rows); len(l) != 0 {
+				t.Errorf("down to 0 left %v", l)
+			}
+			if v, err := p.GetDBVersion(ctx); err != nil || v != 0 {
+				t.Errorf("version after down to 0 = %d, %v; want 0", v, err)
+			}
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatalf("up again: %v", err)
+			}
+		})
 	}
 }
 
@@ -206,8 +221,9 @@ func TestPostgresTriggers(t *testing.T) {
 	}
 	for _, r := range refused {
 		_, err := db.ExecContext(ctx, r.sql)
-		if err == nil || !strings.Contains(err.Error(), r.says) {
-			t.Errorf("%s: err = %v, want one saying %q", r.name, err, r.says)
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Message != r.says || pgErr.Code != "23000" {
+			t.Errorf("%s: err = %v, want SQLSTATE 23000 saying %q", r.name, err, r.says)
 		}
 	}
 	exec(t, db, fmt.Sprintf(`UPDATE people SET zone = 'Europe/Paris', updated_at = '2026-10-05T07:00:00Z' WHERE id = %d`, id))

@@ -3,6 +3,7 @@ package remind
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -70,7 +71,27 @@ func (e *Engine) deliverNext(ctx context.Context, p person, r *Result) (more boo
 	return true, err
 }
 
-// keepLease renews d's lease every third of the lease, on the real clock,
+// leaseNow is the lease clock's reading in tx: Options.LeaseClock when
+// set (a test's), else the store's shared clock ([store.Tx.LeaseNow]: the
+// PostgreSQL server's, or this machine's real clock on SQLite).
+func (e *Engine) leaseNow(tx *store.Tx) (time.Time, error) {
+	if e.leaseClock != nil {
+		return e.leaseClock(), nil
+	}
+	return tx.LeaseNow()
+}
+
+// leaseGiven is what NextToSend judges leases by: Options.LeaseClock's
+// reading when set, else zero, the store's shared clock, read by the same
+// statement.
+func (e *Engine) leaseGiven() time.Time {
+	if e.leaseClock != nil {
+		return e.leaseClock()
+	}
+	return time.Time{}
+}
+
+// keepLease renews d's lease every third of the lease, on the lease clock,
 // until the returned stop is called; stop returns once no renewal runs. A
 // renewal only extends a claim this sender still holds (its claim token).
 func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop func()) {
@@ -87,7 +108,11 @@ func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop fun
 			case <-t.C:
 			}
 			_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-				return tx.RenewLease(d.RowID, d.Token, e.leaseClock().Add(e.lease), e.now().Add(e.lease))
+				real, err := e.leaseNow(tx)
+				if err != nil {
+					return err
+				}
+				return tx.RenewLease(d.RowID, d.Token, real.Add(e.lease), e.now().Add(e.lease))
 			})
 			if err != nil {
 				e.log.Warn("cannot renew the lease of the delivery being sent", "delivery", d.ID, "err", err)
@@ -101,19 +126,23 @@ func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop fun
 }
 
 // claim takes the next delivery of p that may be sent now: pending and
-// due, or claimed by a sender whose lease ran out on the real clock (it
+// due, or claimed by a sender whose lease ran out on the lease clock (it
 // stopped before recording a result: killed, or its machine went off).
-// Leases are judged by e.leaseClock, the clock every process shares, never
-// by e.now, which a test or another machine may set apart. Rows past
-// MaxLate are settled instead: skipped when never tried, failed after
-// earlier attempts.
+// Leases are judged by the clock every process shares (e.leaseNow: the
+// PostgreSQL server's, or this machine's real clock on SQLite), never by
+// e.now, which a test or another machine may set apart. Rows past MaxLate
+// are settled instead: skipped when never tried, failed after earlier
+// attempts. Claims of one person are serialised by the store (one write
+// of a person at a time, on every engine); the claim is a compare-and-set
+// besides, so a row another sender took meanwhile is left to it and the
+// next one is read.
 func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, bool, error) {
 	var d *delivery
 	more := false
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		d, more = nil, false
-		now, real := e.now(), e.leaseClock()
-		found, ok, err := tx.NextToSend(now, real)
+		now := e.now()
+		found, ok, err := tx.NextToSend(now, e.leaseGiven())
 		if err != nil || !ok {
 			return err
 		}
@@ -149,9 +178,15 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 			e.log.Warn("a sender stopped before recording a result; sending again under the same delivery id",
 				"person", p.Name, "delivery", row.ID, "attempts", row.Attempt)
 		}
+		real, err := e.leaseNow(tx)
+		if err != nil {
+			return err
+		}
 		row.Attempt++
 		row.Token = newToken()
-		if err := tx.Claim(row.RowID, row.Attempt, row.Token, real.Add(e.lease), now.Add(e.lease)); err != nil {
+		if err := tx.Claim(row.RowID, row.Attempt, row.Token, real.Add(e.lease), now.Add(e.lease)); errors.Is(err, store.ErrTaken) {
+			return nil // another sender has it; more is true, so the next row is read
+		} else if err != nil {
 			return err
 		}
 		d = &row

@@ -3,24 +3,27 @@ package remind
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/events"
 	"github.com/assistant-dev/assistant/tools/tasks"
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// env is a real database file with the real task and event tools, a clock
-// the test moves, and a notifier that records what it is given.
+// env is a real database of the test's engine (storetest: a SQLite file,
+// or a fresh PostgreSQL database in a storetest.Engines subtest named
+// postgres) with the real task and event tools, a clock the test moves,
+// and a notifier that records what it is given.
 type env struct {
 	t    testing.TB
 	ctx  context.Context
-	path string
+	path string // the database's location, as store.Open takes it
 	s    *store.Store
 	reg  *tools.Registry
 	now  time.Time
@@ -34,8 +37,37 @@ type env struct {
 
 func newEnv(t testing.TB, now time.Time) *env {
 	t.Helper()
+	return newEnvAt(t, location(t), now)
+}
+
+// location is a fresh database of t's engine (storetest), on PostgreSQL a
+// copy of one already migrated.
+func location(t testing.TB) string {
+	t.Helper()
+	return storetest.LocationFrom(t, migrated)
+}
+
+// migrated is the template of the PostgreSQL databases of location: an
+// empty one that store.Open brought up to date, for as long as the
+// migration files stay the same.
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
+}
+
+// newEnvAt is newEnv on the database at loc (a location of
+// location made outside a synctest bubble, whose own pool must
+// not be made inside one).
+func newEnvAt(t testing.TB, loc string, now time.Time) *env {
+	t.Helper()
 	e := &env{t: t, ctx: context.Background(), now: now, reg: tools.NewRegistry(), rec: &recorder{}}
-	e.path = filepath.Join(t.TempDir(), "assistant.db")
+	e.path = loc
 	e.s = e.open()
 	tasks.Register(e.reg)
 	events.Register(e.reg)

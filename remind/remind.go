@@ -15,11 +15,15 @@
 // How each reminder goes out once: every (item, occurrence, trigger, fire
 // instant) has one row in reminder_deliveries, with a delivery id derived
 // from that key. A pass records the rows that came due, then takes them
-// one at a time: it claims a row in a write transaction (a lease on the
-// real clock, renewed while the send runs), sends it through every
-// notifier, then marks it sent. Two processes never claim one row at
-// once, since SQLite serialises the claims, and never while its holder
-// lives; a process that dies after claiming leaves the lease to run out,
+// one at a time: it claims a row in a short write transaction of its own
+// (a lease on the clock every process shares: the PostgreSQL server's, or
+// this machine's real clock on SQLite; renewed while the send runs), sends
+// it through every notifier outside any transaction, then marks it sent.
+// Two processes never claim one row at once, since the store serialises
+// the writes of a person (SQLite all writes, PostgreSQL a per-person lock)
+// and the claim is a compare-and-set besides, and never while its holder
+// lives; so several processes, on one machine or many, share the due
+// sends; a process that dies after claiming leaves the lease to run out,
 // and the next pass sends the row again under the same delivery id, which
 // receivers use to drop the copy: the promise is at least once with a
 // stable id. A process that died is no failed attempt; a failed send is
@@ -56,12 +60,20 @@ const (
 	// DefaultLease is how long a claimed delivery is held by its sender
 	// without a renewal; the sender renews it every third of it while the
 	// send runs, so it only runs out when the sender stopped (killed, or
-	// its machine went off). It is read on the real clock.
+	// its machine went off). It is read on the lease clock (the PostgreSQL
+	// server's, or this machine's real clock on SQLite).
 	DefaultLease = 2 * time.Minute
 	// LateAfter is the lateness from which a sent reminder counts as late
 	// in --status: a once-a-minute timer sends up to a minute after.
 	LateAfter = time.Minute
 )
+
+// ClockSkew is how far behind this machine's clock the clock of a machine
+// that writes tasks and events (an MCP server on another machine) may
+// run without a reminder being missed: a change stamped up to this long
+// before the last pass, which that pass did not see yet, still has the
+// fires since its stamp recorded, and sent late.
+const ClockSkew = 2 * time.Minute
 
 // DefaultRetry is the wait after each failed attempt: after the first
 // failure 1 minute, then 5, then 30; the attempt after the last wait is the
@@ -74,10 +86,12 @@ type Options struct {
 	Notifiers []Notifier
 	// Now is the clock reminders are due by; nil means time.Now.
 	Now func() time.Time
-	// LeaseClock is the clock leases are judged by; nil means time.Now.
-	// It must be the one every process on the database shares (the real
-	// clock), not Now when a test or another machine sets Now apart: a
-	// lease is a promise between processes, not about reminders' times.
+	// LeaseClock is the clock leases are judged by; nil means the store's
+	// shared clock ([store.Tx.LeaseNow]: the PostgreSQL server's, or this
+	// machine's real clock on SQLite). It must be one every process on the
+	// database shares, not Now when a test or another machine sets Now
+	// apart: a lease is a promise between processes, not about reminders'
+	// times. Tests set it to move leases without waiting.
 	LeaseClock func() time.Time
 	// MaxLate: a reminder whose fire instant is further in the past when a
 	// pass first finds it is recorded as skipped instead of sent. 0 means
@@ -114,7 +128,8 @@ func ParseDigest(s string) (*Digest, error) {
 }
 
 // Engine finds due reminders and delivers them. It is safe to run several
-// engines, in one process or many, over one database file.
+// engines, in one process or many, on one machine or many, over one
+// database (a SQLite file, or a PostgreSQL database).
 type Engine struct {
 	s          *store.Store
 	notifiers  []Notifier
@@ -140,9 +155,6 @@ func New(opts Options) (*Engine, error) {
 	}
 	if e.maxLate <= 0 {
 		e.maxLate = DefaultMaxLate
-	}
-	if e.leaseClock == nil {
-		e.leaseClock = time.Now
 	}
 	if e.lease <= 0 {
 		e.lease = DefaultLease
@@ -264,7 +276,8 @@ func (e *Engine) Pass(ctx context.Context) (Result, error) {
 
 func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 	var r Result
-	if err := e.recordDue(ctx, p, e.now(), &r); err != nil {
+	due, err := e.recordDue(ctx, p, e.now(), &r)
+	if err != nil || !due {
 		return r, err
 	}
 	for ctx.Err() == nil {
@@ -277,10 +290,12 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 }
 
 // recordDue brings p's index up to date and records every fire that came
-// due by now, without sending anything.
-func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) error {
+// due by now, without sending anything. due reports whether a delivery
+// may be taken now (read in the same transaction), so a pass with
+// nothing to send costs no claim transaction.
+func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
 	if err := e.rebuild(ctx, p, now, r); err != nil {
-		return err
+		return false, err
 	}
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
@@ -293,12 +308,16 @@ func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Resu
 			return err
 		}
 		st.PassedAt = now.Truncate(time.Second)
-		return saveState(tx, st)
-	}); err != nil {
+		if err := saveState(tx, st); err != nil {
+			return err
+		}
+		_, due, err = tx.NextToSend(now, e.leaseGiven())
 		return err
+	}); err != nil {
+		return false, err
 	}
 	r.add(tr)
-	return nil
+	return due, nil
 }
 
 func newToken() string {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/store/storetest"
+
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -64,25 +66,27 @@ func runRepeatSteps(t *testing.T, e *env, eng *Engine, id string, steps []repeat
 // the due), across the October DST change; after complete_task or a
 // reschedule moves the due, it fires at the new due minus the same hour.
 func TestRemindAtRepeatingTask(t *testing.T) {
-	e := newEnv(t, civilAt(t, paris, "2026-10-04T12:00"))
-	id := e.call(e.ada, "add_task", `{"title":"Weekly report","due":"2026-10-05T09:00","rrule":"FREQ=WEEKLY",
-		"remind_at":["2026-10-05T08:00"]}`)
-	eng := e.engine(Options{})
-	e.pass(eng)
-	runRepeatSteps(t, e, eng, id, []repeatStep{
-		{name: "first Monday", fire: "2026-10-05T08:00", start: "2026-10-05T09:00:00+02:00",
-			trigger: "at:2026-10-05T08:00"},
-		{name: "completed: the next Monday", at: "2026-10-05T10:00", tool: "complete_task", args: `{"id":%q}`,
-			fire: "2026-10-12T08:00", start: "2026-10-12T09:00:00+02:00", trigger: "at:2026-10-12T08:00"},
-		{name: "not completed: still every Monday", fire: "2026-10-19T08:00", start: "2026-10-19T09:00:00+02:00",
-			trigger: "at:2026-10-12T08:00"},
-		{name: "completed: across the DST change", at: "2026-10-19T10:00", tool: "complete_task", args: `{"id":%q}`,
-			fire: "2026-10-26T08:00", start: "2026-10-26T09:00:00+01:00", trigger: "at:2026-10-26T08:00"},
-		{name: "rescheduled to 10:30", at: "2026-10-27T09:00", tool: "update_task",
-			args: `{"id":%q,"due":"2026-11-02T10:30"}`,
-			fire: "2026-11-02T09:30", start: "2026-11-02T10:30:00+01:00", trigger: "at:2026-11-02T09:30"},
-		{name: "the rule goes on from the new due", fire: "2026-11-09T09:30", start: "2026-11-09T10:30:00+01:00",
-			trigger: "at:2026-11-02T09:30"},
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, paris, "2026-10-04T12:00"))
+		id := e.call(e.ada, "add_task", `{"title":"Weekly report","due":"2026-10-05T09:00","rrule":"FREQ=WEEKLY",
+			"remind_at":["2026-10-05T08:00"]}`)
+		eng := e.engine(Options{})
+		e.pass(eng)
+		runRepeatSteps(t, e, eng, id, []repeatStep{
+			{name: "first Monday", fire: "2026-10-05T08:00", start: "2026-10-05T09:00:00+02:00",
+				trigger: "at:2026-10-05T08:00"},
+			{name: "completed: the next Monday", at: "2026-10-05T10:00", tool: "complete_task", args: `{"id":%q}`,
+				fire: "2026-10-12T08:00", start: "2026-10-12T09:00:00+02:00", trigger: "at:2026-10-12T08:00"},
+			{name: "not completed: still every Monday", fire: "2026-10-19T08:00", start: "2026-10-19T09:00:00+02:00",
+				trigger: "at:2026-10-12T08:00"},
+			{name: "completed: across the DST change", at: "2026-10-19T10:00", tool: "complete_task", args: `{"id":%q}`,
+				fire: "2026-10-26T08:00", start: "2026-10-26T09:00:00+01:00", trigger: "at:2026-10-26T08:00"},
+			{name: "rescheduled to 10:30", at: "2026-10-27T09:00", tool: "update_task",
+				args: `{"id":%q,"due":"2026-11-02T10:30"}`,
+				fire: "2026-11-02T09:30", start: "2026-11-02T10:30:00+01:00", trigger: "at:2026-11-02T09:30"},
+			{name: "the rule goes on from the new due", fire: "2026-11-09T09:30", start: "2026-11-09T10:30:00+01:00",
+				trigger: "at:2026-11-02T09:30"},
+		})
 	})
 }
 
@@ -90,33 +94,35 @@ func TestRemindAtRepeatingTask(t *testing.T) {
 // on every occurrence, a moved occurrence included, across the DST change;
 // an occurrence given its own remind_at fires at that moment.
 func TestRemindAtRepeatingEvent(t *testing.T) {
-	e := newEnv(t, civilAt(t, paris, "2026-10-04T12:00"))
-	id := e.call(e.ada, "add_event", `{"title":"Planning","start":"2026-10-05T09:00","duration":30,"rrule":"FREQ=WEEKLY",
-		"remind_at":["2026-10-05T08:00"]}`)
-	eng := e.engine(Options{})
-	e.pass(eng)
-	runRepeatSteps(t, e, eng, id, []repeatStep{
-		{name: "first Monday", fire: "2026-10-05T08:00", start: "2026-10-05T09:00:00+02:00",
-			trigger: "at:2026-10-05T08:00"},
-		{name: "one occurrence moved to 14:00", at: "2026-10-05T12:00", tool: "update_event",
-			args: `{"id":"%s@20261012T070000Z","scope":"this","start":"2026-10-12T14:00"}`,
-			fire: "2026-10-12T13:00", start: "2026-10-12T14:00:00+02:00", trigger: "at:2026-10-05T08:00"},
-		{name: "the series' time again", fire: "2026-10-19T08:00", start: "2026-10-19T09:00:00+02:00",
-			trigger: "at:2026-10-05T08:00"},
-		{name: "across the DST change", fire: "2026-10-26T08:00", start: "2026-10-26T09:00:00+01:00",
-			trigger: "at:2026-10-05T08:00"},
-		{name: "one occurrence with its own remind_at", at: "2026-10-27T12:00", tool: "update_event",
-			args: `{"id":"%s@20261102T080000Z","scope":"this","remind_at":["2026-11-02T08:30"]}`,
-			fire: "2026-11-02T08:30", start: "2026-11-02T09:00:00+01:00", trigger: "at:2026-11-02T08:30"},
-		{name: "the week after keeps the series' reminder", fire: "2026-11-09T08:00",
-			start: "2026-11-09T09:00:00+01:00", trigger: "at:2026-10-05T08:00"},
-		{name: "moved and given its own remind_at", at: "2026-11-10T12:00", tool: "update_event",
-			args: `{"id":"%s@20261116T080000Z","scope":"this","start":"2026-11-16T15:00","remind_at":["2026-11-16T07:15"]}`,
-			fire: "2026-11-16T07:15", start: "2026-11-16T15:00:00+01:00", trigger: "at:2026-11-16T07:15"},
-		{name: "own remind_before, the series' remind_at kept", at: "2026-11-17T12:00", tool: "update_event",
-			args: `{"id":"%s@20261123T080000Z","scope":"this","remind_before":[10]}`,
-			fire: "2026-11-23T08:00", start: "2026-11-23T09:00:00+01:00", trigger: "at:2026-10-05T08:00"},
-		{name: "and its remind_before", fire: "2026-11-23T08:50", start: "2026-11-23T09:00:00+01:00",
-			trigger: "before:10"},
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, paris, "2026-10-04T12:00"))
+		id := e.call(e.ada, "add_event", `{"title":"Planning","start":"2026-10-05T09:00","duration":30,"rrule":"FREQ=WEEKLY",
+			"remind_at":["2026-10-05T08:00"]}`)
+		eng := e.engine(Options{})
+		e.pass(eng)
+		runRepeatSteps(t, e, eng, id, []repeatStep{
+			{name: "first Monday", fire: "2026-10-05T08:00", start: "2026-10-05T09:00:00+02:00",
+				trigger: "at:2026-10-05T08:00"},
+			{name: "one occurrence moved to 14:00", at: "2026-10-05T12:00", tool: "update_event",
+				args: `{"id":"%s@20261012T070000Z","scope":"this","start":"2026-10-12T14:00"}`,
+				fire: "2026-10-12T13:00", start: "2026-10-12T14:00:00+02:00", trigger: "at:2026-10-05T08:00"},
+			{name: "the series' time again", fire: "2026-10-19T08:00", start: "2026-10-19T09:00:00+02:00",
+				trigger: "at:2026-10-05T08:00"},
+			{name: "across the DST change", fire: "2026-10-26T08:00", start: "2026-10-26T09:00:00+01:00",
+				trigger: "at:2026-10-05T08:00"},
+			{name: "one occurrence with its own remind_at", at: "2026-10-27T12:00", tool: "update_event",
+				args: `{"id":"%s@20261102T080000Z","scope":"this","remind_at":["2026-11-02T08:30"]}`,
+				fire: "2026-11-02T08:30", start: "2026-11-02T09:00:00+01:00", trigger: "at:2026-11-02T08:30"},
+			{name: "the week after keeps the series' reminder", fire: "2026-11-09T08:00",
+				start: "2026-11-09T09:00:00+01:00", trigger: "at:2026-10-05T08:00"},
+			{name: "moved and given its own remind_at", at: "2026-11-10T12:00", tool: "update_event",
+				args: `{"id":"%s@20261116T080000Z","scope":"this","start":"2026-11-16T15:00","remind_at":["2026-11-16T07:15"]}`,
+				fire: "2026-11-16T07:15", start: "2026-11-16T15:00:00+01:00", trigger: "at:2026-11-16T07:15"},
+			{name: "own remind_before, the series' remind_at kept", at: "2026-11-17T12:00", tool: "update_event",
+				args: `{"id":"%s@20261123T080000Z","scope":"this","remind_before":[10]}`,
+				fire: "2026-11-23T08:00", start: "2026-11-23T09:00:00+01:00", trigger: "at:2026-10-05T08:00"},
+			{name: "and its remind_before", fire: "2026-11-23T08:50", start: "2026-11-23T09:00:00+01:00",
+				trigger: "before:10"},
+		})
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // key names an entry or a row for comparing status with what a pass did.
@@ -23,89 +25,91 @@ func entryKeys(list []Entry) []string {
 // it under "due now", and only future ones under "upcoming"; the next pass
 // then does exactly what it said (finding 5).
 func TestStatusClassifiesByTheClock(t *testing.T) {
-	e := newEnv(t, civilAt(t, "Europe/Paris", "2026-03-23T12:00"))
-	e.call(e.ada, "add_event", `{"title":"Paris Mon 9","start":"2026-03-30T09:00","duration":60,"rrule":"FREQ=WEEKLY","remind_before":[15]}`)
-	e.call(e.ada, "add_task", `{"title":"Call the bank","due":"2026-04-19T10:00","remind_before":[90]}`)
-	e.call(e.ada, "add_task", `{"title":"Pay rent","due":"2026-04-19T12:00","remind_before":[60]}`)
-	eng := e.engine(Options{People: []int64{e.ada.ID}})
-	// A status long before records where the job starts from, as a
-	// status on a database no pass ever ran on does.
-	if _, err := eng.Status(e.ctx); err != nil {
-		t.Fatal(err)
-	}
-	e.at("Europe/Paris", "2026-04-19T09:00")
-	reports, err := eng.Status(e.ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reports) != 1 {
-		t.Fatalf("want one person's report, got %d", len(reports))
-	}
-	ps := reports[0]
-	at := func(civil string) time.Time { return civilAt(t, "Europe/Paris", civil) }
-	want := []struct {
-		name string
-		got  []Entry
-		want []time.Time
-	}{
-		{"will be skipped", ps.Missed, []time.Time{at("2026-04-13T08:45"), at("2026-04-06T08:45"), at("2026-03-30T08:45")}},
-		{"due now", ps.Due, []time.Time{at("2026-04-19T08:30")}},
-		{"upcoming", ps.Upcoming, []time.Time{at("2026-04-19T11:00"), at("2026-04-20T08:45")}},
-	}
-	for _, w := range want {
-		var got []time.Time
-		for _, en := range w.got {
-			got = append(got, en.FireAt)
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, "Europe/Paris", "2026-03-23T12:00"))
+		e.call(e.ada, "add_event", `{"title":"Paris Mon 9","start":"2026-03-30T09:00","duration":60,"rrule":"FREQ=WEEKLY","remind_before":[15]}`)
+		e.call(e.ada, "add_task", `{"title":"Call the bank","due":"2026-04-19T10:00","remind_before":[90]}`)
+		e.call(e.ada, "add_task", `{"title":"Pay rent","due":"2026-04-19T12:00","remind_before":[60]}`)
+		eng := e.engine(Options{People: []int64{e.ada.ID}})
+		// A status long before records where the job starts from, as a
+		// status on a database no pass ever ran on does.
+		if _, err := eng.Status(e.ctx); err != nil {
+			t.Fatal(err)
 		}
-		if !slices.EqualFunc(got, w.want, time.Time.Equal) {
-			t.Errorf("%s: fire times %v, want %v", w.name, got, w.want)
+		e.at("Europe/Paris", "2026-04-19T09:00")
+		reports, err := eng.Status(e.ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for _, en := range ps.Upcoming {
-		if !en.FireAt.After(e.now) {
-			t.Errorf("upcoming lists %s, which is not after the clock %s", en.FireAt, e.now)
+		if len(reports) != 1 {
+			t.Fatalf("want one person's report, got %d", len(reports))
 		}
-	}
-	var b bytes.Buffer
-	if err := WriteStatus(&b, reports); err != nil {
-		t.Fatal(err)
-	}
-	text := b.String()
-	for _, s := range []string{
-		"  will be skipped: 3\n    Mon 2026-04-13 08:45 (+02:00)  e1 “Paris Mon 9” 15 min before (20260413T070000Z)  missed by 6 days, more than the 6 h allowed (--max-late)\n",
-		"  due now: 1\n    Sun 2026-04-19 08:30 (+02:00)  t1 “Call the bank” 1 h 30 min before (20260419T080000Z)  30 min ago  rd_",
-		"  upcoming: 2\n    Sun 2026-04-19 11:00 (+02:00)  t2 “Pay rent” 1 h before (20260419T100000Z)\n    Mon 2026-04-20 08:45 (+02:00)  e1",
-	} {
-		if !strings.Contains(text, s) {
-			t.Errorf("status text lacks %q:\n%s", s, text)
+		ps := reports[0]
+		at := func(civil string) time.Time { return civilAt(t, "Europe/Paris", civil) }
+		want := []struct {
+			name string
+			got  []Entry
+			want []time.Time
+		}{
+			{"will be skipped", ps.Missed, []time.Time{at("2026-04-13T08:45"), at("2026-04-06T08:45"), at("2026-03-30T08:45")}},
+			{"due now", ps.Due, []time.Time{at("2026-04-19T08:30")}},
+			{"upcoming", ps.Upcoming, []time.Time{at("2026-04-19T11:00"), at("2026-04-20T08:45")}},
 		}
-	}
+		for _, w := range want {
+			var got []time.Time
+			for _, en := range w.got {
+				got = append(got, en.FireAt)
+			}
+			if !slices.EqualFunc(got, w.want, time.Time.Equal) {
+				t.Errorf("%s: fire times %v, want %v", w.name, got, w.want)
+			}
+		}
+		for _, en := range ps.Upcoming {
+			if !en.FireAt.After(e.now) {
+				t.Errorf("upcoming lists %s, which is not after the clock %s", en.FireAt, e.now)
+			}
+		}
+		var b bytes.Buffer
+		if err := WriteStatus(&b, reports); err != nil {
+			t.Fatal(err)
+		}
+		text := b.String()
+		for _, s := range []string{
+			"  will be skipped: 3\n    Mon 2026-04-13 08:45 (+02:00)  e1 “Paris Mon 9” 15 min before (20260413T070000Z)  missed by 6 days, more than the 6 h allowed (--max-late)\n",
+			"  due now: 1\n    Sun 2026-04-19 08:30 (+02:00)  t1 “Call the bank” 1 h 30 min before (20260419T080000Z)  30 min ago  rd_",
+			"  upcoming: 2\n    Sun 2026-04-19 11:00 (+02:00)  t2 “Pay rent” 1 h before (20260419T100000Z)\n    Mon 2026-04-20 08:45 (+02:00)  e1",
+		} {
+			if !strings.Contains(text, s) {
+				t.Errorf("status text lacks %q:\n%s", s, text)
+			}
+		}
 
-	// The next pass does what status said: the missed ones skipped, the
-	// due one sent, with the delivery id status showed.
-	r := e.pass(eng)
-	var skipped, sent []Entry
-	for _, row := range e.rows() {
-		en := Entry{Item: row.Item, Occurrence: row.Occurrence, Trigger: row.Trigger, FireAt: row.FireAt, DeliveryID: row.DeliveryID}
-		switch row.Status {
-		case "skipped":
-			skipped = append(skipped, en)
-		case "sent":
-			sent = append(sent, en)
+		// The next pass does what status said: the missed ones skipped, the
+		// due one sent, with the delivery id status showed.
+		r := e.pass(eng)
+		var skipped, sent []Entry
+		for _, row := range e.rows() {
+			en := Entry{Item: row.Item, Occurrence: row.Occurrence, Trigger: row.Trigger, FireAt: row.FireAt, DeliveryID: row.DeliveryID}
+			switch row.Status {
+			case "skipped":
+				skipped = append(skipped, en)
+			case "sent":
+				sent = append(sent, en)
+			}
 		}
-	}
-	if r.Skipped != 3 || r.Sent != 1 {
-		t.Errorf("pass: %+v, want 3 skipped and 1 sent", r)
-	}
-	if got, want := entryKeys(skipped), entryKeys(ps.Missed); !slices.Equal(got, want) {
-		t.Errorf("skipped %v, status said %v", got, want)
-	}
-	if got, want := entryKeys(sent), entryKeys(ps.Due); !slices.Equal(got, want) {
-		t.Errorf("sent %v, status said %v", got, want)
-	}
-	if len(sent) == 1 && sent[0].DeliveryID != ps.Due[0].DeliveryID {
-		t.Errorf("sent under %s, status showed %s", sent[0].DeliveryID, ps.Due[0].DeliveryID)
-	}
+		if r.Skipped != 3 || r.Sent != 1 {
+			t.Errorf("pass: %+v, want 3 skipped and 1 sent", r)
+		}
+		if got, want := entryKeys(skipped), entryKeys(ps.Missed); !slices.Equal(got, want) {
+			t.Errorf("skipped %v, status said %v", got, want)
+		}
+		if got, want := entryKeys(sent), entryKeys(ps.Due); !slices.Equal(got, want) {
+			t.Errorf("sent %v, status said %v", got, want)
+		}
+		if len(sent) == 1 && sent[0].DeliveryID != ps.Due[0].DeliveryID {
+			t.Errorf("sent under %s, status showed %s", sent[0].DeliveryID, ps.Due[0].DeliveryID)
+		}
+	})
 }
 
 // TestStatusSections: recorded but unsent deliveries are classified by the

@@ -163,8 +163,18 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 			return st, err
 		}
 	}
+	floor := st.PassedAt
+	if !full {
+		// A change stamped before the last pass that the pass did not see
+		// was written on a machine whose clock is behind this one's; its
+		// fires since its stamp are searched too, up to ClockSkew back.
+		// Those the pass recorded already are kept as they are (one row
+		// per fire), and a fire past when it was written was recorded as
+		// skipped by the tool that wrote it.
+		floor = floor.Add(-ClockSkew)
+	}
 	for label, at := range changed {
-		e.recomputeLogged(tx, p, label, at, st.PassedAt, pending, r)
+		e.recomputeLogged(tx, p, label, at, floor, pending, r)
 	}
 	st.ChangeMark, st.Zone = mark, p.Zone.Name()
 	return st, nil

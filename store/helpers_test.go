@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store/storetest"
 )
 
@@ -58,9 +59,23 @@ type fixture struct {
 	clock      time.Time
 }
 
+// migrated is the template of the fixture's PostgreSQL databases: an empty
+// one that Open brought up to date (the same Key as tooltest's, so the
+// suites share one template).
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
+}
+
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	loc := storetest.Location(t)
+	loc := storetest.LocationFrom(t, migrated)
 	if storetest.Engine(t) == storetest.SQLite {
 		// In a folder Open must make.
 		loc = filepath.Join(filepath.Dir(loc), "data", filepath.Base(loc))

@@ -57,7 +57,7 @@ func (s *Store) provider() (*goose.Provider, error) {
 		dialect, files = goose.DialectPostgres, pgMigrationFiles
 		// Processes that start together migrate once: goose holds a
 		// session advisory lock while it reads and applies versions.
-		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120))
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 120), lock.WithLockID(s.migrateLock))
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"net"
 	"strconv"
 	"syscall"
@@ -69,12 +70,9 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 		pool.Close()
 		return nil, connectSentence(err, cfg, shown)
 	}
-	var num string
-	err = conn.QueryRow(ctx, `SHOW server_version_num`).Scan(&num)
-	var version string
-	if err == nil {
-		err = conn.QueryRow(ctx, `SHOW server_version`).Scan(&version)
-	}
+	var num, version, where string
+	err = conn.QueryRow(ctx, `SELECT current_setting('server_version_num'), current_setting('server_version'),
+		current_database() || '.' || coalesce(current_schema(), '')`).Scan(&num, &version, &where)
 	conn.Release()
 	if err != nil {
 		pool.Close()
@@ -87,7 +85,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	db := sql.OpenDB(rebindConnector{stdlib.GetPoolConnector(pool)})
 	db.SetMaxIdleConns(0) // idle connections are the pool's to keep
 	s := &Store{db: db, pool: pool, engine: Postgres, path: shown, Now: opts.Now, cols: map[string][]string{},
-		writing: make(chan struct{}, 1), readOnly: opts.ReadOnly}
+		writing: make(chan struct{}, 1), readOnly: opts.ReadOnly, migrateLock: migrateLockID(where)}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -178,3 +176,13 @@ func pgProblem(err error) string {
 // database, a dropped connection): a setting to fix or a service to start,
 // not a fault of the call.
 var ErrUnavailable = errors.New("database unavailable")
+
+// migrateLockID is the advisory lock goose holds while it migrates the
+// schema where ("database.schema"): one per schema, so processes on the
+// same schema migrate once while others on the same server (other
+// databases or schemas) do not wait for them.
+func migrateLockID(where string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("assistant migrate " + where))
+	return int64(h.Sum64() >> 1)
+}

@@ -420,37 +420,100 @@ func (tx *Tx) EarliestAttempt() (at time.Time, ok bool, err error) {
 	return tx.minInstant(`SELECT min(next_attempt) FROM reminder_deliveries WHERE owner_id = ? AND status IN ('pending', 'claimed')`)
 }
 
+// The lease clock. A claim holds a delivery until its lease ends, and
+// every process on the database must judge that end by one clock: on
+// PostgreSQL the server's (clock_timestamp(), read in the statement or
+// transaction that uses it, so machines whose clocks drift apart still
+// agree), on SQLite this machine's real clock (every process of a file
+// runs on the machine that holds it). It is never the reminders' clock
+// (remind's Now), which a test or a machine may set apart. Its readings
+// are whole Unix seconds, as lease_until is stored.
+
+// pgLeaseClock is the PostgreSQL server's clock in whole Unix seconds.
+const pgLeaseClock = `floor(extract(epoch FROM clock_timestamp()))::bigint`
+
+// leaseClock is the SQL of the lease clock's reading and its arguments:
+// at when it is not zero (a caller's own clock, as a test sets one), else
+// the shared clock: on PostgreSQL the server's, read by the statement, on
+// SQLite this machine's real clock, bound as an argument.
+func (tx *Tx) leaseClock(at time.Time) (string, []any) {
+	switch {
+	case !at.IsZero():
+		return "?", []any{at.Unix()}
+	case tx.s.engine == Postgres:
+		return pgLeaseClock, nil
+	}
+	return "?", []any{time.Now().Unix()}
+}
+
+// LeaseNow reads the shared lease clock in the transaction (whole
+// seconds, UTC): the PostgreSQL server's clock (one round trip), or this
+// machine's real clock on SQLite. A claim's or a renewal's lease ends at
+// this reading plus the lease's length.
+func (tx *Tx) LeaseNow() (time.Time, error) {
+	if tx.s.engine != Postgres {
+		return time.Now().UTC().Truncate(time.Second), nil
+	}
+	var sec int64
+	if err := tx.queryRow(`SELECT ` + pgLeaseClock).Scan(&sec); err != nil {
+		return time.Time{}, err
+	}
+	return time.Unix(sec, 0).UTC(), nil
+}
+
 // NextToSend reads the delivery that may be taken next: pending with its
 // next attempt at or before now, or claimed with its lease ended at or
-// before leaseNow (the real clock every process shares), whichever is due
-// first (then by row). ok is false when there is none.
+// before leaseNow on the lease clock, whichever is due first (then by
+// row). A zero leaseNow means the shared lease clock ([Tx.LeaseNow]), read
+// by this same statement on PostgreSQL. ok is false when there is none.
 func (tx *Tx) NextToSend(now, leaseNow time.Time) (d Delivery, ok bool, err error) {
+	clock, clockArgs := tx.leaseClock(leaseNow)
+	args := append([]any{tx.owner, now.Unix()}, clockArgs...)
 	d, err = scanDelivery(tx.queryRow(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ?
-		AND ((status = 'pending' AND next_attempt <= ?) OR (status = 'claimed' AND coalesce(lease_until, 0) <= ?))
-		ORDER BY next_attempt, id LIMIT 1`, tx.owner, now.Unix(), leaseNow.Unix()))
+		AND ((status = 'pending' AND next_attempt <= ?) OR (status = 'claimed' AND coalesce(lease_until, 0) <= `+clock+`))
+		ORDER BY next_attempt, id LIMIT 1`, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Delivery{}, false, nil
 	}
 	return d, err == nil, err
 }
 
+// ErrTaken is returned by [Tx.Claim] when the delivery is no longer as
+// the caller read it: another sender claimed it, or it was settled,
+// meanwhile. Nothing was changed; read the next one with [Tx.NextToSend].
+var ErrTaken = errors.New("store: the delivery was taken by another sender")
+
 // Claim hands the delivery rowID to a sender: claimed, its attempts set
-// to attempt, held under token until leaseUntil (the real clock), and
-// next_attempt moved to nextAttempt (the end of the lease on the
-// reminders' clock), so no other sender takes it meanwhile.
+// to attempt, held under token until leaseUntil (on the lease clock:
+// [Tx.LeaseNow] plus the lease), and next_attempt moved to nextAttempt
+// (the end of the lease on the reminders' clock), so no other sender
+// takes it meanwhile. It is a compare-and-set: the row must still be
+// pending or claimed with attempt-1 attempts, as the caller read it, or
+// nothing changes and the error is [ErrTaken] (attempts grow by one with
+// every claim, so a claim by anyone else in between is seen, whatever the
+// transaction's isolation and whoever else writes the table).
 func (tx *Tx) Claim(rowID int64, attempt int, token string, leaseUntil, nextAttempt time.Time) error {
 	if err := tx.writable("Claim"); err != nil {
 		return err
 	}
-	_, err := tx.exec(`UPDATE reminder_deliveries SET status = 'claimed', attempts = ?, claim_token = ?,
-		lease_until = ?, next_attempt = ? WHERE owner_id = ? AND id = ?`,
-		attempt, token, leaseUntil.Unix(), nextAttempt.Unix(), tx.owner, rowID)
-	return err
+	res, err := tx.exec(`UPDATE reminder_deliveries SET status = 'claimed', attempts = ?, claim_token = ?,
+		lease_until = ?, next_attempt = ? WHERE owner_id = ? AND id = ? AND attempts = ?
+		AND status IN ('pending', 'claimed')`,
+		attempt, token, leaseUntil.Unix(), nextAttempt.Unix(), tx.owner, rowID, attempt-1)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return ErrTaken
+	}
+	return nil
 }
 
-// RenewLease extends the claim of rowID to leaseUntil (and its
-// next_attempt to nextAttempt) while it is still claimed under token;
-// otherwise nothing changes.
+// RenewLease extends the claim of rowID to leaseUntil (on the lease
+// clock) and its next_attempt to nextAttempt while it is still claimed
+// under token; otherwise nothing changes.
 func (tx *Tx) RenewLease(rowID int64, token string, leaseUntil, nextAttempt time.Time) error {
 	if err := tx.writable("RenewLease"); err != nil {
 		return err

@@ -60,7 +60,9 @@ type Store struct {
 	db     *sql.DB
 	engine Engine
 	pool   *pgxpool.Pool // PostgreSQL only: pgx's pool under db
-	path   string        // the SQLite file, or the PostgreSQL URL without its password
+	// migrateLock is goose's session advisory lock id (PostgreSQL).
+	migrateLock int64
+	path        string // the SQLite file, or the PostgreSQL URL without its password
 	// Now is the clock for created/updated stamps and purge cut-offs; tests
 	// set it. It must be set before the Store is shared.
 	Now func() time.Time

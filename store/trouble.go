@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"syscall"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Trouble is what is wrong with the disk or the file under the database
@@ -53,6 +55,10 @@ func TroubleOf(err error) Trouble {
 	var te *troubleError
 	if errors.As(err, &te) {
 		return te.trouble
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) && pe.Code == "25006" { // read_only_sql_transaction
+		return ReadOnly
 	}
 	var coded interface{ Code() int }
 	if !errors.As(err, &coded) {

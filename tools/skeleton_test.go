@@ -12,6 +12,7 @@ import (
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tooltest"
 )
@@ -92,47 +93,49 @@ func TestDefineUndeclaredPanicsAtAdd(t *testing.T) {
 // undeclared name on a branch no probe reached answered as an internal
 // error, not a crash.
 func TestDefineCall(t *testing.T) {
-	e := tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), func(r *tools.Registry) {
-		r.Add(tools.Define(tools.Tool{
-			Name:        "greet",
-			Description: "Greets.",
-			Schema: tools.Schema{Properties: []tools.Property{
-				tools.Str("name", "The name."), tools.Int("times", "1 to 3.").Range(1, 3),
-			}},
-		}, func(a *args.Args, _ *tools.Env) string {
-			name := a.Line("name")
-			a.Number("times", 1, 1, 3)
-			if name == "drift" {
-				a.Line("undeclared")
-			}
-			return name
-		}, func(env *tools.Env, name string) tools.ExecResult {
-			env.Changed("c9", "n1")
-			return tools.Success(fmt.Sprintf("%s %s %s %s %v %s", name, env.Tool, env.Person.Name, env.Zone, env.Store != nil,
-				env.Now.Format(time.RFC3339Nano)))
-		}))
+	storetest.Engines(t, func(t *testing.T) {
+		e := tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), func(r *tools.Registry) {
+			r.Add(tools.Define(tools.Tool{
+				Name:        "greet",
+				Description: "Greets.",
+				Schema: tools.Schema{Properties: []tools.Property{
+					tools.Str("name", "The name."), tools.Int("times", "1 to 3.").Range(1, 3),
+				}},
+			}, func(a *args.Args, _ *tools.Env) string {
+				name := a.Line("name")
+				a.Number("times", 1, 1, 3)
+				if name == "drift" {
+					a.Line("undeclared")
+				}
+				return name
+			}, func(env *tools.Env, name string) tools.ExecResult {
+				env.Changed("c9", "n1")
+				return tools.Success(fmt.Sprintf("%s %s %s %s %v %s", name, env.Tool, env.Person.Name, env.Zone, env.Store != nil,
+					env.Now.Format(time.RFC3339Nano)))
+			}))
+		})
+		alice := e.Person("alice", "Europe/Paris")
+		e.Now = time.Date(2026, 10, 5, 9, 30, 15, 987654321, time.FixedZone("x", 3600))
+		res, call := e.Call(alice, "greet", `{"name":"Ann"}`)
+		if want := "Ann greet alice Europe/Paris true 2026-10-05T08:30:15Z"; res.Code != tools.CodeOK || res.Out != want {
+			t.Fatalf("greet = %d %q, want %q", res.Code, res.TextOut(), want)
+		}
+		if ch, ok := tools.Result[tools.Changed](call); !ok || ch.Change != "c9" || len(ch.Items) != 1 || ch.Items[0] != "n1" {
+			t.Fatalf("Changed = %+v %v", ch, ok)
+		}
+		res, _ = e.Call(alice, "greet", `{"name":"Ann","times":9}`)
+		if res.Code != tools.CodeInvalid || !strings.Contains(res.Err, "“times”") {
+			t.Fatalf("bad times = %d %q", res.Code, res.TextOut())
+		}
+		res, _ = e.Call(alice, "greet", `{"name":"drift"}`)
+		if res.Code != tools.CodeInternal || res.Err != tools.InternalSentence {
+			t.Fatalf("drift = %d %q", res.Code, res.TextOut())
+		}
+		res, _ = e.Reg.Call(e.Ctx, &tools.ToolContext{}, "greet", []byte(`{"name":"Ann"}`))
+		if res.Code != tools.CodeInternal {
+			t.Fatalf("no person = %d %q", res.Code, res.TextOut())
+		}
 	})
-	alice := e.Person("alice", "Europe/Paris")
-	e.Now = time.Date(2026, 10, 5, 9, 30, 15, 987654321, time.FixedZone("x", 3600))
-	res, call := e.Call(alice, "greet", `{"name":"Ann"}`)
-	if want := "Ann greet alice Europe/Paris true 2026-10-05T08:30:15Z"; res.Code != tools.CodeOK || res.Out != want {
-		t.Fatalf("greet = %d %q, want %q", res.Code, res.TextOut(), want)
-	}
-	if ch, ok := tools.Result[tools.Changed](call); !ok || ch.Change != "c9" || len(ch.Items) != 1 || ch.Items[0] != "n1" {
-		t.Fatalf("Changed = %+v %v", ch, ok)
-	}
-	res, _ = e.Call(alice, "greet", `{"name":"Ann","times":9}`)
-	if res.Code != tools.CodeInvalid || !strings.Contains(res.Err, "“times”") {
-		t.Fatalf("bad times = %d %q", res.Code, res.TextOut())
-	}
-	res, _ = e.Call(alice, "greet", `{"name":"drift"}`)
-	if res.Code != tools.CodeInternal || res.Err != tools.InternalSentence {
-		t.Fatalf("drift = %d %q", res.Code, res.TextOut())
-	}
-	res, _ = e.Reg.Call(e.Ctx, &tools.ToolContext{}, "greet", []byte(`{"name":"Ann"}`))
-	if res.Code != tools.CodeInternal {
-		t.Fatalf("no person = %d %q", res.Code, res.TextOut())
-	}
 }
 
 func TestDefineRefusesAHandler(t *testing.T) {

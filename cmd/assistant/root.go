@@ -59,6 +59,7 @@ Settings come from flags, then environment variables, then the config file
 		newPersonCmd(a),
 		newTokenCmd(a),
 		newMigrateCmd(a),
+		newDBCmd(a),
 		newPurgeCmd(a),
 		newVersionCmd(a),
 	)

@@ -11,7 +11,8 @@
 --
 -- owner_id has no REFERENCES clause and is not NOT NULL, as in SQLite; the
 -- triggers below keep it equal to id whatever code inserts or updates a
--- person, and raise with the same texts as SQLite's.
+-- person, and raise with the same texts as SQLite's, as a constraint error
+-- (SQLSTATE 23000; SQLite's RAISE(ABORT) is a constraint error too).
 
 -- +goose Up
 ALTER TABLE people ADD COLUMN owner_id BIGINT;
@@ -31,7 +32,8 @@ BEGIN
     IF NEW.owner_id IS NULL THEN
         NEW.owner_id := NEW.id;
     ELSIF NEW.owner_id IS DISTINCT FROM NEW.id THEN
-        RAISE EXCEPTION 'a person owns only their own row; add people with store.AddPerson';
+        RAISE EXCEPTION 'a person owns only their own row; add people with store.AddPerson'
+            USING ERRCODE = 'integrity_constraint_violation';
     END IF;
     RETURN NEW;
 END;
@@ -47,10 +49,12 @@ CREATE TRIGGER people_insert_owner BEFORE INSERT ON people
 CREATE FUNCTION people_update_owner() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.owner_id IS DISTINCT FROM NEW.id THEN
-        RAISE EXCEPTION 'a person owns only their own row; owner_id must stay equal to id';
+        RAISE EXCEPTION 'a person owns only their own row; owner_id must stay equal to id'
+            USING ERRCODE = 'integrity_constraint_violation';
     END IF;
     IF NEW.deleted_at IS NOT NULL THEN
-        RAISE EXCEPTION 'a person is deleted for good with store.DeletePerson, never soft-deleted';
+        RAISE EXCEPTION 'a person is deleted for good with store.DeletePerson, never soft-deleted'
+            USING ERRCODE = 'integrity_constraint_violation';
     END IF;
     RETURN NEW;
 END;

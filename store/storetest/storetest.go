@@ -10,7 +10,10 @@
 // Without ASSISTANT_TEST_POSTGRES the PostgreSQL half skips with a message
 // saying how to run it, except when CI=true, where it fails: CI runs both.
 // The server is a place to work on, never assumed empty: each database is
-// named t_ and 16 random hex digits.
+// named t_ and 16 random hex digits. [LocationFrom] gives a copy of a
+// [Template] instead of an empty database (a migrated one, so a suite
+// migrates once per server); each template stays on the server as t_tpl_
+// and 16 hex digits, for the next run.
 //
 // It does not import package store, so the store's own tests can use it.
 // Only _test.go files and test helpers import it; it calls t.Fatal and
@@ -20,8 +23,11 @@ package storetest
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -135,15 +141,85 @@ func PostgresDatabase(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
+	return database(t, a, server, "")
+}
+
+// Template is what the databases of [LocationFrom] start as, instead of
+// empty: a database that Prepare brought to some state once (a store's
+// migrations, typically), kept on the server and copied for each test, so
+// a suite of many tests pays for its migrations once per server.
+type Template struct {
+	// Key names the state Prepare makes: the same Key must mean the same
+	// state, on every run against a server (the template stays there
+	// between runs), so it holds a hash of what goes in, such as [HashFS]
+	// of the migration files. The template database is t_tpl_ and 16 hex
+	// digits of Key's SHA-256.
+	Key string
+	// Prepare brings the empty database at dsn to the template's state and
+	// closes every connection it opened to it; an error fails the test
+	// (and every later one of the same Template in this process).
+	Prepare func(ctx context.Context, dsn string) error
+}
+
+// LocationFrom is [Location], except that a PostgreSQL database starts as
+// a copy of tpl's template database (made on the first call for tpl in any
+// process, under an advisory lock so processes that start together make it
+// once) rather than empty. A SQLite location is a new path as from
+// Location: nothing is prepared.
+func LocationFrom(t testing.TB, tpl Template) string {
+	t.Helper()
+	if Engine(t) != Postgres {
+		return Location(t)
+	}
+	server := PostgresDSN(t)
+	a, err := admin(server)
+	if err != nil {
 		t.Fatal(err)
 	}
-	name := "t_" + hex.EncodeToString(b[:])
+	name, err := a.template(server, tpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return database(t, a, server, name)
+}
+
+// HashFS is a hex SHA-256 of the names and contents of every file of fsys,
+// for a [Template]'s Key. A file that cannot be read panics (fsys is meant
+// to be embedded files, which can always be read).
+func HashFS(fsys fs.FS) string {
+	h := sha256.New()
+	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(fsys, path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// database makes a new database t_ and 16 random hex digits on a's server,
+// as a copy of template ("" for the server's default, template1), dropped
+// when t ends, and returns its DSN.
+func database(t testing.TB, a *adminPool, server, template string) string {
+	t.Helper()
+	name := "t_" + randomHex(t, 8)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	if _, err := a.pool.Exec(ctx, "CREATE DATABASE "+name+a.create); err != nil {
-		t.Fatalf("storetest: CREATE DATABASE %s on the server of %s: %v", name, EnvPostgres, err)
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	if _, err := a.pool.Exec(ctx, create+a.create); err != nil {
+		t.Fatalf("storetest: %s on the server of %s: %v", create, EnvPostgres, err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -152,10 +228,118 @@ func PostgresDatabase(t testing.TB) string {
 			t.Errorf("storetest: DROP DATABASE %s on the server of %s: %v", name, EnvPostgres, err)
 		}
 	})
-	u, _ := parseServer(server) // checked by PostgresDSN
+	return dsnOf(server, name)
+}
+
+// randomHex is n random bytes in hex.
+func randomHex(t testing.TB, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+// dsnOf is the DSN of database name on server (a URL PostgresDSN checked).
+func dsnOf(server, name string) string {
+	u, _ := parseServer(server)
 	u.Path = "/" + name
 	u.RawPath = ""
 	return u.String()
+}
+
+// template is the name of tpl's template database on a's server, made if
+// the server has none yet: under a session advisory lock (of the name's
+// hash), as a database of another name that Prepare fills, then closed to
+// connections (a template being copied must have none) and renamed, so no
+// process ever copies a half-made one. The answer is kept for the process.
+func (a *adminPool) template(server string, tpl Template) (string, error) {
+	sum := sha256.Sum256([]byte(tpl.Key))
+	name := "t_tpl_" + hex.EncodeToString(sum[:8])
+	a.mu.Lock()
+	if a.templates == nil {
+		a.templates = map[string]*madeTemplate{}
+	}
+	m := a.templates[name]
+	if m == nil {
+		m = &madeTemplate{}
+		a.templates[name] = m
+	}
+	a.mu.Unlock()
+	m.once.Do(func() {
+		m.err = a.makeTemplate(server, name, int64(binary.BigEndian.Uint64(sum[8:16])), tpl)
+	})
+	return name, m.err
+}
+
+// madeTemplate is whether a template is there, made once per process.
+type madeTemplate struct {
+	once sync.Once
+	err  error
+}
+
+// makeTemplate makes the template database name unless it exists; see
+// template.
+func (a *adminPool) makeTemplate(server, name string, lock int64, tpl Template) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*timeout)
+	defer cancel()
+	exists := func(q querier) (bool, error) {
+		var ok bool
+		err := q.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&ok)
+		return ok, err
+	}
+	if ok, err := exists(a.pool); err != nil || ok {
+		return err
+	}
+	conn, err := a.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", lock); err != nil {
+		return err
+	}
+	defer conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lock)
+	if ok, err := exists(conn); err != nil || ok {
+		return err // made by another process while this one waited
+	}
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	tmp := name + "_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+tmp+a.create); err != nil {
+		return fmt.Errorf("storetest: CREATE DATABASE %s for a template on the server of %s: %v", tmp, EnvPostgres, err)
+	}
+	steps := []string{
+		// Any connection Prepare left open would keep the copies from
+		// being made.
+		"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + tmp + "'",
+		"ALTER DATABASE " + tmp + " WITH ALLOW_CONNECTIONS false",
+		"ALTER DATABASE " + tmp + " RENAME TO " + name,
+	}
+	err = tpl.Prepare(ctx, dsnOf(server, tmp))
+	if err != nil {
+		err = fmt.Errorf("storetest: preparing the template database %s: %v", tmp, err)
+	}
+	for _, q := range steps {
+		if err != nil {
+			break
+		}
+		if _, err = conn.Exec(ctx, q); err != nil {
+			err = fmt.Errorf("storetest: %s: %v", q, err)
+		}
+	}
+	if err != nil {
+		conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+tmp+" WITH (FORCE)")
+	}
+	return err
+}
+
+// querier is what makeTemplate asks whether a database exists: the pool
+// or one of its connections.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
 // parseServer reads dsn as the URL of a PostgreSQL server.
@@ -181,6 +365,9 @@ type adminPool struct {
 	pool   *pgxpool.Pool
 	create string // what follows CREATE DATABASE name
 	err    error
+
+	mu        sync.Mutex
+	templates map[string]*madeTemplate // by template database name
 }
 
 // admin is the pool on the server of dsn that makes and drops the tests'

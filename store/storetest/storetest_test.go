@@ -2,14 +2,22 @@ package storetest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/fstest"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -213,5 +221,127 @@ func TestPostgresDatabasesInParallel(t *testing.T) {
 			}
 			conn.Close(context.Background())
 		})
+	}
+}
+
+func TestLocationFromCopiesOneTemplate(t *testing.T) {
+	server := PostgresDSN(t)
+	ctx := context.Background()
+	// A key of this run only, so Prepare runs here; its template is
+	// dropped at the end.
+	key := "storetest self-test " + randomHex(t, 8)
+	sum := sha256.Sum256([]byte(key))
+	tplName := "t_tpl_" + hex.EncodeToString(sum[:8])
+	admin, err := pgx.Connect(ctx, server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close(ctx) })
+	t.Cleanup(func() {
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+tplName); err != nil {
+			t.Errorf("dropping the template: %v", err)
+		}
+	})
+	var prepared atomic.Int32
+	tpl := Template{Key: key, Prepare: func(ctx context.Context, dsn string) error {
+		prepared.Add(1)
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, "CREATE TABLE marker (x int); INSERT INTO marker VALUES (7)")
+		return err
+	}}
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	t.Run("all", func(t *testing.T) {
+		for i := range 6 {
+			t.Run(Postgres+"/"+string(rune('a'+i)), func(t *testing.T) {
+				t.Parallel()
+				dsn := LocationFrom(t, tpl)
+				conn, err := pgx.Connect(ctx, dsn)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close(ctx)
+				var name string
+				var x int
+				if err := conn.QueryRow(ctx, "SELECT current_database(), (SELECT x FROM marker)").Scan(&name, &x); err != nil || x != 7 {
+					t.Errorf("%s: marker %d, %v; want the template's 7", dsn, x, err)
+				}
+				mu.Lock()
+				if seen[name] {
+					t.Errorf("database %s given twice", name)
+				}
+				seen[name] = true
+				mu.Unlock()
+			})
+		}
+	})
+	if n := prepared.Load(); n != 1 {
+		t.Errorf("Prepare ran %d times, want once", n)
+	}
+	var allow bool
+	if err := admin.QueryRow(ctx, "SELECT datallowconn FROM pg_database WHERE datname = $1", tplName).Scan(&allow); err != nil || allow {
+		t.Errorf("template %s: allows connections %v (%v), want a template closed to them", tplName, allow, err)
+	}
+	var left int
+	if err := admin.QueryRow(ctx, "SELECT count(*) FROM pg_database WHERE datname LIKE $1", tplName+"_%").Scan(&left); err != nil || left != 0 {
+		t.Errorf("%d half-made templates left (%v)", left, err)
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		if p := LocationFrom(t, tpl); filepath.Base(p) != "assistant.db" {
+			t.Errorf("LocationFrom on sqlite = %s, want a new file path", p)
+		}
+	})
+}
+
+func TestHashFSFollowsNamesAndContents(t *testing.T) {
+	a := HashFS(fstest.MapFS{"1.sql": {Data: []byte("x")}})
+	for _, other := range []fstest.MapFS{
+		{"1.sql": {Data: []byte("y")}},
+		{"2.sql": {Data: []byte("x")}},
+		{"1.sql": {Data: []byte("x")}, "2.sql": {Data: []byte("")}},
+	} {
+		if HashFS(other) == a {
+			t.Errorf("HashFS(%v) is the same as for another set of files", other)
+		}
+	}
+	if HashFS(fstest.MapFS{"1.sql": {Data: []byte("x")}}) != a {
+		t.Error("HashFS differs for the same files")
+	}
+}
+
+// Only tests and the test helper tooltest may import this package: it
+// skips and fails tests, which a running program has no business doing.
+func TestOnlyTestsImportIt(t *testing.T) {
+	const self = "github.com/assistant-dev/assistant/store/storetest"
+	root := filepath.Join("..", "..")
+	allowed := filepath.Join(root, "tools", "tooltest", "tooltest.go")
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || path == allowed {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == self {
+				t.Errorf("%s imports %s; only _test.go files and tooltest may", path, self)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

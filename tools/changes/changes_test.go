@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tooltest"
 )
@@ -26,9 +27,9 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{Env: tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), Register)}
-	if _, err := e.Store.DB().Exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY,
+	if _, err := e.Store.DB().Exec(notesDDL(e.Store, `CREATE TABLE notes (id INTEGER PRIMARY KEY,
 		owner_id INTEGER NOT NULL REFERENCES people(id) ON DELETE CASCADE,
-		title TEXT NOT NULL, deleted_at TEXT, updated_at TEXT)`); err != nil {
+		title TEXT NOT NULL, deleted_at TEXT, updated_at TEXT)`)); err != nil {
 		t.Fatal(err)
 	}
 	e.alice = e.Person("alice", "Europe/Paris")
@@ -68,105 +69,119 @@ func (e *env) title(t *testing.T, who tools.Person, id int64) string {
 }
 
 func TestUndoTool(t *testing.T) {
-	e := newEnv(t)
-	var id int64
-	c1 := e.write(t, e.alice, "add_note", func(tx *store.Tx) error {
-		var err error
-		id, err = tx.Insert("notes", store.Row{"title": "milk"})
-		return err
-	})
-	c2 := e.write(t, e.alice, "update_note", func(tx *store.Tx) error {
-		return tx.Update("notes", id, store.Row{"title": "oat milk"})
-	})
-	bobC := e.write(t, e.bob, "add_note", func(tx *store.Tx) error {
-		_, err := tx.Insert("notes", store.Row{"title": "bob's"})
-		return err
-	})
-
-	cases := []struct {
-		name     string
-		who      tools.Person
-		raw      string
-		code     int
-		contains string
-		title    string // alice's note afterwards
-	}{
-		{"bad id", e.alice, `{"change":"yesterday"}`, tools.CodeInvalid, "“change” must be a change id such as “c31”", "oat milk"},
-		{"other person's change", e.alice, `{"change":"` + bobC + `"}`, tools.CodeNotFound, bobC + " is not one of your changes", "oat milk"},
-		{"over a later change", e.alice, `{"change":"` + c1 + `"}`, tools.CodeConflict, "n1 was changed since by " + c2 + " (update_note); undo " + c2 + " first.", "oat milk"},
-		{"latest by default", e.alice, `{}`, tools.CodeOK, "Undid " + c2 + " (update_note): changed n1.", "milk"},
-		{"already undone", e.alice, `{"change":"` + c2 + `"}`, tools.CodeConflict, c2 + " was already undone by c4; undo c4 to redo it.", "milk"},
-		{"redo", e.alice, `{"change":"c4"}`, tools.CodeOK, "Undid c4 (undo)", "oat milk"},
-		{"bob cannot undo alice's", e.bob, `{"change":"c5"}`, tools.CodeNotFound, "c5 is not one of your changes", "oat milk"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res, _ := e.call(t, tc.who, "undo", tc.raw)
-			if res.Code != tc.code || !strings.Contains(res.TextOut(), tc.contains) {
-				t.Fatalf("undo %s = %d %q; want %d containing %q", tc.raw, res.Code, res.TextOut(), tc.code, tc.contains)
-			}
-			if got := e.title(t, e.alice, id); got != tc.title {
-				t.Fatalf("alice's note = %q, want %q", got, tc.title)
-			}
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t)
+		var id int64
+		c1 := e.write(t, e.alice, "add_note", func(tx *store.Tx) error {
+			var err error
+			id, err = tx.Insert("notes", store.Row{"title": "milk"})
+			return err
 		})
-	}
-	res, call := e.call(t, e.alice, "undo", `{}`)
-	if !res.OK() {
-		t.Fatal(res.TextOut())
-	}
-	ch, ok := tools.Result[tools.Changed](call)
-	if !ok || ch.Change == "" || len(ch.Items) != 1 || ch.Items[0] != "n1" {
-		t.Fatalf("Changed = %+v, %v", ch, ok)
-	}
-	var data struct {
-		Change, Undid string
-		Rows          []struct{ ID, Action string }
-	}
-	if err := json.Unmarshal(res.Data, &data); err != nil || data.Change != ch.Change || data.Rows[0].Action != "changed" {
-		t.Fatalf("data = %s (%v)", res.Data, err)
-	}
+		c2 := e.write(t, e.alice, "update_note", func(tx *store.Tx) error {
+			return tx.Update("notes", id, store.Row{"title": "oat milk"})
+		})
+		bobC := e.write(t, e.bob, "add_note", func(tx *store.Tx) error {
+			_, err := tx.Insert("notes", store.Row{"title": "bob's"})
+			return err
+		})
+
+		cases := []struct {
+			name     string
+			who      tools.Person
+			raw      string
+			code     int
+			contains string
+			title    string // alice's note afterwards
+		}{
+			{"bad id", e.alice, `{"change":"yesterday"}`, tools.CodeInvalid, "“change” must be a change id such as “c31”", "oat milk"},
+			{"other person's change", e.alice, `{"change":"` + bobC + `"}`, tools.CodeNotFound, bobC + " is not one of your changes", "oat milk"},
+			{"over a later change", e.alice, `{"change":"` + c1 + `"}`, tools.CodeConflict, "n1 was changed since by " + c2 + " (update_note); undo " + c2 + " first.", "oat milk"},
+			{"latest by default", e.alice, `{}`, tools.CodeOK, "Undid " + c2 + " (update_note): changed n1.", "milk"},
+			{"already undone", e.alice, `{"change":"` + c2 + `"}`, tools.CodeConflict, c2 + " was already undone by c4; undo c4 to redo it.", "milk"},
+			{"redo", e.alice, `{"change":"c4"}`, tools.CodeOK, "Undid c4 (undo)", "oat milk"},
+			{"bob cannot undo alice's", e.bob, `{"change":"c5"}`, tools.CodeNotFound, "c5 is not one of your changes", "oat milk"},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				res, _ := e.call(t, tc.who, "undo", tc.raw)
+				if res.Code != tc.code || !strings.Contains(res.TextOut(), tc.contains) {
+					t.Fatalf("undo %s = %d %q; want %d containing %q", tc.raw, res.Code, res.TextOut(), tc.code, tc.contains)
+				}
+				if got := e.title(t, e.alice, id); got != tc.title {
+					t.Fatalf("alice's note = %q, want %q", got, tc.title)
+				}
+			})
+		}
+		res, call := e.call(t, e.alice, "undo", `{}`)
+		if !res.OK() {
+			t.Fatal(res.TextOut())
+		}
+		ch, ok := tools.Result[tools.Changed](call)
+		if !ok || ch.Change == "" || len(ch.Items) != 1 || ch.Items[0] != "n1" {
+			t.Fatalf("Changed = %+v, %v", ch, ok)
+		}
+		var data struct {
+			Change, Undid string
+			Rows          []struct{ ID, Action string }
+		}
+		if err := json.Unmarshal(res.Data, &data); err != nil || data.Change != ch.Change || data.Rows[0].Action != "changed" {
+			t.Fatalf("data = %s (%v)", res.Data, err)
+		}
+	})
 }
 
 func TestListChangesTool(t *testing.T) {
-	e := newEnv(t)
-	for _, title := range []string{"a", "b", "c"} {
-		e.write(t, e.alice, "add_note", func(tx *store.Tx) error {
-			_, err := tx.Insert("notes", store.Row{"title": title})
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t)
+		for _, title := range []string{"a", "b", "c"} {
+			e.write(t, e.alice, "add_note", func(tx *store.Tx) error {
+				_, err := tx.Insert("notes", store.Row{"title": title})
+				return err
+			})
+		}
+		e.write(t, e.bob, "add_note", func(tx *store.Tx) error {
+			_, err := tx.Insert("notes", store.Row{"title": "secret"})
 			return err
 		})
-	}
-	e.write(t, e.bob, "add_note", func(tx *store.Tx) error {
-		_, err := tx.Insert("notes", store.Row{"title": "secret"})
-		return err
+		cases := []struct {
+			raw   string
+			code  int
+			lines []string
+		}{
+			{`{}`, tools.CodeOK, []string{
+				"c3  Mon 2026-10-05 09:00  add_note: added n3",
+				"c2  Mon 2026-10-05 09:00  add_note: added n2",
+				"c1  Mon 2026-10-05 09:00  add_note: added n1",
+			}},
+			{`{"limit":1}`, tools.CodeOK, []string{"c3  Mon 2026-10-05 09:00  add_note: added n3"}},
+			{`{"limit":"2"}`, tools.CodeOK, []string{
+				"c3  Mon 2026-10-05 09:00  add_note: added n3",
+				"c2  Mon 2026-10-05 09:00  add_note: added n2",
+			}},
+			{`{"limit":0}`, tools.CodeInvalid, []string{"“limit” must be a whole number from 1 to 200, not “0”."}},
+		}
+		for _, tc := range cases {
+			res, _ := e.call(t, e.alice, "list_changes", tc.raw)
+			if res.Code != tc.code {
+				t.Fatalf("list_changes %s = %d %q", tc.raw, res.Code, res.TextOut())
+			}
+			if got := res.TextOut(); got != strings.Join(tc.lines, "\n") {
+				t.Errorf("list_changes %s =\n%s\nwant\n%s", tc.raw, got, strings.Join(tc.lines, "\n"))
+			}
+		}
+		res, _ := e.call(t, e.bob, "list_changes", `{}`)
+		if strings.Contains(res.TextOut(), "n1") || !strings.Contains(res.TextOut(), "c4") {
+			t.Fatalf("bob sees %q", res.TextOut())
+		}
 	})
-	cases := []struct {
-		raw   string
-		code  int
-		lines []string
-	}{
-		{`{}`, tools.CodeOK, []string{
-			"c3  Mon 2026-10-05 09:00  add_note: added n3",
-			"c2  Mon 2026-10-05 09:00  add_note: added n2",
-			"c1  Mon 2026-10-05 09:00  add_note: added n1",
-		}},
-		{`{"limit":1}`, tools.CodeOK, []string{"c3  Mon 2026-10-05 09:00  add_note: added n3"}},
-		{`{"limit":"2"}`, tools.CodeOK, []string{
-			"c3  Mon 2026-10-05 09:00  add_note: added n3",
-			"c2  Mon 2026-10-05 09:00  add_note: added n2",
-		}},
-		{`{"limit":0}`, tools.CodeInvalid, []string{"“limit” must be a whole number from 1 to 200, not “0”."}},
+}
+
+// notesDDL is ddl, written for SQLite, in the words of s's engine: on
+// PostgreSQL the id is an identity column (SQLite's INTEGER PRIMARY KEY
+// numbers rows by itself).
+func notesDDL(s *store.Store, ddl string) string {
+	if s.Engine() == store.Postgres {
+		return strings.Replace(ddl, "id INTEGER PRIMARY KEY", "id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY", 1)
 	}
-	for _, tc := range cases {
-		res, _ := e.call(t, e.alice, "list_changes", tc.raw)
-		if res.Code != tc.code {
-			t.Fatalf("list_changes %s = %d %q", tc.raw, res.Code, res.TextOut())
-		}
-		if got := res.TextOut(); got != strings.Join(tc.lines, "\n") {
-			t.Errorf("list_changes %s =\n%s\nwant\n%s", tc.raw, got, strings.Join(tc.lines, "\n"))
-		}
-	}
-	res, _ := e.call(t, e.bob, "list_changes", `{}`)
-	if strings.Contains(res.TextOut(), "n1") || !strings.Contains(res.TextOut(), "c4") {
-		t.Fatalf("bob sees %q", res.TextOut())
-	}
+	return ddl
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 )
 
@@ -12,56 +13,60 @@ import (
 // (in UTC or in its zone) is refused with one sentence; a repeating event
 // stops at the calendar's end, so no occurrence id has a five-digit year.
 func TestCalendarEnds(t *testing.T) {
-	e := newEnv(t)
-	for _, c := range []struct{ raw, arg string }{
-		{`{"title":"d","start":"9999-12-31T23:59","duration":1,"time_zone":"UTC"}`, "“start”"},
-		{`{"title":"d","start":"9999-12-31","time_zone":"UTC"}`, "“start”"},
-		{`{"title":"d","start":"9999-12-31T20:00"}`, "“start”"}, // bob: 10000-01-01T01:00Z
-		{`{"title":"d","start":"9999-12-31T23:30[Asia/Tokyo]","duration":60}`, "“start”"},
-		{`{"title":"d","start":"0001-01-01T00:05","time_zone":"Europe/Paris"}`, "“start”"},
-		{`{"title":"d","start":"9999-12-20T10:00","rdates":["9999-12-31T23:30"],"time_zone":"UTC"}`, "“rdates”"},
-	} {
-		res, _ := e.call(e.bob, "add_event", c.raw)
-		if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, c.arg) || strings.Contains(res.Err, "went wrong") {
-			t.Errorf("add_event %s: code %d: %s", c.raw, res.Code, res.TextOut())
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t)
+		for _, c := range []struct{ raw, arg string }{
+			{`{"title":"d","start":"9999-12-31T23:59","duration":1,"time_zone":"UTC"}`, "“start”"},
+			{`{"title":"d","start":"9999-12-31","time_zone":"UTC"}`, "“start”"},
+			{`{"title":"d","start":"9999-12-31T20:00"}`, "“start”"}, // bob: 10000-01-01T01:00Z
+			{`{"title":"d","start":"9999-12-31T23:30[Asia/Tokyo]","duration":60}`, "“start”"},
+			{`{"title":"d","start":"0001-01-01T00:05","time_zone":"Europe/Paris"}`, "“start”"},
+			{`{"title":"d","start":"9999-12-20T10:00","rdates":["9999-12-31T23:30"],"time_zone":"UTC"}`, "“rdates”"},
+		} {
+			res, _ := e.call(e.bob, "add_event", c.raw)
+			if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, c.arg) || strings.Contains(res.Err, "went wrong") {
+				t.Errorf("add_event %s: code %d: %s", c.raw, res.Code, res.TextOut())
+			}
 		}
-	}
-	e.ok(e.bob, "add_event", `{"title":"late","start":"9999-12-29T22:30","rrule":"FREQ=DAILY"}`)
-	res := e.ok(e.bob, "list_events", `{"from":"9999-12-28","to":"9999-12-31"}`)
-	ids, _ := occurrences(t, res)
-	if len(ids) != 2 { // 12-29 and 12-30; 12-31 22:30 New York is 10000-01-01 in UTC
-		t.Errorf("list_events gave %v, want the occurrences of 12-29 and 12-30 only", ids)
-	}
-	for _, id := range ids {
-		if !strings.Contains(id, "@9999") {
-			t.Errorf("occurrence id %s has no four-digit year", id)
+		e.ok(e.bob, "add_event", `{"title":"late","start":"9999-12-29T22:30","rrule":"FREQ=DAILY"}`)
+		res := e.ok(e.bob, "list_events", `{"from":"9999-12-28","to":"9999-12-31"}`)
+		ids, _ := occurrences(t, res)
+		if len(ids) != 2 { // 12-29 and 12-30; 12-31 22:30 New York is 10000-01-01 in UTC
+			t.Errorf("list_events gave %v, want the occurrences of 12-29 and 12-30 only", ids)
 		}
-	}
-	// Moving one occurrence past the end is refused too.
-	res, _ = e.call(e.bob, "update_event", `{"id":"`+ids[0]+`","start":"9999-12-31T23:30"}`)
-	if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, "“start”") {
-		t.Errorf("moving %s to 9999-12-31T23:30: code %d: %s", ids[0], res.Code, res.TextOut())
-	}
+		for _, id := range ids {
+			if !strings.Contains(id, "@9999") {
+				t.Errorf("occurrence id %s has no four-digit year", id)
+			}
+		}
+		// Moving one occurrence past the end is refused too.
+		res, _ = e.call(e.bob, "update_event", `{"id":"`+ids[0]+`","start":"9999-12-31T23:30"}`)
+		if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, "“start”") {
+			t.Errorf("moving %s to 9999-12-31T23:30: code %d: %s", ids[0], res.Code, res.TextOut())
+		}
+	})
 }
 
 // An event kept before such ends were refused (its end in the year 10000)
 // can still be read, listed, changed and deleted.
 func TestCalendarEndStoredRow(t *testing.T) {
-	e := newEnv(t)
-	e.ok(e.alice, "add_event", `{"title":"last","start":"9999-12-31T22:00","time_zone":"UTC","duration":60}`)
-	end := time.Date(10000, 1, 1, 0, 30, 0, 0, time.UTC).Unix()
-	if _, err := e.Store.DB().Exec(`UPDATE events SET end_local = '10000-01-01T00:30', end_at = ?`, end); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range [][2]string{
-		{"get_event", `{"id":"e1"}`},
-		{"list_events", `{"from":"9999-12-30","to":"9999-12-31"}`},
-		{"update_event", `{"id":"e1","start":"9999-12-31T20:00"}`},
-	} {
-		res, _ := e.call(e.alice, c[0], c[1])
-		if res.Code != tools.CodeOK {
-			t.Errorf("%s %s: code %d: %s", c[0], c[1], res.Code, res.TextOut())
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t)
+		e.ok(e.alice, "add_event", `{"title":"last","start":"9999-12-31T22:00","time_zone":"UTC","duration":60}`)
+		end := time.Date(10000, 1, 1, 0, 30, 0, 0, time.UTC).Unix()
+		if _, err := e.Store.DB().Exec(`UPDATE events SET end_local = '10000-01-01T00:30', end_at = ?`, end); err != nil {
+			t.Fatal(err)
 		}
-	}
-	e.ok(e.alice, "delete_event", `{"id":"e1"}`)
+		for _, c := range [][2]string{
+			{"get_event", `{"id":"e1"}`},
+			{"list_events", `{"from":"9999-12-30","to":"9999-12-31"}`},
+			{"update_event", `{"id":"e1","start":"9999-12-31T20:00"}`},
+		} {
+			res, _ := e.call(e.alice, c[0], c[1])
+			if res.Code != tools.CodeOK {
+				t.Errorf("%s %s: code %d: %s", c[0], c[1], res.Code, res.TextOut())
+			}
+		}
+		e.ok(e.alice, "delete_event", `{"id":"e1"}`)
+	})
 }

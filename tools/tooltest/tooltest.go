@@ -1,8 +1,9 @@
 // Package tooltest is the setup tool tests share: a real store (a SQLite
 // file in t.TempDir(), or a PostgreSQL database in a subtest named
-// "postgres", as [storetest.Location] gives), people in IANA zones, a clock the test moves, and calls made
-// through a Registry as a host makes them. Only _test.go files import it;
-// it calls t.Fatal, which has no place in a running program.
+// "postgres", as [storetest.LocationFrom] gives), people in IANA zones, a
+// clock the test moves, and calls made through a Registry as a host makes
+// them. Only _test.go files import it; it calls t.Fatal, which has no
+// place in a running program.
 package tooltest
 
 import (
@@ -13,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
@@ -31,15 +33,16 @@ type Env struct {
 	t     testing.TB
 }
 
-// Open opens a new store at [storetest.Location] of t (a SQLite file
-// "assistant.db" in t.TempDir(), or a new PostgreSQL database when t runs
-// on that engine, as in a subtest of [storetest.Engines]; closed when the
-// test ends) whose clock is the Env's Now, starting at now, and a
-// Registry holding the tools of every register given (each a package's
-// Register). A store that will not open fails the test.
+// Open opens a new store at [storetest.LocationFrom] of t (a SQLite file
+// "assistant.db" in t.TempDir(), or a new PostgreSQL database, a copy of
+// one already migrated, when t runs on that engine, as in a subtest of
+// [storetest.Engines]; closed when the test ends) whose clock is the
+// Env's Now, starting at now, and a Registry holding the tools of every
+// register given (each a package's Register). A store that will not open
+// fails the test.
 func Open(t testing.TB, now time.Time, register ...func(*tools.Registry)) *Env {
 	t.Helper()
-	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: storetest.Location(t), t: t}
+	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: storetest.LocationFrom(t, migrated), t: t}
 	s, err := store.Open(e.Ctx, e.Path, &store.Options{Now: func() time.Time { return e.Now }})
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +53,20 @@ func Open(t testing.TB, now time.Time, register ...func(*tools.Registry)) *Env {
 		r(e.Reg)
 	}
 	return e
+}
+
+// migrated is the template of the PostgreSQL databases Open makes: an
+// empty one that store.Open brought up to date, for as long as the
+// migration files stay the same.
+var migrated = storetest.Template{
+	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
+	Prepare: func(ctx context.Context, dsn string) error {
+		s, err := store.Open(ctx, dsn, nil)
+		if err != nil {
+			return err
+		}
+		return s.Close()
+	},
 }
 
 // Person returns the person called name, adding them in zone (an IANA

@@ -30,10 +30,14 @@ func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx 
 // block writers). Insert, Update, Delete, SaveKey and Exec are refused in it.
 func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
 	opt := &sql.TxOptions{ReadOnly: true}
+	begin := ctx
 	if s.engine == Postgres {
+		// BEGIN rides with the first statement (see pipeConn); the
+		// snapshot is taken at that statement either way.
 		opt.Isolation = sql.LevelRepeatableRead
+		begin = context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{readOnly: true})
 	}
-	sqlTx, err := s.db.BeginTx(ctx, opt)
+	sqlTx, err := s.db.BeginTx(begin, opt)
 	if err != nil {
 		return s.troubled(fmt.Errorf("cannot read the database: %w", err))
 	}

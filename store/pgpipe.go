@@ -12,29 +12,33 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// Round trips of a write on PostgreSQL. pgx's database/sql driver sends
+// Round trips of a transaction on PostgreSQL. pgx's database/sql driver sends
 // BEGIN on its own and every statement on its own, so a small write (BEGIN,
 // the person's advisory lock, a read, an INSERT, the journal, COMMIT) was
 // eight round trips. pipeConn, the database/sql connection of a
 // PostgreSQL store, cuts them without a second path for the store's SQL:
 //
-//   - a write transaction's BEGIN and advisory lock are not sent when the
-//     transaction starts but queued in front of its first statement, all in
-//     one pgx.Batch (one round trip);
+//   - a write transaction's BEGIN and advisory lock (a read's BEGIN) are
+//     not sent when the transaction starts but queued in front of its
+//     first statement, all in one pgx.Batch (one round trip);
 //   - a statement run with a context from [withCommit] has COMMIT queued
 //     behind it in the same batch, so the journal and the commit are one
 //     round trip.
 //
-// Reads and everything outside a write transaction go through pgx's
-// driver as before.
+// Everything else (statements outside a transaction, the statements after
+// the first) goes through pgx's driver as before.
 
 // lazyBeginKey marks the context given to BeginTx for a write transaction
 // whose BEGIN waits for its first statement; its value is the lock.
 type lazyBeginKey struct{}
 
-// lazyBegin is a write transaction's deferred start: READ COMMITTED, and
-// the transaction-level advisory lock of owner unless it is 0.
-type lazyBegin struct{ owner int64 }
+// lazyBegin is a transaction's deferred start: a write's READ COMMITTED
+// and the transaction-level advisory lock of owner unless it is 0, or a
+// read's REPEATABLE READ READ ONLY.
+type lazyBegin struct {
+	owner    int64
+	readOnly bool
+}
 
 // commitKey marks a statement's context: COMMIT rides behind it.
 type commitKey struct{}
@@ -60,7 +64,7 @@ type pipeConn struct {
 
 func (c *pipeConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
 	lb, _ := ctx.Value(lazyBeginKey{}).(*lazyBegin)
-	if lb == nil || opts.ReadOnly {
+	if lb == nil || lb.readOnly != opts.ReadOnly {
 		return c.rebindConn.BeginTx(ctx, opts)
 	}
 	if c.Conn.Conn().IsClosed() {
@@ -164,6 +168,10 @@ func (c *pipeConn) queueBegin(b *pgx.Batch) int {
 		return 0
 	}
 	c.pending, c.open = nil, true
+	if lb.readOnly {
+		b.Queue("begin isolation level repeatable read read only")
+		return 1
+	}
 	b.Queue("begin isolation level read committed")
 	if lb.owner == 0 {
 		return 1

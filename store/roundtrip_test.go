@@ -16,8 +16,12 @@ import (
 // PostgreSQL once the connection has its statements prepared.
 const maxAddTaskRoundTrips = 3
 
+// maxReadRoundTrips is the most round trips of a Read whose function runs
+// one statement.
+const maxReadRoundTrips = 2
+
 // TestAddTaskRoundTrips counts the round trips to PostgreSQL of one
-// add_task through the Registry (a count, not a timing: the same on any
+// add_task through the Registry, and of a Read of one row, (a count, not a timing: the same on any
 // machine), after a few calls that prepare the statements on the pool's
 // connections.
 func TestAddTaskRoundTrips(t *testing.T) {
@@ -42,6 +46,20 @@ func TestAddTaskRoundTrips(t *testing.T) {
 		t.Logf("add_task: %d round trips; sent:\n%s", n, strings.Join(sent, "\n"))
 		if n > maxAddTaskRoundTrips {
 			t.Errorf("one add_task took %d round trips to PostgreSQL, want at most %d", n, maxAddTaskRoundTrips)
+		}
+		// A read of one row: BEGIN with its SELECT, then ROLLBACK.
+		read := func() {
+			t.Helper()
+			if err := env.Store.Read(env.Ctx, p.ID, func(tx *store.Tx) error { _, err := tx.Task(1); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read()
+		rt.Reset()
+		read()
+		t.Logf("Read of one task: %d round trips; sent:\n%s", rt.N(), strings.Join(rt.Sent(), "\n"))
+		if n := rt.N(); n > maxReadRoundTrips {
+			t.Errorf("a Read of one task took %d round trips to PostgreSQL, want at most %d", n, maxReadRoundTrips)
 		}
 		// Over MCP HTTP each request also finds its person by its token
 		// (logged, not asserted: the token lookup is not add_task's).

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
 )
 
 // BenchmarkInsert compares one journaled insert through Write with a bare
@@ -17,7 +19,20 @@ import (
 // interleave them under the same disk and machine load:
 //
 //	for i in $(seq 10); do go test -run '^$' -bench Insert ./store/; done | benchstat -col /kind -
+//
+// It runs on each engine (BenchmarkInsert/sqlite/…, …/postgres/…; the
+// latter needs ASSISTANT_TEST_POSTGRES). On PostgreSQL the journaled
+// insert is 2 round trips (BEGIN, lock and INSERT in one batch; the
+// journal with COMMIT), the bare one 1.
 func BenchmarkInsert(b *testing.B) {
+	b.Run(storetest.SQLite, benchInsert)
+	b.Run(storetest.Postgres, func(b *testing.B) {
+		storetest.SkipUnlessPostgres(b)
+		benchInsert(b)
+	})
+}
+
+func benchInsert(b *testing.B) {
 	f := newFixture(b)
 	b.Run("kind=journaled", func(b *testing.B) {
 		for b.Loop() {

@@ -476,7 +476,7 @@ func (c *copier) copyRows(t copyTable, cols []string) (TableCopy, error) {
 	rs := newRowSource(rows, cols, t.later)
 	if c.conn != nil && !t.upsert {
 		err = c.conn.Raw(func(dc any) error {
-			rc, ok := dc.(*rebindConn)
+			rc, ok := dc.(*pipeConn) // see rebindConnector
 			if !ok {
 				return errors.New("the target's connection is not pgx's")
 			}

@@ -172,7 +172,7 @@ func rebound(q string) string {
 // rebindConnector hands database/sql connections of pgx's pool whose
 // statements are rebound first, so every query of package store (and
 // none of goose's, which carry no '?') reaches PostgreSQL in its own
-// placeholder form.
+// placeholder form; they batch a write's BEGIN and COMMIT (see pipeConn).
 type rebindConnector struct{ driver.Connector }
 
 func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -180,7 +180,7 @@ func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rebindConn{conn.(*stdlib.Conn)}, nil
+	return &pipeConn{rebindConn: &rebindConn{conn.(*stdlib.Conn)}}, nil
 }
 
 // rebindConn is pgx's database/sql connection with '?' placeholders

@@ -30,10 +30,14 @@ func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx 
 // block writers). Insert, Update, Delete, SaveKey and Exec are refused in it.
 func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
 	opt := &sql.TxOptions{ReadOnly: true}
+	begin := ctx
 	if s.engine == Postgres {
+		// BEGIN rides with the first statement (see pipeConn); the
+		// snapshot is taken at that statement either way.
 		opt.Isolation = sql.LevelRepeatableRead
+		begin = context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{readOnly: true})
 	}
-	sqlTx, err := s.db.BeginTx(ctx, opt)
+	sqlTx, err := s.db.BeginTx(begin, opt)
 	if err != nil {
 		return s.troubled(fmt.Errorf("cannot read the database: %w", err))
 	}
@@ -69,6 +73,9 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	summary := tx.summary
 	if summary == "" {
 		summary = tx.autoSummary()
+	}
+	if tx.s.engine == Postgres {
+		return tx.journalPostgres(tool, summary, then)
 	}
 	var change int64
 	err = tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
@@ -113,6 +120,76 @@ func (tx *Tx) journalRows(change int64) error {
 		start += n
 	}
 	return nil
+}
+
+// journalPG is the journal of a change on PostgreSQL: the changes row and
+// all its change_rows in one statement (the rows as arrays, unnested in
+// order), which without a then hook also carries the COMMIT (see
+// pipeConn), so a write's journal and commit are one round trip.
+const journalPG = `WITH c AS (INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id),
+	r AS (INSERT INTO change_rows (change_id, seq, tbl, row_id, before, after)
+		SELECT c.id, v.seq - 1, v.tbl, v.row_id, v.before, v.after FROM c,
+		unnest(?::text[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS v(tbl, row_id, before, after, seq))
+	SELECT id FROM c`
+
+// journalPostgres journals tx's rows as one change, runs then, and
+// commits; see [journalPG].
+func (tx *Tx) journalPostgres(tool, summary string, then func(tx *Tx, change int64) error) (string, error) {
+	n := len(tx.touched)
+	tbls, ids := make([]string, n), make([]int64, n)
+	befores, afters := make([]*string, n), make([]*string, n)
+	for i, t := range tx.touched {
+		tbls[i], ids[i] = t.table, t.id
+		befores[i], afters[i] = textPtr(t.before), textPtr(t.after)
+	}
+	ctx := tx.ctx
+	var done committed
+	if then == nil {
+		ctx = withCommit(ctx, &done)
+	}
+	var change int64
+	err := tx.tx.QueryRowContext(ctx, journalPG, tx.owner, tool, summary, tx.now.Unix(), tbls, ids, befores, afters).Scan(&change)
+	if err != nil {
+		if then == nil && !done.ok {
+			return "", fmt.Errorf("cannot save the change: %w", err)
+		}
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	if then != nil {
+		if err := then(tx, change); err != nil {
+			return "", err
+		}
+	}
+	// With COMMIT already answered this only closes the *sql.Tx.
+	if err := tx.tx.Commit(); err != nil && !done.ok {
+		return "", fmt.Errorf("cannot save the change: %w", err)
+	}
+	return changeID(change), nil
+}
+
+// written is row id of table as this transaction last wrote it (the image
+// its RETURNING * gave, which every later change of the row in the
+// transaction replaces), on PostgreSQL only, where reading it back would
+// cost a round trip (a task's reminders are checked right after it is
+// added). ok is false for a row this transaction did not write.
+func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
+	if tx.s.engine != Postgres || tx.readOnly {
+		return nil, false
+	}
+	t := tx.byRow[rowKey{table, id}]
+	if t == nil || t.after == nil {
+		return nil, false
+	}
+	r, err := decodeRow(t.after)
+	return r, err == nil
+}
+
+func textPtr(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
 }
 
 // personExists checks that the owner is a person. On PostgreSQL it asks

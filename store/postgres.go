@@ -29,6 +29,11 @@ const (
 // connectTimeout bounds how long opening waits for the server to answer.
 const connectTimeout = 10 * time.Second
 
+// pgConfigHook, when set (by tests only, before Open), may change the
+// pool's configuration before the pool is made: a DialFunc that counts
+// round trips, a tracer. Nil in every program.
+var pgConfigHook func(*pgxpool.Config)
+
 // openPostgres opens the PostgreSQL database at the URL dsn through pgx's
 // pool, refuses a server older than [minServer], and (unless
 // opts.NoMigrate) brings the schema up to date, once even when several
@@ -53,6 +58,9 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	}
 	if _, set := cfg.ConnConfig.RuntimeParams["application_name"]; !set {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "assistant"
+	}
+	if pgConfigHook != nil {
+		pgConfigHook(cfg)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -355,18 +355,14 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // holding owner's transaction-level advisory lock, so the writes of one
 // person are serialized across every process and server, as SQLite
 // serializes all writes; owner 0 (a write of no one person, Purge) takes
-// no lock.
+// no lock. On PostgreSQL nothing is sent yet: BEGIN and the lock go in one
+// round trip with the transaction's first statement (see pipeConn).
 func (s *Store) beginWrite(ctx context.Context, owner int64) (tx *sql.Tx, end func(), err error) {
 	if s.engine == Postgres {
-		tx, err = s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted})
+		tx, err = s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{owner: owner}),
+			&sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
 			return nil, nil, err
-		}
-		if owner != 0 {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, owner); err != nil {
-				tx.Rollback()
-				return nil, nil, err
-			}
 		}
 		return tx, func() { tx.Rollback() }, nil
 	}

@@ -244,6 +244,10 @@ func (tx *Tx) Task(id int64) (task.Task, error) {
 // TaskEvenDeleted reads one task of tx's owner, deleted or not, and says
 // whether it is deleted; ErrNotFound when there is no such row at all.
 func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
+	if r, ok := tx.written(tasksTable, id); ok {
+		t, err = decodeTask(r)
+		return t, r["deleted_at"] != nil, err
+	}
 	var found bool
 	err = tx.eachTask(taskSelect+` WHERE owner_id = ? AND id = ?`, []any{tx.owner, id}, func(r Row) error {
 		found, deleted = true, r["deleted_at"] != nil

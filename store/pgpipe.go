@@ -1,0 +1,390 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
+)
+
+// Round trips of a transaction on PostgreSQL. pgx's database/sql driver sends
+// BEGIN on its own and every statement on its own, so a small write (BEGIN,
+// the person's advisory lock, a read, an INSERT, the journal, COMMIT) was
+// eight round trips. pipeConn, the database/sql connection of a
+// PostgreSQL store, cuts them without a second path for the store's SQL:
+//
+//   - a write transaction's BEGIN and advisory lock (a read's BEGIN) are
+//     not sent when the transaction starts but queued in front of its
+//     first statement, all in one pgx.Batch (one round trip);
+//   - a statement run with a context from [withCommit] has COMMIT queued
+//     behind it in the same batch, so the journal and the commit are one
+//     round trip.
+//
+// Everything else (statements outside a transaction, the statements after
+// the first) goes through pgx's driver as before.
+
+// lazyBeginKey marks the context given to BeginTx for a write transaction
+// whose BEGIN waits for its first statement; its value is the lock.
+type lazyBeginKey struct{}
+
+// lazyBegin is a transaction's deferred start: a write's READ COMMITTED
+// and the transaction-level advisory lock of owner unless it is 0, or a
+// read's REPEATABLE READ READ ONLY.
+type lazyBegin struct {
+	owner    int64
+	readOnly bool
+}
+
+// commitKey marks a statement's context: COMMIT rides behind it.
+type commitKey struct{}
+
+// committed says whether the COMMIT that rode behind a statement was
+// answered with success, so the transaction is over and kept.
+type committed struct{ ok bool }
+
+// withCommit is ctx for the last statement of a write transaction: on
+// PostgreSQL COMMIT is sent with it, and c.ok says whether it succeeded
+// (then the *sql.Tx's own Commit has nothing left to do).
+func withCommit(ctx context.Context, c *committed) context.Context {
+	return context.WithValue(ctx, commitKey{}, c)
+}
+
+// pipeConn is a rebindConn that can defer BEGIN and piggy-back COMMIT.
+type pipeConn struct {
+	*rebindConn
+	pending *lazyBegin      // a write transaction whose BEGIN is not sent yet
+	open    bool            // a transaction of ours was begun on the server
+	txCtx   context.Context // BeginTx's, for COMMIT and ROLLBACK as pgx's driver uses it
+}
+
+func (c *pipeConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	lb, _ := ctx.Value(lazyBeginKey{}).(*lazyBegin)
+	if lb == nil || lb.readOnly != opts.ReadOnly {
+		return c.rebindConn.BeginTx(ctx, opts)
+	}
+	if c.Conn.Conn().IsClosed() {
+		return nil, driver.ErrBadConn
+	}
+	c.pending, c.open, c.txCtx = lb, false, ctx
+	return pipeTx{c}, nil
+}
+
+// pipeTx is a write transaction begun by pipeConn.BeginTx.
+type pipeTx struct{ c *pipeConn }
+
+func (t pipeTx) Commit() error {
+	c := t.c
+	c.pending = nil
+	if !c.open {
+		return nil // nothing was sent, or COMMIT rode with the last statement
+	}
+	c.open = false
+	return commitErr(c.Conn.Conn().Exec(c.txCtx, "commit"))
+}
+
+// commitErr is the error of a COMMIT's answer: PostgreSQL answers COMMIT
+// of a failed transaction with ROLLBACK and no error, which pgx's own
+// Tx turns into pgx.ErrTxCommitRollback, as this does.
+func commitErr(tag pgconn.CommandTag, err error) error {
+	if err == nil && tag.String() == "ROLLBACK" {
+		return pgx.ErrTxCommitRollback
+	}
+	return err
+}
+
+func (t pipeTx) Rollback() error {
+	c := t.c
+	c.pending = nil
+	if !c.open {
+		return nil
+	}
+	c.open = false
+	pg := c.Conn.Conn()
+	if _, err := pg.Exec(c.txCtx, "rollback"); err != nil {
+		// A connection left inside a transaction must not be reused.
+		pg.PgConn().Close(context.Background())
+		return err
+	}
+	return nil
+}
+
+// batched reports whether a statement in ctx goes through run.
+func (c *pipeConn) batched(ctx context.Context) bool {
+	if c.pending != nil {
+		return true
+	}
+	_, ok := ctx.Value(commitKey{}).(*committed)
+	return ok && c.open
+}
+
+func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if !c.batched(ctx) {
+		return c.rebindConn.ExecContext(ctx, q, args)
+	}
+	_, tag, err := c.run(ctx, q, args, false)
+	return driver.RowsAffected(tag.RowsAffected()), err
+}
+
+func (c *pipeConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if !c.batched(ctx) {
+		return c.rebindConn.QueryContext(ctx, q, args)
+	}
+	rows, _, err := c.run(ctx, q, args, true)
+	return rows, err
+}
+
+// PrepareContext sends a pending BEGIN first: a prepared statement runs
+// through pgx's own Stmt, past ExecContext and QueryContext.
+func (c *pipeConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	if c.pending != nil {
+		if err := c.flush(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return c.rebindConn.PrepareContext(ctx, q)
+}
+
+func (c *pipeConn) Prepare(q string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), q)
+}
+
+// flush sends a pending BEGIN and lock on their own.
+func (c *pipeConn) flush(ctx context.Context) error {
+	b := &pgx.Batch{}
+	c.queueBegin(b)
+	return c.Conn.Conn().SendBatch(ctx, b).Close()
+}
+
+// queueBegin queues the pending BEGIN (and lock) in b, if any, and
+// returns how many statements it queued.
+func (c *pipeConn) queueBegin(b *pgx.Batch) int {
+	lb := c.pending
+	if lb == nil {
+		return 0
+	}
+	c.pending, c.open = nil, true
+	if lb.readOnly {
+		b.Queue("begin isolation level repeatable read read only")
+		return 1
+	}
+	b.Queue("begin isolation level read committed")
+	if lb.owner == 0 {
+		return 1
+	}
+	b.Queue("select pg_advisory_xact_lock($1)", lb.owner)
+	return 2
+}
+
+// run sends q with the pending BEGIN in front and, when ctx asks, COMMIT
+// behind, in one batch. Its rows are read into memory when COMMIT rode
+// behind (the batch must be read to the end); otherwise they stream.
+func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, wantRows bool) (driver.Rows, pgconn.CommandTag, error) {
+	var tag pgconn.CommandTag
+	if len(args) > 0 {
+		q = rebound(q)
+	}
+	vals := make([]any, len(args))
+	convertArgs(vals, args)
+	b := &pgx.Batch{}
+	before := c.queueBegin(b)
+	b.Queue(q, vals...)
+	commit, _ := ctx.Value(commitKey{}).(*committed)
+	if commit != nil {
+		b.Queue("commit")
+	}
+	pg := c.Conn.Conn()
+	br := pg.SendBatch(ctx, b)
+	for range before {
+		if _, err := br.Exec(); err != nil {
+			br.Close()
+			return nil, tag, err
+		}
+	}
+	if !wantRows {
+		tag, err := br.Exec()
+		if err == nil && commit != nil {
+			err = commitErr(br.Exec())
+			c.ended(commit, err)
+		}
+		if cerr := br.Close(); err == nil {
+			err = cerr
+		}
+		return nil, tag, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		rows.Close()
+		br.Close()
+		return nil, tag, err
+	}
+	out := &pipeRows{rows: rows, br: br, m: pg.TypeMap()}
+	if commit == nil {
+		return out, tag, nil
+	}
+	mem, err := out.readAll()
+	if err == nil {
+		err = commitErr(br.Exec())
+		c.ended(commit, err)
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, tag, err
+	}
+	return mem, tag, nil
+}
+
+// ended records the answer to a COMMIT that rode behind a statement.
+func (c *pipeConn) ended(commit *committed, err error) {
+	if err == nil {
+		commit.ok, c.open = true, false
+	}
+}
+
+func convertArgs(dst []any, args []driver.NamedValue) {
+	for i, a := range args {
+		dst[i] = a.Value
+	}
+}
+
+// pipeRows are the rows of a batched query as database/sql reads them,
+// each value in the type pgx's own database/sql driver gives (int64,
+// float64, bool, []byte, string, time.Time).
+type pipeRows struct {
+	rows  pgx.Rows
+	br    pgx.BatchResults
+	m     *pgtype.Map
+	cols  []string
+	funcs []func([]byte) (driver.Value, error)
+	done  bool
+}
+
+func (r *pipeRows) Columns() []string {
+	if r.cols == nil {
+		fds := r.rows.FieldDescriptions()
+		r.cols = make([]string, len(fds))
+		for i, fd := range fds {
+			r.cols[i] = fd.Name
+		}
+	}
+	return r.cols
+}
+
+func (r *pipeRows) Close() error {
+	if r.done {
+		return nil
+	}
+	r.done = true
+	r.rows.Close()
+	err := r.rows.Err()
+	if cerr := r.br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (r *pipeRows) Next(dest []driver.Value) error {
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return io.EOF
+	}
+	if r.funcs == nil {
+		r.funcs = valueFuncs(r.m, r.rows.FieldDescriptions())
+	}
+	for i, raw := range r.rows.RawValues() {
+		if raw == nil {
+			dest[i] = nil
+			continue
+		}
+		v, err := r.funcs[i](raw)
+		if err != nil {
+			return err
+		}
+		dest[i] = v
+	}
+	return nil
+}
+
+// readAll reads the rest of r into memory, leaving the batch open.
+func (r *pipeRows) readAll() (*memRows, error) {
+	mem := &memRows{cols: r.Columns()}
+	for {
+		row := make([]driver.Value, len(mem.cols))
+		err := r.Next(row)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			r.rows.Close()
+			return nil, err
+		}
+		mem.rows = append(mem.rows, row)
+	}
+	r.rows.Close()
+	return mem, r.rows.Err()
+}
+
+// valueFuncs turn each column's raw value into the driver.Value pgx's
+// stdlib gives for its type.
+func valueFuncs(m *pgtype.Map, fds []pgconn.FieldDescription) []func([]byte) (driver.Value, error) {
+	out := make([]func([]byte) (driver.Value, error), len(fds))
+	for i, fd := range fds {
+		oid, format := fd.DataTypeOID, fd.Format
+		switch oid {
+		case pgtype.BoolOID:
+			out[i] = scanAs[bool](m, oid, format)
+		case pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID:
+			out[i] = scanAs[int64](m, oid, format)
+		case pgtype.Float4OID, pgtype.Float8OID:
+			out[i] = scanAs[float64](m, oid, format)
+		case pgtype.ByteaOID, pgtype.JSONOID, pgtype.JSONBOID:
+			out[i] = scanAs[[]byte](m, oid, format)
+		case pgtype.DateOID, pgtype.TimestampOID, pgtype.TimestamptzOID:
+			out[i] = scanAs[time.Time](m, oid, format)
+		default:
+			out[i] = scanAs[string](m, oid, format)
+		}
+	}
+	return out
+}
+
+func scanAs[T any](m *pgtype.Map, oid uint32, format int16) func([]byte) (driver.Value, error) {
+	var d T
+	plan := m.PlanScan(oid, format, &d)
+	return func(src []byte) (driver.Value, error) {
+		if err := plan.Scan(src, &d); err != nil {
+			return nil, err
+		}
+		v := any(d)
+		if b, ok := v.([]byte); ok {
+			return append([]byte(nil), b...), nil
+		}
+		return v, nil
+	}
+}
+
+// memRows are rows already read.
+type memRows struct {
+	cols []string
+	rows [][]driver.Value
+}
+
+func (r *memRows) Columns() []string { return r.cols }
+func (r *memRows) Close() error      { return nil }
+
+func (r *memRows) Next(dest []driver.Value) error {
+	if len(r.rows) == 0 {
+		return io.EOF
+	}
+	copy(dest, r.rows[0])
+	r.rows = r.rows[1:]
+	return nil
+}

@@ -385,6 +385,5 @@ func (s *Store) commitFailed(err error) error {
 	if errors.As(err, &pe) {
 		return err // the server answered: it rolled back
 	}
-	return &troubleError{trouble: Unavailable, err: err, sentence: fmt.Sprintf(
-		"The connection to the PostgreSQL server of the database was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again.")}
+	return &troubleError{trouble: Unavailable, err: err, sentence: "The connection to the PostgreSQL server of the database was lost just as the change was being saved, so it may have been kept or not; look (list_changes shows the latest changes) before you try again."}
 }

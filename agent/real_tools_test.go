@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/catalog"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -72,17 +72,8 @@ func newRealEnv(t testing.TB, stream bool, rs ...reply) *realEnv {
 
 // migrated is the template of the PostgreSQL databases these tests open:
 // an empty one that store.Open brought up to date, as tools/tooltest has
-// it (the same Key, so the same template database on the server).
-var migrated = storetest.Template{
-	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
-	Prepare: func(ctx context.Context, dsn string) error {
-		s, err := store.Open(ctx, dsn, nil)
-		if err != nil {
-			return err
-		}
-		return s.Close()
-	},
-}
+// it: tooltest.Migrated, one template database on the server.
+var migrated = tooltest.Migrated
 
 // open opens (or reopens) the store with the env's clock.
 func (e *realEnv) open() {

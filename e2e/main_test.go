@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assistant-dev/assistant/migrations"
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // bin is the assistant binary built once for the whole test run.
@@ -112,21 +111,12 @@ func newHome(t *testing.T) *home {
 
 // migrated is the template of the PostgreSQL databases of the homes: an
 // empty database store.Open brought up to date, as tools/tooltest has it
-// (the same Key, so the same template database on the server), so a test
+// (tooltest.Migrated, one template database on the server), so a test
 // pays a CREATE DATABASE and not the migrations too. A SQLite home starts
 // with no file; that an empty PostgreSQL database is brought up to date
 // by the binary is TestTwoHTTPServersOnOneDatabase's and
 // TestMCPDatabaseGoneAndBack's to show.
-var migrated = storetest.Template{
-	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
-	Prepare: func(ctx context.Context, dsn string) error {
-		s, err := store.Open(ctx, dsn, nil)
-		if err != nil {
-			return err
-		}
-		return s.Close()
-	},
-}
+var migrated = tooltest.Migrated
 
 // argv is args as the binary is run with them: after --db and the
 // home's database when it has one (PostgreSQL), else as they are.

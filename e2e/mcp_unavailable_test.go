@@ -85,8 +85,8 @@ func TestMCPDatabaseGoneAndBack(t *testing.T) {
 			sentence(c.tool+" over stdio with the database gone", text(t, res))
 		}
 		resp, body := rawCall(t, s.url, "Bearer "+token, "add_task", `{"title":"During the outage, over HTTP"}`)
-		if resp.StatusCode < 500 {
-			t.Errorf("add_task over HTTP with the database gone: status %d, want a 5xx; body %q", resp.StatusCode, body)
+		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("add_task over HTTP with the database gone: status %d (Retry-After %q), want 503 with Retry-After; body %q", resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
 		sentence("add_task over HTTP with the database gone", body)
 

@@ -12,10 +12,10 @@ import (
 
 	ical "github.com/emersion/go-ical"
 
-	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -47,16 +47,7 @@ func addPerson(t testing.TB, st *store.Store, name string) store.Person {
 // migrated is the template of the PostgreSQL databases openStore makes:
 // an empty one that store.Open brought up to date, for as long as the
 // migration files stay the same (a SQLite location is a new file).
-var migrated = storetest.Template{
-	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
-	Prepare: func(ctx context.Context, dsn string) error {
-		s, err := store.Open(ctx, dsn, nil)
-		if err != nil {
-			return err
-		}
-		return s.Close()
-	},
-}
+var migrated = tooltest.Migrated
 
 func countRows(t *testing.T, st *store.Store, owner int64, table string) int {
 	t.Helper()

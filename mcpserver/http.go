@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 )
 
@@ -148,6 +149,12 @@ func bearer(authn Authenticator, logger *slog.Logger, slots *perToken, next http
 		tc, err := authn(r.Context(), token)
 		if err != nil {
 			logger.Error("checking a bearer token failed", "err", err)
+			if store.TroubleOf(err) == store.Unavailable {
+				// The database is down or unreachable: a retry mends it.
+				w.Header().Set("Retry-After", "5")
+				http.Error(w, "The database could not be reached to check the token, so nothing was done; try again in a moment.", http.StatusServiceUnavailable)
+				return
+			}
 			http.Error(w, "The token could not be checked; try again later.", http.StatusInternalServerError)
 			return
 		}

@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/assistant-dev/assistant/migrations"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/events"
 	"github.com/assistant-dev/assistant/tools/tasks"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -50,16 +50,7 @@ func location(t testing.TB) string {
 // migrated is the template of the PostgreSQL databases of location: an
 // empty one that store.Open brought up to date, for as long as the
 // migration files stay the same.
-var migrated = storetest.Template{
-	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
-	Prepare: func(ctx context.Context, dsn string) error {
-		s, err := store.Open(ctx, dsn, nil)
-		if err != nil {
-			return err
-		}
-		return s.Close()
-	},
-}
+var migrated = tooltest.Migrated
 
 // newEnvAt is newEnv on the database at loc (a location of
 // location made outside a synctest bubble, whose own pool must

@@ -29,6 +29,10 @@ const (
 // scheme is the "name://" that starts a URL.
 var scheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
 
+// pgNoSlashes is a PostgreSQL scheme without its "//" ("postgres:/db",
+// "postgresql:db"), which would otherwise be read as a file path.
+var pgNoSlashes = regexp.MustCompile(`^(?i)(postgres|postgresql):(?:$|[^/]|/[^/]|/$)`)
+
 // ParseLocation tells which engine a database location names and what to
 // open: a plain path or a "file:" URL ("file:/srv/a.db", "file:a.db",
 // "file:///srv/a.db") is a SQLite file (the path is returned); a
@@ -37,9 +41,15 @@ var scheme = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*)://`)
 // URL is returned as given). Any other "scheme://" is refused with a
 // sentence naming the two forms. "" stays "" (the default file).
 func ParseLocation(loc string) (Engine, string, error) {
+	if m := pgNoSlashes.FindStringSubmatch(loc); m != nil {
+		return "", "", fmt.Errorf("the database “%s” starts with %s: but not %s://; write a PostgreSQL URL as postgres://user@host:5432/database (or give a file path that does not start so)", Redact(loc), m[1], m[1])
+	}
 	if m := scheme.FindStringSubmatch(loc); m != nil {
 		switch strings.ToLower(m[1]) {
 		case "postgres", "postgresql":
+			// URL schemes are case-insensitive (RFC 3986 §3.1); pgx
+			// reads only lower case.
+			loc = strings.ToLower(m[1]) + loc[len(m[1]):]
 			if _, err := url.Parse(loc); err != nil {
 				return "", "", fmt.Errorf("the database URL “%s” cannot be read (%v); write it as postgres://user@host:5432/database", Redact(loc), urlProblem(err))
 			}

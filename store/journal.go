@@ -151,7 +151,9 @@ func (tx *Tx) journalPostgres(tool, summary string, then func(tx *Tx, change int
 	err := tx.tx.QueryRowContext(ctx, journalPG, tx.owner, tool, summary, tx.now.Unix(), tbls, ids, befores, afters).Scan(&change)
 	if err != nil {
 		if then == nil && !done.ok {
-			return "", fmt.Errorf("cannot save the change: %w", err)
+			// COMMIT rode in the same batch: a connection lost meanwhile
+			// may have lost its answer, not the COMMIT itself.
+			return "", fmt.Errorf("cannot save the change: %w", tx.s.commitFailed(err))
 		}
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
@@ -162,7 +164,7 @@ func (tx *Tx) journalPostgres(tool, summary string, then func(tx *Tx, change int
 	}
 	// With COMMIT already answered this only closes the *sql.Tx.
 	if err := tx.tx.Commit(); err != nil && !done.ok {
-		return "", fmt.Errorf("cannot save the change: %w", err)
+		return "", fmt.Errorf("cannot save the change: %w", tx.s.commitFailed(err))
 	}
 	return changeID(change), nil
 }

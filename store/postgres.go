@@ -104,7 +104,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 		if err == nil {
 			if latest, lerr := s.latestKnown(); lerr == nil && cur < latest {
 				s.Close()
-				return nil, fmt.Errorf("the database “%s” has schema version %d and this assistant needs %d, which it cannot write while the database is read-only; run `assistant migrate` without --db-read-only", shown, cur, latest)
+				return nil, fmt.Errorf("the database “%s” has schema version %d and this assistant needs %d, which it cannot write while the database is read-only; run `assistant migrate up` without --db-read-only", shown, cur, latest)
 			}
 		}
 	}

@@ -234,7 +234,7 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 		if cur, err := s.dbVersion(ctx); err == nil {
 			if latest, err := s.latestKnown(); err == nil && cur < latest {
 				db.Close()
-				return nil, fmt.Errorf("the database “%s” has schema version %d and this assistant needs %d, which it cannot write while the database is read-only; run `assistant migrate` where it can be written", abs, cur, latest)
+				return nil, fmt.Errorf("the database “%s” has schema version %d and this assistant needs %d, which it cannot write while the database is read-only; run `assistant migrate up` where it can be written", abs, cur, latest)
 			}
 		}
 		return s, nil

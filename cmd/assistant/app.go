@@ -182,7 +182,10 @@ func (a *app) configure(cmd *cobra.Command) error {
 	var dbFrom string
 	a.dbPath, dbFrom = a.settingFrom(cmd, "db", envDB, "db", def)
 	a.dbFlag = dbFrom == "“--db”"
-	if a.dbPath == "" {
+	if strings.TrimSpace(a.dbPath) == "" {
+		if dbFrom != "the default" {
+			return failf(exitConfig, "%s is empty; give a file path or a postgres:// URL, or leave it out for the default database", dbFrom)
+		}
 		return fail(exitConfig, err)
 	}
 	// The location goes to store.Open as it was given (a path, file:, or a

@@ -42,7 +42,7 @@ type Env struct {
 // fails the test.
 func Open(t testing.TB, now time.Time, register ...func(*tools.Registry)) *Env {
 	t.Helper()
-	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: storetest.LocationFrom(t, migrated), t: t}
+	e := &Env{Ctx: context.Background(), Reg: tools.NewRegistry(), Now: now, Path: Location(t), t: t}
 	s, err := store.Open(e.Ctx, e.Path, &store.Options{Now: func() time.Time { return e.Now }})
 	if err != nil {
 		t.Fatal(err)
@@ -55,10 +55,11 @@ func Open(t testing.TB, now time.Time, register ...func(*tools.Registry)) *Env {
 	return e
 }
 
-// migrated is the template of the PostgreSQL databases Open makes: an
+// Migrated is the template of the PostgreSQL databases Open makes: an
 // empty one that store.Open brought up to date, for as long as the
-// migration files stay the same.
-var migrated = storetest.Template{
+// migration files stay the same. Suites that open a store of their own
+// ([Location]) share it, so the server keeps one such template.
+var Migrated = storetest.Template{
 	Key: "store.Open on an empty database, migrations " + storetest.HashFS(migrations.Postgres),
 	Prepare: func(ctx context.Context, dsn string) error {
 		s, err := store.Open(ctx, dsn, nil)
@@ -68,6 +69,11 @@ var migrated = storetest.Template{
 		return s.Close()
 	},
 }
+
+// Location is a fresh database for t's engine ([storetest.Engine]): a
+// SQLite path in t.TempDir(), or a copy of [Migrated] on the
+// ASSISTANT_TEST_POSTGRES server, dropped when t ends.
+func Location(t testing.TB) string { return storetest.LocationFrom(t, Migrated) }
 
 // Person returns the person called name, adding them in zone (an IANA
 // name such as "Europe/Paris") if the store has no one of that name; an

@@ -210,7 +210,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		return res, nil
 	}
 	var tables int
-	if s.engine == SQLite || s.engine == "" {
+	if s.engine == SQLite {
 		if err := s.db.QueryRowContext(ctx,
 			`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT IN (?, 'sqlite_sequence')`,
 			versionTable).Scan(&tables); err != nil {

@@ -86,7 +86,7 @@ func openPostgres(ctx context.Context, dsn string, opts *Options) (*Store, error
 	db := sql.OpenDB(rebindConnector{stdlib.GetPoolConnector(pool)})
 	db.SetMaxIdleConns(0) // idle connections are the pool's to keep
 	s := &Store{db: db, pool: pool, engine: Postgres, path: shown, Now: opts.Now, cols: map[string][]string{},
-		writing: make(chan struct{}, 1), readOnly: opts.ReadOnly, migrateLock: migrateLockID(where)}
+		readOnly: opts.ReadOnly, migrateLock: migrateLockID(where)}
 	if s.Now == nil {
 		s.Now = time.Now
 	}

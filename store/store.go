@@ -213,7 +213,7 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 		if err != nil {
 			return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 		}
-		s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1),
+		s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1),
 			readOnly: true, degraded: degraded}
 		if s.Now == nil {
 			s.Now = time.Now
@@ -262,7 +262,7 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 	}
-	s := &Store{db: db, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1)}
+	s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1)}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -324,12 +324,7 @@ func (s *Store) Close() error {
 }
 
 // Engine is the engine behind the store: [SQLite] or [Postgres].
-func (s *Store) Engine() Engine {
-	if s.engine == "" {
-		return SQLite
-	}
-	return s.engine
-}
+func (s *Store) Engine() Engine { return s.engine }
 
 // DB is the underlying pool, for code that needs SQL the Store does not
 // offer (migrations status, benchmarks). Queries through it must filter by

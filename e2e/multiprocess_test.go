@@ -281,7 +281,13 @@ func TestMultiProcessOnePostgres(t *testing.T) {
 		case <-time.After(mpWait):
 			t.Fatalf("%s still runs %s after SIGTERM", p.name, mpWait)
 		}
-		if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		// A run restarted just before the end may get SIGTERM before its
+		// runtime has set up the handler (nothing written yet): the signal's
+		// default action stops it, which is a stop too. A run that was
+		// under way must stop by itself, with 0.
+		ws, _ := p.cmd.ProcessState.Sys().(syscall.WaitStatus)
+		early := ws.Signaled() && ws.Signal() == syscall.SIGTERM && p.stderr.String() == ""
+		if code := p.cmd.ProcessState.ExitCode(); code != 0 && !early {
 			t.Errorf("%s exited %d after SIGTERM:\n%s", p.name, code, p.stderr.String())
 		}
 	}

@@ -1,15 +1,36 @@
 package caldav
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/emersion/go-webdav/caldav"
+
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // Prefix is where the CalDAV tree is served: principals are /dav/NAME/.
 const Prefix = "/dav"
+
+// The limits of one request. A body over MaxBody gets 413 before it is
+// parsed; a REPORT answers at most MaxResults members (a sync-collection
+// says it was cut with 507 and a token to go on from, RFC 6578 §3.6; a
+// calendar-query is cut the same way); a time-range or an expand spans at
+// most MaxRange, and an expanded object at most MaxInstances occurrences.
+const (
+	MaxBody      = 4 << 20
+	MaxResults   = 1000
+	MaxRange     = 5 * 366 * 24 * time.Hour
+	MaxInstances = 1000
+)
+
+// Realm is the realm of the Basic challenge (RFC 7617).
+const Realm = "assistant"
 
 // Options tunes [Handler].
 type Options struct {
@@ -20,11 +41,215 @@ type Options struct {
 	Now func() time.Time
 }
 
-// Handler serves /.well-known/caldav and everything under [Prefix]
-// for the people of st, each request signed in with HTTP Basic (the
-// person's name and one of their tokens).
+// server is one CalDAV handler over one store.
+type server struct {
+	st  *store.Store
+	log *slog.Logger
+	now func() time.Time
+	lib *caldav.Handler
+}
+
+// Handler serves /.well-known/caldav and everything under [Prefix] for
+// the people of st (RFC 4791, RFC 6578, RFC 6764). Every request under
+// [Prefix] signs in with HTTP Basic (RFC 7617): the person's name as the
+// user and one of their access tokens as the password; anything else
+// gets 401 with a Basic challenge. A person reaches only /dav/THEIR-NAME/
+// and what is below it; any other principal's path gets 403, whether it
+// exists or not.
+//
+// The tree, for the person me:
+//
+//	/dav/me/                      principal (current-user-principal)
+//	/dav/me/calendars/            calendar-home-set
+//	/dav/me/calendars/events/     the VEVENT collection
+//	/dav/me/calendars/tasks/      the VTODO collection
+//	/dav/me/calendars/events/X.ics  one calendar object resource
+//
+// go-webdav's caldav.Handler answers discovery (PROPFIND of the root and
+// the principal), OPTIONS and calendar-multiget; this package answers the
+// rest, which the library lacks: PROPFIND of the home and the collections
+// with getctag and sync-token, sync-collection (RFC 6578),
+// calendar-query with expand, free-busy-query, and GET, PUT and DELETE
+// with the preconditions of RFC 4791 §5.3.2 and RFC 9110 §13.
 func Handler(st *store.Store, opts Options) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "CalDAV is not served yet.", http.StatusNotImplemented)
-	})
+	s := &server{st: st, log: opts.Logger, now: opts.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.lib = &caldav.Handler{Backend: &backend{s: s}, Prefix: Prefix}
+	return s
+}
+
+// who is the signed-in person of one request.
+type who struct {
+	store.Person
+	zone   tz.Zone
+	client string // the User-Agent's first word, for the journal
+}
+
+type whoKey struct{}
+
+func person(ctx context.Context) *who {
+	w, _ := ctx.Value(whoKey{}).(*who)
+	return w
+}
+
+// ServeHTTP signs the request in, bounds its body and routes it.
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/.well-known/caldav" || r.URL.Path == "/.well-known/caldav/" {
+		// RFC 6764 §5: the context path, where current-user-principal is
+		// asked once signed in.
+		http.Redirect(w, r, Prefix+"/", http.StatusMovedPermanently)
+		return
+	}
+	if r.URL.Path != Prefix && !strings.HasPrefix(r.URL.Path, Prefix+"/") {
+		plain(w, http.StatusNotFound, "Nothing is served here; CalDAV clients take this server's address, or "+Prefix+"/.")
+		return
+	}
+	p, status := s.signIn(r)
+	switch status {
+	case http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`", charset="UTF-8"`)
+		plain(w, status, "Sign in with your person's name as the user and an access token as the password; make a token with: assistant token create --person NAME.")
+		return
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", "5")
+		plain(w, status, "The database could not be reached to check the password, so nothing was done; try again in a moment.")
+		return
+	case http.StatusInternalServerError:
+		plain(w, status, "The password could not be checked; try again later.")
+		return
+	}
+	r = r.WithContext(context.WithValue(r.Context(), whoKey{}, p))
+	if r.ContentLength > MaxBody {
+		plain(w, http.StatusRequestEntityTooLarge, "The request body is larger than the 4 MiB this server takes for one request; send one calendar object at a time.")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+
+	t := parsePath(r.URL.Path)
+	if t.kind != atRoot && t.person != p.Name {
+		plain(w, http.StatusForbidden, "This path belongs to another person; your calendars are under "+Prefix+"/"+p.Name+"/.")
+		return
+	}
+	s.route(w, r, p, t)
+}
+
+// signIn reads the Basic credentials: 0 and the person when they are
+// right, else the status to answer.
+func (s *server) signIn(r *http.Request) (*who, int) {
+	user, pass, ok := r.BasicAuth()
+	if !ok || user == "" || pass == "" {
+		return nil, http.StatusUnauthorized
+	}
+	p, err := s.st.PersonByToken(r.Context(), pass)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, http.StatusUnauthorized
+	}
+	if err != nil {
+		s.log.Error("checking a CalDAV password failed", "err", err)
+		if store.TroubleOf(err) == store.Unavailable {
+			return nil, http.StatusServiceUnavailable
+		}
+		return nil, http.StatusInternalServerError
+	}
+	if !strings.EqualFold(strings.TrimSpace(user), p.Name) {
+		return nil, http.StatusUnauthorized
+	}
+	zone, err := tz.LoadZone(p.Zone)
+	if err != nil {
+		zone = tz.UTC
+	}
+	client, _, _ := strings.Cut(r.UserAgent(), " ")
+	return &who{Person: p, zone: zone, client: client}, 0
+}
+
+// route sends one signed-in request to its method's handler.
+func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target) {
+	var err error
+	switch {
+	case r.Method == http.MethodOptions:
+		s.lib.ServeHTTP(w, r)
+		return
+	case r.Method == "PROPFIND" && (t.kind == atHome || t.kind == atCollection):
+		err = s.propfind(w, r, p, t)
+	case r.Method == "PROPFIND":
+		s.lib.ServeHTTP(w, r)
+		return
+	case r.Method == "PROPPATCH":
+		err = s.proppatch(w, r, t)
+	case r.Method == "REPORT":
+		err = s.report(w, r, p, t)
+	case t.kind == atObject && (r.Method == http.MethodGet || r.Method == http.MethodHead):
+		err = s.get(w, r, p, t)
+	case t.kind == atObject && r.Method == http.MethodPut:
+		err = s.put(w, r, p, t)
+	case t.kind == atObject && r.Method == http.MethodDelete:
+		err = s.delete(w, r, p, t)
+	case r.Method == "MKCALENDAR" || r.Method == "MKCOL":
+		err = &httpError{code: http.StatusForbidden, msg: "This server has two fixed collections, events and tasks; new calendars cannot be made."}
+	case r.Method == http.MethodDelete:
+		err = &httpError{code: http.StatusForbidden, msg: "The collections cannot be deleted; delete their objects one by one."}
+	case r.Method == http.MethodGet || r.Method == http.MethodHead:
+		plain(w, http.StatusOK, "This is a CalDAV collection; add this server's address to a CalDAV client to see it.")
+		return
+	default:
+		w.Header().Set("Allow", "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT")
+		err = &httpError{code: http.StatusMethodNotAllowed, msg: r.Method + " is not served here."}
+	}
+	if err != nil {
+		s.fail(w, r, err)
+	}
+}
+
+// httpError is an answer other than success: a status, a sentence, and
+// for a failed precondition its element (RFC 4918 §16, RFC 4791 §1.3).
+type httpError struct {
+	code         int
+	msg          string
+	precondition string // "C:valid-calendar-data", "D:valid-sync-token", …
+	href         string // the conflicting resource of no-uid-conflict
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+// fail writes err: an *httpError as it says, a body too large as 413,
+// a cancelled request as nothing, anything else as 500 (or 503 when the
+// database is away) with a sentence, logged.
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var he *httpError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &he):
+		if he.precondition != "" {
+			writeError(w, he)
+			return
+		}
+		plain(w, he.code, he.msg)
+	case errors.As(err, &tooBig):
+		plain(w, http.StatusRequestEntityTooLarge, "The request body is larger than the 4 MiB this server takes for one request; send one calendar object at a time.")
+	case r.Context().Err() != nil:
+		// The client went away: nobody reads the answer.
+	case store.TroubleOf(err) == store.Unavailable:
+		w.Header().Set("Retry-After", "5")
+		plain(w, http.StatusServiceUnavailable, "The database could not be reached, so nothing was done; try again in a moment.")
+	default:
+		s.log.Error("a CalDAV request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		msg := "The server failed on this request and changed nothing; its log says why."
+		if store.TroubleOf(err) != store.NoTrouble {
+			msg = s.st.Explain(err)
+		}
+		plain(w, http.StatusInternalServerError, msg)
+	}
+}
+
+// plain writes a one-sentence text answer.
+func plain(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(code)
+	_, _ = w.Write([]byte(msg + "\n"))
 }

@@ -1,0 +1,384 @@
+package caldav_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/caldav"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/changes"
+	"github.com/assistant-dev/assistant/tools/events"
+	"github.com/assistant-dev/assistant/tools/tasks"
+	"github.com/assistant-dev/assistant/tools/tooltest"
+)
+
+// fixture is one store served over CalDAV through httptest, with people
+// and their tokens.
+type fixture struct {
+	t   *testing.T
+	env *tooltest.Env
+	srv *httptest.Server
+	me  tools.Person
+	tok string
+}
+
+func open(t *testing.T) *fixture {
+	t.Helper()
+	env := tooltest.Open(t, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), events.Register, tasks.Register, changes.Register)
+	f := &fixture{t: t, env: env}
+	f.me = env.Person("me", "Europe/Paris")
+	f.tok = f.token(f.me)
+	f.srv = httptest.NewServer(caldav.Handler(env.Store, caldav.Options{Now: func() time.Time { return env.Now }}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fixture) token(p tools.Person) string {
+	f.t.Helper()
+	tok, _, err := f.env.Store.CreateToken(context.Background(), p.ID, "test")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return tok
+}
+
+// do sends one request as user with password; user "" sends none.
+func (f *fixture) do(method, path, user, pass string, header map[string]string, body string) (int, http.Header, string) {
+	f.t.Helper()
+	req, err := http.NewRequest(method, f.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if user != "" {
+		req.SetBasicAuth(user, pass)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, string(b)
+}
+
+// as sends a request as the fixture's person.
+func (f *fixture) as(method, path string, header map[string]string, body string) (int, http.Header, string) {
+	f.t.Helper()
+	return f.do(method, path, "me", f.tok, header, body)
+}
+
+func (f *fixture) call(tool, raw string) tools.ExecResult {
+	f.t.Helper()
+	res, _ := f.env.Call(f.me, tool, raw)
+	if res.Code != 0 {
+		f.t.Fatalf("%s %s: %d %s", tool, raw, res.Code, res.Err)
+	}
+	return res
+}
+
+func (f *fixture) lastChange() int64 {
+	f.t.Helper()
+	var n int64
+	err := f.env.Store.Read(context.Background(), f.me.ID, func(tx *store.Tx) error {
+		var err error
+		n, _, err = tx.LastChange()
+		return err
+	})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return n
+}
+
+const events1 = "/dav/me/calendars/events/"
+
+func object(uid, summary, extra string) string {
+	return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:" + uid +
+		"\r\nDTSTAMP:20261201T080000Z\r\nDTSTART;TZID=Europe/Paris:20261207T090000\r\nDTEND;TZID=Europe/Paris:20261207T093000\r\n" +
+		"RRULE:FREQ=WEEKLY;COUNT=10\r\nSUMMARY:" + summary + "\r\n" + extra + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+}
+
+var ics = map[string]string{"Content-Type": "text/calendar; charset=utf-8"}
+
+func TestSignIn(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		code, h, _ := f.do("PROPFIND", "/dav/", "", "", nil, "")
+		if code != 401 || !strings.HasPrefix(h.Get("WWW-Authenticate"), "Basic ") {
+			t.Fatalf("no credentials: %d %q", code, h.Get("WWW-Authenticate"))
+		}
+		for _, c := range []struct{ user, pass string }{{"me", "wrong"}, {"bob", f.tok}, {"me", ""}} {
+			if code, _, _ := f.do("PROPFIND", "/dav/", c.user, c.pass, nil, ""); code != 401 {
+				t.Errorf("%s/%s: %d, want 401", c.user, c.pass, code)
+			}
+		}
+		code, h, _ = f.do("PROPFIND", "/.well-known/caldav", "", "", nil, "")
+		if code != 301 || h.Get("Location") != "/dav/" {
+			t.Errorf("well-known: %d %q", code, h.Get("Location"))
+		}
+		code, _, body := f.as("PROPFIND", "/dav/", map[string]string{"Depth": "0"},
+			`<propfind xmlns="DAV:"><prop><current-user-principal/></prop></propfind>`)
+		if code != 207 || !strings.Contains(body, "/dav/me/") {
+			t.Fatalf("principal: %d %s", code, body)
+		}
+		code, _, body = f.as("PROPFIND", "/dav/me/", map[string]string{"Depth": "0"},
+			`<propfind xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><prop><C:calendar-home-set/></prop></propfind>`)
+		if code != 207 || !strings.Contains(body, "/dav/me/calendars/") {
+			t.Fatalf("home set: %d %s", code, body)
+		}
+	})
+}
+
+func TestHomeListsBothCollections(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		f.call("add_event", `{"title":"Standup","start":"2026-12-07T09:00","duration":15}`)
+		code, _, body := f.as("PROPFIND", "/dav/me/calendars/", map[string]string{"Depth": "1"},
+			`<propfind xmlns="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/"><prop>
+			<resourcetype/><C:supported-calendar-component-set/><CS:getctag/><sync-token/><current-user-privilege-set/></prop></propfind>`)
+		if code != 207 {
+			t.Fatalf("%d %s", code, body)
+		}
+		for _, want := range []string{"/dav/me/calendars/events/", "/dav/me/calendars/tasks/", `<C:comp name="VEVENT"/>`, `<C:comp name="VTODO"/>`, "<C:calendar/>", "<D:write/>", "urn:x-assistant:sync:"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("home listing lacks %s:\n%s", want, body)
+			}
+		}
+		code, _, body = f.as("PROPFIND", events1, map[string]string{"Depth": "1"},
+			`<propfind xmlns="DAV:"><prop><getetag/><getcontenttype/></prop></propfind>`)
+		if code != 207 || !strings.Contains(body, "/dav/me/calendars/events/e1.ics") || !strings.Contains(body, "<D:getetag>&#34;") {
+			t.Fatalf("collection listing: %d %s", code, body)
+		}
+	})
+}
+
+var etagRe = regexp.MustCompile(`"[0-9a-f]{24}"`)
+
+func TestPutGetDelete(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		path := events1 + "abc-123.ics"
+		obj := object("abc-123", "Yoga", "ATTENDEE;CN=Ann:mailto:ann@example.org\r\nX-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC\r\n")
+		hdr := map[string]string{"Content-Type": "text/calendar", "If-None-Match": "*", "User-Agent": "DAVx5/4.4 (test)"}
+		code, h, body := f.as("PUT", path, hdr, obj)
+		if code != 201 || h.Get("ETag") != "" {
+			t.Fatalf("create: %d etag %q %s", code, h.Get("ETag"), body)
+		}
+		before := f.lastChange()
+		code, h, body = f.as("GET", path, nil, "")
+		if code != 200 || !etagRe.MatchString(h.Get("ETag")) {
+			t.Fatalf("get: %d %q %s", code, h.Get("ETag"), body)
+		}
+		for _, want := range []string{"UID:abc-123", "SUMMARY:Yoga", "ATTENDEE;CN=Ann:mailto:ann@example.org", "X-APPLE-TRAVEL-ADVISORY-BEHAVIOR:AUTOMATIC", "RRULE:FREQ=WEEKLY;COUNT=10"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("GET lacks %s:\n%s", want, body)
+			}
+		}
+		tag := h.Get("ETag")
+		if code, _, _ := f.as("GET", path, map[string]string{"If-None-Match": tag}, ""); code != 304 {
+			t.Errorf("conditional GET: %d", code)
+		}
+		// The model sees what the client wrote.
+		res := f.call("list_events", `{"from":"2026-12-07","to":"2026-12-08"}`)
+		if !strings.Contains(res.Out, "Yoga") {
+			t.Errorf("list_events does not show the PUT event: %s", res.Out)
+		}
+		// The same object again changes nothing.
+		if code, _, _ := f.as("PUT", path, ics, obj); code != 204 {
+			t.Errorf("same PUT: %d", code)
+		}
+		if got := f.lastChange(); got != before {
+			t.Errorf("a PUT that changes nothing made change %d (was %d)", got, before)
+		}
+		// A lost race: 412, nothing written.
+		if code, _, _ := f.as("PUT", path, map[string]string{"Content-Type": "text/calendar", "If-Match": `"000000000000000000000000"`}, object("abc-123", "Pilates", "")); code != 412 {
+			t.Errorf("stale If-Match: %d", code)
+		}
+		if code, _, _ := f.as("PUT", path, map[string]string{"Content-Type": "text/calendar", "If-None-Match": "*"}, object("abc-123", "Pilates", "")); code != 412 {
+			t.Errorf("If-None-Match * on an existing one: %d", code)
+		}
+		code, _, _ = f.as("PUT", path, map[string]string{"Content-Type": "text/calendar", "If-Match": tag}, object("abc-123", "Pilates", ""))
+		if code != 204 {
+			t.Fatalf("PUT with the right If-Match: %d", code)
+		}
+		ch := f.call("list_changes", `{}`)
+		if !strings.Contains(ch.Out, "over CalDAV from DAVx5/4.4") {
+			t.Errorf("list_changes does not name the client: %s", ch.Out)
+		}
+		// Another resource may not take the same UID.
+		code, _, body = f.as("PUT", events1+"other.ics", ics, object("abc-123", "Copy", ""))
+		if code != 409 || !strings.Contains(body, "no-uid-conflict") || !strings.Contains(body, "abc-123.ics") {
+			t.Errorf("UID taken: %d %s", code, body)
+		}
+		code, _, _ = f.as("DELETE", path, nil, "")
+		if code != 204 {
+			t.Fatalf("delete: %d", code)
+		}
+		if code, _, _ := f.as("GET", path, nil, ""); code != 404 {
+			t.Errorf("GET after DELETE: %d", code)
+		}
+		f.call("undo", `{}`)
+		if code, _, body := f.as("GET", path, nil, ""); code != 200 || !strings.Contains(body, "Pilates") {
+			t.Errorf("undo of a CalDAV delete: %d %s", code, body)
+		}
+	})
+}
+
+func TestBadInputStoresNothing(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		before := f.lastChange()
+		noUID := strings.Replace(object("x", "No UID", ""), "UID:x\r\n", "", 1)
+		twoUIDs := strings.Replace(object("a", "A", ""), "END:VCALENDAR", "BEGIN:VEVENT\r\nUID:b\r\nDTSTAMP:20261201T080000Z\r\nDTSTART:20261208T090000Z\r\nSUMMARY:B\r\nEND:VEVENT\r\nEND:VCALENDAR", 1)
+		cases := []struct {
+			name, method, path, body string
+			header                   map[string]string
+			code                     int
+		}{
+			{"malformed PROPFIND", "PROPFIND", events1, "<propfind xmlns='DAV:'><prop>", map[string]string{"Depth": "1"}, 400},
+			{"malformed REPORT", "REPORT", events1, "<<<", nil, 400},
+			{"a body of 10 MB", "PUT", events1 + "big.ics", strings.Repeat("X", 10<<20), ics, 413},
+			{"no UID", "PUT", events1 + "n.ics", noUID, ics, 403},
+			{"two UIDs", "PUT", events1 + "t.ics", twoUIDs, ics, 403},
+			{"a VEVENT among the tasks", "PUT", "/dav/me/calendars/tasks/e.ics", object("e", "E", ""), ics, 403},
+			{"not iCalendar", "PUT", events1 + "j.ics", "{}", map[string]string{"Content-Type": "application/json"}, 415},
+			{"garbage iCalendar", "PUT", events1 + "g.ics", "BEGIN:VCALENDAR\r\nnonsense", ics, 403},
+			{"an unknown report", "REPORT", events1, `<x xmlns="urn:other"/>`, nil, 403},
+			{"a bad sync token", "REPORT", events1, `<sync-collection xmlns="DAV:"><sync-token>http://other/1</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`, nil, 403},
+			{"MKCALENDAR", "MKCALENDAR", "/dav/me/calendars/new/", "", nil, 403},
+		}
+		for _, c := range cases {
+			code, _, body := f.as(c.method, c.path, c.header, c.body)
+			if code != c.code {
+				t.Errorf("%s: %d, want %d: %s", c.name, code, c.code, body)
+			}
+			if strings.Contains(body, "goroutine") || strings.Contains(body, "*ics.") || strings.Contains(body, "SELECT") {
+				t.Errorf("%s: the answer shows internals: %s", c.name, body)
+			}
+		}
+		if got := f.lastChange(); got != before {
+			t.Errorf("bad input wrote change %d", got)
+		}
+	})
+}
+
+func TestSyncCollectionFollowsTheJournal(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		for i := range 5 {
+			f.call("add_event", fmt.Sprintf(`{"title":"E%d","start":"2026-12-0%dT09:00","duration":30}`, i, i+2))
+		}
+		f.call("add_task", `{"title":"A task"}`)
+		sync := func(token string, extra string) (int, string) {
+			code, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+token+`</sync-token><sync-level>1</sync-level>`+extra+`<prop><getetag/></prop></sync-collection>`)
+			return code, body
+		}
+		tokenRe := regexp.MustCompile(`<D:sync-token>([^<]+)</D:sync-token>`)
+		code, body := sync("", "")
+		if code != 207 || strings.Count(body, "<D:response>") != 5 {
+			t.Fatalf("first sync: %d %s", code, body)
+		}
+		tok := tokenRe.FindStringSubmatch(body)[1]
+		code, body = sync(tok, "")
+		if code != 207 || strings.Count(body, "<D:response>") != 0 {
+			t.Fatalf("nothing changed: %d %s", code, body)
+		}
+		f.call("add_event", `{"title":"New","start":"2026-12-10T09:00","duration":30}`)
+		f.call("add_task", `{"title":"Not an event"}`)
+		f.call("delete_event", `{"id":"e2"}`)
+		code, body = sync(tok, "")
+		if code != 207 || strings.Count(body, "<D:response>") != 2 || !strings.Contains(body, "e6.ics") ||
+			!strings.Contains(body, "e2.ics</D:href><D:status>HTTP/1.1 404") {
+			t.Fatalf("after an add and a delete: %d %s", code, body)
+		}
+		// A cut answer goes on from where it stopped.
+		code, body = sync(tok, `<limit><nresults>1</nresults></limit>`)
+		if code != 207 || !strings.Contains(body, "507") || strings.Count(body, "<D:getetag>") != 1 {
+			t.Fatalf("cut: %d %s", code, body)
+		}
+		next := tokenRe.FindStringSubmatch(body)[1]
+		code, body = sync(next, "")
+		if code != 207 || !strings.Contains(body, "e2.ics") || strings.Contains(body, "e6.ics") {
+			t.Fatalf("after the cut: %d %s", code, body)
+		}
+		// Tasks are in their own collection.
+		code, _, body = f.as("REPORT", "/dav/me/calendars/tasks/", nil, `<sync-collection xmlns="DAV:"><sync-token>`+tok+`</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		if code != 207 || strings.Count(body, "<D:response>") != 1 {
+			t.Fatalf("tasks: %d %s", code, body)
+		}
+	})
+}
+
+func TestOtherPeopleAreOutOfReach(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		f.call("add_event", `{"title":"Secret","start":"2026-12-07T09:00","duration":15}`)
+		bob := f.env.Person("bob", "UTC")
+		btok := f.token(bob)
+		before := f.lastChange()
+		for _, c := range []struct{ method, path, depth, body string }{
+			{"PROPFIND", "/dav/me/", "infinity", ""},
+			{"PROPFIND", "/dav/me/calendars/", "1", ""},
+			{"PROPFIND", events1, "1", ""},
+			{"PROPFIND", events1 + "e1.ics", "0", ""},
+			{"REPORT", events1, "1", `<C:calendar-query xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><getetag/></prop><C:filter><C:comp-filter name="VCALENDAR"/></C:filter></C:calendar-query>`},
+			{"REPORT", events1, "1", `<sync-collection xmlns="DAV:"><sync-token/><prop><getetag/></prop></sync-collection>`},
+			{"GET", events1 + "e1.ics", "", ""},
+			{"PUT", events1 + "x.ics", "", object("x", "X", "")},
+			{"DELETE", events1 + "e1.ics", "", ""},
+		} {
+			code, _, body := f.do(c.method, c.path, "bob", btok, map[string]string{"Depth": c.depth, "Content-Type": "text/calendar"}, c.body)
+			if code != 403 || strings.Contains(body, "Secret") {
+				t.Errorf("bob %s %s: %d %s", c.method, c.path, code, body)
+			}
+		}
+		// Bob's own multiget naming my object finds nothing.
+		code, _, body := f.do("REPORT", "/dav/bob/calendars/events/", "bob", btok, nil,
+			`<C:calendar-multiget xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><C:calendar-data/></prop><href>/dav/me/calendars/events/e1.ics</href><href>/dav/bob/calendars/events/e1.ics</href></C:calendar-multiget>`)
+		if code != 207 || strings.Contains(body, "Secret") || strings.Count(body, "404") != 2 {
+			t.Errorf("bob's multiget: %d %s", code, body)
+		}
+		if got := f.lastChange(); got != before {
+			t.Errorf("bob changed my data: change %d", got)
+		}
+	})
+}
+
+func TestQueryExpandAndFreeBusy(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		f.call("add_event", `{"title":"Weekly","start":"2026-12-07T09:00","duration":60,"rrule":"FREQ=WEEKLY"}`)
+		f.call("add_event", `{"title":"Later","start":"2027-03-01T09:00","duration":60}`)
+		q := `<C:calendar-query xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><getetag/><C:calendar-data><C:expand start="20261207T000000Z" end="20261221T000000Z"/></C:calendar-data></prop>
+		<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="20261207T000000Z" end="20261221T000000Z"/></C:comp-filter></C:comp-filter></C:filter></C:calendar-query>`
+		code, _, body := f.as("REPORT", events1, map[string]string{"Depth": "1"}, q)
+		if code != 207 || strings.Count(body, "<D:response>") != 1 || strings.Contains(body, "Later") {
+			t.Fatalf("query: %d %s", code, body)
+		}
+		for _, want := range []string{"RECURRENCE-ID:20261207T080000Z", "RECURRENCE-ID:20261214T080000Z", "DTSTART:20261214T080000Z"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("expanded data lacks %s: %s", want, body)
+			}
+		}
+		if strings.Contains(body, "RRULE") {
+			t.Errorf("expanded data keeps the RRULE: %s", body)
+		}
+		code, _, body = f.as("REPORT", events1, nil, `<C:free-busy-query xmlns:C="urn:ietf:params:xml:ns:caldav"><C:time-range start="20261207T000000Z" end="20261215T000000Z"/></C:free-busy-query>`)
+		if code != 200 || !strings.Contains(body, "FREEBUSY:20261207T080000Z/20261207T090000Z") || !strings.Contains(body, "FREEBUSY:20261214T080000Z/20261214T090000Z") {
+			t.Errorf("free-busy: %d %s", code, body)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+package caldav
+
+import (
+	"encoding/xml"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/assistant-dev/assistant/store"
+)
+
+// syncPrefix begins every sync token (RFC 6578 §3.2: a URI); the rest is
+// the journal's change number, and ".SEQ" for a point inside one change
+// when an answer was cut there.
+const syncPrefix = "urn:x-assistant:sync:"
+
+// syncToken is the token of the point (change, seq).
+func syncToken(change, seq int64) string {
+	t := syncPrefix + strconv.FormatInt(change, 10)
+	if seq > 0 {
+		t += "." + strconv.FormatInt(seq, 10)
+	}
+	return t
+}
+
+// collectionNames are the display names of the two collections.
+var collectionNames = map[string]string{store.DAVEvents: "Calendar", store.DAVTasks: "Tasks"}
+
+// privileges is what the owner may do in their collections (RFC 3744
+// §5.4): DAVx5 and Apple take a collection without write as read-only.
+const privileges = `<D:privilege><D:read/></D:privilege><D:privilege><D:write/></D:privilege>` +
+	`<D:privilege><D:write-properties/></D:privilege><D:privilege><D:write-content/></D:privilege>` +
+	`<D:privilege><D:bind/></D:privilege><D:privilege><D:unbind/></D:privilege>` +
+	`<D:privilege><D:read-current-user-privilege-set/></D:privilege>`
+
+// reports is the supported-report-set of a collection (RFC 3253 §3.1.5).
+const reports = `<D:supported-report><D:report><C:calendar-query/></D:report></D:supported-report>` +
+	`<D:supported-report><D:report><C:calendar-multiget/></D:report></D:supported-report>` +
+	`<D:supported-report><D:report><C:free-busy-query/></D:report></D:supported-report>` +
+	`<D:supported-report><D:report><D:sync-collection/></D:report></D:supported-report>`
+
+func name(space, local string) xml.Name { return xml.Name{Space: space, Local: local} }
+
+// homeProps are the properties of the calendar home.
+func homeProps(p *who) []prop {
+	return []prop{
+		{name(nsDAV, "resourcetype"), "<D:collection/>"},
+		{name(nsDAV, "displayname"), esc(p.Name)},
+		{name(nsDAV, "current-user-principal"), hrefElem(principalPath(p.Name))},
+		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
+		{name(nsDAV, "current-user-privilege-set"), privileges},
+	}
+}
+
+// collectionProps are the properties of one collection; change is the
+// owner's newest change, its CTag and sync token.
+func collectionProps(p *who, collection string, change int64) []prop {
+	comp := kindOf(collection)
+	return []prop{
+		{name(nsDAV, "resourcetype"), "<D:collection/><C:calendar/>"},
+		{name(nsDAV, "displayname"), esc(collectionNames[collection])},
+		{name(nsDAV, "current-user-principal"), hrefElem(principalPath(p.Name))},
+		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
+		{name(nsDAV, "current-user-privilege-set"), privileges},
+		{name(nsDAV, "supported-report-set"), reports},
+		{name(nsDAV, "sync-token"), esc(syncToken(change, 0))},
+		{name(nsCS, "getctag"), esc(syncToken(change, 0))},
+		{name(nsCalDAV, "supported-calendar-component-set"), `<C:comp name="` + comp + `"/>`},
+		{name(nsCalDAV, "supported-calendar-data"), `<C:calendar-data content-type="text/calendar" version="2.0"/>`},
+		{name(nsCalDAV, "calendar-description"), esc(collectionNames[collection] + " of " + p.Name + ", kept by assistant")},
+		{name(nsCalDAV, "calendar-timezone-id"), esc(p.zone.Name())},
+		{name(nsCalDAV, "max-resource-size"), strconv.Itoa(MaxBody)},
+		{name(nsApple, "calendar-color"), colors[collection]},
+	}
+}
+
+var colors = map[string]string{store.DAVEvents: "#2E7D32FF", store.DAVTasks: "#1565C0FF"}
+
+// objectProps are the properties of one object with its body; calendar
+// data only when asked for (it is the body again).
+func objectProps(res *resource, body []byte, pr propRequest) []prop {
+	ps := []prop{
+		{name(nsDAV, "resourcetype"), ""},
+		{name(nsDAV, "getetag"), esc(etag(body))},
+		{name(nsDAV, "getcontenttype"), "text/calendar; charset=utf-8; component=" + kindOf(res.collection)},
+		{name(nsDAV, "getcontentlength"), strconv.Itoa(len(body))},
+		{name(nsDAV, "getlastmodified"), res.modTime().UTC().Format(http.TimeFormat)},
+	}
+	if !pr.all && pr.wants(nsCalDAV, "calendar-data") {
+		ps = append(ps, prop{name(nsCalDAV, "calendar-data"), esc(string(body))})
+	}
+	return ps
+}
+
+// propfind answers PROPFIND of the home or a collection (RFC 4918 §9.1),
+// with Depth 0 or 1 (infinity is taken as 1: the tree is two levels).
+func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t target) error {
+	root, err := parseXML(r.Body)
+	if err != nil {
+		return err
+	}
+	if root != nil && (root.name.Space != nsDAV || root.name.Local != "propfind") {
+		return &httpError{code: http.StatusBadRequest, msg: "A PROPFIND body is a DAV:propfind element (RFC 4918 §14.20)."}
+	}
+	pr := readProps(root)
+	deep := r.Header.Get("Depth") != "0"
+	ms := newMultistatus()
+	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+		change, _, err := tx.LastChange()
+		if err != nil {
+			return err
+		}
+		cols := []string{store.DAVEvents, store.DAVTasks}
+		if t.kind == atHome {
+			ms.member(homePath(p.Name), pr, homeProps(p))
+			if !deep {
+				return nil
+			}
+		} else {
+			cols = []string{t.collection}
+		}
+		for _, c := range cols {
+			ms.member(collectionPath(p.Name, c), pr, collectionProps(p, c, change))
+		}
+		if t.kind != atCollection || !deep {
+			return nil
+		}
+		list, err := s.listing(r.Context(), tx, t.collection)
+		if err != nil {
+			return err
+		}
+		for _, res := range list {
+			body, err := res.body(p)
+			if err != nil {
+				return err
+			}
+			ms.member(objectPath(p.Name, res.collection, res.name), pr, objectProps(res, body, pr))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ms.send(w)
+	return nil
+}
+
+// proppatch answers PROPPATCH (RFC 4918 §9.2): the collections' properties
+// are fixed, so each property asked to change is refused with 403 in a
+// 207, which clients take as "not kept" (a colour or order picked on the
+// phone stays on the phone).
+func (s *server) proppatch(w http.ResponseWriter, r *http.Request, t target) error {
+	root, err := parseXML(r.Body)
+	if err != nil {
+		return err
+	}
+	if root == nil || root.name.Space != nsDAV || root.name.Local != "propertyupdate" {
+		return &httpError{code: http.StatusBadRequest, msg: "A PROPPATCH body is a DAV:propertyupdate element (RFC 4918 §14.19)."}
+	}
+	ms := newMultistatus()
+	ms.raw("<D:response><D:href>" + esc(r.URL.Path) + "</D:href><D:propstat><D:prop>")
+	for _, op := range root.children {
+		for _, pr := range op.children {
+			for _, c := range pr.children {
+				var b = &ms.buf
+				element(b, c.name, "")
+			}
+		}
+	}
+	ms.raw("</D:prop><D:status>HTTP/1.1 403 Forbidden</D:status></D:propstat></D:response>")
+	ms.send(w)
+	return nil
+}
+
+// httpDate parses a CalDAV time (RFC 5545 UTC form, "20261005T070000Z").
+func httpDate(s string) (time.Time, bool) {
+	t, err := time.Parse("20060102T150405Z", s)
+	return t, err == nil
+}

@@ -1,0 +1,640 @@
+package caldav
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-ical"
+
+	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/ics"
+	"github.com/assistant-dev/assistant/store"
+)
+
+// report answers REPORT (RFC 3253 §3.6) on a collection: calendar-query
+// and calendar-multiget (RFC 4791 §7.8, §7.9), free-busy-query (§7.10) and
+// sync-collection (RFC 6578 §3.2).
+func (s *server) report(w http.ResponseWriter, r *http.Request, p *who, t target) error {
+	root, err := parseXML(r.Body)
+	if err != nil {
+		return err
+	}
+	if root == nil {
+		return &httpError{code: http.StatusBadRequest, msg: "A REPORT needs a body: calendar-query, calendar-multiget, free-busy-query or sync-collection."}
+	}
+	if t.kind != atCollection {
+		return &httpError{code: http.StatusForbidden, precondition: "D:supported-report",
+			msg: "Reports are answered on a collection, " + collectionPath(p.Name, store.DAVEvents) + " or " + collectionPath(p.Name, store.DAVTasks) + "."}
+	}
+	switch {
+	case root.name == name(nsCalDAV, "calendar-multiget"):
+		return s.multiget(w, r, p, t, root)
+	case root.name == name(nsCalDAV, "calendar-query"):
+		return s.query(w, r, p, t, root)
+	case root.name == name(nsDAV, "sync-collection"):
+		return s.syncCollection(w, r, p, t, root)
+	case root.name == name(nsCalDAV, "free-busy-query"):
+		return s.freeBusy(w, r, p, t, root)
+	}
+	return &httpError{code: http.StatusForbidden, precondition: "D:supported-report",
+		msg: fmt.Sprintf("The report “%s” is not served; a collection answers calendar-query, calendar-multiget, free-busy-query and sync-collection.", clip(root.name.Local))}
+}
+
+// dataShape is how calendar-data is asked for: whether, and expanded over
+// which window (RFC 4791 §9.6.5).
+type dataShape struct {
+	want           bool
+	expand         bool
+	expFrom, expTo time.Time
+}
+
+// shapeOf reads the calendar-data element of a report's prop.
+func shapeOf(pr propRequest) (dataShape, error) {
+	var d dataShape
+	if pr.data == nil {
+		return d, nil
+	}
+	d.want = true
+	if e := pr.data.child(nsCalDAV, "expand"); e != nil {
+		from, ok1 := httpDate(e.attr("start"))
+		to, ok2 := httpDate(e.attr("end"))
+		if !ok1 || !ok2 || !to.After(from) {
+			return d, &httpError{code: http.StatusBadRequest, msg: "An expand needs start and end in UTC form, such as start=\"20261201T000000Z\" end=\"20270101T000000Z\", with end after start."}
+		}
+		if to.Sub(from) > MaxRange {
+			return d, tooLong("expand")
+		}
+		d.expand, d.expFrom, d.expTo = true, from, to
+	}
+	return d, nil
+}
+
+func tooLong(what string) error {
+	return &httpError{code: http.StatusForbidden, precondition: "C:max-date-time",
+		msg: fmt.Sprintf("A %s spans at most 5 years; ask for a shorter one.", what)}
+}
+
+// props are the properties of one resource for a report, with its
+// calendar-data as asked (expanded, when asked so).
+func (d dataShape) props(res *resource, body []byte, pr propRequest, p *who) ([]prop, error) {
+	ps := objectProps(res, body, propRequest{names: pr.names})
+	if !d.want {
+		return ps, nil
+	}
+	data := body
+	if d.expand && res.event != nil {
+		var err error
+		if data, err = expand(body, p, d.expFrom, d.expTo); err != nil {
+			return nil, err
+		}
+	}
+	for i := range ps {
+		if ps[i].name == name(nsCalDAV, "calendar-data") {
+			ps[i].inner = esc(string(data))
+			return ps, nil
+		}
+	}
+	return append(ps, prop{name(nsCalDAV, "calendar-data"), esc(string(data))}), nil
+}
+
+// multiget answers calendar-multiget: the named objects of the collection,
+// 404 for each that is not there (another collection's or person's
+// included), at most MaxResults hrefs.
+func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
+	pr := readProps(root)
+	shape, err := shapeOf(pr)
+	if err != nil {
+		return err
+	}
+	var hrefs []string
+	for _, c := range root.children {
+		if c.name == name(nsDAV, "href") {
+			hrefs = append(hrefs, strings.TrimSpace(c.text))
+		}
+	}
+	if len(hrefs) > MaxResults {
+		return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
+			msg: fmt.Sprintf("A calendar-multiget names at most %d objects; ask in several.", MaxResults)}
+	}
+	ms := newMultistatus()
+	own := collectionPath(p.Name, t.collection)
+	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+		for _, h := range hrefs {
+			u, err := url.Parse(h)
+			obj := ""
+			if err == nil {
+				dir, file := path.Split(u.Path)
+				if unescaped, err := url.PathUnescape(dir); err == nil && (dir == own || unescaped == Prefix+"/"+p.Name+"/calendars/"+t.collection+"/") {
+					obj = file
+				}
+			}
+			if obj == "" {
+				ms.status(h, http.StatusNotFound)
+				continue
+			}
+			obj, _ = url.PathUnescape(obj)
+			res, ok, err := resolve(tx, t.collection, obj)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				ms.status(h, http.StatusNotFound)
+				continue
+			}
+			body, err := res.body(p)
+			if err != nil {
+				return err
+			}
+			ps, err := shape.props(res, body, pr, p)
+			if err != nil {
+				return err
+			}
+			ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ms.send(w)
+	return nil
+}
+
+// window is a time-range of a filter (RFC 4791 §9.9), zero when absent.
+type window struct {
+	set      bool
+	from, to time.Time
+}
+
+// rangeOf reads a time-range element: a missing start or end is open
+// (RFC 4791 §9.9); the span is at most MaxRange.
+func rangeOf(n *node) (window, error) {
+	if n == nil {
+		return window{}, nil
+	}
+	w := window{set: true, from: time.Unix(0, 0).UTC().AddDate(-1000, 0, 0), to: time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)}
+	if v := n.attr("start"); v != "" {
+		t, ok := httpDate(v)
+		if !ok {
+			return w, badRange()
+		}
+		w.from = t
+	}
+	if v := n.attr("end"); v != "" {
+		t, ok := httpDate(v)
+		if !ok {
+			return w, badRange()
+		}
+		w.to = t
+	}
+	if !w.to.After(w.from) {
+		return w, badRange()
+	}
+	return w, nil
+}
+
+func badRange() error {
+	return &httpError{code: http.StatusBadRequest, precondition: "C:valid-filter",
+		msg: "A time-range takes start and end in UTC form, such as start=\"20261201T000000Z\" end=\"20270101T000000Z\", with end after start."}
+}
+
+// query answers calendar-query: the collection's objects that the filter
+// selects, by component and time-range (RFC 4791 §7.8, §9.9); property
+// and text filters are not read (every object of the component passes
+// them), which clients accept as a superset. At most MaxResults objects,
+// then 507 on the collection.
+func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
+	pr := readProps(root)
+	shape, err := shapeOf(pr)
+	if err != nil {
+		return err
+	}
+	f := root.child(nsCalDAV, "filter")
+	vcal := f.child(nsCalDAV, "comp-filter")
+	if f == nil || vcal == nil || !strings.EqualFold(vcal.attr("name"), "VCALENDAR") {
+		return &httpError{code: http.StatusBadRequest, precondition: "C:valid-filter",
+			msg: "A calendar-query needs a filter with a comp-filter named VCALENDAR (RFC 4791 §9.7)."}
+	}
+	comp := vcal.child(nsCalDAV, "comp-filter")
+	var win window
+	if comp != nil {
+		if !strings.EqualFold(comp.attr("name"), kindOf(t.collection)) {
+			// Another component: this collection holds none.
+			newMultistatus().send(w)
+			return nil
+		}
+		if win, err = rangeOf(comp.child(nsCalDAV, "time-range")); err != nil {
+			return err
+		}
+		if win.set && win.to.Sub(win.from) > MaxRange && win.from.Year() > 1 && win.to.Year() < 9999 {
+			return tooLong("time-range")
+		}
+	}
+	ms := newMultistatus()
+	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+		list, err := s.listing(r.Context(), tx, t.collection)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, res := range list {
+			if win.set && !overlaps(res, p, win) {
+				continue
+			}
+			if n == MaxResults {
+				ms.status(collectionPath(p.Name, t.collection), http.StatusInsufficientStorage)
+				break
+			}
+			n++
+			body, err := res.body(p)
+			if err != nil {
+				return err
+			}
+			ps, err := shape.props(res, body, pr, p)
+			if err != nil {
+				return err
+			}
+			ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ms.send(w)
+	return nil
+}
+
+// overlaps reports whether the resource has an occurrence in win: for an
+// event, an occurrence of its series (not cancelled, at its moved time
+// when moved) overlapping it; for a task, its due inside it, or no due
+// (RFC 4791 §9.9: a VTODO with neither DTSTART nor DUE matches every
+// range).
+func overlaps(res *resource, p *who, win window) bool {
+	if res.task != nil {
+		if !res.task.HasDue {
+			return true
+		}
+		at := res.task.Due.Start(p.zone)
+		return !at.Before(win.from) && at.Before(win.to)
+	}
+	e := res.event
+	for _, o := range res.ovs {
+		if o.HasTime && !o.Cancel && o.StartAt.Before(win.to) && o.EndAt.After(win.from) {
+			return true
+		}
+	}
+	series := e.Series(p.zone)
+	d := e.Duration()
+	at := win.from.Add(-d - time.Second)
+	if at.Before(e.StartAt) {
+		at = e.StartAt.Add(-time.Second)
+	}
+	for range MaxInstances {
+		occ, ok := series.After(at)
+		if !ok || !occ.Start.Before(win.to) {
+			return false
+		}
+		at = occ.Start
+		if !occ.End.After(win.from) && !(occ.Start.Equal(occ.End) && !occ.Start.Before(win.from)) {
+			continue
+		}
+		key := calendar.OccurrenceKey(e.AllDay, e.Zone, occ.Original)
+		if o := res.ovs[key]; o != nil && (o.Cancel || o.HasTime) {
+			continue // cancelled, or moved (checked above)
+		}
+		return true
+	}
+	return true // a dense series reaching the range: taken as matching
+}
+
+// expand writes body (one event object) as its occurrences in [from, to),
+// each a VEVENT with its own DTSTART, DTEND and RECURRENCE-ID in UTC and no
+// RRULE, RDATE or EXDATE (RFC 4791 §9.6.5), at most MaxInstances.
+func expand(body []byte, p *who, from, to time.Time) ([]byte, error) {
+	raw, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
+	if err != nil {
+		return nil, err
+	}
+	var comps []*ical.Component
+	for _, c := range raw.Children {
+		if c.Name == ical.CompEvent {
+			comps = append(comps, c)
+		}
+	}
+	cal := ics.DecodeBytes(body, ics.DecodeOptions{Zone: p.zone})
+	out := ical.NewCalendar()
+	out.Props.SetText(ical.PropVersion, "2.0")
+	out.Props.SetText(ical.PropProductID, ics.ProdID)
+	if len(cal.Events) == 0 || len(cal.Events) != len(comps) {
+		return body, nil
+	}
+	repeats := cal.Events[0].Rule != nil || len(cal.Events[0].RDates) > 0 || len(cal.Events) > 1
+	for i, in := range cal.Instances(cal.Events[0].UID, from, to) {
+		if i == MaxInstances {
+			break
+		}
+		at := slices.IndexFunc(cal.Events, func(e ics.Event) bool { return e.Line == in.Event.Line })
+		if at < 0 {
+			continue
+		}
+		src := comps[at]
+		c := ical.NewComponent(ical.CompEvent)
+		for name, ps := range src.Props {
+			switch name {
+			case ical.PropRecurrenceRule, ical.PropRecurrenceDates, ical.PropExceptionDates, ical.PropDateTimeStart,
+				ical.PropDateTimeEnd, ical.PropDuration, ical.PropRecurrenceID:
+				continue
+			}
+			c.Props[name] = ps
+		}
+		c.Children = src.Children
+		if in.Event.AllDay {
+			setDate(c, ical.PropDateTimeStart, in.Start.In(p.zone.Location()))
+			setDate(c, ical.PropDateTimeEnd, in.End.In(p.zone.Location()))
+		} else {
+			c.Props.SetDateTime(ical.PropDateTimeStart, in.Start.UTC())
+			c.Props.SetDateTime(ical.PropDateTimeEnd, in.End.UTC())
+		}
+		if repeats {
+			rid := ical.NewProp(ical.PropRecurrenceID)
+			if in.Event.AllDay {
+				rid.SetDate(time.Date(in.Original.Date.Year, in.Original.Date.Month, in.Original.Date.Day, 0, 0, 0, 0, time.UTC))
+			} else {
+				at, _ := cal.Events[0].Zone.Instant(in.Original.DateTime)
+				rid.SetDateTime(at.UTC())
+			}
+			c.Props.Set(rid)
+		}
+		out.Children = append(out.Children, c)
+	}
+	var b bytes.Buffer
+	if len(out.Children) == 0 {
+		// An object with no occurrence in the window is still one object.
+		return body, nil
+	}
+	if err := ical.NewEncoder(&b).Encode(out); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func setDate(c *ical.Component, prop string, t time.Time) {
+	pr := ical.NewProp(prop)
+	pr.SetDate(t)
+	c.Props.Set(pr)
+}
+
+// freeBusy answers free-busy-query (RFC 4791 §7.10) on the events: one
+// VFREEBUSY with the busy periods of every occurrence in the range, at
+// most MaxInstances periods.
+func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
+	win, err := rangeOf(root.child(nsCalDAV, "time-range"))
+	if err != nil {
+		return err
+	}
+	if !win.set || win.to.Sub(win.from) > MaxRange {
+		return tooLong("free-busy-query")
+	}
+	var busy [][2]time.Time
+	if t.collection == store.DAVEvents {
+		err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+			list, err := s.listing(r.Context(), tx, t.collection)
+			if err != nil {
+				return err
+			}
+			for _, res := range list {
+				if !overlaps(res, p, win) {
+					continue
+				}
+				body, err := res.body(p)
+				if err != nil {
+					return err
+				}
+				cal := ics.DecodeBytes(body, ics.DecodeOptions{Zone: p.zone})
+				if len(cal.Events) == 0 {
+					continue
+				}
+				for _, in := range cal.Instances(cal.Events[0].UID, win.from, win.to) {
+					if len(busy) == MaxInstances {
+						return nil
+					}
+					busy = append(busy, [2]time.Time{maxTime(in.Start, win.from), minTime(in.End, win.to)})
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	slices.SortFunc(busy, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
+	var merged [][2]time.Time
+	for _, b := range busy {
+		if n := len(merged); n > 0 && !b[0].After(merged[n-1][1]) {
+			merged[n-1][1] = maxTime(merged[n-1][1], b[1])
+			continue
+		}
+		merged = append(merged, b)
+	}
+	const f = "20060102T150405Z"
+	var b strings.Builder
+	b.WriteString("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:" + ics.ProdID + "\r\nBEGIN:VFREEBUSY\r\n")
+	b.WriteString("DTSTAMP:" + s.now().UTC().Format(f) + "\r\n")
+	b.WriteString("DTSTART:" + win.from.UTC().Format(f) + "\r\nDTEND:" + win.to.UTC().Format(f) + "\r\n")
+	for _, m := range merged {
+		b.WriteString("FREEBUSY:" + m[0].UTC().Format(f) + "/" + m[1].UTC().Format(f) + "\r\n")
+	}
+	b.WriteString("END:VFREEBUSY\r\nEND:VCALENDAR\r\n")
+	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(b.String()))
+	return nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// syncCollection answers sync-collection (RFC 6578 §3.2): with no token,
+// every member and the current token; with a token, the members changed
+// or removed since it, read from the change journal from that point on,
+// so its cost follows the changes, not the collection. An answer is cut
+// after MaxResults journal rows or the client's nresults, with 507 on the
+// collection and a token that goes on from the cut (§3.6). A token this
+// server did not give, or one older than the journal's oldest kept change
+// (purge), is refused with valid-sync-token (§3.2), and the client starts
+// over.
+func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
+	pr := readProps(root)
+	shape, err := shapeOf(pr)
+	if err != nil {
+		return err
+	}
+	if lvl := strings.TrimSpace(root.child(nsDAV, "sync-level").text); lvl != "" && lvl != "1" {
+		return &httpError{code: http.StatusForbidden, precondition: "D:supported-sync-level", msg: "Only sync-level 1 is served: the collections hold no collections."}
+	}
+	limit := MaxResults
+	if n := root.child(nsDAV, "limit").child(nsDAV, "nresults"); n != nil {
+		v, err := strconv.Atoi(strings.TrimSpace(n.text))
+		if err != nil || v < 1 {
+			return &httpError{code: http.StatusBadRequest, msg: "A sync-collection's nresults is a positive whole number."}
+		}
+		limit = min(limit, v)
+	}
+	token := strings.TrimSpace(root.child(nsDAV, "sync-token").text)
+	ms := newMultistatus()
+	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+		last, _, err := tx.LastChange()
+		if err != nil {
+			return err
+		}
+		if token == "" {
+			return s.syncAll(r.Context(), tx, ms, p, t, pr, shape, last)
+		}
+		change, seq, ok := parseToken(token)
+		first, err := tx.FirstChange()
+		if err != nil {
+			return err
+		}
+		if !ok || change > last || (change > 0 && change < first) {
+			return &httpError{code: http.StatusForbidden, precondition: "D:valid-sync-token",
+				msg: "The sync token is not one this server gave, or is older than the change journal keeps; sync again from the start (an empty token)."}
+		}
+		rows, err := tx.ChangedRows(change, seq, limit+1)
+		if err != nil {
+			return err
+		}
+		cut := len(rows) > limit
+		if cut {
+			rows = rows[:limit]
+		}
+		next := syncToken(last, 0)
+		if cut {
+			next = syncToken(rows[len(rows)-1].Change, rows[len(rows)-1].Seq)
+		}
+		var ids []int64
+		seen := map[int64]bool{}
+		for _, c := range rows {
+			id := c.ID
+			switch {
+			case c.Table == store.OverridesTable && t.collection == store.DAVEvents:
+				id = c.EventID
+			case c.Table == store.EventsTable && t.collection == store.DAVEvents:
+			case c.Table == "tasks" && t.collection == store.DAVTasks:
+			default:
+				continue
+			}
+			if id != 0 && !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+		if err := s.syncMembers(tx, ms, p, t, pr, shape, ids); err != nil {
+			return err
+		}
+		if cut {
+			ms.status(collectionPath(p.Name, t.collection), http.StatusInsufficientStorage)
+		}
+		ms.raw("<D:sync-token>" + esc(next) + "</D:sync-token>")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	ms.send(w)
+	return nil
+}
+
+// syncAll is the first sync: every member, and the token of now.
+func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *who, t target, pr propRequest, shape dataShape, last int64) error {
+	list, err := s.listing(ctx, tx, t.collection)
+	if err != nil {
+		return err
+	}
+	for _, res := range list {
+		body, err := res.body(p)
+		if err != nil {
+			return err
+		}
+		ps, err := shape.props(res, body, pr, p)
+		if err != nil {
+			return err
+		}
+		ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
+	}
+	ms.raw("<D:sync-token>" + esc(syncToken(last, 0)) + "</D:sync-token>")
+	return nil
+}
+
+// syncMembers answers each changed item: its properties when it is live,
+// else 404 under the name it was served by.
+func (s *server) syncMembers(tx *store.Tx, ms *multistatus, p *who, t target, pr propRequest, shape dataShape, ids []int64) error {
+	names, err := tx.DAVObjectsOfItems(t.collection, ids)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		name, extra := itemName(t.collection, id), ""
+		if o, ok := names[id]; ok {
+			name, extra = o.Name, o.Extra
+		}
+		res, ok, err := load(tx, t.collection, name, id, extra)
+		if err != nil {
+			return err
+		}
+		href := objectPath(p.Name, t.collection, name)
+		if !ok {
+			ms.status(href, http.StatusNotFound)
+			continue
+		}
+		body, err := res.body(p)
+		if err != nil {
+			return err
+		}
+		ps, err := shape.props(res, body, pr, p)
+		if err != nil {
+			return err
+		}
+		ms.member(href, pr, ps)
+	}
+	return nil
+}
+
+// parseToken reads a token syncToken wrote.
+func parseToken(s string) (change, seq int64, ok bool) {
+	rest, found := strings.CutPrefix(s, syncPrefix)
+	if !found {
+		return 0, 0, false
+	}
+	c, q, dotted := strings.Cut(rest, ".")
+	change, err := strconv.ParseInt(c, 10, 64)
+	if err != nil || change < 0 {
+		return 0, 0, false
+	}
+	if dotted {
+		if seq, err = strconv.ParseInt(q, 10, 64); err != nil || seq < 1 {
+			return 0, 0, false
+		}
+	}
+	return change, seq, true
+}

@@ -289,6 +289,12 @@ func textProp(c *ical.Component, name, v string) {
 
 // Event writes one VEVENT.
 func (w *Writer) Event(e *Event) error {
+	w.component(w.eventComponent(e))
+	return w.err
+}
+
+// eventComponent is the VEVENT of e, stamped with w's DTSTAMP.
+func (w *Writer) eventComponent(e *Event) *ical.Component {
 	c := ical.NewComponent(ical.CompEvent)
 	c.Props.SetText("UID", e.UID)
 	c.Props.Set(&ical.Prop{Name: "DTSTAMP", Params: ical.Params{}, Value: w.stamp})
@@ -390,12 +396,17 @@ func (w *Writer) Event(e *Event) error {
 		c.Props.Set(timeProp("RECURRENCE-ID", rid, z, e.Floating))
 	}
 	w.alarms(c, e.Summary, e.Alarms, false)
-	w.component(c)
-	return w.err
+	return c
 }
 
 // Task writes one VTODO.
 func (w *Writer) Task(t *Task) error {
+	w.component(w.taskComponent(t))
+	return w.err
+}
+
+// taskComponent is the VTODO of t, stamped with w's DTSTAMP.
+func (w *Writer) taskComponent(t *Task) *ical.Component {
 	c := ical.NewComponent(ical.CompToDo)
 	c.Props.SetText("UID", t.UID)
 	c.Props.Set(&ical.Prop{Name: "DTSTAMP", Params: ical.Params{}, Value: w.stamp})
@@ -434,8 +445,7 @@ func (w *Writer) Task(t *Task) error {
 	// A task's reminders count back from its due: RELATED=END (RFC 5545
 	// §3.8.6.3), since a VTODO's START is its DTSTART.
 	w.alarms(c, t.Summary, t.Alarms, t.HasDue)
-	w.component(c)
-	return w.err
+	return c
 }
 
 func (w *Writer) alarms(c *ical.Component, summary string, a Alarms, relatedEnd bool) {

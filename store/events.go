@@ -277,6 +277,19 @@ func (tx *Tx) Event(id int64) (*calendar.Event, error) {
 	return e, err
 }
 
+// EventByUID reads the live event of tx's owner whose UID (RFC 5545
+// §3.8.4.7) is uid, by the index events_owner_uid, which keeps one live
+// event per UID and owner. The error wraps [ErrNotFound] when there is
+// none; any other error means a row that breaks the schema's forms.
+func (tx *Tx) EventByUID(uid string) (*calendar.Event, error) {
+	row := tx.queryRow(`SELECT `+eventColumns+` FROM events WHERE owner_id = ? AND uid = ? AND deleted_at IS NULL`, tx.owner, uid)
+	e, err := scanEvent(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("there is no event with UID %q: %w", uid, ErrNotFound)
+	}
+	return e, err
+}
+
 // Overrides reads the live overrides of event id by RECURRENCE-ID; the map
 // is never nil, so a change may add to it.
 func (tx *Tx) Overrides(eventID int64) (map[string]*calendar.Override, error) {

@@ -384,6 +384,48 @@ func (tx *Tx) TasksByUID() (map[string]task.Task, error) {
 	return out, err
 }
 
+// TaskByUID reads the live task of tx's owner whose UID is uid, by the
+// index tasks_owner_uid. A task the tools made has no UID (NULL) and is
+// exported as "t<ID>@assistant" (package ics), so such a uid finds task
+// <ID> when its own UID is NULL. The error wraps [ErrNotFound] when there
+// is none.
+func (tx *Tx) TaskByUID(uid string) (task.Task, error) {
+	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND uid = ? AND deleted_at IS NULL`, tx.owner, uid)
+	if err != nil {
+		return task.Task{}, err
+	}
+	if len(ts) > 0 {
+		return ts[0], nil
+	}
+	if id, ok := madeTaskID(uid); ok {
+		ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND id = ? AND uid IS NULL AND deleted_at IS NULL`, tx.owner, id)
+		if err != nil {
+			return task.Task{}, err
+		}
+		if len(ts) > 0 {
+			return ts[0], nil
+		}
+	}
+	return task.Task{}, fmt.Errorf("there is no task with UID %q: %w", uid, ErrNotFound)
+}
+
+// madeTaskID reads the id out of "t12@assistant", the UID a task with no
+// UID of its own is exported with.
+func madeTaskID(uid string) (int64, bool) {
+	digits, ok := strings.CutSuffix(uid, "@assistant")
+	if !ok || !strings.HasPrefix(digits, "t") || len(digits) < 2 || len(digits) > 19 {
+		return 0, false
+	}
+	var id int64
+	for _, c := range digits[1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		id = id*10 + int64(c-'0')
+	}
+	return id, id > 0
+}
+
 // TasksLike reads tx's owner's live open tasks added at or after since
 // whose normalised title ([item.NormTitle]) and due are t's, by id: the
 // candidates of a duplicate of t.

@@ -62,6 +62,11 @@ func (tx *Tx) Now() time.Time { return tx.now }
 // ("added t12 “Buy milk”"); without it the summary lists the rows touched.
 func (tx *Tx) Summarize(summary string) { tx.summary = summary }
 
+// Touched is the number of rows this transaction has written so far (each
+// row once, however often): 0 means the change, if it ends now, records
+// nothing.
+func (tx *Tx) Touched() int { return len(tx.touched) }
+
 // execWrite runs a statement without rows in the transaction, refused
 // inside Read. It is not journaled: rows of journaled tables go through
 // Insert, Update and Delete. The statement must filter by owner_id =

@@ -1,0 +1,571 @@
+package ics
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	ical "github.com/emersion/go-ical"
+
+	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// This file is the calendar object resource of CalDAV (RFC 4791 §4.1): one
+// VCALENDAR holding the components of one UID, a VEVENT series with its
+// changed occurrences or one VTODO, read from a client's PUT
+// ([ParseObject], [PutObject]) and written for its GET ([WriteEventObject],
+// [WriteTaskObject]).
+
+// The CalDAV preconditions an [ObjectError] names (RFC 4791 §5.3.2.1), in
+// the CALDAV: namespace; a server answers 403 (or 409) with the one named.
+const (
+	// ValidCalendarData: the body is no iCalendar object at all.
+	ValidCalendarData = "valid-calendar-data"
+	// ValidCalendarObjectResource: an iCalendar object that breaks the
+	// rules of a calendar object resource (one UID, one kind of
+	// component, every component with a UID, the series itself present).
+	ValidCalendarObjectResource = "valid-calendar-object-resource"
+	// SupportedCalendarComponent: a component assistant does not keep
+	// (VJOURNAL, VFREEBUSY, …).
+	SupportedCalendarComponent = "supported-calendar-component"
+)
+
+// ObjectError is why [ParseObject] refuses a body: Error is one sentence a
+// person can act on, Precondition the CalDAV precondition it breaks
+// ([ValidCalendarData], [ValidCalendarObjectResource] or
+// [SupportedCalendarComponent]).
+type ObjectError struct {
+	Precondition string
+	Reason       string
+}
+
+func (e *ObjectError) Error() string { return e.Reason }
+
+func objectErr(pre, format string, a ...any) *ObjectError {
+	return &ObjectError{Precondition: pre, Reason: fmt.Sprintf(format, a...)}
+}
+
+// Object is one calendar object resource as the store keeps it.
+type Object struct {
+	// Kind is "VEVENT" or "VTODO".
+	Kind string
+	// UID is the UID every component of the object shares.
+	UID string
+	// Event (Kind VEVENT) is the series as Import would store it, ID 0
+	// and CreatedAt the now given to ParseObject; Overrides are its
+	// changed and cancelled occurrences, keyed ([calendar.OccurrenceKey]),
+	// EventID 0, in the order of the body.
+	Event     *calendar.Event
+	Overrides []*calendar.Override
+	// Task (Kind VTODO) is the task as Import would store it, ID 0.
+	Task task.Task
+	// Skipped lists, by line, what of the body could not be kept (as
+	// Import's report does); Repaired what was read in spite of a fault.
+	Skipped, Repaired []Skipped
+	// Extra is every property (and subcomponent other than VALARM) of
+	// the components that assistant does not model, as iCalendar text
+	// opaque to callers: keep it with the item and hand it to
+	// WriteEventObject or WriteTaskObject, which put it back. "" when
+	// there is none.
+	Extra string
+}
+
+// eventModelled are the VEVENT properties assistant keeps in its own
+// columns or writes itself; every other one is extra. STATUS is kept only
+// as CANCELLED, on a changed occurrence.
+var eventModelled = map[string]bool{
+	"UID": true, "DTSTAMP": true, "DTSTART": true, "DTEND": true, "DURATION": true,
+	"SUMMARY": true, "DESCRIPTION": true, "LOCATION": true,
+	"RRULE": true, "EXDATE": true, "RDATE": true, "RECURRENCE-ID": true,
+}
+
+// todoModelled are the VTODO properties assistant keeps or writes itself.
+// STATUS is kept as COMPLETED or NEEDS-ACTION; any other (IN-PROCESS,
+// CANCELLED) is extra. DTSTART is extra: a task has no start.
+var todoModelled = map[string]bool{
+	"UID": true, "DTSTAMP": true, "SUMMARY": true, "DESCRIPTION": true, "DUE": true, "DURATION": true,
+	"PRIORITY": true, "COMPLETED": true, "CATEGORIES": true, "RRULE": true, "X-ASSISTANT-REPEAT-FROM": true,
+}
+
+// modelled reports whether property p of a component of kind is one
+// assistant keeps, so it is not extra.
+func modelled(kind string, p *ical.Prop) bool {
+	if p.Name == "STATUS" {
+		v := strings.ToUpper(strings.TrimSpace(p.Value))
+		if kind == ical.CompToDo {
+			return v == "" || v == "COMPLETED" || v == "NEEDS-ACTION"
+		}
+		return v == "CANCELLED"
+	}
+	if strings.HasPrefix(p.Name, "X-ASSISTANT-") {
+		return true
+	}
+	if kind == ical.CompToDo {
+		return todoModelled[p.Name]
+	}
+	return eventModelled[p.Name]
+}
+
+// ParseObject reads one calendar object resource (RFC 4791 §4.1), the
+// body of a CalDAV PUT: one VCALENDAR whose components (VTIMEZONEs aside)
+// are all VEVENTs or all VTODOs of one UID: a series with its changed
+// occurrences (RECURRENCE-ID), or one to-do. A TZID that names an IANA
+// zone needs no VTIMEZONE (RFC 7809). Floating times and all-day days are
+// read in person; absolute alarms before now are dropped and new rows are
+// created now, as Import does, whose mapping it shares. A body that is no
+// such object is refused with an [*ObjectError]; what of an accepted one
+// cannot be kept is listed in Object.Skipped.
+func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
+	var p parser
+	roots := p.parse(data)
+	switch {
+	case len(roots) == 0 && len(bytes.TrimSpace(data)) == 0:
+		return nil, objectErr(ValidCalendarData, "The body is empty; send one VCALENDAR holding one VEVENT or one VTODO.")
+	case len(roots) == 0:
+		return nil, objectErr(ValidCalendarData, "The body is not iCalendar data: it has no BEGIN:VCALENDAR … END:VCALENDAR; send one VCALENDAR holding one VEVENT or one VTODO.")
+	case len(roots) > 1:
+		return nil, objectErr(ValidCalendarObjectResource, "The body holds %d VCALENDAR objects; a calendar object is one VCALENDAR (RFC 4791 §4.1), so send each in a PUT of its own.", len(roots))
+	}
+	var comps []*node
+	kind := ""
+	for _, c := range roots[0].children {
+		switch c.Name {
+		case ical.CompTimezone:
+		case ical.CompEvent, ical.CompToDo:
+			if kind != "" && kind != c.Name {
+				return nil, objectErr(ValidCalendarObjectResource, "The body mixes VEVENT and VTODO components; a calendar object holds one kind (RFC 4791 §4.1), so send the event and the to-do in separate PUTs.")
+			}
+			kind = c.Name
+			comps = append(comps, c)
+		default:
+			return nil, objectErr(SupportedCalendarComponent, "A %s component cannot be stored: this calendar keeps events (VEVENT) and to-dos (VTODO) only.", args.Clip(c.Name))
+		}
+	}
+	if len(comps) == 0 {
+		return nil, objectErr(ValidCalendarObjectResource, "The VCALENDAR holds no VEVENT or VTODO; send one event or one to-do.")
+	}
+	uid := ""
+	masters := 0
+	for _, c := range comps {
+		u := ""
+		if up := c.Props.Get("UID"); up != nil {
+			u = strings.TrimSpace(unescapeText(up.Value))
+		}
+		switch {
+		case u == "":
+			return nil, objectErr(ValidCalendarObjectResource, "The %s at line %d has no UID; every component of a calendar object needs one (RFC 4791 §4.1), so add a UID line.", c.Name, c.line)
+		case len(u) > maxUID:
+			return nil, objectErr(ValidCalendarObjectResource, "The UID has %d bytes, more than the %d kept; use a shorter UID.", len(u), maxUID)
+		case uid != "" && u != uid:
+			return nil, objectErr(ValidCalendarObjectResource, "The body holds two UIDs, “%s” and “%s”; a calendar object holds the components of one UID (RFC 4791 §4.1), so send each in a PUT of its own.", args.Clip(uid), args.Clip(u))
+		}
+		uid = u
+		if c.Props.Get("RECURRENCE-ID") == nil {
+			masters++
+		} else if kind == ical.CompToDo {
+			return nil, objectErr(ValidCalendarObjectResource, "The VTODO at line %d is a changed occurrence (RECURRENCE-ID), which to-dos here cannot have; send the to-do alone, without RECURRENCE-ID.", c.line)
+		}
+	}
+	switch {
+	case masters == 0:
+		return nil, objectErr(ValidCalendarObjectResource, "The body holds only changed occurrences (RECURRENCE-ID) of “%s”, not the series itself; send the VEVENT without RECURRENCE-ID along with them.", args.Clip(uid))
+	case masters > 1:
+		return nil, objectErr(ValidCalendarObjectResource, "The body holds %d %ss with UID “%s” and no RECURRENCE-ID; a calendar object holds one, with its changed occurrences.", masters, kind, args.Clip(uid))
+	}
+
+	cal := DecodeBytes(data, DecodeOptions{Zone: person, Now: now})
+	plan := planRows(cal, person, now)
+	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped...), Repaired: cal.Repaired}
+	if kind == ical.CompToDo {
+		if len(plan.tasks) != 1 {
+			return nil, notKept(obj.Skipped, "to-do")
+		}
+		obj.Task = plan.tasks[0]
+		obj.Extra = extraText(kind, comps, func(*node) (string, bool) { return "", true })
+		return obj, nil
+	}
+	if len(plan.events) != 1 {
+		return nil, notKept(obj.Skipped, "event")
+	}
+	pe := plan.events[0]
+	seen := map[string]bool{}
+	for _, o := range pe.overrides {
+		if seen[o.Key] {
+			return nil, objectErr(ValidCalendarObjectResource, "Two VEVENTs change the same occurrence (RECURRENCE-ID %s) of “%s”; send one.", o.Key, args.Clip(uid))
+		}
+		seen[o.Key] = true
+	}
+	obj.Event, obj.Overrides = pe.event, pe.overrides
+	// Each component's extra goes with the key of what it became: "" for
+	// the series, the occurrence key of a changed occurrence (its master's
+	// zone as planRows left it, which storedOverride keyed it in).
+	var master *Event
+	for i := range cal.Events {
+		if cal.Events[i].RecurrenceID == nil {
+			master = &cal.Events[i]
+		}
+	}
+	keys := map[int]string{} // line of the component → key
+	for i := range cal.Events {
+		e := &cal.Events[i]
+		switch {
+		case e.RecurrenceID == nil:
+			keys[e.Line] = ""
+		case seen[calendar.OccurrenceKey(master.AllDay, master.Zone, *e.RecurrenceID)]:
+			keys[e.Line] = calendar.OccurrenceKey(master.AllDay, master.Zone, *e.RecurrenceID)
+		}
+	}
+	obj.Extra = extraText(kind, comps, func(n *node) (string, bool) { k, ok := keys[n.line]; return k, ok })
+	return obj, nil
+}
+
+// notKept is the refusal of an object whose one item the mapping left out,
+// with the first reason it gave.
+func notKept(skipped []Skipped, what string) error {
+	for _, s := range skipped {
+		if s.Component == ical.CompEvent || s.Component == ical.CompToDo {
+			return objectErr(ValidCalendarObjectResource, "The %s cannot be stored: %s", what, strings.TrimSuffix(s.Reason, ".")+".")
+		}
+	}
+	return objectErr(ValidCalendarObjectResource, "The %s cannot be stored: it holds nothing that can be read as one.", what)
+}
+
+// extraText gathers what of comps is extra (modelled), each component's
+// under the key keyOf gives it (ok false: the component was not kept,
+// and neither is its extra): a VCALENDAR of VEVENTs or VTODOs, one per
+// key that has any, a changed occurrence's carrying its key as
+// RECURRENCE-ID.
+func extraText(kind string, comps []*node, keyOf func(*node) (string, bool)) string {
+	var out []*ical.Component
+	for _, n := range comps {
+		key, ok := keyOf(n)
+		if !ok {
+			continue
+		}
+		c := ical.NewComponent(kind)
+		for name, ps := range n.Props {
+			for i := range ps {
+				if !modelled(kind, &ps[i]) {
+					c.Props[name] = append(c.Props[name], ps[i])
+				}
+			}
+		}
+		for _, ch := range n.Component.Children {
+			if ch.Name != ical.CompAlarm {
+				c.Children = append(c.Children, ch)
+			}
+		}
+		if len(c.Props) == 0 && len(c.Children) == 0 {
+			continue
+		}
+		if key != "" {
+			c.Props.Set(&ical.Prop{Name: "RECURRENCE-ID", Params: ical.Params{}, Value: key})
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	b.WriteString("BEGIN:VCALENDAR\r\n")
+	for _, c := range out {
+		writeRaw(&b, c)
+	}
+	b.WriteString("END:VCALENDAR\r\n")
+	return b.String()
+}
+
+// writeRaw writes c as iCalendar lines, unfolded, its properties in order
+// of name (each name's in their order) and their parameters by name, so
+// the same properties give the same text. go-ical's encoder is not used:
+// it refuses a component that lacks what RFC 5545 requires of it (a
+// VEVENT's DTSTAMP), and extra holds only part of one. What a content
+// line cannot hold is dropped: CR and LF in a value, DQUOTE in a
+// parameter value (RFC 5545 §3.1 forbids it there).
+func writeRaw(b *bytes.Buffer, c *ical.Component) {
+	b.WriteString("BEGIN:" + c.Name + "\r\n")
+	names := make([]string, 0, len(c.Props))
+	for name := range c.Props {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		for _, p := range c.Props[name] {
+			b.WriteString(p.Name)
+			pnames := make([]string, 0, len(p.Params))
+			for k := range p.Params {
+				pnames = append(pnames, k)
+			}
+			slices.Sort(pnames)
+			for _, k := range pnames {
+				b.WriteString(";" + k + "=")
+				for i, v := range p.Params[k] {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					v = strings.ReplaceAll(v, `"`, "")
+					if strings.ContainsAny(v, ";:,") {
+						v = `"` + v + `"`
+					}
+					b.WriteString(v)
+				}
+			}
+			b.WriteString(":" + strings.NewReplacer("\r", "", "\n", "").Replace(p.Value) + "\r\n")
+		}
+	}
+	for _, ch := range c.Children {
+		writeRaw(b, ch)
+	}
+	b.WriteString("END:" + c.Name + "\r\n")
+}
+
+// extraByKey reads Extra back: each component's properties and
+// subcomponents by key ("" for the series or the to-do). Text it cannot
+// read gives nothing.
+func extraByKey(extra string) map[string]*ical.Component {
+	out := map[string]*ical.Component{}
+	if extra == "" {
+		return out
+	}
+	var p parser
+	for _, root := range p.parse([]byte(extra)) {
+		for _, c := range root.children {
+			key := ""
+			if r := c.Props.Get("RECURRENCE-ID"); r != nil {
+				key = r.Value
+				delete(c.Props, "RECURRENCE-ID")
+			}
+			out[key] = c.Component
+		}
+	}
+	return out
+}
+
+// putBack adds the extra properties and subcomponents of x to c. A
+// property c already has is c's, except a to-do's STATUS, where the extra
+// one (IN-PROCESS, CANCELLED) stands for the NEEDS-ACTION written.
+func putBack(c, x *ical.Component) {
+	if x == nil {
+		return
+	}
+	enc := ical.NewEncoder(io.Discard)
+	for name, ps := range x.Props {
+		if _, has := c.Props[name]; has {
+			if !(c.Name == ical.CompToDo && name == "STATUS" && c.Props.Get("STATUS").Value == "NEEDS-ACTION") {
+				continue
+			}
+		}
+		var keep []ical.Prop
+		for _, p := range ps {
+			// what go-ical's encoder would refuse is left out, so the
+			// object is still written
+			if enc.Encode(&ical.Calendar{Component: &ical.Component{Name: "X-TEST", Props: ical.Props{name: {p}}}}) == nil {
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) > 0 {
+			c.Props[name] = keep
+		}
+	}
+	for _, ch := range x.Children {
+		if enc.Encode(&ical.Calendar{Component: ch}) == nil {
+			c.Children = append(c.Children, ch)
+		}
+	}
+}
+
+// objectStamp is the DTSTAMP of an object: a stored time of the item,
+// never the clock, so the same rows give the same bytes (a CalDAV ETag is
+// a hash of them).
+func objectStamp(times ...time.Time) time.Time {
+	for _, t := range times {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Unix(0, 0).UTC()
+}
+
+// WriteEventObject writes the calendar object resource of the stored
+// series e with its overrides ovs (any order) to w: one VCALENDAR with a
+// VTIMEZONE for each zone it uses over the years it spans, the series'
+// VEVENT and one per override (by key), each with its part of extra (an
+// [Object.Extra]) put back. The bytes depend only on the arguments: DTSTAMP
+// is e.CreatedAt. person is the zone all-day days begin in.
+func WriteEventObject(w io.Writer, e *calendar.Event, ovs []*calendar.Override, extra string, person tz.Zone) error {
+	me, err := eventFromStore(e, person)
+	if err != nil {
+		return err
+	}
+	sorted := slices.Clone(ovs)
+	slices.SortFunc(sorted, func(a, b *calendar.Override) int { return strings.Compare(a.Key, b.Key) })
+	cal := &Calendar{Events: []Event{*me}}
+	for _, o := range sorted {
+		ov, err := overrideFromStore(me, o)
+		if err != nil {
+			return err
+		}
+		cal.Events = append(cal.Events, *ov)
+	}
+	zones, fromY, toY := spanOf(cal)
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: objectStamp(e.CreatedAt)})
+	x := extraByKey(extra)
+	for i := range cal.Events {
+		c := wr.eventComponent(&cal.Events[i])
+		key := ""
+		if i > 0 {
+			key = sorted[i-1].Key
+		}
+		putBack(c, x[key])
+		wr.component(c)
+	}
+	return wr.Close()
+}
+
+// WriteTaskObject writes the calendar object resource of the stored task t
+// to w: one VCALENDAR with the VTIMEZONE of its due's zone and its VTODO
+// (UID "t<ID>@assistant" when it has none of its own), with extra (an
+// [Object.Extra]) put back. The bytes depend only on the arguments:
+// DTSTAMP is t.UpdatedAt (t.CreatedAt when unset). person is the zone of a
+// floating due.
+func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) error {
+	mt, err := exportedTask(t, person)
+	if err != nil {
+		return err
+	}
+	x := extraByKey(extra)
+	zones, fromY, toY := spanOf(&Calendar{Tasks: []Task{*mt}})
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: objectStamp(t.UpdatedAt, t.CreatedAt)})
+	c := wr.taskComponent(mt)
+	putBack(c, x[""])
+	wr.component(c)
+	return wr.Close()
+}
+
+// PutObject writes obj for tx's owner inside the caller's store.Write,
+// replacing what the store holds for its UID: the live event of that UID
+// is updated in place (same id, creation time and split) or a new one
+// inserted; the object's overrides are saved or inserted and the live
+// ones it does not hold are deleted; a task is updated (a made task found
+// by "t<ID>@assistant" keeps having no UID of its own) or inserted. When
+// the series' DTSTART moves, the old one is kept in PrevStarts
+// ([calendar.RecordMove]) so occurrence ids from before still resolve. id
+// is the event's or task's; created says it is new; changed that a row
+// was written (a PUT of what is stored writes nothing, and the change
+// records nothing). person is the owner's zone, as ParseObject had it.
+func PutObject(tx *store.Tx, person tz.Zone, obj *Object) (id int64, created, changed bool, err error) {
+	before := tx.Touched()
+	switch obj.Kind {
+	case ical.CompEvent:
+		id, created, err = putEvent(tx, obj)
+	case ical.CompToDo:
+		id, created, err = putTask(tx, obj)
+	default:
+		return 0, false, false, fmt.Errorf("an object of kind %q cannot be stored", obj.Kind)
+	}
+	if err != nil {
+		return 0, false, false, err
+	}
+	return id, created, tx.Touched() > before, nil
+}
+
+func putEvent(tx *store.Tx, obj *Object) (int64, bool, error) {
+	want := obj.Event.Clone()
+	ovs := make([]*calendar.Override, len(obj.Overrides))
+	for i, o := range obj.Overrides {
+		c := *o
+		ovs[i] = &c
+	}
+	have, err := tx.EventByUID(obj.UID)
+	if errors.Is(err, store.ErrNotFound) {
+		want.ID = 0
+		if err := tx.InsertEvents([]*calendar.Event{want}, [][]*calendar.Override{ovs}); err != nil {
+			return 0, false, err
+		}
+		for _, o := range ovs {
+			o.ID, o.EventID = 0, want.ID
+		}
+		if len(ovs) > 0 {
+			if err := tx.InsertOverrides(ovs, want.CreatedAt); err != nil {
+				return 0, false, err
+			}
+		}
+		return want.ID, true, nil
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	live, err := tx.Overrides(have.ID)
+	if err != nil {
+		return 0, false, err
+	}
+	keep := map[string]bool{}
+	for _, o := range ovs {
+		keep[o.Key] = true
+	}
+	gone := make([]string, 0, len(live))
+	for k := range live {
+		if !keep[k] {
+			gone = append(gone, k)
+		}
+	}
+	slices.Sort(gone)
+	for _, k := range gone {
+		if err := tx.DeleteOverride(live[k].ID); err != nil {
+			return 0, false, err
+		}
+	}
+	for _, o := range ovs {
+		o.EventID = have.ID
+		if h := live[o.Key]; h != nil {
+			o.ID = h.ID
+			if err := tx.SaveOverride(h, o); err != nil {
+				return 0, false, err
+			}
+			continue
+		}
+		o.ID = 0
+		if err := tx.InsertOverride(o, want.CreatedAt); err != nil {
+			return 0, false, err
+		}
+	}
+	want.ID, want.CreatedAt, want.SplitFrom, want.PrevStarts = have.ID, have.CreatedAt, have.SplitFrom, have.PrevStarts
+	calendar.RecordMove(have, want)
+	if err := tx.SaveEvent(have, want); err != nil {
+		return 0, false, err
+	}
+	return have.ID, false, nil
+}
+
+func putTask(tx *store.Tx, obj *Object) (int64, bool, error) {
+	want := obj.Task
+	have, err := tx.TaskByUID(obj.UID)
+	if errors.Is(err, store.ErrNotFound) {
+		id, err := tx.InsertTask(want)
+		return id, true, err
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	want.ID, want.CreatedAt, want.UpdatedAt = have.ID, have.CreatedAt, have.UpdatedAt
+	if have.UID == "" && want.UID == task.Label(have.ID)+"@assistant" {
+		want.UID = ""
+	}
+	if want.Status == task.Done && have.Status == task.Done && want.CompletedAt.Equal(obj.Task.CreatedAt) {
+		// Done without a COMPLETED time in the body: it stays done when it
+		// was.
+		want.CompletedAt = have.CompletedAt
+	}
+	if _, err := tx.SaveTask(have, want); err != nil {
+		return 0, false, err
+	}
+	return have.ID, false, nil
+}

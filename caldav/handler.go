@@ -177,6 +177,11 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target)
 	case r.Method == "PROPFIND" && (t.kind == atHome || t.kind == atCollection):
 		err = s.propfind(w, r, p, t)
 	case r.Method == "PROPFIND":
+		if r.Header.Get("Content-Type") == "" {
+			// The library reads a body only when it is said to be XML;
+			// some clients leave the header out.
+			r.Header.Set("Content-Type", "application/xml")
+		}
 		s.lib.ServeHTTP(w, r)
 		return
 	case r.Method == "PROPPATCH":

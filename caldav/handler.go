@@ -105,7 +105,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, Prefix+"/", http.StatusMovedPermanently)
 		return
 	}
-	if r.URL.Path != Prefix && !strings.HasPrefix(r.URL.Path, Prefix+"/") {
+	if r.URL.Path != "/" && r.URL.Path != Prefix && !strings.HasPrefix(r.URL.Path, Prefix+"/") {
 		plain(w, http.StatusNotFound, "Nothing is served here; CalDAV clients take this server's address, or "+Prefix+"/.")
 		return
 	}

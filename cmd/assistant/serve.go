@@ -98,16 +98,16 @@ func serveHTTP(ctx context.Context, a *app, o mcpOptions, reg *tools.Registry, o
 		attrs = append(attrs, "feed", root+feedPrefix)
 	}
 	attrs = append(attrs, "db", st.Path(), "tools", len(reg.Names()))
-	a.log.Info("serving MCP over streamable HTTP, "+f.others(), attrs...)
+	a.log.Info("serving "+f.names()+" over HTTP", attrs...)
 	if !mcpserver.Loopback(ln.Addr()) && !tls {
 		a.log.Info("listening beyond this machine in clear text, behind a TLS proxy (--behind-tls-proxy)", "addr", addr)
 	}
 	serveOpts := &mcpserver.ServeOptions{ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout, IdleTimeout: o.IdleTimeout,
 		ReadHeaderTimeout: min(o.ReadTimeout, mcpserver.DefaultReadHeaderTimeout), CertFile: o.TLSCert, KeyFile: o.TLSKey}
 	if err := mcpserver.Serve(ctx, ln, f.handler(), serveOpts); err != nil {
-		return failf(exitInternal, "serving MCP on %s failed: %v", addr, err)
+		return failf(exitInternal, "serving %s on %s failed: %v", f.names(), addr, err)
 	}
-	a.log.Info("stopped serving MCP, " + f.others())
+	a.log.Info("stopped serving " + f.names())
 	return nil
 }
 
@@ -154,12 +154,12 @@ type fronts struct {
 	Feed   http.Handler // the read-only feeds; nil: /feed/ is not served
 }
 
-// others names the fronts besides MCP, for the log.
-func (f fronts) others() string {
+// names names the fronts served, for the log.
+func (f fronts) names() string {
 	if f.Feed == nil {
-		return "CalDAV"
+		return "MCP and CalDAV"
 	}
-	return "CalDAV and the calendar feed"
+	return "MCP, CalDAV and the calendar feed"
 }
 
 // handler routes a request by its path:

@@ -106,6 +106,8 @@ var copyTables = []copyTable{
 	{name: "reminder_deliveries", key: []string{"id"}, of: "owner_id = ?", identity: true},
 	{name: "remind_next", key: []string{"owner_id", "item"}, textKey: []string{"item"}, of: "owner_id = ?"},
 	{name: "remind_state", key: []string{"owner_id"}, of: "owner_id = ?"},
+	{name: "dav_objects", key: []string{"owner_id", "collection", "name"}, textKey: []string{"collection", "name"}, of: "owner_id = ?"},
+	{name: "feed_secrets", key: []string{"id"}, of: "person_id = ?", identity: true},
 }
 
 // copyBatch is the most rows one INSERT of a Copy carries (fewer for wide

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,16 @@ func fill(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.token = tok
+	// A name a CalDAV client gave an event, and a feed secret.
+	if _, err := w.st.Write(w.ctx, w.ada.ID, "caldav", func(tx *store.Tx) error {
+		return tx.SaveDAVObject(store.DAVObject{Collection: store.DAVEvents, Name: "phone-made.ics", UID: "phone-made", ItemID: 1, Extra: "X-FOO:bar"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.st.DB().ExecContext(w.ctx, `INSERT INTO feed_secrets (person_id, hash, prefix, label, created) VALUES (`+
+		strconv.FormatInt(w.ada.ID, 10)+`, '\x0102', 'f_ab', 'google', 1)`); err != nil {
+		t.Fatal(err)
+	}
 	conv, err := w.st.NewConversation(w.ctx, w.ada.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -269,7 +280,7 @@ func TestCopyWhole(t *testing.T) {
 		w := fill(t)
 		dst := openAt(t, storetest.Location(t), &w.now)
 		rep := copyOrFail(t, w.st, dst, store.CopyOptions{})
-		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 15 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
+		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 17 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
 			t.Fatalf("report: %+v", rep)
 		}
 		for _, tc := range rep.Tables {

@@ -189,14 +189,23 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped...), Repaired: cal.Repaired}
 	if kind == ical.CompToDo {
 		if len(plan.tasks) != 1 {
-			return nil, notKept(obj.Skipped, "to-do")
+			return nil, notKept(obj.Skipped, "to-do", comps[0].line)
 		}
 		obj.Task = plan.tasks[0]
 		obj.Extra = extraText(kind, comps, func(*node) (string, bool) { return "", true })
 		return obj, nil
 	}
 	if len(plan.events) != 1 {
-		return nil, notKept(obj.Skipped, "event")
+		line := 0
+		for _, c := range comps {
+			if c.Props.Get("RECURRENCE-ID") == nil {
+				line = c.line
+				if st := c.Props.Get("STATUS"); st != nil && strings.EqualFold(strings.TrimSpace(st.Value), "CANCELLED") {
+					return nil, objectErr(ValidCalendarObjectResource, "A cancelled event (STATUS:CANCELLED) is not kept; to cancel the event, delete its resource instead.")
+				}
+			}
+		}
+		return nil, notKept(obj.Skipped, "event", line)
 	}
 	pe := plan.events[0]
 	seen := map[string]bool{}
@@ -238,7 +247,18 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 
 // notKept is the refusal of an object whose one item the mapping left out,
 // with the first reason it gave.
-func notKept(skipped []Skipped, what string) error {
+// The reason given at line (the component's BEGIN) goes first.
+func notKept(skipped []Skipped, what string, line int) error {
+	skipped = slices.Clone(skipped)
+	slices.SortStableFunc(skipped, func(a, b Skipped) int {
+		switch {
+		case a.Line == line && b.Line != line:
+			return -1
+		case b.Line == line && a.Line != line:
+			return 1
+		}
+		return 0
+	})
 	for _, s := range skipped {
 		if s.Component == ical.CompEvent || s.Component == ical.CompToDo {
 			return objectErr(ValidCalendarObjectResource, "The %s cannot be stored: %s", what, strings.TrimSuffix(s.Reason, ".")+".")

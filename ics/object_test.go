@@ -487,7 +487,7 @@ func TestObjectRefusals(t *testing.T) {
 		{"two masters", cal(ev("a", ""), ev("a", "")), ValidCalendarObjectResource, "no RECURRENCE-ID"},
 		{"a to-do override", cal("BEGIN:VTODO\r\nUID:a\r\nRECURRENCE-ID:20261005T090000Z\r\nEND:VTODO\r\n"), ValidCalendarObjectResource, "changed occurrence"},
 		{"no DTSTART", cal("BEGIN:VEVENT\r\nUID:a\r\nSUMMARY:x\r\nEND:VEVENT\r\n"), ValidCalendarObjectResource, "DTSTART"},
-		{"cancelled series", cal(ev("a", "STATUS:CANCELLED\r\n")), ValidCalendarObjectResource, "cancelled"},
+		{"cancelled series", cal(ev("a", "STATUS:CANCELLED\r\n")), ValidCalendarObjectResource, "delete its resource"},
 		{"one occurrence twice", cal(ev("a", "RRULE:FREQ=DAILY;COUNT=3\r\n"), ev("a", "RECURRENCE-ID:20261006T090000Z\r\nSUMMARY:x\r\n"), ev("a", "RECURRENCE-ID:20261006T090000Z\r\nSUMMARY:y\r\n")),
 			ValidCalendarObjectResource, "same occurrence"},
 		{"a UID with a carriage return", cal(ev("a\rb", "")), ValidCalendarData, "control character"},

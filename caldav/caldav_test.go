@@ -440,3 +440,28 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 		t.Errorf("after the slow PUTs ended: %d", code)
 	}
 }
+
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	f := open(t)
+	f.call("add_event", `{"title":"Kept","start":"2026-12-07T09:00","duration":15}`)
+	ro := httptest.NewServer(caldav.Handler(f.env.Store, caldav.Options{ReadOnly: true}))
+	defer ro.Close()
+	f.srv = ro
+	before := f.lastChange()
+	if code, _, body := f.as("PUT", events1+"x.ics", calHeader, object("x", "X", "")); code != 403 || !strings.Contains(body, "--read-only") {
+		t.Errorf("PUT on a read-only server: %d %s", code, body)
+	}
+	if code, _, _ := f.as("DELETE", events1+"e1.ics", nil, ""); code != 403 {
+		t.Errorf("DELETE on a read-only server: %d", code)
+	}
+	code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:"><prop><current-user-privilege-set/></prop></propfind>`)
+	if code != 207 || strings.Contains(body, "<D:write/>") || !strings.Contains(body, "<D:read/>") {
+		t.Errorf("privileges on a read-only server: %d %s", code, body)
+	}
+	if code, _, _ := f.as("GET", events1+"e1.ics", nil, ""); code != 200 {
+		t.Errorf("GET on a read-only server: %d", code)
+	}
+	if f.lastChange() != before {
+		t.Error("a read-only server wrote")
+	}
+}

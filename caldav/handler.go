@@ -61,7 +61,7 @@ type server struct {
 	now func() time.Time
 	lib *caldav.Handler
 
-	mu    sync.Mutex
+	mu       sync.Mutex
 	open     map[int64]int // open requests by person
 	limit    int
 	readOnly bool

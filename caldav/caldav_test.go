@@ -465,3 +465,31 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Error("a read-only server wrote")
 	}
 }
+
+// A PUT that changes only what assistant does not model (an attendee,
+// an app's X- property) is still a change: the ETag moves and the other
+// clients' sync-collection reports it.
+func TestExtraOnlyChangeIsSynced(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		path := events1 + "x.ics"
+		if code, _, body := f.as("PUT", path, calHeader, object("x", "Talk", "X-APP-COLOR:red\r\n")); code != 201 {
+			t.Fatalf("create: %d %s", code, body)
+		}
+		_, h, _ := f.as("GET", path, nil, "")
+		tag := h.Get("ETag")
+		_, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token/><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		tok := regexp.MustCompile(`<D:sync-token>([^<]+)</D:sync-token>`).FindStringSubmatch(body)[1]
+		if code, _, _ := f.as("PUT", path, calHeader, object("x", "Talk", "X-APP-COLOR:blue\r\n")); code != 204 {
+			t.Fatalf("extra-only PUT: %d", code)
+		}
+		code, h, body := f.as("GET", path, nil, "")
+		if code != 200 || h.Get("ETag") == tag || !strings.Contains(body, "X-APP-COLOR:blue") {
+			t.Errorf("after an extra-only change: %d %s (was %s) %s", code, h.Get("ETag"), tag, body)
+		}
+		_, _, body = f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+tok+`</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		if !strings.Contains(body, "x.ics") {
+			t.Errorf("sync after an extra-only change does not report it: %s", body)
+		}
+	})
+}

@@ -19,7 +19,7 @@ import (
 // it would take are answered by this package before they reach it.
 type backend struct{ s *server }
 
-var errServedElsewhere = webdav.NewHTTPError(http.StatusForbidden, errors.New("answered by package caldav"))
+var errServedElsewhere = webdav.NewHTTPError(http.StatusForbidden, errors.New("not served here; ask the collection itself"))
 
 // CurrentUserPrincipal is /dav/NAME/ (unescaped: the library escapes).
 func (b *backend) CurrentUserPrincipal(ctx context.Context) (string, error) {

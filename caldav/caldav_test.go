@@ -546,3 +546,94 @@ func TestDenseSeriesIsBounded(t *testing.T) {
 		t.Errorf("the moved occurrence: %d %s", code, body)
 	}
 }
+
+// An object deleted and made again under another name with the same UID:
+// the old name is reported gone, and undoing the delete is refused with a
+// sentence while the new one holds the UID.
+func TestSameUIDUnderANewName(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		if code, _, _ := f.as("PUT", events1+"a.ics", calHeader, object("same", "First", "")); code != 201 {
+			t.Fatal(code)
+		}
+		_, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token/><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		tok := regexp.MustCompile(`<D:sync-token>([^<]+)</D:sync-token>`).FindStringSubmatch(body)[1]
+		if code, _, _ := f.as("DELETE", events1+"a.ics", nil, ""); code != 204 {
+			t.Fatal(code)
+		}
+		deleted := f.call("list_changes", `{"limit":1}`)
+		if code, _, _ := f.as("PUT", events1+"b.ics", calHeader, object("same", "Second", "")); code != 201 {
+			t.Fatal(code)
+		}
+		_, _, body = f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+tok+`</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		if !strings.Contains(body, "a.ics</D:href><D:status>HTTP/1.1 404") || !strings.Contains(body, "b.ics</D:href><D:propstat>") {
+			t.Errorf("sync after a delete and a new name: %s", body)
+		}
+		change := regexp.MustCompile(`c\d+`).FindString(deleted.Out)
+		res, _ := f.env.Call(f.me, "undo", `{"change":"`+change+`"}`)
+		if res.Code != 5 || !strings.Contains(res.Err, "another live item now holds its UID") {
+			t.Errorf("undo of the delete while the UID is taken: %d %s", res.Code, res.Err)
+		}
+	})
+}
+
+// A purge that empties the journal makes every older token invalid, even
+// when SQLite numbers new changes as the purged ones were (RFC 6578
+// §3.2), and the token of an empty calendar is invalid once changes came
+// and went.
+func TestTokensAfterPurge(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		syncFrom := func(tok string) (int, string) {
+			code, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+tok+`</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+			return code, body
+		}
+		tokenRe := regexp.MustCompile(`<D:sync-token>([^<]+)</D:sync-token>`)
+		_, body := syncFrom("")
+		empty := tokenRe.FindStringSubmatch(body)[1]
+		for i := range 3 {
+			f.call("add_event", fmt.Sprintf(`{"title":"Old %d","start":"2026-12-0%dT09:00","duration":30}`, i, i+2))
+		}
+		_, body = syncFrom("")
+		old := tokenRe.FindStringSubmatch(body)[1]
+		f.call("delete_event", `{"id":"e1"}`)
+		f.env.Now = f.env.Now.Add(200 * 24 * time.Hour)
+		if _, err := f.env.Store.Purge(context.Background(), 90*24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 5 {
+			f.call("add_event", fmt.Sprintf(`{"title":"New %d","start":"2027-07-0%dT09:00","duration":30}`, i, i+2))
+		}
+		for name, tok := range map[string]string{"old": old, "empty": empty} {
+			if code, body := syncFrom(tok); code != 403 || !strings.Contains(body, "valid-sync-token") {
+				t.Errorf("the %s token after a purge: %d %s", name, code, body)
+			}
+		}
+		code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:" xmlns:CS="http://calendarserver.org/ns/"><prop><CS:getctag/></prop></propfind>`)
+		if code != 207 || strings.Contains(body, ">"+old+"<") {
+			t.Errorf("the CTag after a purge is the old one: %s", body)
+		}
+	})
+}
+
+// A request cannot make an answer larger than what it asks deserves:
+// properties asked many times are answered once.
+func TestRepeatedPropertiesAnsweredOnce(t *testing.T) {
+	f := open(t)
+	f.call("add_event", `{"title":"One","start":"2026-12-07T09:00","duration":15}`)
+	code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "1"},
+		`<propfind xmlns="DAV:"><prop>`+strings.Repeat("<getetag/>", 50000)+`</prop></propfind>`)
+	if code != 207 || strings.Count(body, "<D:getetag>") != 1 {
+		t.Errorf("%d, %d ETags", code, strings.Count(body, "<D:getetag>"))
+	}
+	if code, _, _ := f.as("GET", "/dav/me/x/y", nil, ""); code != 404 {
+		t.Errorf("GET of nothing: %d", code)
+	}
+	if code, _, _ := f.as("GET", events1+"e1.ics", map[string]string{"If-Match": `"nope"`}, ""); code != 412 {
+		t.Errorf("GET with a stale If-Match: %d", code)
+	}
+	code, _, body = f.as("PROPFIND", "/dav/me/", map[string]string{"Depth": "infinity"}, "")
+	if code != 207 || !strings.Contains(body, "/dav/me/calendars/") {
+		t.Errorf("PROPFIND of the principal at depth infinity: %d %s", code, body)
+	}
+}

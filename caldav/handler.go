@@ -247,6 +247,11 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target)
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		r.ContentLength = int64(len(body))
+		if d := r.Header.Get("Depth"); d == "" || strings.EqualFold(d, "infinity") {
+			// The tree below a principal is two levels; infinity (or no
+			// Depth, RFC 4918 §9.1) is answered as 1, as for the home.
+			r.Header.Set("Depth", "1")
+		}
 		s.lib.ServeHTTP(w, r)
 		return
 	case r.Method == "PROPPATCH":
@@ -263,6 +268,8 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target)
 		err = &httpError{code: http.StatusForbidden, msg: "This server has two fixed collections, events and tasks; new calendars cannot be made."}
 	case r.Method == http.MethodDelete:
 		err = &httpError{code: http.StatusForbidden, msg: "The collections cannot be deleted; delete their objects one by one."}
+	case (r.Method == http.MethodGet || r.Method == http.MethodHead) && t.kind == atNothing:
+		err = &httpError{code: http.StatusNotFound, msg: "Nothing is here; your calendars are under " + homePath(p.Name) + "."}
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:
 		plain(w, http.StatusOK, "This is a CalDAV collection; add this server's address to a CalDAV client to see it.")
 		return

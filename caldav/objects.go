@@ -152,6 +152,9 @@ func (s *server) get(w http.ResponseWriter, r *http.Request, p *who, t target) e
 	}
 	tag := etag(body)
 	w.Header().Set("ETag", tag)
+	if im := r.Header.Get("If-Match"); im != "" && !matches(im, tag) {
+		return &httpError{code: http.StatusPreconditionFailed, msg: "The object changed since you read it (its ETag differs)."}
+	}
 	if matches(r.Header.Get("If-None-Match"), tag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil

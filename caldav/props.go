@@ -9,19 +9,42 @@ import (
 	"github.com/assistant-dev/assistant/store"
 )
 
-// syncPrefix begins every sync token (RFC 6578 §3.2: a URI); the rest is
-// the journal's change number, and ".SEQ" for a point inside one change
-// (after its row SEQ, numbered from 0) when an answer was cut there.
+// syncPrefix begins every sync token (RFC 6578 §3.2: a URI). The rest is
+// "N-T": the journal's change number N and the Unix time T it was
+// written (a number SQLite may give again after a purge emptied the
+// journal is told apart by its time), and ".S" for a point inside the
+// change, after its row S (numbered from 0), when an answer was cut
+// there. "0-0" is the token of a person with no change yet.
 const syncPrefix = "urn:x-assistant:sync:"
 
-// syncToken is the token of the point (change, seq); a negative seq is
-// the end of the change.
-func syncToken(change, seq int64) string {
-	t := syncPrefix + strconv.FormatInt(change, 10)
-	if seq >= 0 {
-		t += "." + strconv.FormatInt(seq, 10)
+// point is a place in a person's journal: after change (at its time), or
+// inside it after row seq when seq ≥ 0.
+type point struct {
+	change int64
+	at     int64 // Unix seconds
+	seq    int64 // -1: the whole change
+}
+
+// token is the sync token of pt.
+func (pt point) token() string {
+	t := syncPrefix + strconv.FormatInt(pt.change, 10) + "-" + strconv.FormatInt(pt.at, 10)
+	if pt.seq >= 0 {
+		t += "." + strconv.FormatInt(pt.seq, 10)
 	}
 	return t
+}
+
+// latest is the point after the owner's newest change.
+func latest(tx *store.Tx) (point, error) {
+	n, at, err := tx.LastChange()
+	if err != nil {
+		return point{}, err
+	}
+	pt := point{change: n, seq: -1}
+	if n > 0 {
+		pt.at = at.Unix()
+	}
+	return pt, nil
 }
 
 // collectionNames are the display names of the two collections.
@@ -65,9 +88,9 @@ func (s *server) homeProps(p *who) []prop {
 	}
 }
 
-// collectionProps are the properties of one collection; change is the
-// owner's newest change, its CTag and sync token.
-func (s *server) collectionProps(p *who, collection string, change int64) []prop {
+// collectionProps are the properties of one collection; now is the
+// point after the owner's newest change, its CTag and sync token.
+func (s *server) collectionProps(p *who, collection string, now point) []prop {
 	comp := kindOf(collection)
 	return []prop{
 		{name(nsDAV, "resourcetype"), "<D:collection/><C:calendar/>"},
@@ -76,8 +99,8 @@ func (s *server) collectionProps(p *who, collection string, change int64) []prop
 		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
 		{name(nsDAV, "current-user-privilege-set"), s.privileges()},
 		{name(nsDAV, "supported-report-set"), reports},
-		{name(nsDAV, "sync-token"), esc(syncToken(change, -1))},
-		{name(nsCS, "getctag"), esc(syncToken(change, -1))},
+		{name(nsDAV, "sync-token"), esc(now.token())},
+		{name(nsCS, "getctag"), esc(now.token())},
 		{name(nsCalDAV, "supported-calendar-component-set"), `<C:comp name="` + comp + `"/>`},
 		{name(nsCalDAV, "supported-calendar-data"), `<C:calendar-data content-type="text/calendar" version="2.0"/>`},
 		{name(nsCalDAV, "calendar-description"), esc(collectionNames[collection] + " of " + p.Name + ", kept by assistant")},
@@ -119,7 +142,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 	deep := r.Header.Get("Depth") != "0"
 	ms := newMultistatus(w)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
-		change, _, err := tx.LastChange()
+		now, err := latest(tx)
 		if err != nil {
 			return err
 		}
@@ -133,7 +156,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 			cols = []string{t.collection}
 		}
 		for _, c := range cols {
-			ms.member(collectionPath(p.Name, c), pr, s.collectionProps(p, c, change))
+			ms.member(collectionPath(p.Name, c), pr, s.collectionProps(p, c, now))
 		}
 		if t.kind != atCollection || !deep {
 			return nil

@@ -524,8 +524,9 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 	if lvl := strings.TrimSpace(root.child(nsDAV, "sync-level").text); lvl != "" && lvl != "1" {
 		return &httpError{code: http.StatusForbidden, precondition: "D:supported-sync-level", msg: "Only sync-level 1 is served: the collections hold no collections."}
 	}
-	limit := MaxResults
+	limit, asked := MaxResults, false
 	if n := root.child(nsDAV, "limit").child(nsDAV, "nresults"); n != nil {
+		asked = true
 		v, err := strconv.Atoi(strings.TrimSpace(n.text))
 		if err != nil || v < 1 {
 			return &httpError{code: http.StatusBadRequest, msg: "A sync-collection's nresults is a positive whole number."}
@@ -535,23 +536,25 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 	token := strings.TrimSpace(root.child(nsDAV, "sync-token").text)
 	ms := newMultistatus(w)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
-		last, _, err := tx.LastChange()
+		now, err := latest(tx)
 		if err != nil {
 			return err
 		}
 		if token == "" {
-			return s.syncAll(r.Context(), tx, ms, p, t, pr, shape, last)
+			return s.syncAll(r.Context(), tx, ms, p, t, pr, shape, now, limit, asked)
 		}
-		change, seq, ok := parseToken(token)
-		first, err := tx.FirstChange()
-		if err != nil {
-			return err
+		from, ok := parseToken(token)
+		if ok {
+			ok, err = s.validPoint(tx, from, now)
+			if err != nil {
+				return err
+			}
 		}
-		if !ok || change > last || (change > 0 && change < first) {
+		if !ok {
 			return &httpError{code: http.StatusForbidden, precondition: "D:valid-sync-token",
 				msg: "The sync token is not one this server gave, or is older than the change journal keeps; sync again from the start (an empty token)."}
 		}
-		rows, err := tx.ChangedRows(change, seq, limit+1)
+		rows, err := tx.ChangedRows(from.change, from.seq, limit+1)
 		if err != nil {
 			return err
 		}
@@ -559,9 +562,10 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		if cut {
 			rows = rows[:limit]
 		}
-		next := syncToken(last, -1)
+		next := now.token()
 		if cut {
-			next = syncToken(rows[len(rows)-1].Change, rows[len(rows)-1].Seq)
+			last := rows[len(rows)-1]
+			next = point{change: last.Change, at: last.At.Unix(), seq: last.Seq}.token()
 		}
 		var ids []int64
 		seen := map[int64]bool{}
@@ -597,11 +601,17 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 	return nil
 }
 
-// syncAll is the first sync: every member, and the token of now.
-func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *who, t target, pr propRequest, shape dataShape, last int64) error {
+// syncAll is the first sync: every member, and the token of now. A
+// client's nresults below the collection's size is refused (RFC 6578
+// §3.7: a first sync has no point to go on from).
+func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *who, t target, pr propRequest, shape dataShape, now point, limit int, asked bool) error {
 	list, err := s.listing(ctx, tx, t.collection)
 	if err != nil {
 		return err
+	}
+	if asked && len(list) > limit {
+		return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
+			msg: fmt.Sprintf("The collection holds %d objects, more than the %d asked for; a first sync lists them all, so ask without a limit.", len(list), limit)}
 	}
 	for _, res := range list {
 		if err := ctx.Err(); err != nil {
@@ -617,8 +627,27 @@ func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *
 		}
 		ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
 	}
-	ms.raw("<D:sync-token>" + esc(syncToken(last, -1)) + "</D:sync-token>")
+	ms.raw("<D:sync-token>" + esc(now.token()) + "</D:sync-token>")
 	return nil
+}
+
+// validPoint reports whether a token's point can still be answered: its
+// change is in the journal with the time the token names (a purge removes
+// changes, and SQLite may number new ones as old ones after a purge
+// emptied the journal), or, for the token of a person with no change, the
+// person still has none (a purge may have removed changes made since).
+func (s *server) validPoint(tx *store.Tx, pt point, now point) (bool, error) {
+	if pt.change == 0 {
+		return now.change == 0, nil
+	}
+	if pt.change > now.change {
+		return false, nil
+	}
+	at, ok, err := tx.ChangeTime(pt.change)
+	if err != nil || !ok {
+		return false, err
+	}
+	return at.Unix() == pt.at, nil
 }
 
 // syncMembers answers each changed item: its properties when it is live,
@@ -655,22 +684,27 @@ func (s *server) syncMembers(tx *store.Tx, ms *multistatus, p *who, t target, pr
 	return nil
 }
 
-// parseToken reads a token syncToken wrote: seq is -1 for a whole change.
-func parseToken(s string) (change, seq int64, ok bool) {
+// parseToken reads a token [point.token] wrote.
+func parseToken(s string) (point, bool) {
 	rest, found := strings.CutPrefix(s, syncPrefix)
 	if !found {
-		return 0, 0, false
+		return point{}, false
 	}
-	c, q, dotted := strings.Cut(rest, ".")
-	change, err := strconv.ParseInt(c, 10, 64)
-	if err != nil || change < 0 {
-		return 0, 0, false
+	rest, q, dotted := strings.Cut(rest, ".")
+	c, at, dashed := strings.Cut(rest, "-")
+	pt := point{seq: -1}
+	var err1, err2 error
+	pt.change, err1 = strconv.ParseInt(c, 10, 64)
+	pt.at, err2 = strconv.ParseInt(at, 10, 64)
+	if !dashed || err1 != nil || err2 != nil || pt.change < 0 {
+		return point{}, false
 	}
-	seq = -1
 	if dotted {
-		if seq, err = strconv.ParseInt(q, 10, 64); err != nil || seq < 0 {
-			return 0, 0, false
+		seq, err := strconv.ParseInt(q, 10, 64)
+		if err != nil || seq < 0 {
+			return point{}, false
 		}
+		pt.seq = seq
 	}
-	return change, seq, true
+	return pt, true
 }

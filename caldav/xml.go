@@ -57,6 +57,7 @@ func (n *node) attr(local string) string {
 // maxDepth and maxNodes bound a request's XML: a body within MaxBody can
 // still hold a deep or wide tree no CalDAV request needs.
 const (
+	maxProps = 100 // properties one request may ask for; more are not answered
 	maxDepth = 32
 	maxNodes = 200000
 )
@@ -135,7 +136,12 @@ func readProps(n *node) propRequest {
 		return pr
 	}
 	if p := n.child(nsDAV, "prop"); p != nil {
+		seen := map[xml.Name]bool{}
 		for _, c := range p.children {
+			if seen[c.name] || len(seen) == maxProps {
+				continue // asked twice: answered once
+			}
+			seen[c.name] = true
 			pr.names = append(pr.names, c.name)
 			if c.name.Space == nsCalDAV && c.name.Local == "calendar-data" {
 				pr.data = c

@@ -159,8 +159,9 @@ func RedactPath(path string) string {
 	return path[:i+shown] + "…" + path[end:]
 }
 
-// ETag is the entity tag of a person's feed (RFC 9110 §8.8.3): a strong
-// tag hashed from the feed [Version], the person's id and zone (floating
+// ETag is the entity tag of a person's feed (RFC 9110 §8.8.3): a weak
+// tag (the file's DTSTAMPs are the time it is written, so two answers are
+// equivalent, not equal) hashed from the feed [Version], the person's id and zone (floating
 // dates are read in it), and the number and time of their newest change
 // in the journal (0 and the zero time when they have none; the time too,
 // so a number reused after purge empties the journal is not taken for the
@@ -172,7 +173,7 @@ func ETag(personID int64, zone string, change int64, at time.Time) string {
 		unix = at.Unix()
 	}
 	h := sha256.Sum256(fmt.Appendf(nil, "feed %d\x00%d\x00%s\x00%d\x00%d", Version, personID, zone, change, unix))
-	return `"` + hex.EncodeToString(h[:10]) + `"`
+	return `W/"` + hex.EncodeToString(h[:10]) + `"`
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -285,7 +286,7 @@ func notModified(r *http.Request, etag string, modified, now time.Time, settled 
 		for _, v := range inm {
 			for _, tag := range strings.Split(v, ",") {
 				tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-				if tag == "*" || tag == etag {
+				if tag == "*" || tag == strings.TrimPrefix(etag, "W/") {
 					return true
 				}
 			}

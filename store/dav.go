@@ -78,14 +78,15 @@ func (tx *Tx) DAVObjectsOfItems(collection string, ids []int64) (map[int64]DAVOb
 
 // SaveDAVObject records o: the resource o.Name of o.Collection now holds
 // item o.ItemID with UID o.UID and the extra properties o.Extra. Any
-// other name of the same UID in that collection is dropped, so one item
-// has one URL.
+// other name of the same item is dropped, so one item has one URL; the
+// names of deleted items that held the same UID stay, so a sync can still
+// report them gone.
 func (tx *Tx) SaveDAVObject(o DAVObject) error {
 	if err := tx.writable("SaveDAVObject"); err != nil {
 		return err
 	}
-	if _, err := tx.exec(`DELETE FROM dav_objects WHERE owner_id = ? AND collection = ? AND (uid = ? OR item_id = ?) AND name <> ?`,
-		tx.owner, o.Collection, o.UID, o.ItemID, o.Name); err != nil {
+	if _, err := tx.exec(`DELETE FROM dav_objects WHERE owner_id = ? AND collection = ? AND item_id = ? AND name <> ?`,
+		tx.owner, o.Collection, o.ItemID, o.Name); err != nil {
 		return err
 	}
 	_, err := tx.exec(`INSERT INTO dav_objects (owner_id, collection, name, uid, item_id, extra) VALUES (?, ?, ?, ?, ?, ?)
@@ -121,11 +122,12 @@ func (tx *Tx) LastChange() (id int64, at time.Time, err error) {
 	return id, time.Unix(created, 0).UTC(), nil
 }
 
-// ChangedRow is one row a change touched: the change's number, the row's
+// ChangedRow is one row a change touched: the change's number and time, the row's
 // place in it, its table ([EventsTable], [OverridesTable], "tasks")
 // and id, and for an occurrence the event it belongs to.
 type ChangedRow struct {
 	Change  int64
+	At      time.Time // when the change was written
 	Seq     int64
 	Table   string
 	ID      int64
@@ -141,7 +143,7 @@ type ChangedRow struct {
 // what the calendar holds (RFC 6578's sync-collection rests on it).
 func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	limit = max(1, min(limit, 10000))
-	rows, err := tx.query(`SELECT r.change_id, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before)
+	rows, err := tx.query(`SELECT r.change_id, c.created, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before)
 		FROM changes c JOIN change_rows r ON r.change_id = c.id
 		WHERE c.owner_id = ? AND (r.change_id > ? OR (? >= 0 AND r.change_id = ? AND r.seq > ?))
 		  AND r.tbl IN (?, ?, ?)
@@ -155,9 +157,11 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	for rows.Next() {
 		var c ChangedRow
 		var img sql.NullString
-		if err := rows.Scan(&c.Change, &c.Seq, &c.Table, &c.ID, &img); err != nil {
+		var created int64
+		if err := rows.Scan(&c.Change, &created, &c.Seq, &c.Table, &c.ID, &img); err != nil {
 			return nil, err
 		}
+		c.At = time.Unix(created, 0).UTC()
 		if c.Table == OverridesTable && img.Valid {
 			if r, err := decodeRow([]byte(img.String)); err == nil {
 				c.EventID, _ = r["event_id"].(int64)
@@ -166,16 +170,6 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-// FirstChange is the number of the owner's oldest change still in the
-// journal (purge removes older ones), 0 when there is none: a sync token
-// older than it can no longer be answered (RFC 6578 §3.2,
-// valid-sync-token).
-func (tx *Tx) FirstChange() (int64, error) {
-	var n sql.NullInt64
-	err := tx.queryRow(`SELECT MIN(id) FROM changes WHERE owner_id = ?`, tx.owner).Scan(&n)
-	return n.Int64, err
 }
 
 // TouchDAVItem journals item id of collection ([DAVEvents] or
@@ -189,4 +183,20 @@ func (tx *Tx) TouchDAVItem(collection string, id int64) error {
 		table = tasksTable
 	}
 	return tx.Update(table, id, Row{"updated_at": stamp(tx.now)})
+}
+
+// ChangeTime is when the owner's change number n was written; ok is false
+// when the journal no longer holds it (purged), or it is not the owner's.
+// A sync token names its change by both, so a number the journal reuses
+// after a purge emptied it is told from the one the token meant.
+func (tx *Tx) ChangeTime(n int64) (at time.Time, ok bool, err error) {
+	var created int64
+	err = tx.queryRow(`SELECT created FROM changes WHERE owner_id = ? AND id = ?`, tx.owner, n).Scan(&created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	return time.Unix(created, 0).UTC(), true, nil
 }

@@ -538,6 +538,12 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 		_, after, err = tx.returning(`UPDATE `+r.table+` SET `+strings.Join(assign, ", ")+
 			` WHERE id = ? AND owner_id = ? RETURNING *`, args...)
 	}
+	if uniqueViolation(err) {
+		// A live row holds what this one would take back (a UID made
+		// again since, by a client or an import).
+		return fmt.Errorf("%s cannot come back: another live item now holds its UID; delete that one first, then undo %s: %w",
+			lbl, changeID(change), ErrConflict)
+	}
 	if err != nil {
 		return fmt.Errorf("cannot put %s back: %w", lbl, err)
 	}

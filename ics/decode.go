@@ -529,8 +529,16 @@ func (d *decoder) task(n *node) {
 	uid := d.uid(n)
 	t := Task{UID: uid, Line: n.line, Summary: d.text(n, "SUMMARY"), Description: d.text(n, "DESCRIPTION"),
 		Status: strings.ToUpper(strings.TrimSpace(d.text(n, "STATUS"))), Zone: d.opts.Zone}
-	if n.Props.Get("RECURRENCE-ID") != nil {
+	if p := n.Props.Get("RECURRENCE-ID"); p != nil {
 		d.skip(n, uid, "", 0, "a changed occurrence of a repeating task (VTODO with RECURRENCE-ID) is not imported")
+		if rid, err := d.timeValue(n, uid, p, 0, p.Value); err == nil {
+			o := todoOccurrence{Line: n.line, RecurrenceID: rid.m, Zone: rid.zone, At: rid.instant().UTC()}
+			if c, ok := d.timeProp(n, uid, "COMPLETED"); ok {
+				o.Completed = c.instant().UTC()
+			}
+			o.Done = t.Status == "COMPLETED" || (t.Status == "" && !o.Completed.IsZero())
+			d.cal.todoOccs = append(d.cal.todoOccs, o)
+		}
 		return
 	}
 	due, hasDue := d.timeProp(n, uid, "DUE")
@@ -672,6 +680,7 @@ func (d *decoder) finish() {
 				if !matchesOccurrence(&m, r) {
 					d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: e.Line, Component: "VEVENT", UID: e.UID,
 						Reason: "RECURRENCE-ID " + r.String() + " matches no occurrence of the series, so this override is left out"})
+					d.cal.orphans = append(d.cal.orphans, e)
 					continue
 				}
 			}

@@ -39,6 +39,30 @@ type Calendar struct {
 	Zones map[string]ZoneMatch
 
 	roots int // VCALENDAR objects found; 0 means this is no iCalendar stream
+	// orphans are the overrides finish left out because their
+	// RECURRENCE-ID matches no occurrence of their series (each also
+	// in Skipped), RecurrenceID placed in the master's zone: a CalDAV
+	// PUT may still place them on the stored series ([PutObject]).
+	orphans []Event
+	// todoOccs are the VTODOs with a RECURRENCE-ID (each also in
+	// Skipped): a CalDAV PUT reads one that completes the stored
+	// task's current occurrence as its completion ([PutObject]).
+	todoOccs []todoOccurrence
+}
+
+// todoOccurrence is one VTODO with a RECURRENCE-ID, as far as completing
+// it goes.
+type todoOccurrence struct {
+	Line int
+	// RecurrenceID is the occurrence's original due: a date, or a civil
+	// time in Zone with At its instant.
+	RecurrenceID tz.Moment
+	Zone         tz.Zone
+	At           time.Time
+	// Done is STATUS:COMPLETED (or COMPLETED without STATUS); Completed
+	// the COMPLETED instant, zero when not given.
+	Done      bool
+	Completed time.Time
 }
 
 // ZoneMatch says which IANA zone a TZID was read as.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
@@ -77,6 +79,24 @@ type Object struct {
 	// WriteEventObject or WriteTaskObject, which put it back. "" when
 	// there is none.
 	Extra string
+
+	// What only the stored state decides, for PutObject: the components
+	// and the key each one's extra goes under (by line; none for one not
+	// kept), the changed occurrences whose RECURRENCE-ID matches no
+	// occurrence of the series, and the to-do's changed occurrences.
+	comps    []*node
+	keys     map[int]string
+	orphans  []orphan
+	todoOccs []todoOccurrence
+}
+
+// orphan is a changed occurrence whose RECURRENCE-ID matches no
+// occurrence of the series in the body, kept aside (and listed in
+// Skipped) in case it is one of the stored series before a move.
+type orphan struct {
+	ov    *calendar.Override // keyed in the body's series
+	line  int
+	notes []Skipped // what the mapping cut from it, reported if it is kept
 }
 
 // eventModelled are the VEVENT properties assistant keeps in its own
@@ -118,7 +138,11 @@ func modelled(kind string, p *ical.Prop) bool {
 // ParseObject reads one calendar object resource (RFC 4791 §4.1), the
 // body of a CalDAV PUT: one VCALENDAR whose components (VTIMEZONEs aside)
 // are all VEVENTs or all VTODOs of one UID: a series with its changed
-// occurrences (RECURRENCE-ID), or one to-do. A TZID that names an IANA
+// occurrences (RECURRENCE-ID), or one to-do (with changed occurrences,
+// of which [PutObject] reads only the completion of the current one). A
+// changed occurrence whose RECURRENCE-ID matches no occurrence of the
+// series is listed in Object.Skipped, and PutObject may still place it
+// on the stored series. A TZID that names an IANA
 // zone needs no VTIMEZONE (RFC 7809). Floating times and all-day days are
 // read in person; absolute alarms before now are dropped and new rows are
 // created now, as Import does, whose mapping it shares. A body that is no
@@ -173,13 +197,11 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 		uid = u
 		if c.Props.Get("RECURRENCE-ID") == nil {
 			masters++
-		} else if kind == ical.CompToDo {
-			return nil, objectErr(ValidCalendarObjectResource, "The VTODO at line %d is a changed occurrence (RECURRENCE-ID), which to-dos here cannot have; send the to-do alone, without RECURRENCE-ID.", c.line)
 		}
 	}
 	switch {
 	case masters == 0:
-		return nil, objectErr(ValidCalendarObjectResource, "The body holds only changed occurrences (RECURRENCE-ID) of “%s”, not the series itself; send the VEVENT without RECURRENCE-ID along with them.", args.Clip(uid))
+		return nil, objectErr(ValidCalendarObjectResource, "The body holds only changed occurrences (RECURRENCE-ID) of “%s”, not the series itself; send the %s without RECURRENCE-ID along with them.", args.Clip(uid), kind)
 	case masters > 1:
 		return nil, objectErr(ValidCalendarObjectResource, "The body holds %d %ss with UID “%s” and no RECURRENCE-ID; a calendar object holds one, with its changed occurrences.", masters, kind, args.Clip(uid))
 	}
@@ -192,7 +214,15 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 			return nil, notKept(obj.Skipped, "to-do", comps[0].line)
 		}
 		obj.Task = plan.tasks[0]
-		obj.Extra = extraText(kind, comps, func(*node) (string, bool) { return "", true })
+		// A changed occurrence of a to-do is not kept (PutObject reads
+		// one that completes the current occurrence), nor is its extra.
+		obj.comps, obj.keys, obj.todoOccs = comps, map[int]string{}, cal.todoOccs
+		for _, c := range comps {
+			if c.Props.Get("RECURRENCE-ID") == nil {
+				obj.keys[c.line] = ""
+			}
+		}
+		obj.Extra = fitTaskExtra(obj.extraText(), obj.Task.Status == task.Done)
 		return obj, nil
 	}
 	if len(plan.events) != 1 {
@@ -241,8 +271,25 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 			keys[e.Line] = calendar.OccurrenceKey(master.AllDay, master.Zone, *e.RecurrenceID)
 		}
 	}
-	obj.Extra = extraText(kind, comps, func(n *node) (string, bool) { k, ok := keys[n.line]; return k, ok })
+	obj.comps, obj.keys = comps, keys
+	obj.Extra = obj.extraText()
+	for _, ov := range cal.orphans {
+		var notes []Skipped
+		skip := func(line int, comp, uid, reason string) {
+			notes = append(notes, Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
+		}
+		ov.Summary = fitText(skip, ov.Line, "VEVENT", ov.UID, "SUMMARY", ov.Summary, item.MaxTitle, true)
+		ov.Location = fitText(skip, ov.Line, "VEVENT", ov.UID, "LOCATION", ov.Location, item.MaxLocation, true)
+		ov.Description = fitText(skip, ov.Line, "VEVENT", ov.UID, "DESCRIPTION", ov.Description, item.MaxNotes, false)
+		obj.orphans = append(obj.orphans, orphan{ov: storedOverride(master, &ov, person), line: ov.Line, notes: notes})
+	}
 	return obj, nil
+}
+
+// extraText is [extraText] of the object's components under the keys it
+// has for them.
+func (obj *Object) extraText() string {
+	return extraText(obj.Kind, obj.comps, func(n *node) (string, bool) { k, ok := obj.keys[n.line]; return k, ok })
 }
 
 // notKept is the refusal of an object whose one item the mapping left out,
@@ -407,6 +454,92 @@ func putBack(c, x *ical.Component) {
 	}
 }
 
+// fitTaskExtra is the extra of a to-do (an [Object.Extra]) made to agree
+// with the task being done or open: its completion-state properties are
+// assistant's to say. A done task's PERCENT-COMPLETE reads 100 and it has
+// no extra STATUS (its STATUS is COMPLETED); an open task's
+// PERCENT-COMPLETE of 100 (or more) is dropped, a lower one kept (RFC
+// 5545 §3.8.1.8), and an extra STATUS stands for NEEDS-ACTION only when
+// it is not COMPLETED or NEEDS-ACTION. Text that needs no change is
+// returned as it is.
+func fitTaskExtra(extra string, done bool) string {
+	if extra == "" {
+		return ""
+	}
+	var p parser
+	var comps []*ical.Component
+	changed := false
+	for _, root := range p.parse([]byte(extra)) {
+		for _, c := range root.children {
+			if fitTaskState(c.Component, done) {
+				changed = true
+			}
+			if len(c.Props) > 0 {
+				comps = append(comps, c.Component)
+			}
+		}
+	}
+	if !changed {
+		return extra
+	}
+	if len(comps) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	b.WriteString("BEGIN:VCALENDAR\r\n")
+	for _, c := range comps {
+		writeRaw(&b, c)
+	}
+	b.WriteString("END:VCALENDAR\r\n")
+	return b.String()
+}
+
+// fitTaskState is [fitTaskExtra] for the extra properties of one
+// component; it reports whether it changed any.
+func fitTaskState(c *ical.Component, done bool) bool {
+	changed := false
+	if ps, ok := c.Props["PERCENT-COMPLETE"]; ok {
+		var keep []ical.Prop
+		for _, p := range ps {
+			n, err := strconv.Atoi(strings.TrimSpace(p.Value))
+			switch {
+			case done:
+				if err != nil || n != 100 || len(keep) > 0 {
+					changed = true
+				}
+				if len(keep) == 0 {
+					p.Value = "100"
+					keep = append(keep, p)
+				}
+			case err == nil && n >= 100:
+				changed = true
+			default:
+				keep = append(keep, p)
+			}
+		}
+		c.Props["PERCENT-COMPLETE"] = keep
+		if len(keep) == 0 {
+			delete(c.Props, "PERCENT-COMPLETE")
+		}
+	}
+	if ps, ok := c.Props["STATUS"]; ok {
+		var keep []ical.Prop
+		for _, p := range ps {
+			v := strings.ToUpper(strings.TrimSpace(p.Value))
+			if done || v == "COMPLETED" || v == "NEEDS-ACTION" {
+				changed = true
+				continue
+			}
+			keep = append(keep, p)
+		}
+		c.Props["STATUS"] = keep
+		if len(keep) == 0 {
+			delete(c.Props, "STATUS")
+		}
+	}
+	return changed
+}
+
 // objectStamp is the DTSTAMP of an object: a stored time of the item,
 // never the clock, so the same rows give the same bytes (a CalDAV ETag is
 // a hash of them).
@@ -458,15 +591,17 @@ func WriteEventObject(w io.Writer, e *calendar.Event, ovs []*calendar.Override, 
 // WriteTaskObject writes the calendar object resource of the stored task t
 // to w: one VCALENDAR with the VTIMEZONE of its due's zone and its VTODO
 // (UID "t<ID>@assistant" when it has none of its own), with extra (an
-// [Object.Extra]) put back. The bytes depend only on the arguments:
-// DTSTAMP is t.UpdatedAt (t.CreatedAt when unset). person is the zone of a
-// floating due.
+// [Object.Extra]) put back, its completion-state properties made to agree
+// with t's status (an open task is never served PERCENT-COMPLETE:100, a
+// done one PERCENT-COMPLETE:100 when extra has one; see fitTaskExtra).
+// The bytes depend only on the arguments: DTSTAMP is t.UpdatedAt
+// (t.CreatedAt when unset). person is the zone of a floating due.
 func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) error {
 	mt, err := exportedTask(t, person)
 	if err != nil {
 		return err
 	}
-	x := extraByKey(extra)
+	x := extraByKey(fitTaskExtra(extra, t.Status == task.Done))
 	zones, fromY, toY := spanOf(&Calendar{Tasks: []Task{*mt}})
 	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: objectStamp(t.UpdatedAt, t.CreatedAt)})
 	c := wr.taskComponent(mt)
@@ -482,7 +617,17 @@ func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) err
 // ones it does not hold are deleted; a task is updated (a made task found
 // by "t<ID>@assistant" keeps having no UID of its own) or inserted. When
 // the series' DTSTART moves, the old one is kept in PrevStarts
-// ([calendar.RecordMove]) so occurrence ids from before still resolve. id
+// ([calendar.RecordMove]) so occurrence ids from before still resolve,
+// and a changed occurrence whose RECURRENCE-ID is one of the stored series
+// before the move, not of the moved one, is re-keyed along with it (see
+// followMove) instead of dropped. A repeating to-do whose STATUS goes
+// from open to COMPLETED, or whose changed occurrence at the current due
+// is COMPLETED, has its current occurrence completed as complete_task
+// does ([task.Complete]: it stays open at its next due, and the
+// completion is recorded); a to-do's other changed occurrences are not
+// kept. obj is brought to what was stored: Overrides, Skipped, Repaired
+// and Extra (whose completion-state properties follow the stored task,
+// see fitTaskExtra), so the caller keeps obj.Extra after the call. id
 // is the event's or task's; created says it is new; changed that a row
 // was written (a PUT of what is stored writes nothing, and the change
 // records nothing). person is the owner's zone, as ParseObject had it.
@@ -490,9 +635,9 @@ func PutObject(tx *store.Tx, person tz.Zone, obj *Object) (id int64, created, ch
 	before := tx.Touched()
 	switch obj.Kind {
 	case ical.CompEvent:
-		id, created, err = putEvent(tx, obj)
+		id, created, err = putEvent(tx, person, obj)
 	case ical.CompToDo:
-		id, created, err = putTask(tx, obj)
+		id, created, err = putTask(tx, person, obj)
 	default:
 		return 0, false, false, fmt.Errorf("an object of kind %q cannot be stored", obj.Kind)
 	}
@@ -502,14 +647,21 @@ func PutObject(tx *store.Tx, person tz.Zone, obj *Object) (id int64, created, ch
 	return id, created, tx.Touched() > before, nil
 }
 
-func putEvent(tx *store.Tx, obj *Object) (int64, bool, error) {
+func putEvent(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 	want := obj.Event.Clone()
+	have, err := tx.EventByUID(obj.UID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return 0, false, err
+	}
+	var from map[string]string // new key → the stored key it was
+	if err == nil {
+		from = obj.followMove(have, person)
+	}
 	ovs := make([]*calendar.Override, len(obj.Overrides))
 	for i, o := range obj.Overrides {
 		c := *o
 		ovs[i] = &c
 	}
-	have, err := tx.EventByUID(obj.UID)
 	if errors.Is(err, store.ErrNotFound) {
 		want.ID = 0
 		if err := tx.InsertEvents([]*calendar.Event{want}, [][]*calendar.Override{ovs}); err != nil {
@@ -536,6 +688,15 @@ func putEvent(tx *store.Tx, obj *Object) (int64, bool, error) {
 	for _, o := range ovs {
 		keep[o.Key] = true
 	}
+	// A stored override re-keyed by the move is saved under its new key,
+	// the same row, as the tools' move does.
+	reuse := map[string]*calendar.Override{}
+	for _, o := range ovs {
+		if old, ok := from[o.Key]; ok && live[o.Key] == nil && live[old] != nil && !keep[old] {
+			reuse[o.Key] = live[old]
+			keep[old] = true
+		}
+	}
 	gone := make([]string, 0, len(live))
 	for k := range live {
 		if !keep[k] {
@@ -550,7 +711,11 @@ func putEvent(tx *store.Tx, obj *Object) (int64, bool, error) {
 	}
 	for _, o := range ovs {
 		o.EventID = have.ID
-		if h := live[o.Key]; h != nil {
+		h := live[o.Key]
+		if h == nil {
+			h = reuse[o.Key]
+		}
+		if h != nil {
 			o.ID = h.ID
 			if err := tx.SaveOverride(h, o); err != nil {
 				return 0, false, err
@@ -570,7 +735,86 @@ func putEvent(tx *store.Tx, obj *Object) (int64, bool, error) {
 	return have.ID, false, nil
 }
 
-func putTask(tx *store.Tx, obj *Object) (int64, bool, error) {
+// followMove places the changed occurrences of obj whose RECURRENCE-ID
+// matches no occurrence of its series (obj.orphans) when the series is
+// have, the stored one, moved by a civil shift of its DTSTART (and
+// perhaps into another zone): a client that moves a series without
+// moving the RECURRENCE-IDs of its changed occurrences (a hand-edited
+// file, vdirsyncer) means the same occurrences, moved along. Each one
+// that is an occurrence of have is re-keyed as the tools re-key on a
+// series move ([calendar.FollowSeries]): it joins obj.Overrides under
+// its new key, keeps its own time unless that is now the series' (then
+// it is an ordinary occurrence again, and dropped when it changes
+// nothing else), its extra follows it and its line leaves Skipped for
+// Repaired. One that is no occurrence of have either, or whose new
+// key another changed occurrence of the body has, stays skipped. The
+// result maps each new key to the key it had.
+func (obj *Object) followMove(have *calendar.Event, person tz.Zone) map[string]string {
+	want := obj.Event
+	if len(obj.orphans) == 0 || have.AllDay != want.AllDay || (have.Start == want.Start && have.Zone.Name() == want.Zone.Name()) {
+		return nil
+	}
+	shift := want.Start.DateTime.AsUTC().Sub(have.Start.DateTime.AsUTC())
+	if want.AllDay {
+		shift = time.Duration(have.Start.Date.DaysUntil(want.Start.Date)) * 24 * time.Hour
+	}
+	taken := map[string]bool{}
+	for _, o := range obj.Overrides {
+		taken[o.Key] = true
+	}
+	byKey := map[string]*orphan{}
+	ovs := map[string]*calendar.Override{}
+	for i := range obj.orphans {
+		o := &obj.orphans[i]
+		if byKey[o.ov.Key] == nil {
+			byKey[o.ov.Key], ovs[o.ov.Key] = o, o.ov
+		}
+	}
+	from := map[string]string{}
+	f := calendar.FollowSeries(have, want, ovs, shift, "", person)
+	dropped := map[string]bool{}
+	for _, k := range f.Dropped {
+		dropped[k] = true
+	}
+	for _, ed := range f.Edits {
+		old := ed.Before.Key
+		o := byKey[old]
+		switch {
+		case dropped[old]:
+			continue
+		case ed.Delete:
+			obj.adopt(o, "", fmt.Sprintf("RECURRENCE-ID %s is an occurrence of the series before its start moved; moved along, it changes nothing of its occurrence, which is kept as the series has it", old))
+		case taken[ed.After.Key]:
+			continue
+		default:
+			taken[ed.After.Key] = true
+			after := *ed.After
+			obj.Overrides = append(obj.Overrides, &after)
+			from[after.Key] = old
+			obj.adopt(o, after.Key, fmt.Sprintf("RECURRENCE-ID %s is an occurrence of the series before its start moved, so it is kept moved along with the series, as RECURRENCE-ID %s", old, after.Key))
+		}
+	}
+	if len(from) > 0 {
+		obj.Extra = obj.extraText()
+	}
+	return from
+}
+
+// adopt takes orphan o out of Skipped into Repaired (saying why) with
+// what the mapping cut from it; key is the key its extra now goes under,
+// "" for none.
+func (obj *Object) adopt(o *orphan, key, why string) {
+	obj.Skipped = slices.DeleteFunc(obj.Skipped, func(s Skipped) bool {
+		return s.Line == o.line && s.Component == ical.CompEvent && strings.Contains(s.Reason, "matches no occurrence")
+	})
+	obj.Skipped = append(obj.Skipped, o.notes...)
+	obj.Repaired = append(obj.Repaired, Skipped{Line: o.line, Component: ical.CompEvent, UID: args.Clip(obj.UID), Reason: why})
+	if key != "" {
+		obj.keys[o.line] = key
+	}
+}
+
+func putTask(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 	want := obj.Task
 	have, err := tx.TaskByUID(obj.UID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -589,8 +833,87 @@ func putTask(tx *store.Tx, obj *Object) (int64, bool, error) {
 		// was.
 		want.CompletedAt = have.CompletedAt
 	}
+	if at, ok := obj.completes(have); ok {
+		open := want
+		open.Status, open.CompletedAt = task.Open, time.Time{}
+		after, done, _, err := task.Complete(open, person, at.UTC().Truncate(time.Second))
+		if err != nil {
+			return 0, false, err
+		}
+		again, err := doneBefore(tx, have, done)
+		if err != nil {
+			return 0, false, err
+		}
+		if !again {
+			if _, err := tx.InsertCompletion(done); err != nil {
+				return 0, false, err
+			}
+		}
+		want = after
+	}
+	obj.Extra = fitTaskExtra(obj.Extra, want.Status == task.Done)
 	if _, err := tx.SaveTask(have, want); err != nil {
 		return 0, false, err
 	}
 	return have.ID, false, nil
 }
+
+// completes reports whether obj completes an occurrence of have, the
+// stored task, open and repeating, and when: the to-do repeats and its
+// STATUS went to COMPLETED (as todoman and python caldav's complete()
+// send it), or a changed occurrence (RECURRENCE-ID) whose RECURRENCE-ID is
+// have's due is COMPLETED (as Thunderbird sends it), which then leaves
+// Skipped. The time is the body's COMPLETED, else when it was read. As
+// complete_task does, this completes the current occurrence
+// ([task.Complete]) rather than end the series (Todoist does the same).
+func (obj *Object) completes(have task.Task) (time.Time, bool) {
+	if have.Status != task.Open {
+		return time.Time{}, false
+	}
+	if obj.Task.Status == task.Done {
+		return obj.Task.CompletedAt, obj.Task.Rule != nil
+	}
+	if have.Rule == nil || !have.HasDue || obj.Task.Rule == nil {
+		return time.Time{}, false
+	}
+	for _, o := range obj.todoOccs {
+		if !o.Done || !isDue(have.Due, o) {
+			continue
+		}
+		obj.Skipped = slices.DeleteFunc(obj.Skipped, func(s Skipped) bool {
+			return s.Line == o.Line && s.Component == ical.CompToDo && strings.Contains(s.Reason, "RECURRENCE-ID")
+		})
+		if o.Completed.IsZero() {
+			return obj.Task.CreatedAt, true
+		}
+		return o.Completed, true
+	}
+	return time.Time{}, false
+}
+
+// isDue reports whether the RECURRENCE-ID of o names the occurrence due d:
+// the same instant for a timed due, the same day for a day.
+func isDue(d task.Due, o todoOccurrence) bool {
+	if d.HasTime {
+		return o.RecurrenceID.HasTime && o.At.Equal(d.At)
+	}
+	return !o.RecurrenceID.HasTime && o.RecurrenceID.Date == d.Date
+}
+
+// doneBefore reports whether done, the completion a PUT makes of have,
+// repeats the last one recorded: the body's due is no longer the stored
+// one but the due of the last completion, so the body is a completion
+// already applied (a client sending it again), which is not recorded
+// twice.
+func doneBefore(tx *store.Tx, have task.Task, done task.Completion) (bool, error) {
+	if !done.HasDue || (have.HasDue && sameDue(have.Due, done.Due)) {
+		return false, nil
+	}
+	last, _, err := tx.Completions(have.ID, 1)
+	if err != nil || len(last) == 0 {
+		return false, err
+	}
+	return last[0].HasDue && sameDue(last[0].Due, done.Due), nil
+}
+
+func sameDue(a, b task.Due) bool { return a.Moment == b.Moment && a.At.Equal(b.At) }

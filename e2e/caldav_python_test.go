@@ -1,0 +1,320 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/store/storetest"
+)
+
+// caldavPython is a python3 that imports caldav (Debian's python3-caldav)
+// and icalendar; it skips t (fails it under CI=true) when there is none.
+func caldavPython(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"python3", "/usr/bin/python3"} {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			continue
+		}
+		if exec.Command(path, "-c", "import caldav, icalendar").Run() == nil {
+			return path
+		}
+	}
+	needClient(t, false, "no python3 here imports caldav (Debian package python3-caldav)")
+	return ""
+}
+
+// utcOf is the instant of an RFC 3339 time of list_events, in UTC.
+func utcOf(t *testing.T, s string) string {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatalf("list_events gave the time %q: %v", s, err)
+	}
+	return at.UTC().Format(time.RFC3339)
+}
+
+// pyComponent is one VEVENT of an object as testdata/caldav/client.py
+// prints it; times are UTC (20261007T160000Z).
+type pyComponent struct {
+	UID          string `json:"uid"`
+	Summary      string `json:"summary"`
+	DTStart      string `json:"dtstart"`
+	RecurrenceID string `json:"recurrence-id"`
+	RRule        string `json:"rrule"`
+	Color        string `json:"x-e2e-color"`
+}
+
+// pyObject is one calendar object resource as the script prints it.
+type pyObject struct {
+	URL        string        `json:"url"`
+	Components []pyComponent `json:"components"`
+}
+
+// pyOut is what one step of the script prints; each step fills its part.
+type pyOut struct {
+	Error     string `json:"error"` // the traceback of a step that failed
+	Principal string `json:"principal"`
+	Calendars []struct {
+		URL        string   `json:"url"`
+		Name       string   `json:"name"`
+		Components []string `json:"components"`
+	} `json:"calendars"`
+	Created     map[string]string `json:"created"`
+	Plain       []pyObject        `json:"plain"`
+	ExpandedRaw []pyObject        `json:"expanded_raw"`
+	Expanded    []pyObject        `json:"expanded"`
+	Components  []pyComponent     `json:"components"`
+	Gone        json.RawMessage   `json:"gone"` // delete: a bool; sync: the URLs gone
+	Token       string            `json:"token"`
+	Changed     []pyObject        `json:"changed"`
+}
+
+// startPySession starts testdata/caldav/client.py on url as user and
+// returns its step function: it sends one step and returns what the
+// script answered, failing the test when the step failed or no answer
+// came within [clientLimit]. One process for the whole session, so
+// python3-caldav is imported once.
+func startPySession(t *testing.T, python, script, url, user, password string) func(t *testing.T, args ...string) pyOut {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, python, script, url, user, password)
+	cmd.Dir = t.TempDir()
+	stdin, stdout, stderr := startPiped(t, cmd)
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 1<<16), 1<<24)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		cancel()
+		cmd.Wait()
+	})
+	return func(t *testing.T, args ...string) pyOut {
+		t.Helper()
+		line, err := json.Marshal(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := stdin.Write(append(line, '\n')); err != nil {
+			t.Fatalf("python3-caldav step %v: the script is gone (%v):\n%s", args, err, stderr.String())
+		}
+		var got string
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("python3-caldav step %v: the script ended without an answer:\n%s", args, stderr.String())
+			}
+			got = l
+		case <-time.After(clientLimit):
+			t.Fatalf("python3-caldav step %v: no answer within %s:\n%s", args, clientLimit, stderr.String())
+		}
+		var out pyOut
+		if err := json.Unmarshal([]byte(got), &out); err != nil {
+			t.Fatalf("python3-caldav step %v answered no JSON (%v):\n%s", args, err, got)
+		}
+		if out.Error != "" {
+			t.Fatalf("python3-caldav step %v failed:\n%s", args, out.Error)
+		}
+		return out
+	}
+}
+
+// A session of python3-caldav, a client none of us wrote, against
+// `assistant serve --http`, given only the server's root URL, a person's
+// name and a token: discovery finds the two collections; events it saves
+// (one with a property assistant does not model, one daily series) are
+// what list_events shows; a time-range calendar-query finds them, and
+// with expand the server itself sends the occurrences; an override of one
+// occurrence saved with the whole object moves that occurrence in
+// list_events; a delete removes the event; sync-collection first gives
+// every member, then only what a tool call changed, then reports the
+// event a tool deleted as gone.
+func TestCalDAVPythonClient(t *testing.T) { storetest.Engines(t, testCalDAVPythonClient) }
+
+func testCalDAVPythonClient(t *testing.T) {
+	python := caldavPython(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "caldav", "client.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDAVSite(t, "alice")
+	step := startPySession(t, python, script, d.base+"/", "alice", d.tokens["alice"])
+	byName := map[string]string{} // collection's components → its URL
+
+	t.Run("discover", func(t *testing.T) {
+		out := step(t, "discover")
+		if !strings.HasSuffix(out.Principal, "/dav/alice/") {
+			t.Errorf("principal %q, want …/dav/alice/", out.Principal)
+		}
+		for _, c := range out.Calendars {
+			byName[strings.Join(c.Components, ",")] = c.URL
+		}
+		if len(out.Calendars) != 2 || byName["VEVENT"] == "" || byName["VTODO"] == "" {
+			t.Fatalf("calendars %+v, want two: one of VEVENT alone, one of VTODO alone", out.Calendars)
+		}
+		if !strings.HasSuffix(byName["VEVENT"], "/dav/alice/calendars/events/") || !strings.HasSuffix(byName["VTODO"], "/dav/alice/calendars/tasks/") {
+			t.Errorf("collections %v, want …/dav/alice/calendars/events/ and …/tasks/", byName)
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	var created map[string]string
+	t.Run("create", func(t *testing.T) {
+		created = step(t, "create").Created
+		for _, name := range []string{"dentist", "yoga"} {
+			if !strings.HasPrefix(created[name], byName["VEVENT"]) {
+				t.Fatalf("%s saved at %q, not in the events collection %s", name, created[name], byName["VEVENT"])
+			}
+		}
+		got := d.events(t, "alice", "2026-10-05", "2026-10-11")
+		var dentist, yoga []string
+		for _, o := range got {
+			switch o.Title {
+			case "Dentist":
+				dentist = append(dentist, utcOf(t, o.Start))
+			case "Yoga":
+				yoga = append(yoga, o.Start)
+			}
+		}
+		if want := []string{"2026-10-07T13:00:00Z"}; !slices.Equal(dentist, want) {
+			t.Errorf("list_events shows the dentist at %v, want %v as the client wrote it:\n%+v", dentist, want, got)
+		}
+		wantYoga := []string{"2026-10-05T18:00:00+02:00", "2026-10-06T18:00:00+02:00", "2026-10-07T18:00:00+02:00", "2026-10-08T18:00:00+02:00", "2026-10-09T18:00:00+02:00"}
+		if !slices.Equal(yoga, wantYoga) {
+			t.Errorf("list_events shows yoga at %v, want the 5 daily ones at 18:00 Paris %v", yoga, wantYoga)
+		}
+	})
+	if t.Failed() {
+		return
+	}
+
+	t.Run("read by time range", func(t *testing.T) {
+		out := step(t, "search", "20261006T000000Z", "20261008T000000Z")
+		plain := map[string]pyObject{}
+		for _, o := range out.Plain {
+			plain[o.URL] = o
+		}
+		if len(out.Plain) != 2 || plain[created["dentist"]].URL == "" || plain[created["yoga"]].URL == "" {
+			t.Fatalf("calendar-query 6–8 October answered %+v, want the dentist and the yoga series", out.Plain)
+		}
+		if c := plain[created["dentist"]].Components; len(c) != 1 || c[0].Color != "teal" || c[0].DTStart != "20261007T130000Z" {
+			t.Errorf("the dentist came back as %+v, want DTSTART 13:00Z and the client's X-E2E-COLOR:teal kept", c)
+		}
+		if c := plain[created["yoga"]].Components; len(c) != 1 || c[0].RRule != "FREQ=DAILY;COUNT=5" || c[0].DTStart != "20261005T160000Z" {
+			t.Errorf("without expand the yoga series came back as %+v, want its master with RRULE FREQ=DAILY;COUNT=5 from 16:00Z on the 5th", c)
+		}
+		// With expand, the server sends the occurrences of the window, each
+		// with its RECURRENCE-ID and no RRULE (RFC 4791 §9.6.5).
+		var inst []string
+		for _, o := range out.ExpandedRaw {
+			for _, c := range o.Components {
+				if c.RRule != "" {
+					t.Errorf("with expand the server sent an RRULE in %s: %+v (RFC 4791 §9.6.5: the instances, not the rule)", o.URL, c)
+				}
+				if c.UID == "yoga-91ab@e2e.example" {
+					inst = append(inst, c.RecurrenceID+"="+c.DTStart)
+				}
+			}
+		}
+		slices.Sort(inst)
+		if want := []string{"20261006T160000Z=20261006T160000Z", "20261007T160000Z=20261007T160000Z"}; !slices.Equal(inst, want) {
+			t.Errorf("expanded yoga instances %v, want %v", inst, want)
+		}
+		if len(out.Expanded) != 3 {
+			t.Errorf("python3-caldav's search with expand gave %d objects, want 3 (two yoga, one dentist): %+v", len(out.Expanded), out.Expanded)
+		}
+	})
+
+	t.Run("update one occurrence", func(t *testing.T) {
+		out := step(t, "override", created["yoga"], "20261007T160000Z", "20261007T170000Z", "Yoga (late)")
+		var master, override bool
+		for _, c := range out.Components {
+			master = master || (c.RecurrenceID == "" && c.RRule == "FREQ=DAILY;COUNT=5")
+			override = override || (c.RecurrenceID == "20261007T160000Z" && c.DTStart == "20261007T170000Z" && c.Summary == "Yoga (late)")
+		}
+		if !master || !override {
+			t.Errorf("after saving the override the object reads %+v, want the master and the override of the 7th at 17:00Z", out.Components)
+		}
+		got := d.events(t, "alice", "2026-10-05", "2026-10-11")
+		var lines []string
+		for _, o := range got {
+			if strings.HasPrefix(o.Title, "Yoga") {
+				lines = append(lines, utcOf(t, o.Start)+" "+o.Title)
+			}
+		}
+		want := []string{
+			"2026-10-05T16:00:00Z Yoga", "2026-10-06T16:00:00Z Yoga", "2026-10-07T17:00:00Z Yoga (late)",
+			"2026-10-08T16:00:00Z Yoga", "2026-10-09T16:00:00Z Yoga",
+		}
+		if !slices.Equal(lines, want) {
+			t.Errorf("list_events after the override:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		var gone bool
+		if err := json.Unmarshal(step(t, "delete", created["dentist"]).Gone, &gone); err != nil || !gone {
+			t.Errorf("after the delete the dentist's URL still loads (gone=%v, %v)", gone, err)
+		}
+		for _, o := range d.events(t, "alice", "2026-10-05", "2026-10-11") {
+			if o.Title == "Dentist" {
+				t.Errorf("list_events still shows the deleted dentist: %+v", o)
+			}
+		}
+	})
+
+	t.Run("sync by token", func(t *testing.T) {
+		first := step(t, "sync")
+		var urls []string
+		for _, o := range first.Changed {
+			urls = append(urls, o.URL)
+		}
+		if !slices.Equal(urls, []string{created["yoga"]}) || first.Token == "" {
+			t.Fatalf("the first sync (no token) gave %v and token %q, want the yoga series alone and a token", urls, first.Token)
+		}
+
+		added := d.call(t, "alice", "add_event", "title=Standup", "start=2026-10-08T09:00", "duration=15")
+		var a struct {
+			Event struct{ ID, UID string }
+		}
+		if err := json.Unmarshal(added.Data, &a); err != nil || a.Event.UID == "" {
+			t.Fatalf("add_event data %s: %v", added.Data, err)
+		}
+		second := step(t, "sync", first.Token)
+		if len(second.Changed) != 1 || len(second.Changed[0].Components) != 1 || second.Changed[0].Components[0].UID != a.Event.UID ||
+			second.Changed[0].Components[0].Summary != "Standup" || second.Changed[0].Components[0].DTStart != "20261008T070000Z" {
+			t.Fatalf("the sync after add_event gave %+v, want the standup (UID %s, 07:00Z) alone", second.Changed, a.Event.UID)
+		}
+		if string(second.Gone) != "[]" || second.Token == first.Token {
+			t.Errorf("the sync after add_event: gone %s, token %q (first %q); want none gone and a new token", second.Gone, second.Token, first.Token)
+		}
+
+		d.call(t, "alice", "delete_event", "id="+a.Event.ID)
+		third := step(t, "sync", second.Token)
+		var gone []string
+		if err := json.Unmarshal(third.Gone, &gone); err != nil {
+			t.Fatal(err)
+		}
+		if len(third.Changed) != 0 || !slices.Equal(gone, []string{second.Changed[0].URL}) {
+			t.Errorf("the sync after delete_event gave changed %+v, gone %v; want %s gone alone", third.Changed, gone, second.Changed[0].URL)
+		}
+		if again := step(t, "sync", third.Token); len(again.Changed) != 0 || string(again.Gone) != "[]" {
+			t.Errorf("a sync with no change since gave %+v and gone %s, want nothing", again.Changed, again.Gone)
+		}
+	})
+}

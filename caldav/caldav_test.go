@@ -2,7 +2,6 @@ package caldav_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -24,14 +23,14 @@ import (
 // fixture is one store served over CalDAV through httptest, with people
 // and their tokens.
 type fixture struct {
-	t   *testing.T
+	t   testing.TB
 	env *tooltest.Env
 	srv *httptest.Server
 	me  tools.Person
 	tok string
 }
 
-func open(t *testing.T) *fixture {
+func open(t testing.TB) *fixture {
 	t.Helper()
 	env := tooltest.Open(t, time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), events.Register, tasks.Register, changes.Register)
 	f := &fixture{t: t, env: env}
@@ -111,7 +110,7 @@ func object(uid, summary, extra string) string {
 		"RRULE:FREQ=WEEKLY;COUNT=10\r\nSUMMARY:" + summary + "\r\n" + extra + "END:VEVENT\r\nEND:VCALENDAR\r\n"
 }
 
-var ics = map[string]string{"Content-Type": "text/calendar; charset=utf-8"}
+var calHeader = map[string]string{"Content-Type": "text/calendar; charset=utf-8"}
 
 func TestSignIn(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
@@ -197,7 +196,7 @@ func TestPutGetDelete(t *testing.T) {
 			t.Errorf("list_events does not show the PUT event: %s", res.Out)
 		}
 		// The same object again changes nothing.
-		if code, _, _ := f.as("PUT", path, ics, obj); code != 204 {
+		if code, _, _ := f.as("PUT", path, calHeader, obj); code != 204 {
 			t.Errorf("same PUT: %d", code)
 		}
 		if got := f.lastChange(); got != before {
@@ -219,7 +218,7 @@ func TestPutGetDelete(t *testing.T) {
 			t.Errorf("list_changes does not name the client: %s", ch.Out)
 		}
 		// Another resource may not take the same UID.
-		code, _, body = f.as("PUT", events1+"other.ics", ics, object("abc-123", "Copy", ""))
+		code, _, body = f.as("PUT", events1+"other.ics", calHeader, object("abc-123", "Copy", ""))
 		if code != 409 || !strings.Contains(body, "no-uid-conflict") || !strings.Contains(body, "abc-123.ics") {
 			t.Errorf("UID taken: %d %s", code, body)
 		}
@@ -250,12 +249,12 @@ func TestBadInputStoresNothing(t *testing.T) {
 		}{
 			{"malformed PROPFIND", "PROPFIND", events1, "<propfind xmlns='DAV:'><prop>", map[string]string{"Depth": "1"}, 400},
 			{"malformed REPORT", "REPORT", events1, "<<<", nil, 400},
-			{"a body of 10 MB", "PUT", events1 + "big.ics", strings.Repeat("X", 10<<20), ics, 413},
-			{"no UID", "PUT", events1 + "n.ics", noUID, ics, 403},
-			{"two UIDs", "PUT", events1 + "t.ics", twoUIDs, ics, 403},
-			{"a VEVENT among the tasks", "PUT", "/dav/me/calendars/tasks/e.ics", object("e", "E", ""), ics, 403},
+			{"a body of 10 MB", "PUT", events1 + "big.ics", strings.Repeat("X", 10<<20), calHeader, 413},
+			{"no UID", "PUT", events1 + "n.ics", noUID, calHeader, 403},
+			{"two UIDs", "PUT", events1 + "t.ics", twoUIDs, calHeader, 403},
+			{"a VEVENT among the tasks", "PUT", "/dav/me/calendars/tasks/e.ics", object("e", "E", ""), calHeader, 403},
 			{"not iCalendar", "PUT", events1 + "j.ics", "{}", map[string]string{"Content-Type": "application/json"}, 415},
-			{"garbage iCalendar", "PUT", events1 + "g.ics", "BEGIN:VCALENDAR\r\nnonsense", ics, 403},
+			{"garbage iCalendar", "PUT", events1 + "g.ics", "BEGIN:VCALENDAR\r\nnonsense", calHeader, 403},
 			{"an unknown report", "REPORT", events1, `<x xmlns="urn:other"/>`, nil, 403},
 			{"a bad sync token", "REPORT", events1, `<sync-collection xmlns="DAV:"><sync-token>http://other/1</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`, nil, 403},
 			{"MKCALENDAR", "MKCALENDAR", "/dav/me/calendars/new/", "", nil, 403},
@@ -278,9 +277,9 @@ func TestBadInputStoresNothing(t *testing.T) {
 func TestSyncCollectionFollowsTheJournal(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		f := open(t)
-		for i := range 5 {
-			f.call("add_event", fmt.Sprintf(`{"title":"E%d","start":"2026-12-0%dT09:00","duration":30}`, i, i+2))
-		}
+		// Five events in one change of five rows: a token after it is
+		// after all of them.
+		f.seed(5)
 		f.call("add_task", `{"title":"A task"}`)
 		sync := func(token string, extra string) (int, string) {
 			code, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+token+`</sync-token><sync-level>1</sync-level>`+extra+`<prop><getetag/></prop></sync-collection>`)

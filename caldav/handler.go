@@ -105,9 +105,6 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, Prefix+"/", http.StatusMovedPermanently)
 		return
 	}
-	// The server's root is the account address clients are given: a
-	// PROPFIND of "/" asks for current-user-principal there (RFC 5397,
-	// RFC 6764 §6), as under Prefix.
 	if r.URL.Path != "/" && r.URL.Path != Prefix && !strings.HasPrefix(r.URL.Path, Prefix+"/") {
 		plain(w, http.StatusNotFound, "Nothing is served here; CalDAV clients take this server's address, or "+Prefix+"/.")
 		return

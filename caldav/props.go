@@ -11,13 +11,14 @@ import (
 
 // syncPrefix begins every sync token (RFC 6578 §3.2: a URI); the rest is
 // the journal's change number, and ".SEQ" for a point inside one change
-// when an answer was cut there.
+// (after its row SEQ, numbered from 0) when an answer was cut there.
 const syncPrefix = "urn:x-assistant:sync:"
 
-// syncToken is the token of the point (change, seq).
+// syncToken is the token of the point (change, seq); a negative seq is
+// the end of the change.
 func syncToken(change, seq int64) string {
 	t := syncPrefix + strconv.FormatInt(change, 10)
-	if seq > 0 {
+	if seq >= 0 {
 		t += "." + strconv.FormatInt(seq, 10)
 	}
 	return t
@@ -63,8 +64,8 @@ func collectionProps(p *who, collection string, change int64) []prop {
 		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
 		{name(nsDAV, "current-user-privilege-set"), privileges},
 		{name(nsDAV, "supported-report-set"), reports},
-		{name(nsDAV, "sync-token"), esc(syncToken(change, 0))},
-		{name(nsCS, "getctag"), esc(syncToken(change, 0))},
+		{name(nsDAV, "sync-token"), esc(syncToken(change, -1))},
+		{name(nsCS, "getctag"), esc(syncToken(change, -1))},
 		{name(nsCalDAV, "supported-calendar-component-set"), `<C:comp name="` + comp + `"/>`},
 		{name(nsCalDAV, "supported-calendar-data"), `<C:calendar-data content-type="text/calendar" version="2.0"/>`},
 		{name(nsCalDAV, "calendar-description"), esc(collectionNames[collection] + " of " + p.Name + ", kept by assistant")},

@@ -528,7 +528,7 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		if cut {
 			rows = rows[:limit]
 		}
-		next := syncToken(last, 0)
+		next := syncToken(last, -1)
 		if cut {
 			next = syncToken(rows[len(rows)-1].Change, rows[len(rows)-1].Seq)
 		}
@@ -582,7 +582,7 @@ func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *
 		}
 		ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
 	}
-	ms.raw("<D:sync-token>" + esc(syncToken(last, 0)) + "</D:sync-token>")
+	ms.raw("<D:sync-token>" + esc(syncToken(last, -1)) + "</D:sync-token>")
 	return nil
 }
 
@@ -620,7 +620,7 @@ func (s *server) syncMembers(tx *store.Tx, ms *multistatus, p *who, t target, pr
 	return nil
 }
 
-// parseToken reads a token syncToken wrote.
+// parseToken reads a token syncToken wrote: seq is -1 for a whole change.
 func parseToken(s string) (change, seq int64, ok bool) {
 	rest, found := strings.CutPrefix(s, syncPrefix)
 	if !found {
@@ -631,8 +631,9 @@ func parseToken(s string) (change, seq int64, ok bool) {
 	if err != nil || change < 0 {
 		return 0, 0, false
 	}
+	seq = -1
 	if dotted {
-		if seq, err = strconv.ParseInt(q, 10, 64); err != nil || seq < 1 {
+		if seq, err = strconv.ParseInt(q, 10, 64); err != nil || seq < 0 {
 			return 0, 0, false
 		}
 	}

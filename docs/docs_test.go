@@ -31,6 +31,7 @@ var readme = filepath.Join("..", "README.md")
 var pages = []string{
 	"chat.md",
 	"mcp.md",
+	"caldav.md",
 	"reminders.md",
 	"cli.md",
 	"tasks.md",

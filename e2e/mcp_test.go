@@ -342,9 +342,10 @@ func freeAddr(t testing.TB) string {
 	return addr
 }
 
-// httpServer is a running `assistant mcp --http`.
+// httpServer is a running `assistant mcp --http` or `assistant serve`.
 type httpServer struct {
 	cmd    *exec.Cmd
+	name   string // the command: "mcp" or "serve"
 	url    string
 	stderr *lockedBuffer
 	done   chan struct{} // closed once the process ended
@@ -366,9 +367,16 @@ func (h *mcpHome) serveHTTP(t testing.TB, extra ...string) *httpServer {
 // [httpServer.wait] waits until it accepts connections.
 func (h *mcpHome) startHTTP(t testing.TB, extra ...string) *httpServer {
 	t.Helper()
+	return h.startServer(t, "mcp", extra...)
+}
+
+// startServer is startHTTP with the command to run: "mcp" (mcp --http)
+// or "serve" (serve --http).
+func (h *mcpHome) startServer(t testing.TB, command string, extra ...string) *httpServer {
+	t.Helper()
 	addr := freeAddr(t)
-	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
-	s.cmd = h.command(context.Background(), append([]string{"mcp", "--http", addr}, extra...)...)
+	s := &httpServer{name: command, url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s.cmd = h.command(context.Background(), append([]string{command, "--http", addr}, extra...)...)
 	s.cmd.Stderr = s.stderr
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -402,11 +410,11 @@ func (s *httpServer) wait(t testing.TB) {
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("`assistant mcp --http %s` ended before serving: %v\n%s", addr, s.err, s.stderr.String())
+			t.Fatalf("`assistant %s --http %s` ended before serving: %v\n%s", s.name, addr, s.err, s.stderr.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("`assistant mcp --http %s` did not listen within 20 s:\n%s", addr, s.stderr.String())
+			t.Fatalf("`assistant %s --http %s` did not listen within 20 s:\n%s", s.name, addr, s.stderr.String())
 		}
 	}
 }

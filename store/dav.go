@@ -133,7 +133,9 @@ type ChangedRow struct {
 }
 
 // ChangedRows lists the event, occurrence and task rows of the owner's
-// changes after the point (change, seq) (exclusive; 0, 0 for the start),
+// changes after the point (change, seq): after the whole change when seq
+// is negative (0, -1 is the start), else after its row seq (rows of a
+// change are numbered from 0),
 // in journal order, at most limit of them (1…10,000). It reads the
 // journal from that point on only, so its cost follows what changed, not
 // what the calendar holds (RFC 6578's sync-collection rests on it).
@@ -141,10 +143,10 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	limit = max(1, min(limit, 10000))
 	rows, err := tx.query(`SELECT r.change_id, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before)
 		FROM changes c JOIN change_rows r ON r.change_id = c.id
-		WHERE c.owner_id = ? AND (r.change_id > ? OR (r.change_id = ? AND r.seq > ?))
+		WHERE c.owner_id = ? AND (r.change_id > ? OR (? >= 0 AND r.change_id = ? AND r.seq > ?))
 		  AND r.tbl IN (?, ?, ?)
 		ORDER BY r.change_id, r.seq LIMIT ?`,
-		tx.owner, change, change, seq, EventsTable, OverridesTable, tasksTable, limit)
+		tx.owner, change, seq, change, seq, EventsTable, OverridesTable, tasksTable, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"net"
 	"net/url"
@@ -10,9 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/mcpserver"
-	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
-	"github.com/assistant-dev/assistant/tz"
 )
 
 // mcpOptions are the flags of `assistant mcp`.
@@ -48,7 +45,8 @@ beyond this machine is refused unless the server has TLS (--tls-cert and
 Browser requests from pages not on this machine get 403 (--allow-origin
 adds an origin). Each token may have --max-concurrent requests open;
 more get 429. Every tool call stops after --call-timeout. SIGINT or
-SIGTERM stops taking requests and lets open ones finish.`,
+SIGTERM stops taking requests and lets open ones finish. The --http
+port serves CalDAV and the calendar feed too, as "assistant serve" does.`,
 		Example: `  assistant mcp
   assistant mcp --read-only
   assistant mcp --tools list_changes,undo
@@ -63,8 +61,15 @@ SIGTERM stops taking requests and lets open ones finish.`,
 			return runMCP(cmd, a, o)
 		},
 	}
+	mcpFlags(cmd, &o, "", "serve streamable HTTP on this address, such as "+mcpserver.DefaultAddr)
+	return cmd
+}
+
+// mcpFlags declares the flags `assistant mcp` and `assistant serve`
+// share on cmd, into o; --http defaults to httpDefault and says httpUsage.
+func mcpFlags(cmd *cobra.Command, o *mcpOptions, httpDefault, httpUsage string) {
 	f := cmd.Flags()
-	f.StringVar(&o.HTTP, "http", "", "serve streamable HTTP on this address, such as "+mcpserver.DefaultAddr)
+	f.StringVar(&o.HTTP, "http", httpDefault, httpUsage)
 	f.BoolVar(&o.ReadOnly, "read-only", false, "serve only the tools that change nothing")
 	f.StringSliceVar(&o.Tools, "tools", nil, "serve only these tools (comma-separated names)")
 	f.DurationVar(&o.CallTimeout, "call-timeout", tools.DefaultCallTimeout, "stop a tool call that runs longer than this")
@@ -76,11 +81,11 @@ SIGTERM stops taking requests and lets open ones finish.`,
 	f.DurationVar(&o.ReadTimeout, "read-timeout", mcpserver.DefaultReadTimeout, "close an HTTP connection whose request is not read whole within this")
 	f.DurationVar(&o.WriteTimeout, "write-timeout", mcpserver.DefaultWriteTimeout, "close an HTTP connection whose answer is not written within this; keep it above --call-timeout")
 	f.DurationVar(&o.IdleTimeout, "idle-timeout", mcpserver.DefaultIdleTimeout, "close a kept-alive HTTP connection idle this long")
-	return cmd
 }
 
-// runMCP is the MCP front's entry point: stdio as one person, or HTTP with
-// each request's bearer token naming its person.
+// runMCP is the entry point of `assistant mcp` and `assistant serve`: MCP
+// over stdio as one person, or (with --http) the HTTP server of
+// [serveHTTP], where each MCP request's bearer token names its person.
 func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	ctx := cmd.Context()
 	reg := newRegistry()
@@ -108,60 +113,7 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 		return nil
 	}
 
-	if a.personSet || a.tzOverride != "" {
-		a.log.Warn("--person and --tz do not apply over HTTP: each request acts as its token's person, in that person's stored zone")
-	}
-	// Bind before anything else, so a wrong address fails at once and the
-	// log names the address really bound.
-	ln, err := mcpserver.Listen(ctx, o.HTTP)
-	if err != nil {
-		return listenError(o.HTTP, err)
-	}
-	defer ln.Close()
-	tls := o.TLSCert != ""
-	if !mcpserver.Loopback(ln.Addr()) && !tls && !o.BehindTLSProxy {
-		return failf(exitInvalid, "“--http %s” reaches beyond this machine, where bearer tokens and data would travel in clear text; "+
-			"serve HTTPS with --tls-cert and --tls-key, or put a reverse proxy with TLS in front and add --behind-tls-proxy, or keep --http on %s.", o.HTTP, mcpserver.DefaultAddr)
-	}
-	st, err := a.openStore(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	authn := func(ctx context.Context, token string) (*tools.ToolContext, error) {
-		p, err := st.PersonByToken(ctx, token)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		zone, err := tz.LoadZone(p.Zone)
-		if err != nil {
-			return nil, err
-		}
-		return a.toolContext(st, tools.Person{ID: p.ID, Name: p.Name, Zone: zone}), nil
-	}
-	h, err := mcpserver.HTTPHandler(reg, authn, opts)
-	if err != nil {
-		return fail(exitInternal, err)
-	}
-	addr := ln.Addr().String()
-	scheme := "http"
-	if tls {
-		scheme = "https"
-	}
-	a.log.Info("serving MCP over streamable HTTP", "addr", addr, "url", scheme+"://"+addr+"/mcp", "db", st.Path(), "tools", len(reg.Names()))
-	if !mcpserver.Loopback(ln.Addr()) && !tls {
-		a.log.Info("listening beyond this machine in clear text, behind a TLS proxy (--behind-tls-proxy)", "addr", addr)
-	}
-	serveOpts := &mcpserver.ServeOptions{ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout, IdleTimeout: o.IdleTimeout,
-		ReadHeaderTimeout: min(o.ReadTimeout, mcpserver.DefaultReadHeaderTimeout), CertFile: o.TLSCert, KeyFile: o.TLSKey}
-	if err := mcpserver.Serve(ctx, ln, h, serveOpts); err != nil {
-		return failf(exitInternal, "serving MCP on %s failed: %v", addr, err)
-	}
-	a.log.Info("stopped serving MCP")
-	return nil
+	return serveHTTP(ctx, a, o, reg, opts)
 }
 
 // listenError turns a failure to bind “--http” into one sentence: a wrong

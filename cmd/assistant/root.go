@@ -52,6 +52,7 @@ Settings come from flags, then environment variables, then the config file
 	root.AddCommand(
 		newChatCmd(a),
 		newMCPCmd(a),
+		newServeCmd(a),
 		newRemindCmd(a),
 		newCallCmd(a),
 		newToolsCmd(a),

@@ -114,6 +114,29 @@ type occurrence struct {
 	Title  string `json:"title"`
 	Start  string `json:"start"`
 	End    string `json:"end"`
+	AllDay bool   `json:"all_day"`
+}
+
+// task is one task of list_tasks as its JSON data has it.
+type task struct {
+	ID     string `json:"id"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	DueAt  string `json:"due_at"`
+}
+
+// tasks lists person's tasks of a status (open, done, all) with
+// list_tasks.
+func (d *davSite) tasks(t *testing.T, person, status string) []task {
+	t.Helper()
+	r := d.call(t, person, "list_tasks", "status="+status)
+	var data struct {
+		Tasks []task `json:"tasks"`
+	}
+	if err := json.Unmarshal(r.Data, &data); err != nil {
+		t.Fatalf("list_tasks data: %v\n%s", err, r.Data)
+	}
+	return data.Tasks
 }
 
 // events lists person's occurrences from one day to another (both

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -49,6 +50,8 @@ type pyComponent struct {
 	DTStart      string `json:"dtstart"`
 	RecurrenceID string `json:"recurrence-id"`
 	RRule        string `json:"rrule"`
+	Due          string `json:"due"`
+	Status       string `json:"status"`
 	Color        string `json:"x-e2e-color"`
 }
 
@@ -75,6 +78,8 @@ type pyOut struct {
 	Gone        json.RawMessage   `json:"gone"` // delete: a bool; sync: the URLs gone
 	Token       string            `json:"token"`
 	Changed     []pyObject        `json:"changed"`
+	Pending     []pyObject        `json:"pending"`
+	All         []pyObject        `json:"all"`
 }
 
 // startPySession starts testdata/caldav/client.py on url as user and
@@ -139,7 +144,10 @@ func startPySession(t *testing.T, python, script, url, user, password string) fu
 // what list_events shows; a time-range calendar-query finds them, and
 // with expand the server itself sends the occurrences; an override of one
 // occurrence saved with the whole object moves that occurrence in
-// list_events; a delete removes the event; sync-collection first gives
+// list_events; an all-day event is all-day there; a delete removes the
+// event; a task saved in the tasks collection is in list_tasks, and once
+// the client completes it, done there and no longer pending for the
+// client's STATUS filters; sync-collection first gives
 // every member, then only what a tool call changed, then reports the
 // event a tool deleted as gone.
 func TestCalDAVPythonClient(t *testing.T) { storetest.Engines(t, testCalDAVPythonClient) }
@@ -176,15 +184,17 @@ func testCalDAVPythonClient(t *testing.T) {
 	var created map[string]string
 	t.Run("create", func(t *testing.T) {
 		created = step(t, "create").Created
-		for _, name := range []string{"dentist", "yoga"} {
+		for _, name := range []string{"dentist", "holiday", "yoga"} {
 			if !strings.HasPrefix(created[name], byName["VEVENT"]) {
 				t.Fatalf("%s saved at %q, not in the events collection %s", name, created[name], byName["VEVENT"])
 			}
 		}
 		got := d.events(t, "alice", "2026-10-05", "2026-10-11")
-		var dentist, yoga []string
+		var dentist, yoga, holiday []string
 		for _, o := range got {
 			switch o.Title {
+			case "Day off":
+				holiday = append(holiday, fmt.Sprintf("%s %s all-day=%v", o.Start, o.End, o.AllDay))
 			case "Dentist":
 				dentist = append(dentist, utcOf(t, o.Start))
 			case "Yoga":
@@ -193,6 +203,9 @@ func testCalDAVPythonClient(t *testing.T) {
 		}
 		if want := []string{"2026-10-07T13:00:00Z"}; !slices.Equal(dentist, want) {
 			t.Errorf("list_events shows the dentist at %v, want %v as the client wrote it:\n%+v", dentist, want, got)
+		}
+		if len(holiday) != 1 || !strings.HasPrefix(holiday[0], "2026-10-09") || !strings.HasSuffix(holiday[0], "all-day=true") {
+			t.Errorf("list_events shows the all-day day off (DTSTART;VALUE=DATE:20261009) as %v, want one all-day event on 9 October", holiday)
 		}
 		wantYoga := []string{"2026-10-05T18:00:00+02:00", "2026-10-06T18:00:00+02:00", "2026-10-07T18:00:00+02:00", "2026-10-08T18:00:00+02:00", "2026-10-09T18:00:00+02:00"}
 		if !slices.Equal(yoga, wantYoga) {
@@ -278,14 +291,43 @@ func testCalDAVPythonClient(t *testing.T) {
 		}
 	})
 
+	t.Run("a task saved and completed", func(t *testing.T) {
+		out := step(t, "todo")
+		url := out.Created["todo"]
+		if !strings.HasPrefix(url, byName["VTODO"]) {
+			t.Fatalf("the task was saved at %q, not in the tasks collection %s", url, byName["VTODO"])
+		}
+		if len(out.Pending) != 1 || out.Pending[0].URL != url || len(out.Pending[0].Components) != 1 || out.Pending[0].Components[0].Summary != "Renew the passport" {
+			t.Errorf("python3-caldav's pending tasks after saving one: %+v, want the passport alone", out.Pending)
+		}
+		open := d.tasks(t, "alice", "open")
+		if len(open) != 1 || open[0].Title != "Renew the passport" || utcOf(t, open[0].DueAt) != "2026-10-09T16:00:00Z" {
+			t.Fatalf("list_tasks after the client saved a task: %+v, want “Renew the passport” due 16:00Z on 9 October", open)
+		}
+		out = step(t, "complete", url)
+		if len(out.Pending) != 0 {
+			t.Errorf("python3-caldav's pending tasks after completing the one: %+v, want none", out.Pending)
+		}
+		if len(out.All) != 1 || len(out.All[0].Components) != 1 || out.All[0].Components[0].Status != "COMPLETED" {
+			t.Errorf("python3-caldav's tasks with the completed ones: %+v, want the passport with STATUS:COMPLETED", out.All)
+		}
+		if open := d.tasks(t, "alice", "open"); len(open) != 0 {
+			t.Errorf("list_tasks shows %+v open after the client completed it", open)
+		}
+		if done := d.tasks(t, "alice", "done"); len(done) != 1 || done[0].Title != "Renew the passport" {
+			t.Errorf("list_tasks status=done after the client completed the task: %+v", done)
+		}
+	})
+
 	t.Run("sync by token", func(t *testing.T) {
 		first := step(t, "sync")
 		var urls []string
 		for _, o := range first.Changed {
 			urls = append(urls, o.URL)
 		}
-		if !slices.Equal(urls, []string{created["yoga"]}) || first.Token == "" {
-			t.Fatalf("the first sync (no token) gave %v and token %q, want the yoga series alone and a token", urls, first.Token)
+		slices.Sort(urls)
+		if want := []string{created["holiday"], created["yoga"]}; !slices.Equal(urls, want) || first.Token == "" {
+			t.Fatalf("the first sync (no token) gave %v and token %q, want %v and a token", urls, first.Token, want)
 		}
 
 		added := d.call(t, "alice", "add_event", "title=Standup", "start=2026-10-08T09:00", "duration=15")

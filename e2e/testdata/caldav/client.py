@@ -12,6 +12,10 @@ Steps:
   discover                  the principal, and each calendar with its
                             supported components
   create                    saves the events of EVENTS; gives their URLs
+  todo                      saves TODO in the VTODO calendar; gives its URL
+                            and the pending tasks
+  complete URL              marks the task at URL completed; gives the
+                            pending tasks and all of them
   search START END          calendar-query with a time range (UTC,
                             20261006T000000Z) without and with expand
   override URL RECURRENCE-ID DTSTART SUMMARY
@@ -51,6 +55,18 @@ X-E2E-COLOR:teal
 END:VEVENT
 END:VCALENDAR
 """,
+    "holiday": """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//e2e//python3-caldav//EN
+BEGIN:VEVENT
+UID:holiday-33d0@e2e.example
+DTSTAMP:20261001T080000Z
+DTSTART;VALUE=DATE:20261009
+DTEND;VALUE=DATE:20261010
+SUMMARY:Day off
+END:VEVENT
+END:VCALENDAR
+""",
     "yoga": """BEGIN:VCALENDAR
 VERSION:2.0
 PRODID:-//e2e//python3-caldav//EN
@@ -83,6 +99,20 @@ END:VCALENDAR
 """,
 }
 
+# The task the todo step saves in the collection of VTODOs.
+TODO = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//e2e//python3-caldav//EN
+BEGIN:VTODO
+UID:todo-5e21@e2e.example
+DTSTAMP:20261001T080000Z
+DUE:20261009T160000Z
+SUMMARY:Renew the passport
+STATUS:NEEDS-ACTION
+END:VTODO
+END:VCALENDAR
+"""
+
 
 def components(obj):
     """The VEVENTs and VTODOs of obj's data, each as the test reads it."""
@@ -91,7 +121,9 @@ def components(obj):
         if c.name not in ("VEVENT", "VTODO"):
             continue
         d = {"uid": str(c.get("UID", "")), "summary": str(c.get("SUMMARY", ""))}
-        for name in ("DTSTART", "RECURRENCE-ID"):
+        if c.get("STATUS") is not None:
+            d["status"] = str(c.get("STATUS"))
+        for name in ("DTSTART", "RECURRENCE-ID", "DUE"):
             if c.get(name) is not None:
                 d[name.lower()] = utc(c.decoded(name))
         if c.get("RRULE") is not None:
@@ -116,11 +148,12 @@ def parse_utc(s):
     return datetime.strptime(s, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
 
 
-def events_calendar(principal):
+def events_calendar(principal, comp="VEVENT"):
+    """The principal's calendar that takes comp."""
     for cal in principal.calendars():
-        if "VEVENT" in cal.get_supported_components():
+        if comp in cal.get_supported_components():
             return cal
-    raise LookupError("no calendar of the principal takes VEVENT")
+    raise LookupError("no calendar of the principal takes " + comp)
 
 
 def main():
@@ -193,6 +226,19 @@ def run(principal, step, args):
             out["gone"] = False
         except error.NotFoundError:
             out["gone"] = True
+    elif step == "todo":
+        cal = events_calendar(principal, "VTODO")
+        out["created"] = {"todo": str(cal.save_todo(TODO).url)}
+        # python3-caldav's pending tasks: three calendar-queries with
+        # prop-filters on STATUS and COMPLETED, merged.
+        out["pending"] = [{"url": str(o.url), "components": components(o)} for o in cal.todos()]
+    elif step == "complete":
+        cal = events_calendar(principal, "VTODO")
+        todo = caldav.Todo(cal.client, url=args[0], parent=cal)
+        todo.load()
+        todo.complete(completion_timestamp=datetime(2026, 10, 5, 8, 30, tzinfo=timezone.utc))
+        out["pending"] = [{"url": str(o.url), "components": components(o)} for o in cal.todos()]
+        out["all"] = [{"url": str(o.url), "components": components(o)} for o in cal.todos(include_completed=True)]
     elif step == "sync":
         cal = events_calendar(principal)
         token = args[0] if args else None

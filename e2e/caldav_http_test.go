@@ -356,3 +356,82 @@ func testCalDAVBadInput(t *testing.T) {
 		}
 	})
 }
+
+// The ETag rule that keeps a client from overwriting what it has not
+// seen (RFC 4791 §5.3.4, RFC 9110 §13.1): once the model changed an event
+// a client wrote, the client's PUT or DELETE with the old ETag in
+// If-Match is refused with 412 and the model's version stays; a PUT with
+// If-None-Match: * on a name in use is refused too; with the new ETag the
+// client's PUT goes through, the change list names it, and the model's
+// undo brings its own version back. A PUT of the same object again is no
+// change.
+func TestCalDAVStaleETag(t *testing.T) { storetest.Engines(t, testCalDAVStaleETag) }
+
+func testCalDAVStaleETag(t *testing.T) {
+	d := newDAVSite(t, "alice")
+	const path = "/dav/alice/calendars/events/race.ics"
+	ctype := []string{"Content-Type", "text/calendar; charset=utf-8"}
+	title := func(t *testing.T) string {
+		t.Helper()
+		got := d.events(t, "alice", "2026-10-07", "2026-10-07")
+		if len(got) != 1 {
+			t.Fatalf("list_events of 7 October: %+v, want the one event", got)
+		}
+		return got[0].Title
+	}
+	if r := d.as(t, "alice", "PUT", path, icsEvent("race@e2e.example", "Written by the phone", ""), append(ctype, "If-None-Match", "*")...); r.status != http.StatusCreated {
+		t.Fatalf("first PUT: %d %s", r.status, r.body)
+	}
+	old := d.as(t, "alice", "GET", path, "").header.Get("ETag")
+	series := d.events(t, "alice", "2026-10-07", "2026-10-07")[0].Series
+	d.call(t, "alice", "update_event", "id="+series, "title=Changed by the model")
+	now := d.as(t, "alice", "GET", path, "").header.Get("ETag")
+	if old == "" || now == old {
+		t.Fatalf("the ETag before the model's change %q, after %q: want two different ETags", old, now)
+	}
+	before := d.changes(t, "alice")
+
+	stale := icsEvent("race@e2e.example", "Stale edit of the phone", "")
+	for _, c := range []struct {
+		what    string
+		method  string
+		body    string
+		headers []string
+	}{
+		{"PUT with the old ETag", "PUT", stale, append(ctype, "If-Match", old)},
+		{"PUT with If-None-Match: * on a name in use", "PUT", stale, append(ctype, "If-None-Match", "*")},
+		{"DELETE with the old ETag", "DELETE", "", []string{"If-Match", old}},
+	} {
+		if r := d.as(t, "alice", c.method, path, c.body, c.headers...); r.status != http.StatusPreconditionFailed {
+			t.Errorf("%s: %d, want 412; body %.300q", c.what, r.status, r.body)
+		}
+		if got := title(t); got != "Changed by the model" {
+			t.Errorf("after the refused %s list_events shows %q, want the model's “Changed by the model”", c.what, got)
+		}
+	}
+	if got := d.changes(t, "alice"); got != before {
+		t.Errorf("the refused writes changed the change list:\nbefore %s\nafter  %s", before, got)
+	}
+
+	fresh := icsEvent("race@e2e.example", "Edit of the phone after a sync", "")
+	if r := d.as(t, "alice", "PUT", path, fresh, append(ctype, "If-Match", now)...); r.status != http.StatusNoContent && r.status != http.StatusOK {
+		t.Fatalf("PUT with the current ETag: %d, want 204; body %s", r.status, r.body)
+	}
+	if got := title(t); got != "Edit of the phone after a sync" {
+		t.Errorf("after the PUT with the current ETag list_events shows %q", got)
+	}
+	after := d.changes(t, "alice")
+	if after == before || !strings.Contains(after, "Edit of the phone after a sync") && !strings.Contains(after, "CalDAV") {
+		t.Errorf("the change list after the client's PUT does not show it:\n%s", after)
+	}
+	if r := d.as(t, "alice", "PUT", path, fresh, ctype...); r.status >= 300 {
+		t.Errorf("the same PUT again: %d %s", r.status, r.body)
+	}
+	if got := d.changes(t, "alice"); got != after {
+		t.Errorf("a PUT of the same object again made a change:\nbefore %s\nafter  %s", after, got)
+	}
+	d.call(t, "alice", "undo")
+	if got := title(t); got != "Changed by the model" {
+		t.Errorf("after undo of the client's PUT list_events shows %q, want the model's “Changed by the model” back", got)
+	}
+}

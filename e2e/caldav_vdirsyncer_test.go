@@ -134,6 +134,11 @@ path = %s
 		if want := "2026-10-09T08:00:00Z–2026-10-09T08:45:00Z"; len(found) != 1 || found[0] != want {
 			t.Errorf("list_events after syncing the folder's Haircut shows it at %v, want once at %s", found, want)
 		}
+		// The change list names the client, so the model can say what the
+		// phone changed.
+		if ch := d.changes(t, "alice"); !strings.Contains(ch, "Haircut") || !strings.Contains(ch, "vdirsyncer") {
+			t.Errorf("list_changes after the sync does not name vdirsyncer's add of the haircut:\n%s", ch)
+		}
 		if got := khal(t); !strings.Contains(got, "2026-10-09 10:00 Haircut") || !strings.Contains(got, "Dinner with Sam") {
 			t.Errorf("khal list after the second sync lacks the haircut or the dinner:\n%s", got)
 		}

@@ -100,12 +100,13 @@ func BenchmarkPhoneSync(b *testing.B) {
 				b.ReportMetric(float64(n), "B/sync")
 			})
 			b.Run("10-changes", func(b *testing.B) {
-				var n int
+				var n, round int
 				for b.Loop() {
 					b.StopTimer()
+					round++
 					_, tok := f.phoneSync(b, "")
 					for i := range 10 {
-						res, _ := f.env.Call(f.me, "update_event", fmt.Sprintf(`{"id":"e%d","title":"Changed %d"}`, 1+i*97, i))
+						res, _ := f.env.Call(f.me, "update_event", fmt.Sprintf(`{"id":"e%d","title":"Changed %d in round %d"}`, 1+i*97, i, round))
 						if res.Code != 0 {
 							b.Fatal(res.Err)
 						}

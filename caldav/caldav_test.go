@@ -2,6 +2,7 @@ package caldav_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -380,4 +381,62 @@ func TestQueryExpandAndFreeBusy(t *testing.T) {
 			t.Errorf("free-busy: %d %s", code, body)
 		}
 	})
+}
+
+// A person's open requests are bounded: with every slot held by a PUT
+// whose body has not arrived, the next request gets 429, and another
+// person is served all the same.
+func TestOpenRequestsArePerPerson(t *testing.T) {
+	f := open(t)
+	bob := f.env.Person("bob", "UTC")
+	btok := f.token(bob)
+	var writers []*io.PipeWriter
+	done := make(chan int, caldav.DefaultMaxConcurrent)
+	for i := range caldav.DefaultMaxConcurrent {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		req, _ := http.NewRequest("PUT", f.srv.URL+events1+fmt.Sprintf("slow%d.ics", i), pr)
+		req.SetBasicAuth("me", f.tok)
+		req.Header.Set("Content-Type", "text/calendar")
+		go func() {
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				done <- 0
+				return
+			}
+			resp.Body.Close()
+			done <- resp.StatusCode
+		}()
+		if _, err := pw.Write([]byte("BEGIN:VCALENDAR\r\n")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Each slow PUT holds its slot once its first bytes are read; wait
+	// (bounded) until the next request is refused.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code, h, _ := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, "")
+		if code == 429 && h.Get("Retry-After") != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a request beyond the limit: %d, want 429", code)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code, _, _ := f.do("PROPFIND", "/dav/bob/calendars/events/", "bob", btok, map[string]string{"Depth": "0"}, ""); code != 207 {
+		t.Errorf("another person while my slots are taken: %d, want 207", code)
+	}
+	for i, pw := range writers {
+		fmt.Fprintf(pw, "VERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:slow%d\r\nDTSTAMP:20261201T080000Z\r\nDTSTART:20261207T090000Z\r\nSUMMARY:Slow\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", i)
+		pw.Close()
+	}
+	for range writers {
+		if code := <-done; code != 201 {
+			t.Errorf("a slow PUT: %d, want 201", code)
+		}
+	}
+	if code, _, _ := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, ""); code != 207 {
+		t.Errorf("after the slow PUTs ended: %d", code)
+	}
 }

@@ -3,9 +3,11 @@ package caldav
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-webdav/caldav"
@@ -39,7 +41,14 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// MaxConcurrent is how many requests one person may have open at
+	// once; more get 429 with Retry-After. 0 is [DefaultMaxConcurrent].
+	MaxConcurrent int
 }
+
+// DefaultMaxConcurrent is the open requests one person may have at once:
+// a phone syncs one collection at a time, a desktop client a few.
+const DefaultMaxConcurrent = 4
 
 // server is one CalDAV handler over one store.
 type server struct {
@@ -47,6 +56,10 @@ type server struct {
 	log *slog.Logger
 	now func() time.Time
 	lib *caldav.Handler
+
+	mu    sync.Mutex
+	open  map[int64]int // open requests by person
+	limit int
 }
 
 // Handler serves /.well-known/caldav and everything under [Prefix] for
@@ -72,7 +85,10 @@ type server struct {
 // calendar-query with expand, free-busy-query, and GET, PUT and DELETE
 // with the preconditions of RFC 4791 §5.3.2 and RFC 9110 §13.
 func Handler(st *store.Store, opts Options) http.Handler {
-	s := &server{st: st, log: opts.Logger, now: opts.Now}
+	s := &server{st: st, log: opts.Logger, now: opts.Now, open: map[int64]int{}, limit: opts.MaxConcurrent}
+	if s.limit <= 0 {
+		s.limit = DefaultMaxConcurrent
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -123,6 +139,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, status, "The password could not be checked; try again later.")
 		return
 	}
+	if !s.enter(p.ID) {
+		w.Header().Set("Retry-After", "1")
+		plain(w, http.StatusTooManyRequests, fmt.Sprintf("You have %d requests open already; wait for one to end, then try again.", s.limit))
+		return
+	}
+	defer s.leave(p.ID)
 	r = r.WithContext(context.WithValue(r.Context(), whoKey{}, p))
 	if r.ContentLength > MaxBody {
 		plain(w, http.StatusRequestEntityTooLarge, "The request body is larger than the 4 MiB this server takes for one request; send one calendar object at a time.")
@@ -136,6 +158,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.route(w, r, p, t)
+}
+
+// enter takes one of the person's request slots; false when all are taken.
+func (s *server) enter(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[id] >= s.limit {
+		return false
+	}
+	s.open[id]++
+	return true
+}
+
+// leave gives the slot back.
+func (s *server) leave(id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.open[id]--; s.open[id] <= 0 {
+		delete(s.open, id)
+	}
 }
 
 // signIn reads the Basic credentials: 0 and the person when they are

@@ -105,7 +105,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 	}
 	pr := readProps(root)
 	deep := r.Header.Get("Depth") != "0"
-	ms := newMultistatus()
+	ms := newMultistatus(w)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
 		change, _, err := tx.LastChange()
 		if err != nil {
@@ -131,6 +131,9 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 			return err
 		}
 		for _, res := range list {
+			if err := r.Context().Err(); err != nil {
+				return err
+			}
 			body, err := res.body(p)
 			if err != nil {
 				return err
@@ -140,9 +143,10 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 		return nil
 	})
 	if err != nil {
+		ms.abort()
 		return err
 	}
-	ms.send(w)
+	ms.send()
 	return nil
 }
 
@@ -158,7 +162,7 @@ func (s *server) proppatch(w http.ResponseWriter, r *http.Request, t target) err
 	if root == nil || root.name.Space != nsDAV || root.name.Local != "propertyupdate" {
 		return &httpError{code: http.StatusBadRequest, msg: "A PROPPATCH body is a DAV:propertyupdate element (RFC 4918 §14.19)."}
 	}
-	ms := newMultistatus()
+	ms := newMultistatus(w)
 	ms.raw("<D:response><D:href>" + esc(r.URL.Path) + "</D:href><D:propstat><D:prop>")
 	for _, op := range root.children {
 		for _, pr := range op.children {
@@ -169,7 +173,7 @@ func (s *server) proppatch(w http.ResponseWriter, r *http.Request, t target) err
 		}
 	}
 	ms.raw("</D:prop><D:status>HTTP/1.1 403 Forbidden</D:status></D:propstat></D:response>")
-	ms.send(w)
+	ms.send()
 	return nil
 }
 

@@ -124,7 +124,7 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 		return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
 			msg: fmt.Sprintf("A calendar-multiget names at most %d objects; ask in several.", MaxResults)}
 	}
-	ms := newMultistatus()
+	ms := newMultistatus(w)
 	own := collectionPath(p.Name, t.collection)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
 		for _, h := range hrefs {
@@ -162,9 +162,10 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 		return nil
 	})
 	if err != nil {
+		ms.abort()
 		return err
 	}
-	ms.send(w)
+	ms.send()
 	return nil
 }
 
@@ -228,7 +229,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 	if comp != nil {
 		if !strings.EqualFold(comp.attr("name"), kindOf(t.collection)) {
 			// Another component: this collection holds none.
-			newMultistatus().send(w)
+			newMultistatus(w).send()
 			return nil
 		}
 		if win, err = rangeOf(comp.child(nsCalDAV, "time-range")); err != nil {
@@ -238,7 +239,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 			return tooLong("time-range")
 		}
 	}
-	ms := newMultistatus()
+	ms := newMultistatus(w)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
 		list, err := s.listing(r.Context(), tx, t.collection)
 		if err != nil {
@@ -246,6 +247,9 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 		}
 		n := 0
 		for _, res := range list {
+			if err := r.Context().Err(); err != nil {
+				return err
+			}
 			if win.set && !overlaps(res, p, win) {
 				continue
 			}
@@ -267,9 +271,10 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 		return nil
 	})
 	if err != nil {
+		ms.abort()
 		return err
 	}
-	ms.send(w)
+	ms.send()
 	return nil
 }
 
@@ -502,7 +507,7 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		limit = min(limit, v)
 	}
 	token := strings.TrimSpace(root.child(nsDAV, "sync-token").text)
-	ms := newMultistatus()
+	ms := newMultistatus(w)
 	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
 		last, _, err := tx.LastChange()
 		if err != nil {
@@ -559,9 +564,10 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		return nil
 	})
 	if err != nil {
+		ms.abort()
 		return err
 	}
-	ms.send(w)
+	ms.send()
 	return nil
 }
 
@@ -572,6 +578,9 @@ func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *
 		return err
 	}
 	for _, res := range list {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		body, err := res.body(p)
 		if err != nil {
 			return err

@@ -171,13 +171,22 @@ type prop struct {
 	inner string
 }
 
-// multistatus builds a 207 answer (RFC 4918 §13).
+// multistatus builds a 207 answer (RFC 4918 §13), streamed: once more
+// than flushAt bytes are waiting they go out, so an answer of many members
+// holds no more than that in memory. A failure after the first bytes went
+// out can only end the connection (the client sees a cut answer, never a
+// wrong one).
 type multistatus struct {
-	buf bytes.Buffer
+	w       http.ResponseWriter
+	buf     bytes.Buffer
+	started bool
 }
 
-func newMultistatus() *multistatus {
-	m := &multistatus{}
+// flushAt is how many bytes a multistatus keeps before sending them.
+const flushAt = 64 << 10
+
+func newMultistatus(w http.ResponseWriter) *multistatus {
+	m := &multistatus{w: w}
 	m.buf.WriteString(`<?xml version="1.0" encoding="utf-8"?>` + "\n")
 	m.buf.WriteString(`<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:CS="http://calendarserver.org/ns/" xmlns:A="http://apple.com/ns/ical/" xmlns:X="https://assistant.invalid/ns/">`)
 	return m
@@ -226,6 +235,24 @@ func (m *multistatus) member(href string, pr propRequest, have []prop) {
 		m.buf.WriteString("</D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat>")
 	}
 	m.buf.WriteString("</D:response>")
+	m.flush(false)
+}
+
+// flush sends what waits once it is over flushAt (or always, at the end).
+func (m *multistatus) flush(end bool) {
+	if !end && m.buf.Len() < flushAt {
+		return
+	}
+	if !m.started {
+		m.started = true
+		m.w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+		if end {
+			m.w.Header().Set("Content-Length", strconv.Itoa(m.buf.Len()))
+		}
+		m.w.WriteHeader(http.StatusMultiStatus)
+	}
+	_, _ = m.w.Write(m.buf.Bytes())
+	m.buf.Reset()
 }
 
 // status writes a member that is only a status: 404 for a removed member
@@ -239,13 +266,18 @@ func (m *multistatus) status(href string, code int) {
 // raw appends an element outside any response (D:sync-token).
 func (m *multistatus) raw(s string) { m.buf.WriteString(s) }
 
-// send writes the answer.
-func (m *multistatus) send(w http.ResponseWriter) {
+// send ends the answer.
+func (m *multistatus) send() {
 	m.buf.WriteString("</D:multistatus>\n")
-	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(m.buf.Len()))
-	w.WriteHeader(http.StatusMultiStatus)
-	_, _ = w.Write(m.buf.Bytes())
+	m.flush(true)
+}
+
+// abort ends a request that failed after its answer began: the
+// connection is cut, so the client cannot take a part for the whole.
+func (m *multistatus) abort() {
+	if m.started {
+		panic(http.ErrAbortHandler)
+	}
 }
 
 // element writes <P:local>inner</P:local>, declaring a namespace of its

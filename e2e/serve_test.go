@@ -45,13 +45,14 @@ func testBinaryServe(t *testing.T) {
 			}
 			cs.Close()
 
-			// Not CalDAV yet: the stub answers 501. Once CalDAV is served,
-			// PROPFIND /.well-known/caldav answers a redirect or 401 with
-			// a Basic challenge; either way neither MCP's answer to the
-			// same request nor 404.
+			// PROPFIND /.well-known/caldav answers CalDAV's redirect to
+			// /dav/ (RFC 6764), neither MCP's answer to the same request
+			// nor 404.
 			davStatus, davBody := send(t, "PROPFIND", root+".well-known/caldav", map[string]string{"Depth": "0"})
 			mcpStatus, mcpBody := send(t, "PROPFIND", s.url, map[string]string{"Depth": "0"})
-			if davStatus == http.StatusNotFound || (davStatus == mcpStatus && davBody == mcpBody) {
+			// The client follows the redirect to /dav/, which asks for a
+			// Basic sign-in.
+			if davStatus != http.StatusUnauthorized || !strings.Contains(davBody, "Sign in") || (davStatus == mcpStatus && davBody == mcpBody) {
 				t.Errorf("PROPFIND /.well-known/caldav: %d %q, want CalDAV's answer, not 404 and not MCP's (%d %q)", davStatus, davBody, mcpStatus, mcpBody)
 			}
 

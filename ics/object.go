@@ -70,8 +70,9 @@ type Object struct {
 	// Skipped lists, by line, what of the body could not be kept (as
 	// Import's report does); Repaired what was read in spite of a fault.
 	Skipped, Repaired []Skipped
-	// Extra is every property (and subcomponent other than VALARM) of
-	// the components that assistant does not model, as iCalendar text
+	// Extra is every property of the components that assistant does not
+	// model (subcomponents other than VALARM, which RFC 5545 does not
+	// define and go-ical will not write, are not kept), as iCalendar text
 	// opaque to callers: keep it with the item and hand it to
 	// WriteEventObject or WriteTaskObject, which put it back. "" when
 	// there is none.
@@ -162,6 +163,8 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 		switch {
 		case u == "":
 			return nil, objectErr(ValidCalendarObjectResource, "The %s at line %d has no UID; every component of a calendar object needs one (RFC 4791 §4.1), so add a UID line.", c.Name, c.line)
+		case strings.ContainsFunc(u, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+			return nil, objectErr(ValidCalendarData, "The UID of the %s at line %d holds a control character (a line break or a tab); use a UID of visible characters.", c.Name, c.line)
 		case len(u) > maxUID:
 			return nil, objectErr(ValidCalendarObjectResource, "The UID has %d bytes, more than the %d kept; use a shorter UID.", len(u), maxUID)
 		case uid != "" && u != uid:
@@ -186,14 +189,23 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped...), Repaired: cal.Repaired}
 	if kind == ical.CompToDo {
 		if len(plan.tasks) != 1 {
-			return nil, notKept(obj.Skipped, "to-do")
+			return nil, notKept(obj.Skipped, "to-do", comps[0].line)
 		}
 		obj.Task = plan.tasks[0]
 		obj.Extra = extraText(kind, comps, func(*node) (string, bool) { return "", true })
 		return obj, nil
 	}
 	if len(plan.events) != 1 {
-		return nil, notKept(obj.Skipped, "event")
+		line := 0
+		for _, c := range comps {
+			if c.Props.Get("RECURRENCE-ID") == nil {
+				line = c.line
+				if st := c.Props.Get("STATUS"); st != nil && strings.EqualFold(strings.TrimSpace(st.Value), "CANCELLED") {
+					return nil, objectErr(ValidCalendarObjectResource, "A cancelled event (STATUS:CANCELLED) is not kept; to cancel the event, delete its resource instead.")
+				}
+			}
+		}
+		return nil, notKept(obj.Skipped, "event", line)
 	}
 	pe := plan.events[0]
 	seen := map[string]bool{}
@@ -213,6 +225,12 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 			master = &cal.Events[i]
 		}
 	}
+	if master.Rule != nil {
+		// The RRULE as the object is written back (a local UNTIL in UTC,
+		// RFC 5545 §3.3.10), the same occurrences, so the PUT of its GET
+		// changes nothing.
+		obj.Event.Rule = exportRule(master)
+	}
 	keys := map[int]string{} // line of the component → key
 	for i := range cal.Events {
 		e := &cal.Events[i]
@@ -229,7 +247,18 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 
 // notKept is the refusal of an object whose one item the mapping left out,
 // with the first reason it gave.
-func notKept(skipped []Skipped, what string) error {
+// The reason given at line (the component's BEGIN) goes first.
+func notKept(skipped []Skipped, what string, line int) error {
+	skipped = slices.Clone(skipped)
+	slices.SortStableFunc(skipped, func(a, b Skipped) int {
+		switch {
+		case a.Line == line && b.Line != line:
+			return -1
+		case b.Line == line && a.Line != line:
+			return 1
+		}
+		return 0
+	})
 	for _, s := range skipped {
 		if s.Component == ical.CompEvent || s.Component == ical.CompToDo {
 			return objectErr(ValidCalendarObjectResource, "The %s cannot be stored: %s", what, strings.TrimSuffix(s.Reason, ".")+".")
@@ -241,10 +270,14 @@ func notKept(skipped []Skipped, what string) error {
 // extraText gathers what of comps is extra (modelled), each component's
 // under the key keyOf gives it (ok false: the component was not kept,
 // and neither is its extra): a VCALENDAR of VEVENTs or VTODOs, one per
-// key that has any, a changed occurrence's carrying its key as
-// RECURRENCE-ID.
+// key that has any, in order of key, a changed occurrence's carrying its
+// key as RECURRENCE-ID.
 func extraText(kind string, comps []*node, keyOf func(*node) (string, bool)) string {
-	var out []*ical.Component
+	type keyed struct {
+		key string
+		c   *ical.Component
+	}
+	var out []keyed
 	for _, n := range comps {
 		key, ok := keyOf(n)
 		if !ok {
@@ -258,26 +291,24 @@ func extraText(kind string, comps []*node, keyOf func(*node) (string, bool)) str
 				}
 			}
 		}
-		for _, ch := range n.Component.Children {
-			if ch.Name != ical.CompAlarm {
-				c.Children = append(c.Children, ch)
-			}
-		}
-		if len(c.Props) == 0 && len(c.Children) == 0 {
+		if len(c.Props) == 0 {
 			continue
 		}
 		if key != "" {
 			c.Props.Set(&ical.Prop{Name: "RECURRENCE-ID", Params: ical.Params{}, Value: key})
 		}
-		out = append(out, c)
+		out = append(out, keyed{key, c})
 	}
 	if len(out) == 0 {
 		return ""
 	}
+	// By key, the series first, so the text depends on the components,
+	// not on their order in the body.
+	slices.SortStableFunc(out, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
 	var b bytes.Buffer
 	b.WriteString("BEGIN:VCALENDAR\r\n")
-	for _, c := range out {
-		writeRaw(&b, c)
+	for _, k := range out {
+		writeRaw(&b, k.c)
 	}
 	b.WriteString("END:VCALENDAR\r\n")
 	return b.String()
@@ -327,8 +358,7 @@ func writeRaw(b *bytes.Buffer, c *ical.Component) {
 	b.WriteString("END:" + c.Name + "\r\n")
 }
 
-// extraByKey reads Extra back: each component's properties and
-// subcomponents by key ("" for the series or the to-do). Text it cannot
+// extraByKey reads Extra back: each component's properties by key ("" for the series or the to-do). Text it cannot
 // read gives nothing.
 func extraByKey(extra string) map[string]*ical.Component {
 	out := map[string]*ical.Component{}
@@ -349,7 +379,7 @@ func extraByKey(extra string) map[string]*ical.Component {
 	return out
 }
 
-// putBack adds the extra properties and subcomponents of x to c. A
+// putBack adds the extra properties of x to c. A
 // property c already has is c's, except a to-do's STATUS, where the extra
 // one (IN-PROCESS, CANCELLED) stands for the NEEDS-ACTION written.
 func putBack(c, x *ical.Component) {
@@ -373,11 +403,6 @@ func putBack(c, x *ical.Component) {
 		}
 		if len(keep) > 0 {
 			c.Props[name] = keep
-		}
-	}
-	for _, ch := range x.Children {
-		if enc.Encode(&ical.Calendar{Component: ch}) == nil {
-			c.Children = append(c.Children, ch)
 		}
 	}
 }

@@ -54,11 +54,8 @@ func splitObjects(t *testing.T, data []byte) map[string][]byte {
 		for _, k := range order {
 			var b bytes.Buffer
 			b.WriteString("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//split//EN\r\n")
-			enc := ical.NewEncoder(&b)
 			for _, c := range append(append([]*ical.Component{}, zones...), groups[k]...) {
-				if err := enc.Encode(&ical.Calendar{Component: c}); err != nil {
-					t.Fatalf("%s: %v", k, err)
-				}
+				writeRaw(&b, c)
 			}
 			b.WriteString("END:VCALENDAR\r\n")
 			out[k] = b.Bytes()
@@ -490,9 +487,10 @@ func TestObjectRefusals(t *testing.T) {
 		{"two masters", cal(ev("a", ""), ev("a", "")), ValidCalendarObjectResource, "no RECURRENCE-ID"},
 		{"a to-do override", cal("BEGIN:VTODO\r\nUID:a\r\nRECURRENCE-ID:20261005T090000Z\r\nEND:VTODO\r\n"), ValidCalendarObjectResource, "changed occurrence"},
 		{"no DTSTART", cal("BEGIN:VEVENT\r\nUID:a\r\nSUMMARY:x\r\nEND:VEVENT\r\n"), ValidCalendarObjectResource, "DTSTART"},
-		{"cancelled series", cal(ev("a", "STATUS:CANCELLED\r\n")), ValidCalendarObjectResource, "cancelled"},
+		{"cancelled series", cal(ev("a", "STATUS:CANCELLED\r\n")), ValidCalendarObjectResource, "delete its resource"},
 		{"one occurrence twice", cal(ev("a", "RRULE:FREQ=DAILY;COUNT=3\r\n"), ev("a", "RECURRENCE-ID:20261006T090000Z\r\nSUMMARY:x\r\n"), ev("a", "RECURRENCE-ID:20261006T090000Z\r\nSUMMARY:y\r\n")),
 			ValidCalendarObjectResource, "same occurrence"},
+		{"a UID with a carriage return", cal(ev("a\rb", "")), ValidCalendarData, "control character"},
 		{"a long UID", cal(ev(strings.Repeat("u", 1001), "")), ValidCalendarObjectResource, "shorter UID"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -96,6 +96,7 @@ var copyTables = []copyTable{
 	{name: "change_rows", key: []string{"change_id", "seq"}, of: "change_id IN (SELECT id FROM changes WHERE owner_id = ?)"},
 	{name: "idempotency_keys", key: []string{"owner_id", "tool", "key"}, textKey: []string{"tool", "key"}, of: "owner_id = ?"},
 	{name: "access_tokens", key: []string{"id"}, of: "person_id = ?", identity: true},
+	{name: "feed_secrets", key: []string{"id"}, of: "person_id = ?", identity: true},
 	{name: "conversations", key: []string{"id"}, of: "owner_id = ?", identity: true},
 	{name: "messages", key: []string{"conversation_id", "seq"}, of: "owner_id = ?"},
 	{name: "tasks", key: []string{"id"}, of: "owner_id = ?", identity: true},
@@ -106,6 +107,7 @@ var copyTables = []copyTable{
 	{name: "reminder_deliveries", key: []string{"id"}, of: "owner_id = ?", identity: true},
 	{name: "remind_next", key: []string{"owner_id", "item"}, textKey: []string{"item"}, of: "owner_id = ?"},
 	{name: "remind_state", key: []string{"owner_id"}, of: "owner_id = ?"},
+	{name: "dav_objects", key: []string{"owner_id", "collection", "name"}, textKey: []string{"collection", "name"}, of: "owner_id = ?"},
 }
 
 // copyBatch is the most rows one INSERT of a Copy carries (fewer for wide

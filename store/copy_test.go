@@ -33,6 +33,7 @@ type world struct {
 	// ada and bob as the source has them; the target keeps their ids.
 	ada, bob  tools.Person
 	token     string // ada's MCP token, made before the copy
+	feed      string // ada's feed secret, made before the copy
 	undoLater string // a change of ada's made before the copy, left to undo after it
 }
 
@@ -116,6 +117,15 @@ func fill(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.token = tok
+	if w.feed, _, err = w.st.CreateFeedSecret(w.ctx, w.ada.ID, "Google Calendar"); err != nil {
+		t.Fatal(err)
+	}
+	// The name a CalDAV client gave ada's first event.
+	if _, err := w.st.Write(w.ctx, w.ada.ID, "caldav", func(tx *store.Tx) error {
+		return tx.SaveDAVObject(store.DAVObject{Collection: store.DAVEvents, Name: "6F1C-A.ics", UID: "6F1C-A", ItemID: 1, Extra: "X-A:b\r\n"})
+	}); err != nil {
+		t.Fatal(err)
+	}
 	conv, err := w.st.NewConversation(w.ctx, w.ada.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +224,9 @@ func (w *world) after(src, dst *store.Store) {
 	if err != nil || p.ID != w.ada.ID {
 		w.t.Errorf("ada's token on the target: %+v, %v", p, err)
 	}
+	if p, err := dst.PersonByFeedSecret(w.ctx, w.feed); err != nil || p.ID != w.ada.ID {
+		w.t.Errorf("ada's feed on the target: %+v, %v", p, err)
+	}
 	w.now = w.now.Add(26 * time.Hour)
 	if a, b := w.pass(src), w.pass(dst); a != b {
 		w.t.Errorf("the next remind pass differs: source %s, target %s", a, b)
@@ -250,8 +263,8 @@ func copyOrFail(t *testing.T, from, to *store.Store, opts store.CopyOptions) sto
 func counts(t *testing.T, s *store.Store) string {
 	t.Helper()
 	var parts []string
-	for _, tbl := range []string{"people", "changes", "change_rows", "idempotency_keys", "access_tokens", "conversations", "messages",
-		"tasks", "task_completions", "events", "event_overrides", "event_generations", "reminder_deliveries", "remind_next", "remind_state"} {
+	for _, tbl := range []string{"people", "changes", "change_rows", "idempotency_keys", "access_tokens", "feed_secrets", "conversations", "messages",
+		"tasks", "task_completions", "events", "event_overrides", "event_generations", "reminder_deliveries", "remind_next", "remind_state", "dav_objects"} {
 		var n int
 		if err := s.DB().QueryRow(`SELECT count(*) FROM ` + tbl).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -269,7 +282,7 @@ func TestCopyWhole(t *testing.T) {
 		w := fill(t)
 		dst := openAt(t, storetest.Location(t), &w.now)
 		rep := copyOrFail(t, w.st, dst, store.CopyOptions{})
-		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 15 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
+		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 17 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
 			t.Fatalf("report: %+v", rep)
 		}
 		for _, tc := range rep.Tables {
@@ -365,7 +378,7 @@ func TestCopyFailureLeavesTargetEmpty(t *testing.T) {
 			}
 			return nil
 		}})
-		if !errors.Is(err, stop) || len(seen) != 10 {
+		if !errors.Is(err, stop) || len(seen) != 11 {
 			t.Fatalf("stopped after %v: %v", seen, err)
 		}
 		if got := counts(t, dst); got != empty {
@@ -408,7 +421,7 @@ func TestCopyPerson(t *testing.T) {
 				if tc.Rows == 0 {
 					t.Errorf("bob's %s: none copied", tc.Table)
 				}
-			case "access_tokens", "conversations", "task_completions", "event_overrides":
+			case "access_tokens", "feed_secrets", "conversations", "task_completions", "event_overrides":
 				if tc.Rows != 0 {
 					t.Errorf("bob's %s: %d copied, and he has none", tc.Table, tc.Rows)
 				}

@@ -2,7 +2,7 @@ package store
 
 import (
 	"database/sql"
-		"errors"
+	"errors"
 	"strings"
 	"time"
 )

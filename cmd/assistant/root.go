@@ -60,6 +60,7 @@ Settings come from flags, then environment variables, then the config file
 		newExportCmd(a),
 		newPersonCmd(a),
 		newTokenCmd(a),
+		newFeedCmd(a),
 		newMigrateCmd(a),
 		newDBCmd(a),
 		newPurgeCmd(a),

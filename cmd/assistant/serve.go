@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/caldav"
+	"github.com/assistant-dev/assistant/feed"
 	"github.com/assistant-dev/assistant/mcpserver"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -122,6 +123,7 @@ func (a *app) httpFronts(st *store.Store, reg *tools.Registry, opts *mcpserver.O
 	return fronts{
 		MCP:    m,
 		CalDAV: caldav.Handler(st, caldav.Options{Logger: a.log, Now: a.now}),
+		Feed:   feed.Handler(st, feed.Options{Logger: a.log, Now: a.now}),
 	}, nil
 }
 

@@ -131,16 +131,18 @@ func TestServeRoutes(t *testing.T) {
 		t.Errorf("tools/list at /: %d %s, want 404 naming %s/mcp", res.StatusCode, short(body), s.url)
 	}
 
-	// CalDAV: the stub answers 501 now; once CalDAV is served, these
-	// answer 207, 301 or 401 with a Basic challenge. Either way not MCP's
-	// answer, and not the mux's 404.
+	// CalDAV: a bearer token is no Basic sign-in, so these answer 401 with
+	// a Basic challenge (the well-known address a 301 to /dav/); never
+	// MCP's answer, and not the mux's 404.
 	for _, c := range []struct{ method, path string }{
 		{"PROPFIND", "/.well-known/caldav"}, {"PROPFIND", "/"}, {"OPTIONS", "/"},
 		{"PROPFIND", "/dav/me/"}, {"REPORT", "/dav/me/calendars/events/"}, {"PROPFIND", "/dav"},
 	} {
 		h := map[string]string{"Authorization": "Bearer " + s.token, "Depth": "0"}
 		res, body := s.do(t, c.method, c.path, h, "")
-		if res.StatusCode == http.StatusNotFound || s.isMCPAnswer(t, c.method, c.path, h, res, body) {
+		caldav := (res.StatusCode == http.StatusUnauthorized && strings.HasPrefix(res.Header.Get("WWW-Authenticate"), "Basic ")) ||
+			(c.path == "/.well-known/caldav" && res.StatusCode == http.StatusMovedPermanently && res.Header.Get("Location") == "/dav/")
+		if !caldav || s.isMCPAnswer(t, c.method, c.path, h, res, body) {
 			t.Errorf("%s %s: %d %q %s, want CalDAV's answer", c.method, c.path, res.StatusCode, res.Header.Get("WWW-Authenticate"), short(body))
 		}
 		// MCP's origin check does not wrap CalDAV: a page's Origin

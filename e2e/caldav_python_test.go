@@ -79,6 +79,7 @@ type pyOut struct {
 	Token       string            `json:"token"`
 	Changed     []pyObject        `json:"changed"`
 	Pending     []pyObject        `json:"pending"`
+	Busy        []string          `json:"busy"`
 	All         []pyObject        `json:"all"`
 }
 
@@ -144,7 +145,8 @@ func startPySession(t *testing.T, python, script, url, user, password string) fu
 // what list_events shows; a time-range calendar-query finds them, and
 // with expand the server itself sends the occurrences; an override of one
 // occurrence saved with the whole object moves that occurrence in
-// list_events; an all-day event is all-day there; a delete removes the
+// list_events; free-busy-query gives the busy times with that move;
+// an all-day event is all-day there; a delete removes the
 // event; a task saved in the tasks collection is in list_tasks, and once
 // the client completes it, done there and no longer pending for the
 // client's STATUS filters; sync-collection first gives
@@ -276,6 +278,14 @@ func testCalDAVPythonClient(t *testing.T) {
 		}
 		if !slices.Equal(lines, want) {
 			t.Errorf("list_events after the override:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+		}
+	})
+
+	t.Run("free-busy", func(t *testing.T) {
+		got := step(t, "freebusy", "20261006T000000Z", "20261008T000000Z").Busy
+		want := []string{"20261006T160000Z/20261006T170000Z", "20261007T130000Z/20261007T140000Z", "20261007T170000Z/20261007T180000Z"}
+		if !slices.Equal(got, want) {
+			t.Errorf("free-busy-query of 6–7 October: busy %v, want %v (yoga, dentist, the moved yoga)", got, want)
 		}
 	})
 

@@ -12,6 +12,7 @@ Steps:
   discover                  the principal, and each calendar with its
                             supported components
   create                    saves the events of EVENTS; gives their URLs
+  freebusy START END        free-busy-query; gives the busy periods in UTC
   todo                      saves TODO in the VTODO calendar; gives its URL
                             and the pending tasks
   complete URL              marks the task at URL completed; gives the
@@ -226,6 +227,27 @@ def run(principal, step, args):
             out["gone"] = False
         except error.NotFoundError:
             out["gone"] = True
+    elif step == "freebusy":
+        cal = events_calendar(principal)
+        fb = cal.freebusy_request(parse_utc(args[0]), parse_utc(args[1]))
+        # Read by hand: the python3-icalendar of Debian 12 cannot parse a
+        # FREEBUSY line with several periods, which RFC 5545 §3.8.2.6
+        # allows.
+        busy = []
+        unfolded = fb.data.replace("\r\n ", "").replace("\n ", "")
+        for line in unfolded.splitlines():
+            name, _, value = line.partition(":")
+            if name.split(";")[0].upper() != "FREEBUSY":
+                continue
+            for period in value.split(","):
+                start, _, end = period.partition("/")
+                begin = parse_utc(start)
+                if end.startswith(("P", "+P")):
+                    finish = begin + icalendar.vDuration.from_ical(end)
+                else:
+                    finish = parse_utc(end)
+                busy.append(utc(begin) + "/" + utc(finish))
+        out["busy"] = sorted(busy)
     elif step == "todo":
         cal = events_calendar(principal, "VTODO")
         out["created"] = {"todo": str(cal.save_todo(TODO).url)}

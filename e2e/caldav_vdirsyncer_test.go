@@ -16,8 +16,9 @@ import (
 // and khal reading that folder, all of them clients none of us wrote: an
 // event the model adds (add_event) shows in `khal list` after a sync; an
 // event written as a .ics file into the folder shows in list_events after
-// a sync; a sync with nothing changed copies nothing; a delete on either
-// side reaches the other; the same event changed on both sides (update_event and the
+// a sync, and a task written into the tasks folder in list_tasks; a sync
+// with nothing changed copies nothing; a delete on either side reaches
+// the other; the same event changed on both sides (update_event and the
 // local file) is a conflict vdirsyncer reports, since the server's ETag
 // changed too, and neither write is lost: the server keeps the tool's
 // version, the folder the local one.
@@ -124,7 +125,14 @@ path = %s
 			"BEGIN:VEVENT\r\nUID:phone-7c2e@e2e.example\r\nDTSTAMP:20261004T100000Z\r\n"+
 			"DTSTART;TZID=Europe/Paris:20261009T100000\r\nDTEND;TZID=Europe/Paris:20261009T104500\r\n"+
 			"SUMMARY:Haircut\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+		// And a task into the folder of the tasks collection.
+		writeFile(t, filepath.Join(folder, "tasks", "phone-todo-19f0.ics"), "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//e2e//a phone//EN\r\n"+
+			"BEGIN:VTODO\r\nUID:phone-todo-19f0@e2e.example\r\nDTSTAMP:20261004T100000Z\r\n"+
+			"DUE;TZID=Europe/Paris:20261010T120000\r\nSUMMARY:Buy a present\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
 		sync(t)
+		if got := d.tasks(t, "alice", "open"); len(got) != 1 || got[0].Title != "Buy a present" || utcOf(t, got[0].DueAt) != "2026-10-10T10:00:00Z" {
+			t.Errorf("list_tasks after syncing the folder's task: %+v, want “Buy a present” due 10:00Z on 10 October", got)
+		}
 		var found []string
 		for _, o := range d.events(t, "alice", "2026-10-05", "2026-10-11") {
 			if o.Title == "Haircut" {

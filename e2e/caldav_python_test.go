@@ -94,7 +94,7 @@ func startPySession(t *testing.T, python, script, url, user, password string) fu
 	cmd := exec.CommandContext(ctx, python, script, url, user, password)
 	cmd.Dir = t.TempDir()
 	stdin, stdout, stderr := startPiped(t, cmd)
-	lines := make(chan string)
+	lines := make(chan string, 16)
 	go func() {
 		defer close(lines)
 		sc := bufio.NewScanner(stdout)
@@ -104,7 +104,23 @@ func startPySession(t *testing.T, python, script, url, user, password string) fu
 		}
 	}()
 	t.Cleanup(func() {
+		// The script ends at the end of its input; the reader ends with
+		// its output, before Wait closes the pipe. A script that does not
+		// end within clientLimit is killed.
 		stdin.Close()
+		timeout := time.After(clientLimit)
+	drain:
+		for {
+			select {
+			case _, ok := <-lines:
+				if !ok {
+					break drain
+				}
+			case <-timeout:
+				cancel()
+				timeout = nil
+			}
+		}
 		cancel()
 		cmd.Wait()
 	})

@@ -440,3 +440,56 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 		t.Errorf("after the slow PUTs ended: %d", code)
 	}
 }
+
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	f := open(t)
+	f.call("add_event", `{"title":"Kept","start":"2026-12-07T09:00","duration":15}`)
+	ro := httptest.NewServer(caldav.Handler(f.env.Store, caldav.Options{ReadOnly: true}))
+	defer ro.Close()
+	f.srv = ro
+	before := f.lastChange()
+	if code, _, body := f.as("PUT", events1+"x.ics", calHeader, object("x", "X", "")); code != 403 || !strings.Contains(body, "--read-only") {
+		t.Errorf("PUT on a read-only server: %d %s", code, body)
+	}
+	if code, _, _ := f.as("DELETE", events1+"e1.ics", nil, ""); code != 403 {
+		t.Errorf("DELETE on a read-only server: %d", code)
+	}
+	code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:"><prop><current-user-privilege-set/></prop></propfind>`)
+	if code != 207 || strings.Contains(body, "<D:write/>") || !strings.Contains(body, "<D:read/>") {
+		t.Errorf("privileges on a read-only server: %d %s", code, body)
+	}
+	if code, _, _ := f.as("GET", events1+"e1.ics", nil, ""); code != 200 {
+		t.Errorf("GET on a read-only server: %d", code)
+	}
+	if f.lastChange() != before {
+		t.Error("a read-only server wrote")
+	}
+}
+
+// A PUT that changes only what assistant does not model (an attendee,
+// an app's X- property) is still a change: the ETag moves and the other
+// clients' sync-collection reports it.
+func TestExtraOnlyChangeIsSynced(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		path := events1 + "x.ics"
+		if code, _, body := f.as("PUT", path, calHeader, object("x", "Talk", "X-APP-COLOR:red\r\n")); code != 201 {
+			t.Fatalf("create: %d %s", code, body)
+		}
+		_, h, _ := f.as("GET", path, nil, "")
+		tag := h.Get("ETag")
+		_, _, body := f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token/><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		tok := regexp.MustCompile(`<D:sync-token>([^<]+)</D:sync-token>`).FindStringSubmatch(body)[1]
+		if code, _, _ := f.as("PUT", path, calHeader, object("x", "Talk", "X-APP-COLOR:blue\r\n")); code != 204 {
+			t.Fatalf("extra-only PUT: %d", code)
+		}
+		code, h, body := f.as("GET", path, nil, "")
+		if code != 200 || h.Get("ETag") == tag || !strings.Contains(body, "X-APP-COLOR:blue") {
+			t.Errorf("after an extra-only change: %d %s (was %s) %s", code, h.Get("ETag"), tag, body)
+		}
+		_, _, body = f.as("REPORT", events1, nil, `<sync-collection xmlns="DAV:"><sync-token>`+tok+`</sync-token><sync-level>1</sync-level><prop><getetag/></prop></sync-collection>`)
+		if !strings.Contains(body, "x.ics") {
+			t.Errorf("sync after an extra-only change does not report it: %s", body)
+		}
+	})
+}

@@ -41,6 +41,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// ReadOnly refuses every write (PUT, DELETE) with 403, and the
+	// collections say so in their privileges, as `serve --read-only`
+	// asks.
+	ReadOnly bool
 	// MaxConcurrent is how many requests one person may have open at
 	// once; more get 429 with Retry-After. 0 is [DefaultMaxConcurrent].
 	MaxConcurrent int
@@ -57,9 +61,10 @@ type server struct {
 	now func() time.Time
 	lib *caldav.Handler
 
-	mu    sync.Mutex
-	open  map[int64]int // open requests by person
-	limit int
+	mu       sync.Mutex
+	open     map[int64]int // open requests by person
+	limit    int
+	readOnly bool
 }
 
 // Handler serves /.well-known/caldav and everything under [Prefix] for
@@ -85,7 +90,7 @@ type server struct {
 // calendar-query with expand, free-busy-query, and GET, PUT and DELETE
 // with the preconditions of RFC 4791 §5.3.2 and RFC 9110 §13.
 func Handler(st *store.Store, opts Options) http.Handler {
-	s := &server{st: st, log: opts.Logger, now: opts.Now, open: map[int64]int{}, limit: opts.MaxConcurrent}
+	s := &server{st: st, log: opts.Logger, now: opts.Now, open: map[int64]int{}, limit: opts.MaxConcurrent, readOnly: opts.ReadOnly}
 	if s.limit <= 0 {
 		s.limit = DefaultMaxConcurrent
 	}
@@ -213,6 +218,9 @@ func (s *server) signIn(r *http.Request) (*who, int) {
 func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target) {
 	var err error
 	switch {
+	case s.readOnly && (r.Method == http.MethodPut || r.Method == http.MethodDelete):
+		err = &httpError{code: http.StatusForbidden, precondition: "D:need-privileges",
+			msg: "This server was started with --read-only, so nothing can be changed through it; change the calendar on a server started without it."}
 	case r.Method == http.MethodOptions:
 		s.lib.ServeHTTP(w, r)
 		return

@@ -227,7 +227,7 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 			msg: fmt.Sprintf("The %s collection holds %ss only; put this %s into %s.", t.collection, kindOf(t.collection), obj.Kind, collectionPath(p.Name, other))}
 	}
 	created := false
-	change, err := s.st.Write(r.Context(), p.ID, "caldav", func(tx *store.Tx) error {
+	_, err = s.st.Write(r.Context(), p.ID, "caldav", func(tx *store.Tx) error {
 		have, exists, err := resolve(tx, t.collection, t.name)
 		if err != nil {
 			return err
@@ -255,6 +255,13 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 				return err
 			}
 		}
+		if exists && !changed && have.extra != obj.Extra {
+			// Only properties assistant does not model changed: still a
+			// change for the other clients' next sync.
+			if err := tx.TouchDAVItem(t.collection, id); err != nil {
+				return err
+			}
+		}
 		verb := "changed"
 		if created {
 			verb = "added"
@@ -265,7 +272,6 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 	if err != nil {
 		return err
 	}
-	_ = change
 	if created {
 		w.Header().Set("Location", objectPath(p.Name, t.collection, t.name))
 		w.WriteHeader(http.StatusCreated)

@@ -27,12 +27,24 @@ func syncToken(change, seq int64) string {
 // collectionNames are the display names of the two collections.
 var collectionNames = map[string]string{store.DAVEvents: "Calendar", store.DAVTasks: "Tasks"}
 
+// readPrivileges is what anyone may do on a read-only server.
+const readPrivileges = `<D:privilege><D:read/></D:privilege><D:privilege><D:read-current-user-privilege-set/></D:privilege>`
+
 // privileges is what the owner may do in their collections (RFC 3744
 // §5.4): DAVx5 and Apple take a collection without write as read-only.
 const privileges = `<D:privilege><D:read/></D:privilege><D:privilege><D:write/></D:privilege>` +
 	`<D:privilege><D:write-properties/></D:privilege><D:privilege><D:write-content/></D:privilege>` +
 	`<D:privilege><D:bind/></D:privilege><D:privilege><D:unbind/></D:privilege>` +
 	`<D:privilege><D:read-current-user-privilege-set/></D:privilege>`
+
+// privileges is the current-user-privilege-set of the home and the
+// collections.
+func (s *server) privileges() string {
+	if s.readOnly {
+		return readPrivileges
+	}
+	return privileges
+}
 
 // reports is the supported-report-set of a collection (RFC 3253 §3.1.5).
 const reports = `<D:supported-report><D:report><C:calendar-query/></D:report></D:supported-report>` +
@@ -43,26 +55,26 @@ const reports = `<D:supported-report><D:report><C:calendar-query/></D:report></D
 func name(space, local string) xml.Name { return xml.Name{Space: space, Local: local} }
 
 // homeProps are the properties of the calendar home.
-func homeProps(p *who) []prop {
+func (s *server) homeProps(p *who) []prop {
 	return []prop{
 		{name(nsDAV, "resourcetype"), "<D:collection/>"},
 		{name(nsDAV, "displayname"), esc(p.Name)},
 		{name(nsDAV, "current-user-principal"), hrefElem(principalPath(p.Name))},
 		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
-		{name(nsDAV, "current-user-privilege-set"), privileges},
+		{name(nsDAV, "current-user-privilege-set"), s.privileges()},
 	}
 }
 
 // collectionProps are the properties of one collection; change is the
 // owner's newest change, its CTag and sync token.
-func collectionProps(p *who, collection string, change int64) []prop {
+func (s *server) collectionProps(p *who, collection string, change int64) []prop {
 	comp := kindOf(collection)
 	return []prop{
 		{name(nsDAV, "resourcetype"), "<D:collection/><C:calendar/>"},
 		{name(nsDAV, "displayname"), esc(collectionNames[collection])},
 		{name(nsDAV, "current-user-principal"), hrefElem(principalPath(p.Name))},
 		{name(nsDAV, "owner"), hrefElem(principalPath(p.Name))},
-		{name(nsDAV, "current-user-privilege-set"), privileges},
+		{name(nsDAV, "current-user-privilege-set"), s.privileges()},
 		{name(nsDAV, "supported-report-set"), reports},
 		{name(nsDAV, "sync-token"), esc(syncToken(change, -1))},
 		{name(nsCS, "getctag"), esc(syncToken(change, -1))},
@@ -113,7 +125,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 		}
 		cols := []string{store.DAVEvents, store.DAVTasks}
 		if t.kind == atHome {
-			ms.member(homePath(p.Name), pr, homeProps(p))
+			ms.member(homePath(p.Name), pr, s.homeProps(p))
 			if !deep {
 				return nil
 			}
@@ -121,7 +133,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 			cols = []string{t.collection}
 		}
 		for _, c := range cols {
-			ms.member(collectionPath(p.Name, c), pr, collectionProps(p, c, change))
+			ms.member(collectionPath(p.Name, c), pr, s.collectionProps(p, c, change))
 		}
 		if t.kind != atCollection || !deep {
 			return nil

@@ -177,3 +177,16 @@ func (tx *Tx) FirstChange() (int64, error) {
 	err := tx.queryRow(`SELECT MIN(id) FROM changes WHERE owner_id = ?`, tx.owner).Scan(&n)
 	return n.Int64, err
 }
+
+// TouchDAVItem journals item id of collection ([DAVEvents] or
+// [DAVTasks]) as changed, stamping its updated_at: a PUT that changed
+// only the properties assistant does not model (kept in
+// [DAVObject.Extra]) is still a change, so sync-collection reports it to
+// the owner's other clients. ErrNotFound when the item is not live.
+func (tx *Tx) TouchDAVItem(collection string, id int64) error {
+	table := EventsTable
+	if collection == DAVTasks {
+		table = tasksTable
+	}
+	return tx.Update(table, id, Row{"updated_at": stamp(tx.now)})
+}

@@ -122,7 +122,7 @@ func (a *app) httpFronts(st *store.Store, reg *tools.Registry, opts *mcpserver.O
 	}
 	return fronts{
 		MCP:    m,
-		CalDAV: caldav.Handler(st, caldav.Options{Logger: a.log, Now: a.now}),
+		CalDAV: caldav.Handler(st, caldav.Options{Logger: a.log, Now: a.now, ReadOnly: opts.ReadOnly}),
 		Feed:   feed.Handler(st, feed.Options{Logger: a.log, Now: a.now}),
 	}, nil
 }

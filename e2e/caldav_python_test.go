@@ -80,6 +80,7 @@ type pyOut struct {
 	Changed     []pyObject        `json:"changed"`
 	Pending     []pyObject        `json:"pending"`
 	Busy        []string          `json:"busy"`
+	Found       []string          `json:"found"`
 	All         []pyObject        `json:"all"`
 }
 
@@ -159,7 +160,8 @@ func startPySession(t *testing.T, python, script, url, user, password string) fu
 // name and a token: discovery finds the two collections; events it saves
 // (one with a property assistant does not model, one daily series) are
 // what list_events shows; a time-range calendar-query finds them, and
-// with expand the server itself sends the occurrences; an override of one
+// with expand the server itself sends the occurrences; a search of the
+// titles finds those that hold the text and no other; an override of one
 // occurrence saved with the whole object moves that occurrence in
 // list_events; free-busy-query gives the busy times with that move;
 // an all-day event is all-day there; a delete removes the
@@ -268,6 +270,22 @@ func testCalDAVPythonClient(t *testing.T) {
 		}
 		if len(out.Expanded) != 3 {
 			t.Errorf("python3-caldav's search with expand gave %d objects, want 3 (two yoga, one dentist): %+v", len(out.Expanded), out.Expanded)
+		}
+	})
+
+	t.Run("search by text", func(t *testing.T) {
+		for _, c := range []struct {
+			text string
+			want []string
+		}{
+			{"Yoga", []string{created["yoga"]}},
+			{"Dent", []string{created["dentist"]}},
+			{"yoga", nil}, // python3-caldav asks for collation i;octet: the case counts
+			{"Nothing of the kind", nil},
+		} {
+			if got := step(t, "textsearch", c.text).Found; !slices.Equal(got, c.want) {
+				t.Errorf("python3-caldav's search of SUMMARY %q found %v, want %v (RFC 4791 §9.7.5 text-match)", c.text, got, c.want)
+			}
 		}
 	})
 

@@ -19,6 +19,7 @@ Steps:
                             pending tasks and all of them
   search START END          calendar-query with a time range (UTC,
                             20261006T000000Z) without and with expand
+  textsearch TEXT           the events whose SUMMARY contains TEXT
   override URL RECURRENCE-ID DTSTART SUMMARY
                             loads the series at URL, adds an override of
                             one occurrence and saves the whole object
@@ -196,6 +197,11 @@ def run(principal, step, args):
         out["expanded_raw"] = [{"url": str(o.url), "components": components(o)} for o in raw]
         expanded = cal.search(start=start, end=end, event=True, expand=True)
         out["expanded"] = [{"url": str(o.url), "components": components(o)} for o in expanded]
+    elif step == "textsearch":
+        cal = events_calendar(principal)
+        # A calendar-query with a prop-filter text-match (RFC 4791
+        # §9.7.5); python3-caldav hands on what the server answers.
+        out["found"] = sorted(str(o.url) for o in cal.search(summary=args[0], event=True))
     elif step == "override":
         cal = events_calendar(principal)
         obj = cal.event_by_url(args[0])

@@ -125,6 +125,14 @@ func TestSignIn(t *testing.T) {
 				t.Errorf("%s/%s: %d, want 401", c.user, c.pass, code)
 			}
 		}
+		// An empty PROPFIND is allprop (RFC 4918 §9.1), on every path.
+		for _, path := range []string{"/", "/dav/", "/dav/me/", "/dav/me/calendars/", events1} {
+			for _, ct := range []string{"", "application/xml"} {
+				if code, _, body := f.as("PROPFIND", path, map[string]string{"Depth": "0", "Content-Type": ct}, ""); code != 207 {
+					t.Errorf("empty PROPFIND of %s (Content-Type %q): %d %s", path, ct, code, body)
+				}
+			}
+		}
 		code, h, _ = f.do("PROPFIND", "/.well-known/caldav", "", "", nil, "")
 		if code != 301 || h.Get("Location") != "/dav/" {
 			t.Errorf("well-known: %d %q", code, h.Get("Location"))

@@ -1,9 +1,11 @@
 package caldav
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -227,11 +229,22 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target)
 	case r.Method == "PROPFIND" && (t.kind == atHome || t.kind == atCollection):
 		err = s.propfind(w, r, p, t)
 	case r.Method == "PROPFIND":
-		if r.Header.Get("Content-Type") == "" {
-			// The library reads a body only when it is said to be XML;
-			// some clients leave the header out.
+		// The library reads a body only when it is said to be XML (some
+		// clients leave the header out) and fails on an empty one, which
+		// RFC 4918 §9.1 reads as allprop.
+		body, rerr := io.ReadAll(r.Body)
+		if rerr != nil {
+			err = rerr
+			break
+		}
+		if len(bytes.TrimSpace(body)) == 0 {
+			r.Header.Del("Content-Type")
+			body = nil
+		} else if r.Header.Get("Content-Type") == "" {
 			r.Header.Set("Content-Type", "application/xml")
 		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
 		s.lib.ServeHTTP(w, r)
 		return
 	case r.Method == "PROPPATCH":

@@ -213,19 +213,19 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if modified.IsZero() {
 		modified = p.Created
 	}
-	// Change times are whole seconds, and a second change within the
-	// second of this answer would get the same stamp: so Last-Modified is
-	// never later than the second before now, and a poll that sends it
-	// back after such a change is not told "not modified".
+	// Change times are whole seconds, so a second change within the same
+	// second would carry the same stamp: a stamp is a validator only once
+	// its second is over (RFC 9110 §8.8.2.2). Until then no Last-Modified
+	// is sent and If-Modified-Since is not read; the ETag still is.
 	now := h.opts.Now().UTC().Truncate(time.Second)
-	if limit := now.Add(-time.Second); modified.After(limit) {
-		modified = limit
-	}
+	settled := modified.Before(now)
 	hd := w.Header()
 	hd.Set("ETag", etag)
-	hd.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+	if settled {
+		hd.Set("Last-Modified", modified.UTC().Format(http.TimeFormat))
+	}
 	hd.Set("Cache-Control", "private, max-age="+strconv.Itoa(int(h.opts.MaxAge/time.Second)))
-	if notModified(r, etag, modified, now) {
+	if notModified(r, etag, modified, now, settled) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -280,7 +280,7 @@ func (h *handler) failed(w http.ResponseWriter, log *slog.Logger, what string, e
 // matches, the feed exists); else If-Modified-Since, ignored when it is
 // no HTTP-date or later than now (a subscriber's clock ahead of ours
 // would otherwise hide changes).
-func notModified(r *http.Request, etag string, modified, now time.Time) bool {
+func notModified(r *http.Request, etag string, modified, now time.Time, settled bool) bool {
 	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
 		for _, v := range inm {
 			for _, tag := range strings.Split(v, ",") {
@@ -293,7 +293,7 @@ func notModified(r *http.Request, etag string, modified, now time.Time) bool {
 		return false
 	}
 	ims := r.Header.Get("If-Modified-Since")
-	if ims == "" {
+	if ims == "" || !settled {
 		return false
 	}
 	t, err := http.ParseTime(ims)

@@ -404,3 +404,43 @@ func testCalDAVPythonClient(t *testing.T) {
 		}
 	})
 }
+
+// People whose names are not plain ASCII words, as python3-caldav signs
+// in with them: “josé” (which python3-requests sends in ISO-8859-1, not
+// UTF-8) and “Ann Lee” (a space in the URL). Each finds their own
+// principal, escaped in its URL, and the two collections; each saves the
+// same objects (the same UIDs) into their own calendar, and each sees
+// their own in list_events.
+func TestCalDAVPythonPersonNames(t *testing.T) { storetest.Engines(t, testCalDAVPythonPersonNames) }
+
+func testCalDAVPythonPersonNames(t *testing.T) {
+	python := caldavPython(t)
+	script, err := filepath.Abs(filepath.Join("testdata", "caldav", "client.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	people := map[string]string{"josé": "/dav/jos%C3%A9/", "Ann Lee": "/dav/Ann%20Lee/"}
+	d := newDAVSite(t, "josé", "Ann Lee")
+	for name, principal := range people {
+		step := startPySession(t, python, script, d.base+"/", name, d.tokens[name])
+		out := step(t, "discover")
+		if out.Principal != d.base+principal || len(out.Calendars) != 2 {
+			t.Errorf("%s: principal %q and %d calendars, want %s%s and 2", name, out.Principal, len(out.Calendars), d.base, principal)
+			continue
+		}
+		created := step(t, "create").Created
+		if !strings.HasPrefix(created["dentist"], d.base+principal+"calendars/events/") {
+			t.Errorf("%s: the dentist was saved at %q, outside %scalendars/events/", name, created["dentist"], principal)
+		}
+	}
+	for name := range people {
+		var titles []string
+		for _, o := range d.events(t, name, "2026-10-07", "2026-10-07") {
+			titles = append(titles, o.Title)
+		}
+		slices.Sort(titles)
+		if want := []string{"Dentist", "Yoga"}; !slices.Equal(titles, want) {
+			t.Errorf("%s's list_events of 7 October: %q, want %q (their own, once)", name, titles, want)
+		}
+	}
+}

@@ -501,3 +501,48 @@ func TestExtraOnlyChangeIsSynced(t *testing.T) {
 		}
 	})
 }
+
+// Expanding or asking free-busy of a series of one occurrence a minute
+// costs what the answer holds: a small window is answered in full, one of
+// more occurrences than the bounds is refused, and a far override does not
+// widen the work.
+func TestDenseSeriesIsBounded(t *testing.T) {
+	f := open(t)
+	minutely := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20261201T000000Z\r\n" +
+		"DTSTART;TZID=Europe/Berlin:20200101T000000\r\nDURATION:PT1M\r\nRRULE:FREQ=MINUTELY\r\nSUMMARY:tick\r\nEND:VEVENT\r\n" +
+		"BEGIN:VEVENT\r\nUID:m\r\nDTSTAMP:20261201T000000Z\r\nRECURRENCE-ID;TZID=Europe/Berlin:20230101T000000\r\n" +
+		"DTSTART;TZID=Europe/Berlin:20230101T000200\r\nDURATION:PT1M\r\nSUMMARY:moved tick\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	if code, _, body := f.as("PUT", events1+"m.ics", calHeader, minutely); code != 201 {
+		t.Fatalf("PUT: %d %s", code, body)
+	}
+	query := func(start, end string) (int, string) {
+		code, _, body := f.as("REPORT", events1, nil, `<C:calendar-query xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><C:calendar-data><C:expand start="`+start+`" end="`+end+`"/></C:calendar-data></prop>
+		<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"><C:time-range start="`+start+`" end="`+end+`"/></C:comp-filter></C:comp-filter></C:filter></C:calendar-query>`)
+		return code, body
+	}
+	code, body := query("20261201T000000Z", "20261201T001000Z")
+	if code != 207 || strings.Count(body, "BEGIN:VEVENT") != 10 || strings.Contains(body, "RRULE") {
+		t.Errorf("ten minutes: %d, %d occurrences\n%s", code, strings.Count(body, "BEGIN:VEVENT"), body)
+	}
+	if code, body := query("20220101T000000Z", "20261230T000000Z"); code != 403 || !strings.Contains(body, "number-of-matches-within-limits") {
+		t.Errorf("five years: %d %s", code, body)
+	}
+	code, _, body = f.as("REPORT", events1, nil, `<C:free-busy-query xmlns:C="urn:ietf:params:xml:ns:caldav"><C:time-range start="20220101T000000Z" end="20261230T000000Z"/></C:free-busy-query>`)
+	if code != 403 || !strings.Contains(body, "busy periods") {
+		t.Errorf("free-busy over five years: %d %s", code, body)
+	}
+	code, _, body = f.as("REPORT", events1, nil, `<C:free-busy-query xmlns:C="urn:ietf:params:xml:ns:caldav"/>`)
+	if code != 400 {
+		t.Errorf("free-busy without a range: %d %s", code, body)
+	}
+	// A window with no occurrence: an expanded object with no RRULE.
+	code, _, body = f.as("REPORT", events1, nil, `<C:calendar-multiget xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><C:calendar-data><C:expand start="20190101T000000Z" end="20190201T000000Z"/></C:calendar-data></prop><href>/dav/me/calendars/events/m.ics</href></C:calendar-multiget>`)
+	if code != 207 || strings.Contains(body, "RRULE") || strings.Contains(body, "BEGIN:VEVENT") {
+		t.Errorf("expand of an empty window: %d %s", code, body)
+	}
+	// The moved occurrence, expanded where it went, carries its own title.
+	code, body = query("20221231T230000Z", "20221231T230300Z")
+	if code != 207 || !strings.Contains(body, "moved tick") || !strings.Contains(body, "RECURRENCE-ID:20221231T230000Z") || !strings.Contains(body, "DTSTART:20221231T230200Z") || strings.Contains(body, "DTSTART:20221231T230000Z") {
+		t.Errorf("the moved occurrence: %d %s", code, body)
+	}
+}

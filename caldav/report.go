@@ -17,6 +17,7 @@ import (
 	"github.com/assistant-dev/assistant/calendar"
 	"github.com/assistant-dev/assistant/ics"
 	"github.com/assistant-dev/assistant/store"
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // report answers REPORT (RFC 3253 §3.6) on a collection: calendar-query
@@ -51,6 +52,7 @@ func (s *server) report(w http.ResponseWriter, r *http.Request, p *who, t target
 // dataShape is how calendar-data is asked for: whether, and expanded over
 // which window (RFC 4791 §9.6.5).
 type dataShape struct {
+	ctx            context.Context
 	want           bool
 	expand         bool
 	expFrom, expTo time.Time
@@ -92,7 +94,7 @@ func (d dataShape) props(res *resource, body []byte, pr propRequest, p *who) ([]
 	data := body
 	if d.expand && res.event != nil {
 		var err error
-		if data, err = expand(body, p, d.expFrom, d.expTo); err != nil {
+		if data, err = expand(d.ctx, res, body, p, d.expFrom, d.expTo); err != nil {
 			return nil, err
 		}
 	}
@@ -114,6 +116,7 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 	if err != nil {
 		return err
 	}
+	shape.ctx = r.Context()
 	var hrefs []string
 	for _, c := range root.children {
 		if c.name == name(nsDAV, "href") {
@@ -220,6 +223,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 	if err != nil {
 		return err
 	}
+	shape.ctx = r.Context()
 	f := root.child(nsCalDAV, "filter")
 	vcal := f.child(nsCalDAV, "comp-filter")
 	if f == nil || vcal == nil || !strings.EqualFold(vcal.attr("name"), "VCALENDAR") {
@@ -253,7 +257,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 			if err := r.Context().Err(); err != nil {
 				return err
 			}
-			if win.set && !overlaps(res, p, win) {
+			if win.set && !overlaps(r.Context(), res, p, win) {
 				continue
 			}
 			var body []byte
@@ -296,7 +300,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 // when moved) overlapping it; for a task, its due inside it, or no due
 // (RFC 4791 §9.9: a VTODO with neither DTSTART nor DUE matches every
 // range).
-func overlaps(res *resource, p *who, win window) bool {
+func overlaps(ctx context.Context, res *resource, p *who, win window) bool {
 	if res.task != nil {
 		if !res.task.HasDue {
 			return true
@@ -304,67 +308,54 @@ func overlaps(res *resource, p *who, win window) bool {
 		at := res.task.Due.Start(p.zone)
 		return !at.Before(win.from) && at.Before(win.to)
 	}
-	e := res.event
-	for _, o := range res.ovs {
-		if o.HasTime && !o.Cancel && o.StartAt.Before(win.to) && o.EndAt.After(win.from) {
-			return true
-		}
-	}
-	series := e.Series(p.zone)
-	d := e.Duration()
-	at := win.from.Add(-d - time.Second)
-	if at.Before(e.StartAt) {
-		at = e.StartAt.Add(-time.Second)
-	}
-	for range MaxInstances {
-		occ, ok := series.After(at)
-		if !ok || !occ.Start.Before(win.to) {
-			return false
-		}
-		at = occ.Start
-		if !occ.End.After(win.from) && !(occ.Start.Equal(occ.End) && !occ.Start.Before(win.from)) {
-			continue
-		}
-		key := calendar.OccurrenceKey(e.AllDay, e.Zone, occ.Original)
-		if o := res.ovs[key]; o != nil && (o.Cancel || o.HasTime) {
-			continue // cancelled, or moved (checked above)
-		}
-		return true
-	}
-	return true // a dense series reaching the range: taken as matching
+	ins, cut, err := instances(ctx, res, p.zone, win.from, win.to, 1)
+	return err == nil && (len(ins) > 0 || cut)
 }
 
 // expand writes body (one event object) as its occurrences in [from, to),
-// each a VEVENT with its own DTSTART, DTEND and RECURRENCE-ID in UTC and no
-// RRULE, RDATE or EXDATE (RFC 4791 §9.6.5), at most MaxInstances.
-func expand(body []byte, p *who, from, to time.Time) ([]byte, error) {
+// each a VEVENT with its own DTSTART, DTEND and RECURRENCE-ID in UTC (a
+// date for an all-day series) and no RRULE, RDATE or EXDATE (RFC 4791
+// §9.6.5): the changed ones from their override's properties, the others
+// from the series'. More than MaxInstances occurrences are refused.
+func expand(ctx context.Context, res *resource, body []byte, p *who, from, to time.Time) ([]byte, error) {
 	raw, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
 	if err != nil {
 		return nil, err
 	}
-	var comps []*ical.Component
+	var master *ical.Component
+	byKey := map[string]*ical.Component{}
 	for _, c := range raw.Children {
-		if c.Name == ical.CompEvent {
-			comps = append(comps, c)
+		if c.Name != ical.CompEvent {
+			continue
+		}
+		rid := c.Props.Get(ical.PropRecurrenceID)
+		if rid == nil {
+			master = c
+			continue
+		}
+		if key, ok := ridKey(rid, res.event); ok {
+			byKey[key] = c
 		}
 	}
-	cal := ics.DecodeBytes(body, ics.DecodeOptions{Zone: p.zone})
 	out := ical.NewCalendar()
 	out.Props.SetText(ical.PropVersion, "2.0")
 	out.Props.SetText(ical.PropProductID, ics.ProdID)
-	if len(cal.Events) == 0 || len(cal.Events) != len(comps) {
-		return body, nil
+	if master == nil {
+		return nil, fmt.Errorf("caldav: object %s has no series to expand", res.name)
 	}
-	repeats := cal.Events[0].Rule != nil || len(cal.Events[0].RDates) > 0 || len(cal.Events) > 1
-	for i, in := range cal.Instances(cal.Events[0].UID, from, to) {
-		if i == MaxInstances {
-			break
+	list, cut, err := instances(ctx, res, p.zone, from, to, MaxInstances)
+	if err != nil {
+		return nil, err
+	}
+	if cut {
+		return nil, tooMany("expand")
+	}
+	repeats := res.event.Repeats() || len(res.ovs) > 0
+	for _, in := range list {
+		src := master
+		if c := byKey[in.key]; c != nil {
+			src = c
 		}
-		at := slices.IndexFunc(cal.Events, func(e ics.Event) bool { return e.Line == in.Event.Line })
-		if at < 0 {
-			continue
-		}
-		src := comps[at]
 		c := ical.NewComponent(ical.CompEvent)
 		for name, ps := range src.Props {
 			switch name {
@@ -375,19 +366,20 @@ func expand(body []byte, p *who, from, to time.Time) ([]byte, error) {
 			c.Props[name] = ps
 		}
 		c.Children = src.Children
-		if in.Event.AllDay {
-			setDate(c, ical.PropDateTimeStart, in.Start.In(p.zone.Location()))
-			setDate(c, ical.PropDateTimeEnd, in.End.In(p.zone.Location()))
+		if res.event.AllDay {
+			setDate(c, ical.PropDateTimeStart, in.start.In(p.zone.Location()))
+			setDate(c, ical.PropDateTimeEnd, in.end.In(p.zone.Location()))
 		} else {
-			c.Props.SetDateTime(ical.PropDateTimeStart, in.Start.UTC())
-			c.Props.SetDateTime(ical.PropDateTimeEnd, in.End.UTC())
+			c.Props.SetDateTime(ical.PropDateTimeStart, in.start.UTC())
+			c.Props.SetDateTime(ical.PropDateTimeEnd, in.end.UTC())
 		}
 		if repeats {
 			rid := ical.NewProp(ical.PropRecurrenceID)
-			if in.Event.AllDay {
-				rid.SetDate(time.Date(in.Original.Date.Year, in.Original.Date.Month, in.Original.Date.Day, 0, 0, 0, 0, time.UTC))
+			if res.event.AllDay {
+				d := in.original.Date
+				rid.SetDate(time.Date(d.Year, d.Month, d.Day, 0, 0, 0, 0, time.UTC))
 			} else {
-				at, _ := cal.Events[0].Zone.Instant(in.Original.DateTime)
+				at, _ := res.event.Zone.Instant(in.original.DateTime)
 				rid.SetDateTime(at.UTC())
 			}
 			c.Props.Set(rid)
@@ -396,13 +388,45 @@ func expand(body []byte, p *who, from, to time.Time) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	if len(out.Children) == 0 {
-		// An object with no occurrence in the window is still one object.
-		return body, nil
+		// go-ical writes no calendar without a component; an object with
+		// no occurrence in the window is an empty calendar.
+		return []byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:" + ics.ProdID + "\r\nEND:VCALENDAR\r\n"), nil
 	}
 	if err := ical.NewEncoder(&b).Encode(out); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// ridKey is the override key of a RECURRENCE-ID as WriteEventObject wrote
+// it: a date, a UTC time, or a time in the series' zone.
+func ridKey(p *ical.Prop, e *calendar.Event) (string, bool) {
+	v := strings.TrimSpace(p.Value)
+	if e.AllDay || strings.EqualFold(p.Params.Get(ical.ParamValue), "DATE") {
+		if len(v) >= 8 {
+			return v[:8], true
+		}
+		return "", false
+	}
+	if strings.HasSuffix(v, "Z") {
+		return v, true
+	}
+	zone := e.Zone
+	if id := p.Params.Get(ical.ParamTimezoneID); id != "" {
+		if z, err := tz.LoadZone(id); err == nil {
+			zone = z
+		}
+	}
+	t, err := time.ParseInLocation("20060102T150405", v, zone.Location())
+	if err != nil {
+		return "", false
+	}
+	return t.UTC().Format("20060102T150405Z"), true
+}
+
+func tooMany(what string) error {
+	return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
+		msg: fmt.Sprintf("The %s holds more than %d occurrences; ask for a shorter range.", what, MaxInstances)}
 }
 
 func setDate(c *ical.Component, prop string, t time.Time) {
@@ -412,14 +436,18 @@ func setDate(c *ical.Component, prop string, t time.Time) {
 }
 
 // freeBusy answers free-busy-query (RFC 4791 §7.10) on the events: one
-// VFREEBUSY with the busy periods of every occurrence in the range, at
-// most MaxInstances periods.
+// VFREEBUSY with the busy periods of every occurrence in the range; a
+// range of more than MaxBusy occurrences is refused, never cut.
 func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
 	win, err := rangeOf(root.child(nsCalDAV, "time-range"))
 	if err != nil {
 		return err
 	}
-	if !win.set || win.to.Sub(win.from) > MaxRange {
+	if !win.set {
+		return &httpError{code: http.StatusBadRequest, precondition: "C:valid-filter",
+			msg: "A free-busy-query needs a time-range, such as <C:time-range start=\"20261207T000000Z\" end=\"20261214T000000Z\"/> (RFC 4791 §7.10)."}
+	}
+	if win.to.Sub(win.from) > MaxRange {
 		return tooLong("free-busy-query")
 	}
 	var busy [][2]time.Time
@@ -430,22 +458,19 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 				return err
 			}
 			for _, res := range list {
-				if !overlaps(res, p, win) {
+				if !overlaps(r.Context(), res, p, win) {
 					continue
 				}
-				body, err := res.body(p)
+				ins, cut, err := instances(r.Context(), res, p.zone, win.from, win.to, MaxBusy-len(busy))
 				if err != nil {
 					return err
 				}
-				cal := ics.DecodeBytes(body, ics.DecodeOptions{Zone: p.zone})
-				if len(cal.Events) == 0 {
-					continue
+				if cut {
+					return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
+						msg: fmt.Sprintf("The range holds more than %d busy periods; ask for a shorter one.", MaxBusy)}
 				}
-				for _, in := range cal.Instances(cal.Events[0].UID, win.from, win.to) {
-					if len(busy) == MaxInstances {
-						return nil
-					}
-					busy = append(busy, [2]time.Time{maxTime(in.Start, win.from), minTime(in.End, win.to)})
+				for _, in := range ins {
+					busy = append(busy, [2]time.Time{maxTime(in.start, win.from), minTime(in.end, win.to)})
 				}
 			}
 			return nil
@@ -508,6 +533,7 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 	if err != nil {
 		return err
 	}
+	shape.ctx = r.Context()
 	if lvl := strings.TrimSpace(root.child(nsDAV, "sync-level").text); lvl != "" && lvl != "1" {
 		return &httpError{code: http.StatusForbidden, precondition: "D:supported-sync-level", msg: "Only sync-level 1 is served: the collections hold no collections."}
 	}

@@ -196,6 +196,7 @@ func (s *server) signIn(r *http.Request) (*who, int) {
 	if !ok || user == "" || pass == "" {
 		return nil, http.StatusUnauthorized
 	}
+	user = userName(user)
 	p, err := s.st.PersonByToken(r.Context(), pass)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, http.StatusUnauthorized

@@ -211,10 +211,12 @@ func badRange() error {
 }
 
 // query answers calendar-query: the collection's objects that the filter
-// selects, by component and time-range (RFC 4791 §7.8, §9.9); property
-// and text filters are not read (every object of the component passes
-// them), which clients accept as a superset. At most MaxResults objects,
-// then 507 on the collection.
+// selects, by component, time-range and the component's prop-filters
+// (is-not-defined, text-match; RFC 4791 §7.8, §9.7.2, §9.7.5, §9.9: a
+// client such as python3-caldav takes the answer as the matches and does
+// not filter again). A param-filter or a time-range inside a prop-filter
+// is not read (every object passes it: a superset). At most MaxResults
+// objects, then 507 on the collection.
 func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target, root *node) error {
 	pr := readProps(root)
 	shape, err := shapeOf(pr)
@@ -230,6 +232,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 	}
 	comp := vcal.child(nsCalDAV, "comp-filter")
 	var win window
+	pfs := readPropFilters(comp)
 	if comp != nil {
 		if !strings.EqualFold(comp.attr("name"), kindOf(t.collection)) {
 			// Another component: this collection holds none.
@@ -257,14 +260,24 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 			if win.set && !overlaps(r.Context(), res, p, win) {
 				continue
 			}
+			var body []byte
+			if len(pfs) > 0 {
+				if body, err = res.body(p); err != nil {
+					return err
+				}
+				if !matchesProps(body, kindOf(t.collection), pfs) {
+					continue
+				}
+			}
 			if n == MaxResults {
 				ms.status(collectionPath(p.Name, t.collection), http.StatusInsufficientStorage)
 				break
 			}
 			n++
-			body, err := res.body(p)
-			if err != nil {
-				return err
+			if body == nil {
+				if body, err = res.body(p); err != nil {
+					return err
+				}
 			}
 			ps, err := shape.props(res, body, pr, p)
 			if err != nil {

@@ -637,3 +637,31 @@ func TestRepeatedPropertiesAnsweredOnce(t *testing.T) {
 		t.Errorf("PROPFIND of the principal at depth infinity: %d %s", code, body)
 	}
 }
+
+// An object that cannot be kept as sent is refused whole, never stored in
+// part: an unreadable rule, a line that is no iCalendar, components run
+// together by a bare CR.
+func TestPartlyReadObjectsAreRefused(t *testing.T) {
+	f := open(t)
+	before := f.lastChange()
+	for name, body := range map[string]string{
+		"bad rule":   strings.Replace(object("r", "R", ""), "RRULE:FREQ=WEEKLY;COUNT=10", "RRULE:FREQ=DAILY;BYDAY=XX", 1),
+		"not a line": strings.Replace(object("l", "L", ""), "SUMMARY:L\r\n", "SUMMARY:L\r\nnot a property line\r\n", 1),
+		"bare CR":    strings.Replace(object("c", "C", ""), "END:VEVENT\r\nEND:VCALENDAR", "END:VEVENT\rBEGIN:VEVENT\r\nUID:c\r\nRECURRENCE-ID;TZID=Europe/Paris:20261214T090000\r\nSUMMARY:two\r\nEND:VEVENT\r\nEND:VCALENDAR", 1),
+		"bad EXDATE": strings.Replace(object("x", "X", ""), "RRULE:", "EXDATE;TZID=Europe/Paris:2026-12-14\r\nRRULE:", 1),
+	} {
+		code, _, body := f.as("PUT", events1+"bad.ics", calHeader, body)
+		if code != 403 || !strings.Contains(body, "valid-calendar-object-resource") {
+			t.Errorf("%s: %d %s", name, code, body)
+		}
+	}
+	if f.lastChange() != before {
+		t.Error("a refused object was stored")
+	}
+	// What cannot be kept but costs the sender nothing it would miss (an
+	// alarm after the start) is no reason to refuse.
+	ok := strings.Replace(object("a", "A", ""), "END:VEVENT", "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:PT5M\r\nEND:VALARM\r\nEND:VEVENT", 1)
+	if code, _, body := f.as("PUT", events1+"a.ics", calHeader, ok); code != 201 {
+		t.Errorf("an alarm after the start: %d %s", code, body)
+	}
+}

@@ -215,8 +215,7 @@ func (s *server) signIn(r *http.Request) (*who, int) {
 	if err != nil {
 		zone = tz.UTC
 	}
-	client, _, _ := strings.Cut(r.UserAgent(), " ")
-	return &who{Person: p, zone: zone, client: client}, 0
+	return &who{Person: p, zone: zone, client: clientName(r.UserAgent())}, 0
 }
 
 // route sends one signed-in request to its method's handler.
@@ -330,4 +329,29 @@ func plain(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
 	_, _ = w.Write([]byte(msg + "\n"))
+}
+
+// knownClients are the product tokens of CalDAV clients, as their
+// User-Agent carries them, that name the client better than the first
+// token (often "Mozilla/5.0").
+var knownClients = []string{"DAVx5", "DAVdroid", "Thunderbird", "vdirsyncer", "Evolution", "iOS", "macOS", "dataaccessd",
+	"CalendarAgent", "Fantastical", "Outlook", "tasks.org", "jtx", "python-caldav", "caldav", "Lightning"}
+
+// clientName is the client's product token for the journal
+// ("Thunderbird/115.3.1"): a known client's token where the User-Agent
+// has one, else its first token unless that is Mozilla's, else "".
+func clientName(ua string) string {
+	tokens := strings.FieldsFunc(ua, func(r rune) bool { return r == ' ' || r == '(' || r == ')' || r == ';' || r == ',' })
+	for _, k := range knownClients {
+		for _, tok := range tokens {
+			name, _, _ := strings.Cut(tok, "/")
+			if strings.EqualFold(name, k) {
+				return tok
+			}
+		}
+	}
+	if len(tokens) == 0 || strings.HasPrefix(tokens[0], "Mozilla/") {
+		return ""
+	}
+	return tokens[0]
 }

@@ -221,6 +221,11 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 	if err != nil {
 		return err
 	}
+	if lost := obj.Lost(); len(lost) > 0 {
+		return &httpError{code: http.StatusForbidden, precondition: "C:" + ics.ValidCalendarObjectResource,
+			msg: fmt.Sprintf("Line %d of the object cannot be kept as sent (%s), so nothing was stored; correct it or leave it out.",
+				lost[0].Line, strings.TrimSuffix(lost[0].Reason, "."))}
+	}
 	if obj.Kind != kindOf(t.collection) {
 		other := store.DAVEvents
 		if t.collection == store.DAVEvents {

@@ -174,6 +174,12 @@ func (d *decoder) skip(n *node, uid, prop string, i int, reason string) {
 	d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: line, Component: n.Name, UID: uid, Reason: reason})
 }
 
+// lose is skip for a loss a sender would notice (see [Skipped]).
+func (d *decoder) lose(n *node, uid, prop string, i int, reason string) {
+	d.skip(n, uid, prop, i, reason)
+	d.cal.Skipped[len(d.cal.Skipped)-1].grave = true
+}
+
 func (d *decoder) repaired(n *node, uid, prop string, i int, reason string) {
 	line := n.line
 	if prop != "" {
@@ -249,7 +255,7 @@ func (d *decoder) timeProp(n *node, uid, name string) (timeVal, bool) {
 	}
 	v, err := d.timeValue(n, uid, p, 0, p.Value)
 	if err != nil {
-		d.skip(n, uid, name, 0, err.Error())
+		d.lose(n, uid, name, 0, err.Error())
 		return timeVal{}, false
 	}
 	return v, true
@@ -270,7 +276,7 @@ func (d *decoder) timeList(n *node, uid, name string, z tz.Zone, allDay bool) []
 			}
 			tv, err := d.timeValue(n, uid, p, i, v)
 			if err != nil {
-				d.skip(n, uid, name, i, err.Error())
+				d.lose(n, uid, name, i, err.Error())
 				continue
 			}
 			if allDay {
@@ -302,7 +308,7 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 	}
 	r, err := recur.ParseRule(rules[0].Value)
 	if err != nil {
-		d.skip(n, uid, "RRULE", 0, err.Error()+" The item is imported without repeating.")
+		d.lose(n, uid, "RRULE", 0, err.Error()+" The item is imported without repeating.")
 		return nil
 	}
 	return r
@@ -349,9 +355,9 @@ func (d *decoder) event(n *node) {
 	start, ok := d.timeProp(n, uid, "DTSTART")
 	if !ok {
 		if n.Props.Get("DTSTART") == nil {
-			d.skip(n, uid, "", 0, "VEVENT has no DTSTART, so it has no time to be imported at")
+			d.lose(n, uid, "", 0, "VEVENT has no DTSTART, so it has no time to be imported at")
 		} else {
-			d.skip(n, uid, "", 0, "VEVENT left out because its DTSTART cannot be read")
+			d.lose(n, uid, "", 0, "VEVENT left out because its DTSTART cannot be read")
 		}
 		return
 	}
@@ -408,12 +414,12 @@ func (d *decoder) event(n *node) {
 	e.ExDates = d.timeList(n, uid, "EXDATE", e.Zone, e.AllDay)
 	e.RDates = d.timeList(n, uid, "RDATE", e.Zone, e.AllDay)
 	if e.Rule != nil && e.AllDay && e.Rule.Freq() > recur.Daily {
-		d.skip(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
+		d.lose(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
 		e.Rule = nil
 	}
 	s := e.Series()
 	if err := s.Check(); err != nil {
-		d.skip(n, uid, "", 0, "VEVENT left out: "+err.Error())
+		d.lose(n, uid, "", 0, "VEVENT left out: "+err.Error())
 		return
 	}
 	base, baseEnd := startAt, startAt.Add(s.Duration)
@@ -425,7 +431,7 @@ func (d *decoder) event(n *node) {
 	if p := n.Props.Get("RECURRENCE-ID"); p != nil {
 		rid, err := d.timeValue(n, uid, p, 0, p.Value)
 		if err != nil {
-			d.skip(n, uid, "", 0, "VEVENT left out: its RECURRENCE-ID cannot be read: "+err.Error())
+			d.lose(n, uid, "", 0, "VEVENT left out: its RECURRENCE-ID cannot be read: "+err.Error())
 			return
 		}
 		if d.rids == nil {
@@ -564,7 +570,7 @@ func (d *decoder) task(n *node) {
 	if hasDue {
 		t.Due, t.HasDue = due.in(t.Zone), true
 		if at, _ := t.Zone.MomentInstant(t.Due); t.Due.HasTime && !t.Zone.Holds(at) {
-			d.skip(n, uid, "", 0, fmt.Sprintf("VTODO left out: its DUE %s falls outside the years 0001 to 9999 in UTC, the span the calendar holds", t.Due))
+			d.lose(n, uid, "", 0, fmt.Sprintf("VTODO left out: its DUE %s falls outside the years 0001 to 9999 in UTC, the span the calendar holds", t.Due))
 			return
 		}
 	}
@@ -597,12 +603,12 @@ func (d *decoder) task(n *node) {
 	t.Rule = d.rule(n, uid)
 	t.FromCompletion = strings.EqualFold(strings.TrimSpace(d.text(n, "X-ASSISTANT-REPEAT-FROM")), "COMPLETION")
 	if t.Rule != nil && !t.HasDue && !t.HasStart {
-		d.skip(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
+		d.lose(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
 		t.Rule = nil
 	}
 	if t.Rule != nil {
 		if err := t.Series().Check(); err != nil {
-			d.skip(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
+			d.lose(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
 			t.Rule = nil
 		}
 	}

@@ -41,7 +41,7 @@ type parser struct {
 }
 
 func (p *parser) skip(line int, comp, reason string) {
-	p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, Reason: reason})
+	p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, Reason: reason, grave: true})
 }
 
 // parse reads every VCALENDAR in data (a file may hold several one after

@@ -80,6 +80,10 @@ type Skipped struct {
 	Component string
 	UID       string
 	Reason    string
+	// grave marks a loss a sender would notice in what is stored: a line
+	// that could not be read, a component left out, a rule or a date of
+	// the recurrence dropped (see [Object.Lost]).
+	grave bool
 }
 
 // Event is one VEVENT (RFC 5545 §3.6.1).

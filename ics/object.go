@@ -917,3 +917,20 @@ func doneBefore(tx *store.Tx, have task.Task, done task.Completion) (bool, error
 }
 
 func sameDue(a, b task.Due) bool { return a.Moment == b.Moment && a.At.Equal(b.At) }
+
+// Lost lists what of the object could not be read or kept that its sender
+// would miss in what is stored: a line that is no iCalendar, a component
+// left out, a rule or a recurrence date dropped. A server that stores
+// objects as they are sent (CalDAV's PUT) refuses an object with any
+// (RFC 4791 §5.3.2.1, valid-calendar-object-resource), rather than keep
+// less than it was given; reminders it cannot keep and the like are not
+// in it.
+func (o *Object) Lost() []Skipped {
+	var out []Skipped
+	for _, s := range o.Skipped {
+		if s.grave {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -601,6 +601,15 @@ func TestTokensAfterPurge(t *testing.T) {
 		if _, err := f.env.Store.Purge(context.Background(), 90*24*time.Hour); err != nil {
 			t.Fatal(err)
 		}
+		// Every change is past the purge's age, yet the CTag does not go
+		// back to the empty calendar's, whose token stays refused.
+		code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:" xmlns:CS="http://calendarserver.org/ns/"><prop><CS:getctag/></prop></propfind>`)
+		if code != 207 || strings.Contains(body, ">"+empty+"<") {
+			t.Errorf("the CTag after a purge is the empty calendar's: %s", body)
+		}
+		if code, body := syncFrom(empty); code != 403 {
+			t.Errorf("the empty calendar's token right after a purge: %d %s", code, body)
+		}
 		for i := range 5 {
 			f.call("add_event", fmt.Sprintf(`{"title":"New %d","start":"2027-07-0%dT09:00","duration":30}`, i, i+2))
 		}
@@ -609,7 +618,7 @@ func TestTokensAfterPurge(t *testing.T) {
 				t.Errorf("the %s token after a purge: %d %s", name, code, body)
 			}
 		}
-		code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:" xmlns:CS="http://calendarserver.org/ns/"><prop><CS:getctag/></prop></propfind>`)
+		code, _, body = f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:" xmlns:CS="http://calendarserver.org/ns/"><prop><CS:getctag/></prop></propfind>`)
 		if code != 207 || strings.Contains(body, ">"+old+"<") {
 			t.Errorf("the CTag after a purge is the old one: %s", body)
 		}

@@ -646,9 +646,9 @@ func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *
 
 // validPoint reports whether a token's point can still be answered: its
 // change is in the journal with the time the token names (a purge removes
-// changes, and SQLite may number new ones as old ones after a purge
-// emptied the journal), or, for the token of a person with no change, the
-// person still has none (a purge may have removed changes made since).
+// older changes, and the time tells a reused number), or, for the token of
+// a person with no change, the person still has none (a purge keeps each
+// person's newest change, so a journal never empties once written).
 func (s *server) validPoint(tx *store.Tx, pt point, now point) (bool, error) {
 	if pt.change == 0 {
 		return now.change == 0, nil

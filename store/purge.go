@@ -21,7 +21,11 @@ type PurgeCounts struct {
 // registered tables soft-deleted more than olderThan ago, journal entries
 // and conversations (by last update) older than that, and idempotency keys
 // older than olderThan or 24 hours, whichever is longer. An undo of a
-// surviving change that touched a purged row is then refused.
+// surviving change that touched a purged row is then refused. Each
+// person's newest change stays, however old: it is the point their CalDAV
+// sync tokens and CTags name, which must never go back to an earlier one
+// (RFC 6578 §3.2), and on SQLite it keeps change numbers from being given
+// again.
 func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (PurgeCounts, error) {
 	c := PurgeCounts{Rows: map[string]int64{}}
 	if olderThan < 0 {
@@ -52,7 +56,8 @@ func (s *Store) Purge(ctx context.Context, olderThan time.Duration) (PurgeCounts
 		}
 		c.Rows[t] = n
 	}
-	if c.Changes, err = exec(`DELETE FROM changes WHERE created < ?`, cut.Unix()); err != nil {
+	if c.Changes, err = exec(`DELETE FROM changes WHERE created < ?
+		AND id NOT IN (SELECT max(id) FROM changes GROUP BY owner_id)`, cut.Unix()); err != nil {
 		return c, fmt.Errorf("cannot purge the journal: %w", err)
 	}
 	if c.Conversations, err = exec(`DELETE FROM conversations WHERE updated < ?`, cut.Unix()); err != nil {

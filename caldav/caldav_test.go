@@ -674,3 +674,31 @@ func TestPartlyReadObjectsAreRefused(t *testing.T) {
 		t.Errorf("an alarm after the start: %d %s", code, body)
 	}
 }
+
+// One report's expansions are bounded in all, not only per object (past
+// the bound the answer is refused, or cut off when it had begun), and an
+// object named twice in a multiget is answered once.
+func TestReportExpansionsAreBoundedInAll(t *testing.T) {
+	f := open(t)
+	for i := range 25 {
+		f.call("add_event", fmt.Sprintf(`{"title":"Tick %d","start":"2026-12-01T00:%02d","duration":1,"rrule":"FREQ=MINUTELY;INTERVAL=60"}`, i, i))
+	}
+	q := `<C:calendar-query xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><C:calendar-data><C:expand start="20261201T000000Z" end="20261220T000000Z"/></C:calendar-data></prop>
+		<C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT"/></C:comp-filter></C:filter></C:calendar-query>`
+	req, _ := http.NewRequest("REPORT", f.srv.URL+events1, strings.NewReader(q))
+	req.SetBasicAuth("me", f.tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err == nil {
+		body, rerr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		complete := rerr == nil && strings.HasSuffix(strings.TrimSpace(string(body)), "</D:multistatus>")
+		if resp.StatusCode != 403 && complete {
+			t.Errorf("25 objects of 456 occurrences each: %d, a whole answer of %d bytes", resp.StatusCode, len(body))
+		}
+	}
+	code, _, body := f.as("REPORT", events1, nil, `<C:calendar-multiget xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><getetag/></prop>`+
+		strings.Repeat("<href>/dav/me/calendars/events/e1.ics</href>", 3000)+`</C:calendar-multiget>`)
+	if code != 207 || strings.Count(body, "<D:response>") != 1 {
+		t.Errorf("one object named 3000 times: %d, %d answers", code, strings.Count(body, "<D:response>"))
+	}
+}

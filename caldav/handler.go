@@ -25,10 +25,12 @@ const Prefix = "/dav"
 // parsed; a REPORT answers at most MaxResults members (a sync-collection
 // says it was cut with 507 and a token to go on from, RFC 6578 §3.6; a
 // calendar-query is cut the same way); a time-range or an expand spans at
-// most MaxRange, an expanded object at most MaxInstances occurrences, and
-// a free-busy-query at most MaxBusy.
+// most MaxRange, an expanded object at most MaxInstances occurrences and
+// all the expanded objects of one report MaxExpanded, and a
+// free-busy-query at most MaxBusy.
 const (
 	MaxBusy      = 20000
+	MaxExpanded  = 10000
 	MaxBody      = 4 << 20
 	MaxResults   = 1000
 	MaxRange     = 5 * 366 * 24 * time.Hour

@@ -53,6 +53,7 @@ func (s *server) report(w http.ResponseWriter, r *http.Request, p *who, t target
 // which window (RFC 4791 §9.6.5).
 type dataShape struct {
 	ctx            context.Context
+	budget         *int // occurrences the request's expansions may still hold
 	want           bool
 	expand         bool
 	expFrom, expTo time.Time
@@ -75,6 +76,8 @@ func shapeOf(pr propRequest) (dataShape, error) {
 			return d, tooLong("expand")
 		}
 		d.expand, d.expFrom, d.expTo = true, from, to
+		budget := MaxExpanded
+		d.budget = &budget
 	}
 	return d, nil
 }
@@ -94,7 +97,7 @@ func (d dataShape) props(res *resource, body []byte, pr propRequest, p *who) ([]
 	data := body
 	if d.expand && res.event != nil {
 		var err error
-		if data, err = expand(d.ctx, res, body, p, d.expFrom, d.expTo); err != nil {
+		if data, err = expand(d.ctx, res, body, p, d.expFrom, d.expTo, d.budget); err != nil {
 			return nil, err
 		}
 	}
@@ -118,9 +121,11 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 	}
 	shape.ctx = r.Context()
 	var hrefs []string
+	seen := map[string]bool{}
 	for _, c := range root.children {
-		if c.name == name(nsDAV, "href") {
-			hrefs = append(hrefs, strings.TrimSpace(c.text))
+		if h := strings.TrimSpace(c.text); c.name == name(nsDAV, "href") && !seen[h] && len(hrefs) <= MaxResults {
+			seen[h] = true
+			hrefs = append(hrefs, h)
 		}
 	}
 	if len(hrefs) > MaxResults {
@@ -316,8 +321,10 @@ func overlaps(ctx context.Context, res *resource, p *who, win window) bool {
 // each a VEVENT with its own DTSTART, DTEND and RECURRENCE-ID in UTC (a
 // date for an all-day series) and no RRULE, RDATE or EXDATE (RFC 4791
 // §9.6.5): the changed ones from their override's properties, the others
-// from the series'. More than MaxInstances occurrences are refused.
-func expand(ctx context.Context, res *resource, body []byte, p *who, from, to time.Time) ([]byte, error) {
+// from the series'. More than MaxInstances occurrences are refused, and
+// so is a report whose expansions hold more than MaxExpanded in all
+// (budget is what is left of it).
+func expand(ctx context.Context, res *resource, body []byte, p *who, from, to time.Time, budget *int) ([]byte, error) {
 	raw, err := ical.NewDecoder(bytes.NewReader(body)).Decode()
 	if err != nil {
 		return nil, err
@@ -343,13 +350,18 @@ func expand(ctx context.Context, res *resource, body []byte, p *who, from, to ti
 	if master == nil {
 		return nil, fmt.Errorf("caldav: object %s has no series to expand", res.name)
 	}
-	list, cut, err := instances(ctx, res, p.zone, from, to, MaxInstances)
+	list, cut, err := instances(ctx, res, p.zone, from, to, min(MaxInstances, *budget))
 	if err != nil {
 		return nil, err
+	}
+	if cut && *budget < MaxInstances {
+		return nil, &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
+			msg: fmt.Sprintf("The objects of this report expand to more than %d occurrences in all; ask for fewer objects or a shorter range.", MaxExpanded)}
 	}
 	if cut {
 		return nil, tooMany("expand")
 	}
+	*budget -= len(list)
 	repeats := res.event.Repeats() || len(res.ovs) > 0
 	for _, in := range list {
 		src := master

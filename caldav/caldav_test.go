@@ -702,3 +702,12 @@ func TestReportExpansionsAreBoundedInAll(t *testing.T) {
 		t.Errorf("one object named 3000 times: %d, %d answers", code, strings.Count(body, "<D:response>"))
 	}
 }
+
+// A text longer than an item keeps is refused, not cut.
+func TestLongTextIsRefusedNotCut(t *testing.T) {
+	f := open(t)
+	long := strings.Replace(object("long", "L", ""), "SUMMARY:L\r\n", "SUMMARY:L\r\nDESCRIPTION:"+strings.Repeat("word ", 4000)+"\r\n", 1)
+	if code, _, body := f.as("PUT", events1+"long.ics", calHeader, long); code != 403 || !strings.Contains(body, "DESCRIPTION has") {
+		t.Errorf("a 20,000-character description: %d %s", code, body)
+	}
+}

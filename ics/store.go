@@ -239,6 +239,10 @@ func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, 
 	return importedTask(t, now)
 }
 
+// textCut ends the reason of a text that was cut to fit: a loss its
+// sender would notice ([Object.Lost]).
+const textCut = "the rest is left out"
+
 // fitText applies the tools' rules to the text of property prop of an
 // imported item: a one-line text (SUMMARY, LOCATION, a title) as
 // [args.CleanLine] cleans it (invisible format characters such as U+200B
@@ -264,7 +268,7 @@ func fitText(skip func(line int, comp, uid, reason string), line int, comp, uid,
 		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
-	skip(line, comp, uid, fmt.Sprintf("%s has %d characters, more than the %d an item keeps; its first %d are imported and the rest is left out", prop, count, most, most))
+	skip(line, comp, uid, fmt.Sprintf("%s has %d characters, more than the %d an item keeps; its first %d are imported and "+textCut, prop, count, most, most))
 	return strings.TrimRightFunc(s[:i], unicode.IsSpace)
 }
 

@@ -711,3 +711,28 @@ func TestLongTextIsRefusedNotCut(t *testing.T) {
 		t.Errorf("a 20,000-character description: %d %s", code, body)
 	}
 }
+
+// Free-busy leaves out transparent and cancelled events and marks
+// tentative ones (RFC 4791 §7.10).
+func TestFreeBusyReadsTranspAndStatus(t *testing.T) {
+	f := open(t)
+	one := func(uid, start, extra string) string {
+		return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:" + uid + "\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:" + start +
+			"\r\nDURATION:PT1H\r\nSUMMARY:" + uid + "\r\n" + extra + "END:VEVENT\r\nEND:VCALENDAR\r\n"
+	}
+	for _, o := range []struct{ uid, start, extra string }{
+		{"free", "20270301T100000Z", "TRANSP:TRANSPARENT\r\n"},
+		{"maybe", "20270301T120000Z", "STATUS:TENTATIVE\r\n"},
+		{"busy", "20270301T140000Z", "STATUS:CONFIRMED\r\n"},
+	} {
+		if code, _, body := f.as("PUT", events1+o.uid+".ics", calHeader, one(o.uid, o.start, o.extra)); code != 201 {
+			t.Fatalf("%s: %d %s", o.uid, code, body)
+		}
+	}
+	code, _, body := f.as("REPORT", events1, nil, `<C:free-busy-query xmlns:C="urn:ietf:params:xml:ns:caldav"><C:time-range start="20270301T000000Z" end="20270302T000000Z"/></C:free-busy-query>`)
+	if code != 200 || strings.Contains(body, "20270301T100000Z/") ||
+		!strings.Contains(body, "FREEBUSY;FBTYPE=BUSY-TENTATIVE:20270301T120000Z/20270301T130000Z") ||
+		!strings.Contains(body, "FREEBUSY:20270301T140000Z/20270301T150000Z") {
+		t.Errorf("free-busy: %d %s", code, body)
+	}
+}

@@ -462,7 +462,7 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 	if win.to.Sub(win.from) > MaxRange {
 		return tooLong("free-busy-query")
 	}
-	var busy [][2]time.Time
+	var busy, tentative [][2]time.Time
 	if t.collection == store.DAVEvents {
 		err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
 			list, err := s.listing(r.Context(), tx, t.collection)
@@ -473,7 +473,7 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 				if !overlaps(r.Context(), res, p, win) {
 					continue
 				}
-				ins, cut, err := instances(r.Context(), res, p.zone, win.from, win.to, MaxBusy-len(busy))
+				ins, cut, err := instances(r.Context(), res, p.zone, win.from, win.to, MaxBusy-len(busy)-len(tentative))
 				if err != nil {
 					return err
 				}
@@ -481,8 +481,17 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 					return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
 						msg: fmt.Sprintf("The range holds more than %d busy periods; ask for a shorter one.", MaxBusy)}
 				}
+				transp, status := busyKind(res)
+				if transp == "TRANSPARENT" || status == "CANCELLED" {
+					continue // takes no time (RFC 4791 §7.10)
+				}
 				for _, in := range ins {
-					busy = append(busy, [2]time.Time{maxTime(in.start, win.from), minTime(in.end, win.to)})
+					period := [2]time.Time{maxTime(in.start, win.from), minTime(in.end, win.to)}
+					if status == "TENTATIVE" {
+						tentative = append(tentative, period)
+						continue
+					}
+					busy = append(busy, period)
 				}
 			}
 			return nil
@@ -491,22 +500,16 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 			return err
 		}
 	}
-	slices.SortFunc(busy, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
-	var merged [][2]time.Time
-	for _, b := range busy {
-		if n := len(merged); n > 0 && !b[0].After(merged[n-1][1]) {
-			merged[n-1][1] = maxTime(merged[n-1][1], b[1])
-			continue
-		}
-		merged = append(merged, b)
-	}
 	const f = "20060102T150405Z"
 	var b strings.Builder
 	b.WriteString("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:" + ics.ProdID + "\r\nBEGIN:VFREEBUSY\r\n")
 	b.WriteString("DTSTAMP:" + s.now().UTC().Format(f) + "\r\n")
 	b.WriteString("DTSTART:" + win.from.UTC().Format(f) + "\r\nDTEND:" + win.to.UTC().Format(f) + "\r\n")
-	for _, m := range merged {
+	for _, m := range merge(busy) {
 		b.WriteString("FREEBUSY:" + m[0].UTC().Format(f) + "/" + m[1].UTC().Format(f) + "\r\n")
+	}
+	for _, m := range merge(tentative) {
+		b.WriteString("FREEBUSY;FBTYPE=BUSY-TENTATIVE:" + m[0].UTC().Format(f) + "/" + m[1].UTC().Format(f) + "\r\n")
 	}
 	b.WriteString("END:VFREEBUSY\r\nEND:VCALENDAR\r\n")
 	w.Header().Set("Content-Type", "text/calendar; charset=utf-8")
@@ -514,6 +517,45 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write([]byte(b.String()))
 	return nil
+}
+
+// merge sorts periods and joins those that overlap or touch.
+func merge(periods [][2]time.Time) [][2]time.Time {
+	slices.SortFunc(periods, func(a, b [2]time.Time) int { return a[0].Compare(b[0]) })
+	var merged [][2]time.Time
+	for _, b := range periods {
+		if n := len(merged); n > 0 && !b[0].After(merged[n-1][1]) {
+			merged[n-1][1] = maxTime(merged[n-1][1], b[1])
+			continue
+		}
+		merged = append(merged, b)
+	}
+	return merged
+}
+
+// busyKind is the series' TRANSP and STATUS, upper-cased, as its client
+// sent them (assistant keeps them among the properties it does not
+// model); "" when absent.
+func busyKind(res *resource) (transp, status string) {
+	if res.extra == "" {
+		return "", ""
+	}
+	cal, err := ical.NewDecoder(strings.NewReader(res.extra)).Decode()
+	if err != nil {
+		return "", ""
+	}
+	for _, c := range cal.Children {
+		if c.Name != ical.CompEvent || c.Props.Get(ical.PropRecurrenceID) != nil {
+			continue
+		}
+		if p := c.Props.Get(ical.PropTransparency); p != nil {
+			transp = strings.ToUpper(strings.TrimSpace(p.Value))
+		}
+		if p := c.Props.Get(ical.PropStatus); p != nil {
+			status = strings.ToUpper(strings.TrimSpace(p.Value))
+		}
+	}
+	return transp, status
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -736,3 +736,20 @@ func TestFreeBusyReadsTranspAndStatus(t *testing.T) {
 		t.Errorf("free-busy: %d %s", code, body)
 	}
 }
+
+// A series a client sent keeps the properties assistant does not model on
+// both halves of a "following" edit by the model.
+func TestSplitKeepsClientProperties(t *testing.T) {
+	f := open(t)
+	obj := object("yoga", "Yoga", "ATTENDEE;CN=Ann:mailto:ann@example.org\r\nCLASS:PRIVATE\r\nX-FOO:bar\r\n")
+	if code, _, body := f.as("PUT", events1+"yoga.ics", calHeader, obj); code != 201 {
+		t.Fatalf("%d %s", code, body)
+	}
+	f.call("update_event", `{"id":"e1@20261221T080000Z","scope":"following","title":"Yoga B"}`)
+	for _, path := range []string{events1 + "yoga.ics", events1 + "e2.ics"} {
+		code, _, body := f.as("GET", path, nil, "")
+		if code != 200 || !strings.Contains(body, "ATTENDEE;CN=Ann:mailto:ann@example.org") || !strings.Contains(body, "CLASS:PRIVATE") || !strings.Contains(body, "X-FOO:bar") {
+			t.Errorf("%s after a split: %d %s", path, code, body)
+		}
+	}
+}

@@ -28,6 +28,7 @@ type resource struct {
 	name       string
 	id         int64
 	extra      string
+	named      bool // a client named it (a dav_objects row)
 	// one of these is set: the event and its live overrides, or the task.
 	event *calendar.Event
 	ovs   map[string]*calendar.Override
@@ -118,7 +119,11 @@ func resolve(tx *store.Tx, collection, name string) (*resource, bool, error) {
 		return nil, false, err
 	}
 	if named {
-		return load(tx, collection, name, o.ItemID, o.Extra)
+		res, ok, err := load(tx, collection, name, o.ItemID, o.Extra)
+		if ok {
+			res.named = true
+		}
+		return res, ok, err
 	}
 	id, ok := idOfName(collection, name)
 	if !ok {
@@ -129,7 +134,55 @@ func resolve(tx *store.Tx, collection, name string) (*resource, bool, error) {
 		// A client named the item otherwise: it is served there only.
 		return nil, false, err
 	}
-	return load(tx, collection, name, id, "")
+	res, ok, err := load(tx, collection, name, id, "")
+	if err != nil || !ok {
+		return res, ok, err
+	}
+	return res, ok, inherit(tx, []*resource{res})
+}
+
+// inherit gives each event of list that no client named, and that a
+// "following" edit split from a series a client sent, the properties
+// assistant does not model of that series (attendees, privacy, an app's
+// own), so the rest of a series keeps them after the split. It follows
+// [calendar.Event.SplitFrom] up to [calendar.MaxPrevStarts] splits back,
+// one query a step.
+func inherit(tx *store.Tx, list []*resource) error {
+	want := map[int64][]*resource{} // split-from id → resources waiting for it
+	for _, r := range list {
+		if r.event != nil && !r.named && r.extra == "" && r.event.SplitFrom != 0 {
+			want[r.event.SplitFrom] = append(want[r.event.SplitFrom], r)
+		}
+	}
+	for range calendar.MaxPrevStarts {
+		if len(want) == 0 {
+			return nil
+		}
+		ids := make([]int64, 0, len(want))
+		for id := range want {
+			ids = append(ids, id)
+		}
+		names, err := tx.DAVObjectsOfItems(store.DAVEvents, ids)
+		if err != nil {
+			return err
+		}
+		next := map[int64][]*resource{}
+		for id, rs := range want {
+			if o, ok := names[id]; ok {
+				for _, r := range rs {
+					r.extra = o.Extra
+				}
+				continue
+			}
+			parent, err := tx.Event(id)
+			if err != nil || parent.SplitFrom == 0 {
+				continue // gone, or the first of its line: nothing to take
+			}
+			next[parent.SplitFrom] = append(next[parent.SplitFrom], rs...)
+		}
+		want = next
+	}
+	return nil
 }
 
 // get answers GET and HEAD of one object (RFC 4791 §5.3.4), with
@@ -455,11 +508,11 @@ func (s *server) listing(ctx context.Context, tx *store.Tx, collection string) (
 			}
 			res.name = itemName(collection, res.id)
 			if o, ok := names[res.id]; ok {
-				res.name, res.extra = o.Name, o.Extra
+				res.name, res.extra, res.named = o.Name, o.Extra, true
 			}
 			out = append(out, res)
 		}
-		return out, nil
+		return out, inherit(tx, out)
 	}
 	ts, err := tx.Tasks(store.TaskFilter{})
 	if err != nil {
@@ -476,7 +529,7 @@ func (s *server) listing(ctx context.Context, tx *store.Tx, collection string) (
 	for i := range ts {
 		res := &resource{collection: collection, id: ts[i].ID, task: &ts[i], name: itemName(collection, ts[i].ID)}
 		if o, ok := names[res.id]; ok {
-			res.name, res.extra = o.Name, o.Extra
+			res.name, res.extra, res.named = o.Name, o.Extra, true
 		}
 		out = append(out, res)
 	}

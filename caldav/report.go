@@ -726,12 +726,20 @@ func (s *server) syncMembers(tx *store.Tx, ms *multistatus, p *who, t target, pr
 	}
 	for _, id := range ids {
 		name, extra := itemName(t.collection, id), ""
-		if o, ok := names[id]; ok {
+		o, named := names[id]
+		if named {
 			name, extra = o.Name, o.Extra
 		}
 		res, ok, err := load(tx, t.collection, name, id, extra)
 		if err != nil {
 			return err
+		}
+		if ok && named {
+			res.named = true
+		} else if ok {
+			if err := inherit(tx, []*resource{res}); err != nil {
+				return err
+			}
 		}
 		href := objectPath(p.Name, t.collection, name)
 		if !ok {

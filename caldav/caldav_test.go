@@ -399,6 +399,13 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 	bob := f.env.Person("bob", "UTC")
 	btok := f.token(bob)
 	var writers []*io.PipeWriter
+	// Registered after the server's Close, so it runs first: a failure
+	// below ends the slow PUTs instead of leaving Close waiting on them.
+	t.Cleanup(func() {
+		for _, pw := range writers {
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+		}
+	})
 	done := make(chan int, caldav.DefaultMaxConcurrent)
 	for i := range caldav.DefaultMaxConcurrent {
 		pr, pw := io.Pipe()
@@ -421,7 +428,7 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 	}
 	// Each slow PUT holds its slot once its first bytes are read; wait
 	// (bounded) until the next request is refused.
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		code, h, _ := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, "")
 		if code == 429 && h.Get("Retry-After") != "" {

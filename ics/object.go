@@ -684,6 +684,9 @@ func putEvent(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	now := want.CreatedAt
+	want.ID, want.CreatedAt, want.SplitFrom, want.PrevStarts = have.ID, have.CreatedAt, have.SplitFrom, have.PrevStarts
+	keepStoredEvent(have, want, person)
 	keep := map[string]bool{}
 	for _, o := range ovs {
 		keep[o.Key] = true
@@ -717,17 +720,19 @@ func putEvent(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 		}
 		if h != nil {
 			o.ID = h.ID
+			if h.Key == o.Key {
+				keepStoredOverride(want, h, o, person)
+			}
 			if err := tx.SaveOverride(h, o); err != nil {
 				return 0, false, err
 			}
 			continue
 		}
 		o.ID = 0
-		if err := tx.InsertOverride(o, want.CreatedAt); err != nil {
+		if err := tx.InsertOverride(o, now); err != nil {
 			return 0, false, err
 		}
 	}
-	want.ID, want.CreatedAt, want.SplitFrom, want.PrevStarts = have.ID, have.CreatedAt, have.SplitFrom, have.PrevStarts
 	calendar.RecordMove(have, want)
 	if err := tx.SaveEvent(have, want); err != nil {
 		return 0, false, err
@@ -851,6 +856,7 @@ func putTask(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 		}
 		want = after
 	}
+	keepStoredTask(have, &want, person)
 	obj.Extra = fitTaskExtra(obj.Extra, want.Status == task.Done)
 	if _, err := tx.SaveTask(have, want); err != nil {
 		return 0, false, err

@@ -252,3 +252,42 @@ func TestGetPutBackChangesNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestPutKeepsStoredFormOfUnchangedParts: a client that changes one
+// thing of an object (its title) changes only that; the day of an
+// EXDATE made by the tools, served as the date-time of its occurrence,
+// and a reminder at a fixed moment, served as minutes before, stay as
+// the tools wrote them.
+func TestPutKeepsStoredFormOfUnchangedParts(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		id := f.idOf("add_event", `{"title":"Weekly","start":"2026-12-06T10:00","duration":60,"rrule":"FREQ=WEEKLY","exdates":["2026-12-27"],"remind_at":["2026-12-06T09:00"]}`)
+		path := events1 + id + ".ics"
+		code, h, body := f.as("GET", path, nil, "")
+		if code != 200 || !strings.Contains(body, "EXDATE;TZID=Europe/Paris:20261227T100000") || !strings.Contains(body, "TRIGGER:-PT60M") {
+			t.Fatalf("GET: %d\n%s", code, body)
+		}
+		before := f.lastChange()
+		code, _, answer := f.as("PUT", path, map[string]string{"Content-Type": "text/calendar", "If-Match": h.Get("ETag")},
+			strings.Replace(body, "SUMMARY:Weekly", "SUMMARY:Weekly yoga", 1))
+		if code != 204 || f.lastChange() == before {
+			t.Fatalf("PUT of a new title: %d, change %d (was %d) %s", code, f.lastChange(), before, answer)
+		}
+		var d struct {
+			Event struct {
+				Title        string   `json:"title"`
+				ExDates      []string `json:"exdates"`
+				RemindAt     []string `json:"remind_at"`
+				RemindBefore []int    `json:"remind_before"`
+			} `json:"event"`
+		}
+		res := f.call("get_event", fmt.Sprintf(`{"id":"%s"}`, id))
+		if err := json.Unmarshal(res.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.Event.Title != "Weekly yoga" || strings.Join(d.Event.ExDates, ",") != "2026-12-27" ||
+			strings.Join(d.Event.RemindAt, ",") != "2026-12-06T09:00" || len(d.Event.RemindBefore) != 0 {
+			t.Errorf("after the PUT: %+v", d.Event)
+		}
+	})
+}

@@ -630,7 +630,11 @@ func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) err
 // see fitTaskExtra), so the caller keeps obj.Extra after the call. id
 // is the event's or task's; created says it is new; changed that a row
 // was written (a PUT of what is stored writes nothing, and the change
-// records nothing). person is the owner's zone, as ParseObject had it.
+// records nothing; nor does the PUT of an object's own GET, whose row may
+// be kept in a form served alike, such as an EXDATE as a day served as the
+// date-time of its occurrence: each part of a row that the body leaves
+// served as it was keeps its stored form). person is the owner's zone, as
+// ParseObject had it.
 func PutObject(tx *store.Tx, person tz.Zone, obj *Object) (id int64, created, changed bool, err error) {
 	before := tx.Touched()
 	switch obj.Kind {

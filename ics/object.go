@@ -630,7 +630,11 @@ func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) err
 // see fitTaskExtra), so the caller keeps obj.Extra after the call. id
 // is the event's or task's; created says it is new; changed that a row
 // was written (a PUT of what is stored writes nothing, and the change
-// records nothing). person is the owner's zone, as ParseObject had it.
+// records nothing; nor does the PUT of an object's own GET, whose row may
+// be kept in a form served alike, such as an EXDATE as a day served as the
+// date-time of its occurrence: each part of a row that the body leaves
+// served as it was keeps its stored form). person is the owner's zone, as
+// ParseObject had it.
 func PutObject(tx *store.Tx, person tz.Zone, obj *Object) (id int64, created, changed bool, err error) {
 	before := tx.Touched()
 	switch obj.Kind {
@@ -684,6 +688,9 @@ func putEvent(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	now := want.CreatedAt
+	want.ID, want.CreatedAt, want.SplitFrom, want.PrevStarts = have.ID, have.CreatedAt, have.SplitFrom, have.PrevStarts
+	keepStoredEvent(have, want, person)
 	keep := map[string]bool{}
 	for _, o := range ovs {
 		keep[o.Key] = true
@@ -717,17 +724,19 @@ func putEvent(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 		}
 		if h != nil {
 			o.ID = h.ID
+			if h.Key == o.Key {
+				keepStoredOverride(want, h, o, person)
+			}
 			if err := tx.SaveOverride(h, o); err != nil {
 				return 0, false, err
 			}
 			continue
 		}
 		o.ID = 0
-		if err := tx.InsertOverride(o, want.CreatedAt); err != nil {
+		if err := tx.InsertOverride(o, now); err != nil {
 			return 0, false, err
 		}
 	}
-	want.ID, want.CreatedAt, want.SplitFrom, want.PrevStarts = have.ID, have.CreatedAt, have.SplitFrom, have.PrevStarts
 	calendar.RecordMove(have, want)
 	if err := tx.SaveEvent(have, want); err != nil {
 		return 0, false, err
@@ -851,6 +860,7 @@ func putTask(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 		}
 		want = after
 	}
+	keepStoredTask(have, &want, person)
 	obj.Extra = fitTaskExtra(obj.Extra, want.Status == task.Done)
 	if _, err := tx.SaveTask(have, want); err != nil {
 		return 0, false, err

@@ -398,7 +398,7 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 	f := open(t)
 	bob := f.env.Person("bob", "UTC")
 	btok := f.token(bob)
-	var writers []*io.PipeWriter
+	writers := map[int]*io.PipeWriter{}
 	// Registered after the server's Close, so it runs first: a failure
 	// below ends the slow PUTs instead of leaving Close waiting on them.
 	t.Cleanup(func() {
@@ -406,30 +406,45 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 			pw.CloseWithError(io.ErrUnexpectedEOF)
 		}
 	})
-	done := make(chan int, caldav.DefaultMaxConcurrent)
-	for i := range caldav.DefaultMaxConcurrent {
+	type result struct{ i, code int }
+	done := make(chan result, 4*caldav.DefaultMaxConcurrent)
+	slow := func(i int) {
 		pr, pw := io.Pipe()
-		writers = append(writers, pw)
+		writers[i] = pw
 		req, _ := http.NewRequest("PUT", f.srv.URL+events1+fmt.Sprintf("slow%d.ics", i), pr)
 		req.SetBasicAuth("me", f.tok)
 		req.Header.Set("Content-Type", "text/calendar")
 		go func() {
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
-				done <- 0
+				done <- result{i, 0}
 				return
 			}
 			resp.Body.Close()
-			done <- resp.StatusCode
+			done <- result{i, resp.StatusCode}
 		}()
 		if _, err := pw.Write([]byte("BEGIN:VCALENDAR\r\n")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Each slow PUT holds its slot once its first bytes are read; wait
-	// (bounded) until the next request is refused.
+	for i := range caldav.DefaultMaxConcurrent {
+		slow(i)
+	}
+	// Each slow PUT holds its slot once its headers are read; a probe that
+	// came first may have taken a slot and turned one away, which then
+	// tries again. Wait (bounded) until the probe itself is refused.
 	deadline := time.Now().Add(60 * time.Second)
 	for {
+		select {
+		case r := <-done:
+			if r.code != 429 {
+				t.Fatalf("slow PUT %d ended early: %d", r.i, r.code)
+			}
+			writers[r.i].Close()
+			slow(r.i)
+			continue
+		default:
+		}
 		code, h, _ := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, "")
 		if code == 429 && h.Get("Retry-After") != "" {
 			break
@@ -447,8 +462,8 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 		pw.Close()
 	}
 	for range writers {
-		if code := <-done; code != 201 {
-			t.Errorf("a slow PUT: %d, want 201", code)
+		if r := <-done; r.code != 201 {
+			t.Errorf("slow PUT %d: %d, want 201", r.i, r.code)
 		}
 	}
 	if code, _, _ := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, ""); code != 207 {

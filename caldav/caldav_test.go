@@ -414,8 +414,11 @@ func TestOpenRequestsArePerPerson(t *testing.T) {
 		req, _ := http.NewRequest("PUT", f.srv.URL+events1+fmt.Sprintf("slow%d.ics", i), pr)
 		req.SetBasicAuth("me", f.tok)
 		req.Header.Set("Content-Type", "text/calendar")
+		// A connection of its own: one that answered 429 before its body
+		// ended is not handed to the next PUT.
+		client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 		go func() {
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := client.Do(req)
 			if err != nil {
 				done <- result{i, 0}
 				return

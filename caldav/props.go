@@ -140,8 +140,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 	}
 	pr := readProps(root)
 	deep := r.Header.Get("Depth") != "0"
-	ms := newMultistatus(w)
-	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
 		now, err := latest(tx)
 		if err != nil {
 			return err
@@ -177,12 +176,6 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 		}
 		return nil
 	})
-	if err != nil {
-		ms.abort()
-		return err
-	}
-	ms.send()
-	return nil
 }
 
 // proppatch answers PROPPATCH (RFC 4918 §9.2): the collections' properties

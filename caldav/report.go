@@ -132,9 +132,8 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 		return &httpError{code: http.StatusForbidden, precondition: "D:number-of-matches-within-limits",
 			msg: fmt.Sprintf("A calendar-multiget names at most %d objects; ask in several.", MaxResults)}
 	}
-	ms := newMultistatus(w)
 	own := collectionPath(p.Name, t.collection)
-	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
 		for _, h := range hrefs {
 			u, err := url.Parse(h)
 			obj := ""
@@ -157,24 +156,12 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 				ms.status(h, http.StatusNotFound)
 				continue
 			}
-			body, err := res.body(p)
-			if err != nil {
+			if err := answer(ms, objectPath(p.Name, t.collection, res.name), res, pr, shape, p); err != nil {
 				return err
 			}
-			ps, err := shape.props(res, body, pr, p)
-			if err != nil {
-				return err
-			}
-			ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
 		}
 		return nil
 	})
-	if err != nil {
-		ms.abort()
-		return err
-	}
-	ms.send()
-	return nil
 }
 
 // window is a time-range of a filter (RFC 4791 §9.9), zero when absent.
@@ -251,8 +238,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 			return tooLong("time-range")
 		}
 	}
-	ms := newMultistatus(w)
-	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
 		list, err := s.listing(r.Context(), tx, t.collection)
 		if err != nil {
 			return err
@@ -292,12 +278,6 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 		}
 		return nil
 	})
-	if err != nil {
-		ms.abort()
-		return err
-	}
-	ms.send()
-	return nil
 }
 
 // overlaps reports whether the resource has an occurrence in win: for an
@@ -601,8 +581,7 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		limit = min(limit, v)
 	}
 	token := strings.TrimSpace(root.child(nsDAV, "sync-token").text)
-	ms := newMultistatus(w)
-	err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
+	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
 		now, err := latest(tx)
 		if err != nil {
 			return err
@@ -660,12 +639,6 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 		ms.raw("<D:sync-token>" + esc(next) + "</D:sync-token>")
 		return nil
 	})
-	if err != nil {
-		ms.abort()
-		return err
-	}
-	ms.send()
-	return nil
 }
 
 // syncAll is the first sync: every member, and the token of now. A
@@ -684,15 +657,9 @@ func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		body, err := res.body(p)
-		if err != nil {
+		if err := answer(ms, objectPath(p.Name, t.collection, res.name), res, pr, shape, p); err != nil {
 			return err
 		}
-		ps, err := shape.props(res, body, pr, p)
-		if err != nil {
-			return err
-		}
-		ms.member(objectPath(p.Name, t.collection, res.name), pr, ps)
 	}
 	ms.raw("<D:sync-token>" + esc(now.token()) + "</D:sync-token>")
 	return nil
@@ -746,15 +713,9 @@ func (s *server) syncMembers(tx *store.Tx, ms *multistatus, p *who, t target, pr
 			ms.status(href, http.StatusNotFound)
 			continue
 		}
-		body, err := res.body(p)
-		if err != nil {
+		if err := answer(ms, href, res, pr, shape, p); err != nil {
 			return err
 		}
-		ps, err := shape.props(res, body, pr, p)
-		if err != nil {
-			return err
-		}
-		ms.member(href, pr, ps)
 	}
 	return nil
 }
@@ -782,4 +743,19 @@ func parseToken(s string) (point, bool) {
 		pt.seq = seq
 	}
 	return pt, true
+}
+
+// answer writes res as a member of ms under href: its properties, and its
+// calendar data as shape asks for it (expanded, when asked so).
+func answer(ms *multistatus, href string, res *resource, pr propRequest, shape dataShape, p *who) error {
+	body, err := res.body(p)
+	if err != nil {
+		return err
+	}
+	ps, err := shape.props(res, body, pr, p)
+	if err != nil {
+		return err
+	}
+	ms.member(href, pr, ps)
+	return nil
 }

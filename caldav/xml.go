@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/assistant-dev/assistant/store"
 )
 
 // The XML namespaces of the answers, with the prefixes they are written
@@ -395,4 +397,17 @@ func collectionPath(name, collection string) string { return homePath(name) + co
 // objectPath is a resource's URL path.
 func objectPath(name, collection, object string) string {
 	return collectionPath(name, collection) + url.PathEscape(object)
+}
+
+// stream answers a multistatus that fn builds inside one consistent read
+// of the person's data; a failure before the first bytes went out is
+// answered as fail says, one after them cuts the connection.
+func (s *server) stream(w http.ResponseWriter, r *http.Request, p *who, fn func(tx *store.Tx, ms *multistatus) error) error {
+	ms := newMultistatus(w)
+	if err := s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error { return fn(tx, ms) }); err != nil {
+		ms.abort()
+		return err
+	}
+	ms.send()
+	return nil
 }

@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"crypto/rand"
-	"crypto/subtle"
 	"database/sql"
 	"encoding/base32"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -120,35 +118,19 @@ func (s *Store) FeedSecrets(ctx context.Context) ([]FeedSecret, error) {
 // error. A revoked feed answers as an unknown one from then on.
 func (s *Store) RevokeFeedSecret(ctx context.Context, idOrPrefix string) error {
 	key := strings.TrimSuffix(strings.TrimSpace(idOrPrefix), ".ics")
-	var res sql.Result
-	var err error
-	if id, perr := strconv.ParseInt(key, 10, 64); perr == nil {
-		res, err = s.db.ExecContext(ctx, `UPDATE feed_secrets SET revoked = coalesce(revoked, ?) WHERE id = ?`, s.now().Unix(), id)
-	} else {
+	if _, perr := strconv.ParseInt(key, 10, 64); perr != nil {
 		if len(key) > feedShownLen {
 			key = key[:feedShownLen]
 		}
 		if len(key) < len(FeedSecretPrefix)+4 || !strings.HasPrefix(key, FeedSecretPrefix) {
 			return fmt.Errorf("“feed” must be a feed id or its shown prefix such as “asf_k3j9x2qa”, not %s: %w", args.Quote(idOrPrefix), ErrInvalid)
 		}
-		var n int
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM feed_secrets WHERE substr(prefix, 1, ?) = ?`, len(key), key).Scan(&n); err != nil {
-			return err
-		}
-		if n > 1 {
-			return fmt.Errorf("%s matches %d feeds; give the feed id instead: %w", args.Quote(idOrPrefix), n, ErrConflict)
-		}
-		res, err = s.db.ExecContext(ctx, `UPDATE feed_secrets SET revoked = coalesce(revoked, ?) WHERE substr(prefix, 1, ?) = ?`,
-			s.now().Unix(), len(key), key)
 	}
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("no feed matches %s; `assistant feed list` shows them: %w", args.Quote(idOrPrefix), ErrNotFound)
-	}
-	return nil
+	return s.revokeSecret(ctx, feedTable, key, idOrPrefix)
 }
+
+// feedTable is where feed secrets are kept.
+var feedTable = secretTable{table: "feed_secrets", noun: "feed"}
 
 // PersonByFeedSecret finds the person a valid (not revoked) feed secret
 // belongs to. The secret is looked up by its SHA-256, so the lookup's
@@ -156,22 +138,5 @@ func (s *Store) RevokeFeedSecret(ctx context.Context, idOrPrefix string) error {
 // in constant time. ErrNotFound for an unknown or revoked secret, with one
 // sentence for both. Use is stamped at most once a minute.
 func (s *Store) PersonByFeedSecret(ctx context.Context, plain string) (Person, error) {
-	h := hashToken(strings.TrimSpace(plain))
-	var id, person int64
-	var stored []byte
-	var used sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT id, person_id, hash, last_used FROM feed_secrets
-		WHERE hash = ? AND revoked IS NULL`, h).Scan(&id, &person, &stored, &used)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(stored, h) != 1) {
-		return Person{}, fmt.Errorf("the feed secret is unknown or revoked: %w", ErrNotFound)
-	}
-	if err != nil {
-		return Person{}, err
-	}
-	// A calendar polls; stamping every poll would turn reads into writes.
-	now := s.now().Unix()
-	if !used.Valid || now-used.Int64 >= 60 {
-		_, _ = s.db.ExecContext(ctx, `UPDATE feed_secrets SET last_used = ? WHERE id = ?`, now, id)
-	}
-	return s.PersonByID(ctx, person)
+	return s.personBySecret(ctx, feedTable, plain, "the feed secret is unknown or revoked")
 }

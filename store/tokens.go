@@ -117,34 +117,74 @@ func (s *Store) Tokens(ctx context.Context) ([]Token, error) {
 // token is not an error.
 func (s *Store) RevokeToken(ctx context.Context, idOrPrefix string) error {
 	key := strings.TrimSpace(idOrPrefix)
-	var res sql.Result
-	var err error
-	if id, perr := strconv.ParseInt(key, 10, 64); perr == nil {
-		res, err = s.db.ExecContext(ctx, `UPDATE access_tokens SET revoked = coalesce(revoked, ?) WHERE id = ?`, s.now().Unix(), id)
-	} else {
+	if _, perr := strconv.ParseInt(key, 10, 64); perr != nil {
 		if len(key) > shownLen {
 			key = key[:shownLen]
 		}
 		if len(key) < len(tokenPrefix)+4 {
 			return fmt.Errorf("“token” must be a token id or its shown prefix such as “ast_k3j9x2qa”, not %s", args.Quote(idOrPrefix))
 		}
+	}
+	return s.revokeSecret(ctx, secretTable{table: "access_tokens", noun: "token"}, key, idOrPrefix)
+}
+
+// secretTable is a table of hashed secrets a person signs in or reads
+// with (access_tokens, feed_secrets): its name and what one row is called
+// in sentences and in `assistant NOUN list`.
+type secretTable struct{ table, noun string }
+
+// revokeSecret revokes the row of t whose id is key, or whose shown
+// prefix starts with key (already checked by the caller); idOrPrefix is
+// what the person wrote, for the sentences. ErrNotFound when none
+// matches, ErrConflict when a prefix matches several.
+func (s *Store) revokeSecret(ctx context.Context, t secretTable, key, idOrPrefix string) error {
+	var res sql.Result
+	var err error
+	if id, perr := strconv.ParseInt(key, 10, 64); perr == nil {
+		res, err = s.db.ExecContext(ctx, `UPDATE `+t.table+` SET revoked = coalesce(revoked, ?) WHERE id = ?`, s.now().Unix(), id)
+	} else {
 		var n int
-		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM access_tokens WHERE substr(prefix, 1, ?) = ?`, len(key), key).Scan(&n); err != nil {
+		if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+t.table+` WHERE substr(prefix, 1, ?) = ?`, len(key), key).Scan(&n); err != nil {
 			return err
 		}
 		if n > 1 {
-			return fmt.Errorf("%s matches %d tokens; give the token id instead: %w", args.Quote(idOrPrefix), n, ErrConflict)
+			return fmt.Errorf("%s matches %d %ss; give the %s id instead: %w", args.Quote(idOrPrefix), n, t.noun, t.noun, ErrConflict)
 		}
-		res, err = s.db.ExecContext(ctx, `UPDATE access_tokens SET revoked = coalesce(revoked, ?) WHERE substr(prefix, 1, ?) = ?`,
+		res, err = s.db.ExecContext(ctx, `UPDATE `+t.table+` SET revoked = coalesce(revoked, ?) WHERE substr(prefix, 1, ?) = ?`,
 			s.now().Unix(), len(key), key)
 	}
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("no token matches %s; `assistant token list` shows them: %w", args.Quote(idOrPrefix), ErrNotFound)
+		return fmt.Errorf("no %s matches %s; `assistant %s list` shows them: %w", t.noun, args.Quote(idOrPrefix), t.noun, ErrNotFound)
 	}
 	return nil
+}
+
+// personBySecret finds the person a valid (not revoked) secret of t
+// belongs to, looked up by its SHA-256 and compared in constant time;
+// ErrNotFound with unknown, one sentence for an unknown and a revoked
+// secret alike. Use is stamped at most once a minute, so a busy client
+// does not turn every request into a write.
+func (s *Store) personBySecret(ctx context.Context, t secretTable, plain, unknown string) (Person, error) {
+	h := hashToken(strings.TrimSpace(plain))
+	var id, person int64
+	var stored []byte
+	var used sql.NullInt64
+	err := s.db.QueryRowContext(ctx, `SELECT id, person_id, hash, last_used FROM `+t.table+`
+		WHERE hash = ? AND revoked IS NULL`, h).Scan(&id, &person, &stored, &used)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(stored, h) != 1) {
+		return Person{}, fmt.Errorf("%s: %w", unknown, ErrNotFound)
+	}
+	if err != nil {
+		return Person{}, err
+	}
+	now := s.now().Unix()
+	if !used.Valid || now-used.Int64 >= 60 {
+		_, _ = s.db.ExecContext(ctx, `UPDATE `+t.table+` SET last_used = ? WHERE id = ?`, now, id)
+	}
+	return s.PersonByID(ctx, person)
 }
 
 // PersonByToken finds the person a valid (not revoked) token belongs to.
@@ -152,23 +192,5 @@ func (s *Store) RevokeToken(ctx context.Context, idOrPrefix string) error {
 // nothing about the token, and the stored hash is compared in constant
 // time. ErrNotFound for an unknown or revoked token.
 func (s *Store) PersonByToken(ctx context.Context, plain string) (Person, error) {
-	h := hashToken(strings.TrimSpace(plain))
-	var id, person int64
-	var stored []byte
-	var used sql.NullInt64
-	err := s.db.QueryRowContext(ctx, `SELECT id, person_id, hash, last_used FROM access_tokens
-		WHERE hash = ? AND revoked IS NULL`, h).Scan(&id, &person, &stored, &used)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(stored, h) != 1) {
-		return Person{}, fmt.Errorf("the access token is unknown or revoked: %w", ErrNotFound)
-	}
-	if err != nil {
-		return Person{}, err
-	}
-	// Stamp last use at most once a minute, so a busy client does not turn
-	// every request into a write.
-	now := s.now().Unix()
-	if !used.Valid || now-used.Int64 >= 60 {
-		_, _ = s.db.ExecContext(ctx, `UPDATE access_tokens SET last_used = ? WHERE id = ?`, now, id)
-	}
-	return s.PersonByID(ctx, person)
+	return s.personBySecret(ctx, secretTable{table: "access_tokens", noun: "token"}, plain, "the access token is unknown or revoked")
 }

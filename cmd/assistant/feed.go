@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/mcpserver"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tz"
 )
 
 // defaultFeedBase is where `feed create` says the feed is served when
@@ -89,25 +87,11 @@ a minute.`,
 				if err != nil {
 					return storeFail(err)
 				}
-				people, err := st.People(cmd.Context())
-				if err != nil {
-					return storeFail(err)
-				}
-				names := map[int64]string{}
-				for _, p := range people {
-					names[p.ID] = p.Name
-				}
-				w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(w, "ID\tPERSON\tSTARTS\tLABEL\tMADE\tLAST READ\tSTATE")
+				rows := make([]secretRow, 0, len(feeds))
 				for _, f := range feeds {
-					state := "valid"
-					if !f.Revoked.IsZero() {
-						state = "revoked " + tz.FormatModel(f.Revoked, zone)
-					}
-					fmt.Fprintf(w, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", f.ID, names[f.PersonID], f.Prefix, dash(f.Label),
-						tz.FormatModel(f.Created, zone), stampOrDash(f.LastUsed, zone), state)
+					rows = append(rows, secretRow{f.ID, f.PersonID, f.Prefix, f.Label, f.Created, f.LastUsed, f.Revoked})
 				}
-				return w.Flush()
+				return a.writeSecrets(cmd.Context(), st, zone, "LAST READ", rows)
 			})
 		},
 	}

@@ -74,25 +74,11 @@ zone they would get (the config's zone, TZ, then the machine's).`,
 				if err != nil {
 					return storeFail(err)
 				}
-				people, err := st.People(cmd.Context())
-				if err != nil {
-					return storeFail(err)
-				}
-				names := map[int64]string{}
-				for _, p := range people {
-					names[p.ID] = p.Name
-				}
-				w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(w, "ID\tPERSON\tSTARTS\tLABEL\tMADE\tLAST USED\tSTATE")
+				rows := make([]secretRow, 0, len(toks))
 				for _, t := range toks {
-					state := "valid"
-					if !t.Revoked.IsZero() {
-						state = "revoked " + tz.FormatModel(t.Revoked, zone)
-					}
-					fmt.Fprintf(w, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", t.ID, names[t.PersonID], t.Prefix, dash(t.Label),
-						tz.FormatModel(t.Created, zone), stampOrDash(t.LastUsed, zone), state)
+					rows = append(rows, secretRow{t.ID, t.PersonID, t.Prefix, t.Label, t.Created, t.LastUsed, t.Revoked})
 				}
-				return w.Flush()
+				return a.writeSecrets(cmd.Context(), st, zone, "LAST USED", rows)
 			})
 		},
 	}
@@ -157,4 +143,35 @@ func (a *app) listingZone(ctx context.Context, st *store.Store) (tz.Zone, error)
 		return tz.Zone{}, failf(exitConfig, "times cannot be shown in the zone “%s” (%v); fix it with `assistant person set-zone`", name, err)
 	}
 	return zone, nil
+}
+
+// secretRow is one line of `token list` or `feed list`.
+type secretRow struct {
+	id, person             int64
+	prefix, label          string
+	created, used, revoked time.Time
+}
+
+// writeSecrets prints rows as a table with people's names, times in zone,
+// and used as the heading of the last-use column.
+func (a *app) writeSecrets(ctx context.Context, st *store.Store, zone tz.Zone, used string, rows []secretRow) error {
+	people, err := st.People(ctx)
+	if err != nil {
+		return storeFail(err)
+	}
+	names := map[int64]string{}
+	for _, p := range people {
+		names[p.ID] = p.Name
+	}
+	w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tPERSON\tSTARTS\tLABEL\tMADE\t"+used+"\tSTATE")
+	for _, r := range rows {
+		state := "valid"
+		if !r.revoked.IsZero() {
+			state = "revoked " + tz.FormatModel(r.revoked, zone)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s…\t%s\t%s\t%s\t%s\n", r.id, names[r.person], r.prefix, dash(r.label),
+			tz.FormatModel(r.created, zone), stampOrDash(r.used, zone), state)
+	}
+	return w.Flush()
 }

@@ -477,33 +477,50 @@ func clip(s string) string {
 	return s
 }
 
-// listing is every live resource of a collection with its body, for a
-// PROPFIND of depth 1 or the first sync-collection.
-func (s *server) listing(ctx context.Context, tx *store.Tx, collection string) ([]*resource, error) {
+// listing is every live resource of a collection, for a PROPFIND of
+// depth 1 or the first sync-collection; with win set, of the events only
+// those whose stored bounds reach it (a superset of those with an
+// occurrence in it, which the caller checks), so a time-range query reads
+// the series that can touch its range, not the calendar.
+func (s *server) listing(ctx context.Context, tx *store.Tx, collection string, win window) ([]*resource, error) {
 	var out []*resource
 	if collection == store.DAVEvents {
-		live, err := tx.LiveEvents()
-		if err != nil {
-			return nil, err
+		var live []*calendar.Event
+		if win.set {
+			err := tx.EachEventOverlapping(win.from.Unix()-1, win.to.Unix()+1, func(e *calendar.Event) error {
+				live = append(live, e)
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			spans, err := tx.LiveEvents()
+			if err != nil {
+				return nil, err
+			}
+			for _, sp := range spans {
+				live = append(live, sp.Event)
+			}
 		}
 		ovs, err := tx.AllOverrides()
 		if err != nil {
 			return nil, err
 		}
 		ids := make([]int64, 0, len(live))
-		for _, sp := range live {
-			ids = append(ids, sp.Event.ID)
+		for _, e := range live {
+			ids = append(ids, e.ID)
 		}
 		names, err := tx.DAVObjectsOfItems(collection, ids)
 		if err != nil {
 			return nil, err
 		}
-		for _, sp := range live {
+		for _, e := range live {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			res := &resource{collection: collection, id: sp.Event.ID, event: sp.Event, ovs: map[string]*calendar.Override{}}
-			for _, o := range ovs[sp.Event.ID] {
+			res := &resource{collection: collection, id: e.ID, event: e, ovs: map[string]*calendar.Override{}}
+			for _, o := range ovs[e.ID] {
 				res.ovs[o.Key] = o
 			}
 			res.name = itemName(collection, res.id)

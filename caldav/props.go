@@ -160,7 +160,7 @@ func (s *server) propfind(w http.ResponseWriter, r *http.Request, p *who, t targ
 		if t.kind != atCollection || !deep {
 			return nil
 		}
-		list, err := s.listing(r.Context(), tx, t.collection)
+		list, err := s.listing(r.Context(), tx, t.collection, window{})
 		if err != nil {
 			return err
 		}

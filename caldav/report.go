@@ -239,7 +239,7 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 		}
 	}
 	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
-		list, err := s.listing(r.Context(), tx, t.collection)
+		list, err := s.listing(r.Context(), tx, t.collection, win)
 		if err != nil {
 			return err
 		}
@@ -445,7 +445,7 @@ func (s *server) freeBusy(w http.ResponseWriter, r *http.Request, p *who, t targ
 	var busy, tentative [][2]time.Time
 	if t.collection == store.DAVEvents {
 		err = s.st.Read(r.Context(), p.ID, func(tx *store.Tx) error {
-			list, err := s.listing(r.Context(), tx, t.collection)
+			list, err := s.listing(r.Context(), tx, t.collection, win)
 			if err != nil {
 				return err
 			}
@@ -645,7 +645,7 @@ func (s *server) syncCollection(w http.ResponseWriter, r *http.Request, p *who, 
 // client's nresults below the collection's size is refused (RFC 6578
 // §3.7: a first sync has no point to go on from).
 func (s *server) syncAll(ctx context.Context, tx *store.Tx, ms *multistatus, p *who, t target, pr propRequest, shape dataShape, now point, limit int, asked bool) error {
-	list, err := s.listing(ctx, tx, t.collection)
+	list, err := s.listing(ctx, tx, t.collection, window{})
 	if err != nil {
 		return err
 	}

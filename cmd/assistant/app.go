@@ -85,6 +85,11 @@ type app struct {
 	log      *slog.Logger
 
 	opened *store.Store // the store openStore opened last, so execute can explain its errors
+
+	// service is set by the commands that run until stopped (the remind
+	// loop, serve, mcp): for them a SIGINT or SIGTERM is the normal end,
+	// exit 0 at whatever step it comes, even while the store opens.
+	service bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -363,6 +368,9 @@ func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, erro
 	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
 	a.opened = st
 	if err != nil {
+		if ctx.Err() != nil { // a signal while it opened: a stop, not a broken database
+			return nil, quietExit(exitCancelled)
+		}
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)
 		}

@@ -43,6 +43,21 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return execute(ctx, a, newRootCmd(a), argv, stdin, stdout, stderr)
 }
 
+// stopped tells whether err is only the end a signal asked for: the
+// context was cancelled and the command gave up because of it (a bare
+// context.Canceled, or the quiet exitCancelled). A command that said more
+// (the copy was interrupted, nothing kept) keeps its own sentence.
+func stopped(ctx context.Context, err error) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitCancelled && ee.err == nil {
+		return true
+	}
+	return errors.Is(err, context.Canceled)
+}
+
 // execute runs root on argv and returns the exit code. A panic of the
 // command (a bug) is told in one sentence with exitInternal; its value and
 // stack go to the log at debug level only, never to the person.
@@ -61,6 +76,12 @@ func execute(ctx context.Context, a *app, root *cobra.Command, argv []string, st
 	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if stopped(ctx, err) {
+		if a.service {
+			return exitOK
+		}
+		return exitCancelled
 	}
 	if code, msg := a.trouble(err); code != 0 {
 		fmt.Fprintf(stderr, "assistant: %s\n", msg)

@@ -88,6 +88,7 @@ func mcpFlags(cmd *cobra.Command, o *mcpOptions, httpDefault, httpUsage string) 
 // [serveHTTP], where each MCP request's bearer token names its person.
 func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	ctx := cmd.Context()
+	a.service = true
 	reg := newRegistry()
 	reg.Log = a.log
 	if err := checkMCPOptions(o); err != nil {

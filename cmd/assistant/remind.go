@@ -46,6 +46,7 @@ late up to --max-late, and recorded as skipped past it.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !o.Once && !o.Status {
 				a.useJSONLogs()
+				a.service = true
 			}
 			return runRemind(cmd, a, o)
 		},

@@ -112,6 +112,34 @@ type statusError struct {
 
 func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d", e.status) }
 
+// message is the server's words in the body: OpenAI's error.message,
+// Ollama's error, vLLM's message; "" when the body has none of them.
+func (e *statusError) message() string {
+	var b struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal(e.body, &b) != nil {
+		return ""
+	}
+	var inner struct {
+		Message string `json:"message"`
+	}
+	var text string
+	switch {
+	case json.Unmarshal(b.Error, &inner) == nil && inner.Message != "":
+		text = inner.Message
+	case json.Unmarshal(b.Error, &text) == nil:
+	default:
+		text = b.Message
+	}
+	text = strings.TrimSpace(text)
+	if len(text) > 200 {
+		text = text[:200] + "…"
+	}
+	return text
+}
+
 // info makes one request of the doctor's (not a chat completion) with the
 // key, bounded by timeout, and reads at most MaxInfoBody of the answer.
 // body, when not nil, is sent as JSON. err is the transport's; any HTTP

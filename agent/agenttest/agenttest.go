@@ -72,6 +72,9 @@ type Server struct {
 	Trained int
 	// Unloaded: Ollama's /api/ps lists nothing (keep_alive 0).
 	Unloaded bool
+	// Hangs: a chat request gets no answer until the client gives up, as
+	// a model still loading.
+	Hangs bool
 	// Key, when set, is the only bearer key taken; any other is refused
 	// with 401 and a message that repeats the key given, whole.
 	Key string
@@ -136,7 +139,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet && r.URL.Path == "/v1/models":
 		s.list(w)
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/chat/completions":
-		s.chat(w, body)
+		s.chat(w, r, body)
 	case s.Kind == Ollama && r.Method == http.MethodPost && r.URL.Path == "/api/show":
 		s.show(w, body)
 	case s.Kind == Ollama && r.Method == http.MethodGet && r.URL.Path == "/api/ps":
@@ -232,7 +235,7 @@ func (s *Server) ps(w http.ResponseWriter) {
 
 var namedTool = regexp.MustCompile(`Use the (\w+) tool`)
 
-func (s *Server) chat(w http.ResponseWriter, body []byte) {
+func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	var req struct {
 		Model    string `json:"model"`
 		Messages []struct {
@@ -252,6 +255,10 @@ func (s *Server) chat(w http.ResponseWriter, body []byte) {
 	s.mu.Lock()
 	s.bodies = append(s.bodies, body)
 	s.mu.Unlock()
+	if s.Hangs {
+		<-r.Context().Done()
+		return
+	}
 	if !s.has(req.Model) {
 		switch s.Kind {
 		case Ollama:

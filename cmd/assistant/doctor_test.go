@@ -1,14 +1,21 @@
 package main
 
 import (
+	"flag"
 	"net"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/agent"
 	"github.com/assistant-dev/assistant/agent/agenttest"
 )
+
+// agentDefaultModel is the model the chat uses on a local Ollama when
+// none is named.
+const agentDefaultModel = agent.DefaultOllamaModel
 
 // doctorLines are the check lines of a doctor run, each "status check"
 // (the fix lines as "fix"), and its last line, the summary.
@@ -264,5 +271,49 @@ func TestThousands(t *testing.T) {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the doctor's run in docs/chat.md")
+
+// The run shown in docs/chat.md is a real one: the doctor against a
+// scripted Ollama at its default context, with the chat's defaults
+// (the scripted server's address written as Ollama's). Rewrite it with
+// -update after a change to the tools, the system prompt or the lines.
+func TestDoctorOutputInTheDocs(t *testing.T) {
+	isolate(t)
+	t.Setenv(envNow, "2026-10-05T09:00:00+02:00")
+	t.Setenv(envAPIKey, "")
+	srv := &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest", "llama3.1:8b"}, Trained: 32768}
+	url := srv.Start(t)
+	r := runArgs("doctor", "--base-url", url, "--model", agentDefaultModel)
+	if r.code != 78 {
+		t.Fatalf("exit %d, want 78:\n%s%s", r.code, r.out, r.stderr)
+	}
+	run := "$ assistant doctor\n" + strings.ReplaceAll(r.out, url, "http://localhost:11434/v1") + "$ echo $?\n78\n"
+
+	const path = "../../docs/chat.md"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	open := strings.Index(doc, "<!-- doctor:")
+	end := strings.Index(doc, "<!-- /doctor -->")
+	if open < 0 || end < open {
+		t.Fatal("docs/chat.md has no <!-- doctor: … --> … <!-- /doctor --> block")
+	}
+	head := doc[open:]
+	head = head[:strings.Index(head, "\n")+1]
+	want := head + "```text\n" + run + "```\n"
+	if *update {
+		doc = doc[:open] + want + doc[end:]
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		end = open + len(want)
+	}
+	if got := doc[open:end]; got != want {
+		t.Errorf("docs/chat.md shows another run of the doctor than it gives now; run: go test ./cmd/assistant -run TestDoctorOutputInTheDocs -update\nthe docs:\n%s\nnow:\n%s", got, want)
 	}
 }

@@ -165,7 +165,11 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 
 	// 1. The model list.
 	models, lerr := ag.ListModels(ctx, info)
-	note, cerr := ag.ChooseModel(ctx) // the model the chat would take, from the list just read
+	var note string
+	var cerr error
+	if lerr == nil {
+		note, cerr = ag.ChooseModel(ctx) // the model the chat would take, from the list just read
+	}
 	model := ag.Model()
 	r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
 	var le *agent.Error

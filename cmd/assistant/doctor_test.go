@@ -142,6 +142,9 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 		{name: "no answer in time", srv: &agenttest.Server{Kind: agenttest.OpenAI, Models: []string{"m"}, Hangs: true},
 			model: "m", args: []string{"--timeout", "300ms"}, code: 75, checks: []string{"ok model", "fail tools"},
 			says: []string{"No answer within 300ms", "--timeout"}, chats: 1},
+		{name: "no model named, several listed", srv: &agenttest.Server{Kind: agenttest.VLLM, Models: []string{"Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"}, Context: 32768},
+			code: 0, checks: []string{"ok model", "ok tools", "ok context"},
+			says: []string{"Checking the model “Qwen/Qwen2.5-7B-Instruct”", "Using the model “Qwen/Qwen2.5-7B-Instruct”, the first of the 2"}, chats: 1},
 		{name: "server down", model: "m", code: 69, checks: []string{"fail model"}, says: []string{"Nothing answers at"}},
 	}
 	for _, c := range cases {
@@ -152,10 +155,15 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 				url = c.srv.Start(t)
 			}
 			t.Setenv(envAPIKey, "")
+			t.Setenv(envModel, "")
 			if c.srv != nil && c.srv.Key != "" {
 				t.Setenv(envAPIKey, c.srv.Key)
 			}
-			r := runArgs(append([]string{"doctor", "--base-url", url, "--model", c.model}, c.args...)...)
+			argv := []string{"doctor", "--base-url", url}
+			if c.model != "" {
+				argv = append(argv, "--model", c.model)
+			}
+			r := runArgs(append(argv, c.args...)...)
 			checks, summary := doctorLines(r.out)
 			if r.code != c.code || strings.Join(checks, "; ") != strings.Join(c.checks, "; ") {
 				t.Fatalf("exit %d with checks %q, want exit %d with %q\n%s%s", r.code, checks, c.code, c.checks, r.out, r.stderr)

@@ -2,7 +2,10 @@ package main
 
 import (
 	"flag"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
 	"strconv"
@@ -324,4 +327,30 @@ func TestDoctorOutputInTheDocs(t *testing.T) {
 	if got := doc[open:end]; got != want {
 		t.Errorf("docs/chat.md shows another run of the doctor than it gives now; run: go test ./cmd/assistant -run TestDoctorOutputInTheDocs -update\nthe docs:\n%s\nnow:\n%s", got, want)
 	}
+}
+
+// An answer without end is read up to a limit, then told as an answer
+// that is no chat completion (exit 76), not read until --timeout (75).
+func TestDoctorReadsAnAnswerUpToALimit(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/models" {
+			io.WriteString(w, `{"object":"list","data":[{"id":"m","object":"model","owned_by":"x"}]}`)
+			return
+		}
+		io.WriteString(w, `{"id":"`)
+		chunk := strings.Repeat("a", 64<<10)
+		for { // until the client stops reading
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	r := runArgs("doctor", "--base-url", srv.URL+"/v1", "--model", "m", "--timeout", "1m")
+	if r.code != agent.ExitProtocol {
+		t.Fatalf("exit %d, want %d:\n%s%s", r.code, agent.ExitProtocol, r.out, r.stderr)
+	}
+	lineOf(t, r.out, "fail", "tools")
 }

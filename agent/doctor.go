@@ -381,7 +381,7 @@ func (a *Agent) ollamaWindow(ctx context.Context, timeout time.Duration) (Window
 			}
 		}
 	}
-	if n := ollamaRunning(a, ctx, timeout); n > 0 {
+	if n := a.ollamaRunning(ctx, timeout); n > 0 {
 		w.Tokens, w.From = n, "ollama ps"
 		return w, true
 	}
@@ -400,7 +400,7 @@ func (a *Agent) ollamaWindow(ctx context.Context, timeout time.Duration) (Window
 
 // ollamaRunning is the context of the copy of the model Ollama runs now
 // (GET /api/ps, its context_length), 0 when it runs none or does not say.
-func ollamaRunning(a *Agent, ctx context.Context, timeout time.Duration) int {
+func (a *Agent) ollamaRunning(ctx context.Context, timeout time.Duration) int {
 	body, status, err := a.info(ctx, timeout, http.MethodGet, a.root()+"/api/ps", nil)
 	if err != nil || status != http.StatusOK {
 		return 0

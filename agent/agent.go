@@ -128,6 +128,7 @@ func ConfigFromEnv(getenv func(string) string) Config {
 type Agent struct {
 	cfg     Config
 	client  *openai.Client
+	doer    HTTPDoer // the caller's HTTP client, for the requests go-openai does not make (see doctor.go)
 	tools   []openai.Tool
 	person  tools.Person
 	baseURL string
@@ -217,6 +218,7 @@ func New(cfg Config) (*Agent, error) {
 	oc.BaseURL = a.baseURL
 	oc.HTTPClient = recorder{next: doer}
 	a.client = openai.NewClientWithConfig(oc)
+	a.doer = doer
 
 	_, a.undo = cfg.Registry.Get("undo")
 	for _, t := range cfg.Registry.Tools() {
@@ -463,11 +465,8 @@ func (t *turn) request(ctx context.Context, step int) (openai.ChatCompletionMess
 	history := make([]openai.ChatCompletionMessage, 0, len(t.past)+len(t.pending))
 	history = append(append(history, t.past...), t.pending...)
 	history, dropped := fit(repair(history), a.cfg.HistoryBudget, a.cfg.Measure)
-	msgs := make([]openai.ChatCompletionMessage, 0, len(history)+1)
-	msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: a.SystemPrompt()})
-	msgs = append(msgs, history...)
-	req := openai.ChatCompletionRequest{Model: a.cfg.Model, Messages: msgs, Tools: a.tools}
-	a.log.Debug("model request", "step", step, "messages", len(msgs), "dropped", dropped, "stream", a.cfg.Stream)
+	req := a.chatRequest(history)
+	a.log.Debug("model request", "step", step, "messages", len(req.Messages), "dropped", dropped, "stream", a.cfg.Stream)
 
 	var msg openai.ChatCompletionMessage
 	var err error
@@ -495,6 +494,16 @@ func (t *turn) request(ctx context.Context, step int) (openai.ChatCompletionMess
 		return msg, a.explainNotFound(ctx, err)
 	}
 	return clean(msg), nil
+}
+
+// chatRequest is the request of one step: the system prompt, then
+// history, with every tool. `assistant doctor` (CheckTools) sends the same,
+// so the size it reports is the chat's.
+func (a *Agent) chatRequest(history []openai.ChatCompletionMessage) openai.ChatCompletionRequest {
+	msgs := make([]openai.ChatCompletionMessage, 0, len(history)+1)
+	msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: a.SystemPrompt()})
+	msgs = append(msgs, history...)
+	return openai.ChatCompletionRequest{Model: a.cfg.Model, Messages: msgs, Tools: a.tools}
 }
 
 // streamOnce reads one streamed answer, writing text to Out as it comes.

@@ -173,6 +173,10 @@ func messageOf(err error) string {
 	if errors.As(err, &api) {
 		return strings.TrimSpace(api.Message)
 	}
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.message()
+	}
 	var req *openai.RequestError
 	if errors.As(err, &req) {
 		if msg := strings.TrimSpace(string(req.Body)); msg != "" {

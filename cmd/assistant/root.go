@@ -51,6 +51,7 @@ Settings come from flags, then environment variables, then the config file
 
 	root.AddCommand(
 		newChatCmd(a),
+		newDoctorCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
 		newRemindCmd(a),

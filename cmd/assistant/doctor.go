@@ -1,0 +1,458 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/assistant-dev/assistant/agent"
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// Bounds of `assistant doctor`'s requests.
+const (
+	// doctorTimeout is --timeout's default: the one tool-call request may
+	// load a local model first and read a few thousand tokens on a CPU.
+	doctorTimeout = 2 * time.Minute
+	// doctorInfoTimeout bounds each of the other requests (the model
+	// list, Ollama's /api/show and /api/ps, llama.cpp's /props), which
+	// a server answers at once.
+	doctorInfoTimeout = 10 * time.Second
+	// bytesPerToken is the estimate of a request's tokens from its bytes
+	// when the server does not count them: about 4 for English text and
+	// JSON with the usual tokenizers.
+	bytesPerToken = 4
+	// roomWanted is how many tokens of the context a request should leave
+	// for the conversation and the answer: a few turns and one answer.
+	roomWanted = 4096
+)
+
+// doctorMessage is the message that should make any model that calls
+// tools call one: it names a tool that only reads.
+func doctorMessage(reg *tools.Registry) string {
+	name := ""
+	for _, t := range reg.Tools() {
+		if t.Name == "list_tasks" {
+			name = t.Name
+			break
+		}
+		if name == "" && strings.HasPrefix(t.Name, "list_") {
+			name = t.Name
+		}
+	}
+	if name == "" && len(reg.Tools()) > 0 {
+		name = reg.Tools()[0].Name
+	}
+	return fmt.Sprintf("What is on my list? Use the %s tool.", name)
+}
+
+func newDoctorCmd(a *app) *cobra.Command {
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check that the chat's model server and model can work on your tasks",
+		Long: `Check the model server the chat would use, with the chat's settings
+(--base-url or OPENAI_BASE_URL, --model or ASSISTANT_MODEL, OPENAI_API_KEY,
+the config file's [chat] table): whether the server lists the model,
+whether the model answers a request with a tool call (one request with the
+chat's own system prompt and tools, which runs no tool), and how large that
+request is against the model's context window, when the server says it
+(Ollama, llama.cpp's server, vLLM). Each check is one line (ok, warn or
+fail), with what to set when it fails, then a summary.
+
+Exit 0 when the model calls tools and the request fits; otherwise the
+chat's codes: 69 nothing answers, 75 no answer in time or the server kept
+failing, 76 not an OpenAI-compatible answer, 77 the key was refused, 78 the
+setup must change (an unknown model, no tool calls, too small a context).`,
+		Example: `  assistant doctor
+  assistant doctor --model qwen3 --base-url http://localhost:8080/v1
+  assistant doctor --timeout 5m   # a large model on a CPU`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.chatSettings(cmd)
+			if err != nil {
+				return err
+			}
+			if timeout <= 0 {
+				return failf(exitInvalid, "“--timeout” must be a duration above 0, such as 2m or 90s, not “%s”", timeout)
+			}
+			return runDoctor(cmd.Context(), a, s, timeout)
+		},
+	}
+	f := cmd.Flags()
+	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
+	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
+	f.DurationVar(&timeout, "timeout", doctorTimeout, "how long to wait for the model's answer to the tool-call request")
+	return cmd
+}
+
+// doctorReport writes the checks' lines and keeps the exit code of the
+// first that failed.
+type doctorReport struct {
+	w                 io.Writer
+	key               string // the API key, never written
+	oks, warns, fails int
+	code              int
+}
+
+// line writes one check: status (ok, warn, fail), the check's name, the
+// sentence.
+func (r *doctorReport) line(status, check, text string) {
+	switch status {
+	case "ok":
+		r.oks++
+	case "warn":
+		r.warns++
+	case "fail":
+		r.fails++
+	}
+	r.print(fmt.Sprintf("%-5s %-8s %s", status, check, text))
+}
+
+// fix writes what to do about the check above.
+func (r *doctorReport) fix(text string) { r.print(fmt.Sprintf("%-5s %-8s %s", "", "fix", text)) }
+
+// fail writes a failed check and keeps code when it is the first.
+func (r *doctorReport) fail(code int, check, text string) {
+	r.line("fail", check, text)
+	if r.code == 0 {
+		r.code = code
+	}
+}
+
+func (r *doctorReport) print(s string) {
+	if len(r.key) >= 4 {
+		s = strings.ReplaceAll(s, r.key, "***")
+	}
+	fmt.Fprintln(r.w, s)
+}
+
+// runDoctor runs the checks against the chat's model server and prints
+// them; see newDoctorCmd.
+func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duration) error {
+	st, p, err := a.session(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	reg := newRegistry()
+	reg.Log = a.log
+	ag, err := agent.New(agent.Config{
+		BaseURL:    s.BaseURL,
+		APIKey:     s.APIKey,
+		Model:      s.Model,
+		Registry:   reg,
+		Context:    a.toolContext(st, p),
+		HTTPClient: cappedClient{next: &http.Client{}, limit: agent.MaxInfoBody},
+		Log:        a.log,
+	})
+	if err != nil {
+		var ae *agent.Error
+		if errors.As(err, &ae) {
+			return chatFail(err)
+		}
+		return fail(exitInternal, err)
+	}
+	r := &doctorReport{w: a.stdout, key: s.APIKey}
+	info := min(timeout, doctorInfoTimeout)
+
+	// 1. The model list.
+	models, lerr := ag.ListModels(ctx, info)
+	var note string
+	var cerr error
+	if lerr == nil {
+		note, cerr = ag.ChooseModel(ctx) // the model the chat would take, from the list just read
+	}
+	model := ag.Model()
+	r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
+	var le *agent.Error
+	switch {
+	case ctx.Err() != nil:
+		return quietExit(exitCancelled)
+	case errors.As(lerr, &le) && (le.Kind == agent.KindRefused || le.Kind == agent.KindProtocol):
+		r.line("warn", "model", le.Sentence+" The next check asks for the model by name.")
+	case lerr != nil:
+		r.fail(agent.ExitCode(lerr), "model", lerr.Error())
+		return r.summary(model)
+	case cerr != nil:
+		r.fail(agent.ExitCode(cerr), "model", cerr.Error())
+		return r.summary(model)
+	default:
+		ids := make([]string, len(models))
+		for i, m := range models {
+			ids[i] = m.ID
+		}
+		if !agent.HasModel(ids, model) {
+			r.fail(agent.ExitConfig, "model", missingModel(ag, ids, model))
+			return r.summary(model)
+		}
+		if note != "" {
+			r.line("ok", "model", note)
+		} else {
+			r.line("ok", "model", fmt.Sprintf("The server lists it (%s).", countOf(len(ids), "model")))
+		}
+	}
+
+	// 2. One request with every tool.
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	check, terr := ag.CheckTools(tctx, doctorMessage(reg))
+	cancel()
+	if ctx.Err() != nil {
+		return quietExit(exitCancelled)
+	}
+	var window agent.Window
+	sized := true
+	var te *agent.Error
+	switch {
+	case terr == nil && len(check.Called) > 0:
+		r.line("ok", "tools", fmt.Sprintf("The model answered with a call of %s, as the chat needs.", strings.Join(check.Called, ", ")))
+		window = ag.ContextWindow(ctx, models, info)
+	case terr == nil:
+		window = ag.ContextWindow(ctx, models, info)
+		r.fail(agent.ExitConfig, "tools", wordsNotCalls(check.Text, reg))
+		r.fix(toolsFix(window, model))
+	case errors.Is(terr, context.DeadlineExceeded):
+		r.fail(agent.ExitUnavailable, "tools", fmt.Sprintf("No answer within %s; a local model may still be loading, or reads slowly on a CPU: run it again, or give more time with --timeout.", timeout))
+		sized = false
+	case check.Overflow:
+		window = ag.ContextWindow(ctx, models, info)
+		r.line("warn", "tools", "Not known: the server refused the request as longer than the model's context, before the model saw it.")
+	case errors.As(terr, &te) && te.Kind == agent.KindRefused:
+		r.fail(agent.ExitConfig, "tools", te.Sentence)
+		window = ag.ContextWindow(ctx, models, info)
+	default:
+		r.fail(agent.ExitCode(terr), "tools", terr.Error())
+		sized = false
+	}
+
+	// 3. The request's size against the context window.
+	if sized {
+		r.context(check, window, model)
+	}
+	return r.summary(model)
+}
+
+// missingModel is the sentence for a model the server does not list,
+// with the names that look like it.
+func missingModel(ag *agent.Agent, ids []string, model string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The server does not list “%s”", model)
+	if len(ids) == 0 {
+		b.WriteString("; it lists no models.")
+	} else {
+		fmt.Fprintf(&b, " (%s).", countOf(len(ids), "model"))
+		if like := agent.SimilarModels(ids, model); len(like) > 0 {
+			fmt.Fprintf(&b, " Did you mean %s?", "“"+strings.Join(like, "”, “")+"”")
+		}
+	}
+	b.WriteString(" Name one it has with --model or ASSISTANT_MODEL")
+	if ag.BaseURL() == agent.OllamaURL {
+		fmt.Fprintf(&b, ", or fetch it with `ollama pull %s`", model)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// wordsNotCalls is the sentence for a model that answered in words.
+func wordsNotCalls(text string, reg *tools.Registry) string {
+	for _, name := range reg.Names() {
+		if strings.Contains(text, name) {
+			return fmt.Sprintf("The model wrote the call of %s as text (“%s”), which the server did not read as a tool call.", name, clipLine(text, 60))
+		}
+	}
+	if text == "" {
+		return "The model answered with neither text nor a tool call."
+	}
+	return fmt.Sprintf("The model answered in words (“%s”) instead of calling a tool: as served, it does not call tools.", clipLine(text, 60))
+}
+
+// toolsFix says how to get tool calls from the server w names.
+func toolsFix(w agent.Window, model string) string {
+	switch w.Server {
+	case agent.ServerOllama:
+		s := "Use a model whose template has tools (qwen2.5, qwen3, llama3.1, mistral-nemo): `ollama show MODEL` lists “tools” under Capabilities"
+		if w.Tools == "no" {
+			s += fmt.Sprintf("; for “%s” it does not", model)
+		}
+		return s + "."
+	case agent.ServerLlamaCpp:
+		return "Start llama-server with --jinja (its tool calls need the model's own chat template), and a model whose template has tools."
+	case agent.ServerVLLM:
+		return "Start vLLM with --enable-auto-tool-choice and the --tool-call-parser of the model's family (hermes for Qwen, llama3_json for Llama 3.1)."
+	}
+	return "Name a model that calls tools with --model or ASSISTANT_MODEL; on llama.cpp's server start it with --jinja, on Ollama pick a model whose template has tools."
+}
+
+// context writes the check of the request's size against the window.
+func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model string) {
+	estimate := (check.RequestBytes + bytesPerToken - 1) / bytesPerToken
+	tokens, counted := estimate, false
+	// A count under half the estimate leaves out what the server had
+	// cached (some Ollama versions count only the new tokens).
+	if check.PromptTokens > 0 && 2*check.PromptTokens >= estimate {
+		tokens, counted = check.PromptTokens, true
+	}
+	if check.Overflow && check.OverflowTokens > 0 {
+		tokens, counted = check.OverflowTokens, true
+	}
+	size := fmt.Sprintf("The request is %s bytes, about %s tokens (estimated at %d bytes a token)", thousands(check.RequestBytes), thousands(estimate), bytesPerToken)
+	if counted {
+		size = fmt.Sprintf("The request is %s bytes, %s tokens as the server counted them", thousands(check.RequestBytes), thousands(tokens))
+	}
+	tokensWindow := w.Tokens
+	if check.Overflow && check.OverflowWindow > 0 {
+		tokensWindow = check.OverflowWindow
+	}
+	if tokensWindow == 0 {
+		if w.Server == agent.ServerOpenAI {
+			r.line("ok", "context", size+"; OpenAI does not say a model's context window, and its models that call tools take far more.")
+			return
+		}
+		if check.Overflow {
+			r.fail(agent.ExitConfig, "context", size+"; the server refused it as longer than the model's context.")
+			r.fix(contextFix(w, tokens, model))
+			return
+		}
+		r.line("warn", "context", size+"; the server does not say the model's context window: give it "+thousands(need(tokens, 0))+" tokens or more.")
+		return
+	}
+	where := fmt.Sprintf("a context window of %s tokens (%s)", thousands(tokensWindow), w.From)
+	if w.Assumed {
+		where = fmt.Sprintf("a context window of %s tokens (%s, assumed: Ollama runs no copy of the model to ask)", thousands(tokensWindow), w.From)
+	}
+	if w.Server != "" && w.From == "" {
+		where = fmt.Sprintf("a context window of %s tokens (as %s said)", thousands(tokensWindow), w.Server)
+	}
+	room := tokensWindow - tokens
+	switch {
+	case check.Overflow:
+		r.fail(agent.ExitConfig, "context", fmt.Sprintf("%s, against %s: the server refused it as too long.", size, where))
+	case counted && check.PromptTokens >= tokensWindow:
+		r.fail(agent.ExitConfig, "context", fmt.Sprintf("%s, all of %s: the server cut the request, dropping its start without a word.", size, where))
+		// The count is of what was kept; the estimate says what was sent.
+		tokens = max(tokens, estimate)
+	case tokens >= tokensWindow && w.Assumed:
+		r.line("warn", "context", fmt.Sprintf("%s, more than %s: it likely does not fit.", size, where))
+	case tokens >= tokensWindow:
+		r.fail(agent.ExitConfig, "context", fmt.Sprintf("%s, more than %s: it does not fit.", size, where))
+	case room < roomWanted:
+		r.line("warn", "context", fmt.Sprintf("%s, against %s: only %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
+	default:
+		r.line("ok", "context", fmt.Sprintf("%s, against %s: %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
+		return
+	}
+	r.fix(contextFix(w, tokens, model))
+}
+
+// need is the context to ask for: the request and roomWanted, rounded up
+// to a power of two from 8192, at most max when the model's limit is
+// known.
+func need(tokens, max int) int {
+	n := 8192
+	for n < tokens+roomWanted {
+		n *= 2
+	}
+	if max > 0 && n > max {
+		n = max
+	}
+	return n
+}
+
+// contextFix says what to set for a larger context on the server w
+// names, and that a smaller tool set makes every request smaller.
+func contextFix(w agent.Window, tokens int, model string) string {
+	n := need(tokens, w.Max)
+	fewer := "or offer the chat a smaller tool set, which makes every request smaller."
+	if w.Max > 0 && n < tokens+roomWanted {
+		return fmt.Sprintf("The model takes at most %s tokens: give it all of them, %s", thousands(w.Max), fewer)
+	}
+	num := strconv.Itoa(n)
+	switch w.Server {
+	case agent.ServerOllama:
+		return fmt.Sprintf("Give it %s tokens: `OLLAMA_CONTEXT_LENGTH=%s ollama serve`, or a Modelfile of `FROM %s` and `PARAMETER num_ctx %s` made with `ollama create`; %s", thousands(n), num, model, num, fewer)
+	case agent.ServerLlamaCpp:
+		return fmt.Sprintf("Give it %s tokens: restart llama-server with `-c %s`; %s", thousands(n), num, fewer)
+	case agent.ServerVLLM:
+		return fmt.Sprintf("Give it %s tokens: restart vLLM with `--max-model-len %s`; %s", thousands(n), num, fewer)
+	}
+	return fmt.Sprintf("Give the model a context of %s tokens or more, %s", thousands(n), fewer)
+}
+
+// summary writes the last line and returns the exit.
+func (r *doctorReport) summary(model string) error {
+	switch {
+	case r.fails > 0:
+		r.print(fmt.Sprintf("Not ready: %s failed; do what it says and run `assistant doctor` again.", countOf(r.fails, "check")))
+	case r.warns > 0:
+		r.print(fmt.Sprintf("Usable: “%s” calls tools; mind the %s above.", model, countOf(r.warns, "warning")))
+	default:
+		r.print(fmt.Sprintf("Ready: “%s” calls tools and the chat's requests fit its context.", model))
+	}
+	return quietExit(r.code)
+}
+
+// countOf writes n things: "1 check", "2 checks".
+func countOf(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// cappedClient is an HTTP client whose answers end with an error past
+// limit bytes, so a server sending without end cannot fill the memory.
+type cappedClient struct {
+	next  agent.HTTPDoer
+	limit int64
+}
+
+func (c cappedClient) Do(req *http.Request) (*http.Response, error) {
+	resp, err := c.next.Do(req)
+	if err == nil {
+		resp.Body = &cappedBody{rc: resp.Body, left: c.limit}
+	}
+	return resp, err
+}
+
+// cappedBody reads rc up to left bytes, then fails.
+type cappedBody struct {
+	rc   io.ReadCloser
+	left int64
+}
+
+func (b *cappedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := b.rc.Read(one[:]); n == 0 && err != nil {
+			return 0, err // the answer ended right at the limit
+		}
+		return 0, errors.New("the answer is longer than the doctor reads")
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *cappedBody) Close() error { return b.rc.Close() }

@@ -39,15 +39,16 @@ const Name = "assistant"
 // text never sends a model to a tool it cannot call.
 var Instructions = instructionsFor(nil)
 
-// instructionLines are the lines of Instructions, each with the tool it
-// names ("" for none).
+// instructionLines are the sentences of Instructions, each with the tool
+// it names ("" for none); one that starts with a space goes on the line
+// before it.
 var instructionLines = []struct{ text, tool string }{
 	{"These tools keep one person's tasks and calendar.", ""},
 	{`Call current_time first: it gives today's date, the time and the person's time zone, so you can turn "tomorrow" or "next Friday" into dates yourself.`, "current_time"},
 	{"Write moments in ISO 8601 form: a day as 2026-10-05, a day and a time as 2026-10-05T09:00 (read in the person's zone unless you add an offset or Z).", ""},
 	{"Quote ids exactly as earlier answers wrote them (t12, e7, e7@20261005T070000Z, c31); never make them up.", ""},
 	{"A result marked as an error holds one sentence naming the argument to fix; fix it and call again.", ""},
-	{"A change can be reversed with undo and its change id.", "undo"},
+	{" A change can be reversed with undo and its change id.", "undo"},
 }
 
 // ContextFunc gives the ToolContext one call runs with: the person, the
@@ -254,20 +255,23 @@ func structured(data json.RawMessage) any {
 	return map[string]json.RawMessage{"result": json.RawMessage(d)}
 }
 
-// instructionsFor is the instructions of a server of served: the lines
-// of instructionLines whose tool served has (every line when served is
-// nil).
+// instructionsFor is the instructions of a server of served: the
+// sentences of instructionLines whose tool served has (every one when
+// served is nil).
 func instructionsFor(served *tools.Registry) string {
-	var kept []string
+	var b strings.Builder
 	for _, l := range instructionLines {
 		if l.tool != "" && served != nil {
 			if _, ok := served.Get(l.tool); !ok {
 				continue
 			}
 		}
-		kept = append(kept, l.text)
+		if b.Len() > 0 && !strings.HasPrefix(l.text, " ") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.text)
 	}
-	return strings.Join(kept, "\n")
+	return b.String()
 }
 
 // version is v, else the main module's version from the build, else "dev".

@@ -98,7 +98,7 @@ func TestUsageErrorsExitTwoWithOneLine(t *testing.T) {
 		{[]string{"call", "list_changes", "limit"}, "is not name=value"},
 		{[]string{"call", "undo", "change=c1", "change=c2"}, "“change” is given twice"},
 		{[]string{"call", "list_changes", "--args", "[1]"}, "must be one JSON object"},
-		{[]string{"mcp", "--tools", "no_such_tool"}, "no tool “no_such_tool”"},
+		{[]string{"mcp", "--tools", "no_such_tool"}, "no tool or group “no_such_tool”"},
 		{[]string{"version", "extra"}, "“assistant version” takes no arguments, so “extra” is one too many"},
 		{[]string{"migrate", "up", "now"}, "“assistant migrate up” takes no arguments"},
 		{[]string{"chat", "hello"}, "“assistant chat” takes no arguments"},

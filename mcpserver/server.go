@@ -21,10 +21,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,12 +34,22 @@ import (
 const Name = "assistant"
 
 // Instructions is the server's "instructions" text: how a model should use
-// the tools, sent once at initialization.
-const Instructions = `These tools keep one person's tasks and calendar.
-Call current_time first: it gives today's date, the time and the person's time zone, so you can turn "tomorrow" or "next Friday" into dates yourself.
-Write moments in ISO 8601 form: a day as 2026-10-05, a day and a time as 2026-10-05T09:00 (read in the person's zone unless you add an offset or Z).
-Quote ids exactly as earlier answers wrote them (t12, e7, e7@20261005T070000Z, c31); never make them up.
-A result marked as an error holds one sentence naming the argument to fix; fix it and call again. A change can be reversed with undo and its change id.`
+// the tools, sent once at initialization. A server without current_time or
+// undo leaves out the line that names it (see instructionsFor), so the
+// text never sends a model to a tool it cannot call.
+var Instructions = instructionsFor(nil)
+
+// instructionLines are the sentences of Instructions, each with the tool
+// it names ("" for none); one that starts with a space goes on the line
+// before it.
+var instructionLines = []struct{ text, tool string }{
+	{"These tools keep one person's tasks and calendar.", ""},
+	{`Call current_time first: it gives today's date, the time and the person's time zone, so you can turn "tomorrow" or "next Friday" into dates yourself.`, "current_time"},
+	{"Write moments in ISO 8601 form: a day as 2026-10-05, a day and a time as 2026-10-05T09:00 (read in the person's zone unless you add an offset or Z).", ""},
+	{"Quote ids exactly as earlier answers wrote them (t12, e7, e7@20261005T070000Z, c31); never make them up.", ""},
+	{"A result marked as an error holds one sentence naming the argument to fix; fix it and call again.", ""},
+	{" A change can be reversed with undo and its change id.", "undo"},
+}
 
 // ContextFunc gives the ToolContext one call runs with: the person, the
 // clock and the store. An error, or a nil context, refuses the call with a
@@ -51,11 +59,14 @@ type ContextFunc func(ctx context.Context, req *mcp.CallToolRequest) (*tools.Too
 // Options configures a server. The zero value serves every tool.
 type Options struct {
 	// ReadOnly serves only the tools whose Tool.ReadOnly is set
-	// (`assistant mcp --read-only`).
+	// (`assistant mcp --read-only`); with Tools, the tools of both.
 	ReadOnly bool
-	// Tools, when not empty, serves only the tools named, in the registry's
-	// order (`assistant mcp --tools a,b`). A name the registry lacks, or a
-	// writing tool together with ReadOnly, is an error.
+	// Tools, when not empty, serves only the tools these names choose, in
+	// the registry's order: tool names, "all" or "read-only", read by
+	// [tools.Registry.Select]. A name that is none of these, or a writing
+	// tool named together with ReadOnly, is an error. (`assistant mcp
+	// --tools`, which also takes the catalog's groups, chooses with
+	// catalog.Select and hands New the tools chosen.)
 	Tools []string
 	// Context gives each call its ToolContext. ServeStdio and HTTPHandler
 	// set it themselves; New without it refuses every call.
@@ -98,20 +109,21 @@ var errNoContext = errors.New("mcpserver: no tool context for this call (the hos
 // has none: MCP clients check structuredContent only when isError is not
 // set).
 //
-// The error names a tool in opts.Tools that reg lacks, or a writing tool
-// asked for with opts.ReadOnly.
+// The error is [tools.Registry.Select]'s sentence: a name in opts.Tools
+// that is no tool or group, or a writing tool asked for with
+// opts.ReadOnly.
 func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	served, err := Select(reg, o.ReadOnly, o.Tools)
+	served, err := reg.Select(o.Tools, o.ReadOnly)
 	if err != nil {
 		return nil, err
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Tasks and calendar", Version: version(o.Version)},
 		&mcp.ServerOptions{
-			Instructions: Instructions,
+			Instructions: instructionsFor(served),
 			Logger:       o.Logger,
 			// No logging capability and no list-changed notices: the tool
 			// set is fixed for the life of the server, and a client that
@@ -243,32 +255,23 @@ func structured(data json.RawMessage) any {
 	return map[string]json.RawMessage{"result": json.RawMessage(d)}
 }
 
-// Select returns the tools of reg to serve: all of them, or those named in
-// names, keeping only read-only ones when readOnly is set. The error is one
-// sentence naming the first unknown tool (with the list of tools) or the
-// first writing tool asked for with readOnly.
-func Select(reg *tools.Registry, readOnly bool, names []string) (*tools.Registry, error) {
-	var want []string
-	for _, n := range names {
-		if n = strings.TrimSpace(n); n != "" {
-			want = append(want, n)
+// instructionsFor is the instructions of a server of served: the
+// sentences of instructionLines whose tool served has (every one when
+// served is nil).
+func instructionsFor(served *tools.Registry) string {
+	var b strings.Builder
+	for _, l := range instructionLines {
+		if l.tool != "" && served != nil {
+			if _, ok := served.Get(l.tool); !ok {
+				continue
+			}
 		}
+		if b.Len() > 0 && !strings.HasPrefix(l.text, " ") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.text)
 	}
-	for _, n := range want {
-		t, ok := reg.Get(n)
-		if !ok {
-			return nil, fmt.Errorf("there is no tool “%s” to serve; the tools are: %s", n, strings.Join(reg.Names(), ", "))
-		}
-		if readOnly && !t.ReadOnly {
-			return nil, fmt.Errorf("the tool “%s” changes data, so it cannot be served read-only; leave it out of the tool list or drop the read-only option", n)
-		}
-	}
-	return reg.Subset(func(t tools.Tool) bool {
-		if readOnly && !t.ReadOnly {
-			return false
-		}
-		return len(want) == 0 || slices.Contains(want, t.Name)
-	}), nil
+	return b.String()
 }
 
 // version is v, else the main module's version from the build, else "dev".

@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 func newServer(t testing.TB, opts *Options) *mcp.Server {
@@ -29,10 +30,16 @@ func TestListTools(t *testing.T) {
 	if init.ServerInfo == nil || init.ServerInfo.Name != "assistant" || init.ServerInfo.Version == "" {
 		t.Errorf("serverInfo = %+v, want name assistant and a version", init.ServerInfo)
 	}
-	for _, want := range []string{"current_time", "2026-10-05T09:00", "e7@20261005T070000Z"} {
+	for _, want := range []string{"2026-10-05T09:00", "e7@20261005T070000Z"} {
 		if !strings.Contains(init.Instructions, want) {
 			t.Errorf("instructions lack %q:\n%s", want, init.Instructions)
 		}
+	}
+	if strings.Contains(init.Instructions, "current_time") {
+		t.Errorf("instructions send the model to current_time, which the test registry lacks:\n%s", init.Instructions)
+	}
+	if !strings.Contains(Instructions, "Call current_time first") {
+		t.Errorf("the whole Instructions lack current_time:\n%s", Instructions)
 	}
 	if init.Capabilities == nil || init.Capabilities.Tools == nil || init.Capabilities.Tools.ListChanged {
 		t.Errorf("tools capability = %+v, want present without listChanged", init.Capabilities)
@@ -186,26 +193,43 @@ func TestNoContextRefuses(t *testing.T) {
 	}
 }
 
-func TestSelect(t *testing.T) {
-	all := testRegistry(nil).Names()
-	readOnly := []string{"whoami", "count", "missing", "big", "data"}
+// The server lists exactly the tools it is given, less those Options
+// leave out by the names tools.Registry.Select reads, and its
+// instructions name no tool it does not serve: the lines about
+// current_time and undo go with those tools. The binary chooses with
+// catalog.Select and hands New what it chose.
+func TestServedTools(t *testing.T) {
 	cases := []struct {
-		name     string
-		readOnly bool
-		tools    []string
-		want     []string
-		err      string
+		name string
+		reg  func() *tools.Registry
+		opts Options
+		want string // the tools listed, in order
+		err  string // a part of New's error, when it fails
 	}{
-		{"everything", false, nil, all, ""},
-		{"read-only", true, nil, readOnly, ""},
-		{"chosen, in registry order", false, []string{"note", " whoami ", ""}, []string{"whoami", "note"}, ""},
-		{"chosen read-only", true, []string{"count", "data"}, []string{"count", "data"}, ""},
-		{"unknown", false, []string{"whoami", "add_tusk"}, nil, "“add_tusk”"},
-		{"writing tool with read-only", true, []string{"count", "forget"}, nil, "“forget” changes data"},
+		{name: "everything", reg: catalog.New, want: strings.Join(catalog.New().Names(), " ")},
+		{name: "tasks", reg: chosen(t, "tasks", false),
+			want: "add_task list_tasks get_task update_task complete_task reopen_task delete_task current_time undo list_changes"},
+		{name: "read-only by name", reg: catalog.New, opts: Options{Tools: []string{"read-only"}},
+			want: "list_tasks get_task list_events get_event find_free_time current_time list_changes"},
+		{name: "tasks and the read-only option", reg: chosen(t, "tasks", true), opts: Options{ReadOnly: true},
+			want: "list_tasks get_task current_time list_changes"},
+		{name: "a group and tools", reg: chosen(t, "list_events,tasks", false),
+			want: "add_task list_tasks get_task update_task complete_task reopen_task delete_task list_events current_time undo list_changes"},
+		{name: "tools without current_time or undo", reg: catalog.New, opts: Options{Tools: []string{"list_tasks", "add_task"}},
+			want: "add_task list_tasks"},
+		{name: "test tools, read-only", reg: func() *tools.Registry { return testRegistry(nil) }, opts: Options{ReadOnly: true},
+			want: "whoami count missing big data"},
+		{name: "test tools chosen, in registry order", reg: func() *tools.Registry { return testRegistry(nil) },
+			opts: Options{Tools: []string{"note", " whoami ", ""}}, want: "whoami note"},
+		{name: "a group New does not know", reg: catalog.New, opts: Options{Tools: []string{"tasks"}}, err: "there is no tool or group “tasks”"},
+		{name: "unknown", reg: catalog.New, opts: Options{Tools: []string{"add_tusk"}},
+			err: "there is no tool or group “add_tusk” (did you mean “add_task”?); write a group (all, read-only)"},
+		{name: "writing tool with read-only", reg: func() *tools.Registry { return testRegistry(nil) },
+			opts: Options{Tools: []string{"count", "forget"}, ReadOnly: true}, err: "the tool “forget” changes data"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			reg, err := Select(testRegistry(nil), c.readOnly, c.tools)
+			srv, err := New(c.reg(), Fixed(personContext(1, "Ada"), &c.opts))
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("err = %v, want one containing %q", err, c.err)
@@ -215,14 +239,43 @@ func TestSelect(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(reg.Names(), c.want) {
-				t.Errorf("tools %v, want %v", reg.Names(), c.want)
+			cs := connect(t, srv)
+			res, err := cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range res.Tools {
+				names = append(names, tool.Name)
+			}
+			// The SDK lists tools by name; the registry's order is the chat's.
+			want := strings.Fields(c.want)
+			slices.Sort(want)
+			if !slices.Equal(names, want) {
+				t.Errorf("tools/list:\n got %s\nwant %s", names, want)
+			}
+			text := cs.InitializeResult().Instructions
+			for _, tool := range []string{"current_time", "undo"} {
+				if served := slices.Contains(names, tool); strings.Contains(text, " "+tool+" ") != served {
+					t.Errorf("%s served: %v, but the instructions say otherwise:\n%s", tool, served, text)
+				}
+			}
+			if !strings.Contains(text, "2026-10-05T09:00") {
+				t.Errorf("instructions lost the lines naming no tool:\n%s", text)
 			}
 		})
 	}
-	// New refuses the same options, so the CLI can report the sentence.
-	if _, err := New(testRegistry(nil), &Options{Tools: []string{"nope"}}); err == nil {
-		t.Error("New accepted an unknown tool name")
+}
+
+// chosen is the catalog's tools that names choose, as `assistant mcp
+// --tools` hands them to New.
+func chosen(t *testing.T, names string, readOnly bool) func() *tools.Registry {
+	return func() *tools.Registry {
+		reg, err := catalog.Select(catalog.New(), tools.SplitNames(names), readOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reg
 	}
 }
 

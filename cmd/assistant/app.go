@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -44,12 +46,17 @@ const (
 // it wins over the config file.
 const envHistoryBudget = "ASSISTANT_HISTORY_BUDGET"
 
+// envChatTools chooses the tools the chat offers its model (--tools): a
+// comma-separated list of groups (all, tasks, calendar, read-only) and
+// tool names. It is the chat's alone; `assistant mcp` takes --tools only.
+const envChatTools = "ASSISTANT_CHAT_TOOLS"
+
 // configKeys are the keys the config file may hold; any other is reported
 // once as a warning (a typo should not pass silently, and a newer file
 // should still work with an older binary).
 var configKeys = []string{
 	"db", "person", "zone", "log_level",
-	"chat.model", "chat.base_url", "chat.api_key", "chat.history_budget",
+	"chat.model", "chat.base_url", "chat.api_key", "chat.history_budget", "chat.tools",
 }
 
 // globalFlags are the raw values of the root command's persistent flags.
@@ -465,27 +472,47 @@ func (a *app) personSource(st *store.Store, p tools.Person) tools.PersonSource {
 
 // chatSettings are the model endpoint settings of `chat`, after
 // precedence: flags, ASSISTANT_MODEL / OPENAI_BASE_URL / OPENAI_API_KEY /
-// ASSISTANT_HISTORY_BUDGET, the config file's [chat] table. Empty (or 0
-// for HistoryBudget) means "let the agent choose" (a local Ollama with no
-// key, agent.DefaultHistoryBudget).
+// ASSISTANT_HISTORY_BUDGET / ASSISTANT_CHAT_TOOLS, the config file's
+// [chat] table. Empty (or 0 for HistoryBudget) means "let the agent
+// choose" (a local Ollama with no key, agent.DefaultHistoryBudget).
 type chatSettings struct {
 	Model, BaseURL, APIKey string
 	// HistoryBudget is the most history sent with one request, in
 	// characters as agent.Config.Measure counts them by default; the system
 	// prompt and the tools' schemas come on top.
 	HistoryBudget int
+	// Tools are the tools offered to the model, chosen by the names of
+	// --tools (catalog.Select: groups such as tasks, or tool names); every
+	// tool when none is set.
+	Tools *tools.Registry
 }
 
 // chatSettings resolves the settings of `chat`; a history budget that is
-// not a whole number above 0 is an error naming where it came from
-// (exitConfig, like every other setting read with precedence).
+// not a whole number above 0, or a tool choice catalog.Select refuses, is
+// an error naming where it came from (exitConfig, like every other
+// setting read with precedence).
 func (a *app) chatSettings(cmd *cobra.Command) (chatSettings, error) {
 	s := chatSettings{
 		Model:   a.setting(cmd, "model", envModel, "chat.model", ""),
 		BaseURL: a.setting(cmd, "base-url", envBaseURL, "chat.base_url", ""),
 		APIKey:  a.setting(nil, "", envAPIKey, "chat.api_key", ""),
 	}
-	raw, from := a.settingFrom(cmd, "history-budget", envHistoryBudget, "chat.history_budget", "")
+	raw, from := a.settingFrom(cmd, "tools", envChatTools, "chat.tools", "")
+	if list, ok := a.conf.Get("chat.tools").([]any); ok && strings.HasPrefix(from, "“chat.tools”") {
+		// tools = ["tasks", "undo"] reads as tools = "tasks,undo"
+		names := make([]string, len(list))
+		for i, v := range list {
+			names[i] = fmt.Sprint(v)
+		}
+		raw = strings.Join(names, ",")
+	}
+	reg := newRegistry()
+	reg.Log = a.log
+	var err error
+	if s.Tools, err = catalog.Select(reg, tools.SplitNames(raw), false); err != nil {
+		return s, failf(exitConfig, "%s is wrong: %v", from, err)
+	}
+	raw, from = a.settingFrom(cmd, "history-budget", envHistoryBudget, "chat.history_budget", "")
 	if raw == "" && from == "the default" {
 		return s, nil
 	}

@@ -55,6 +55,11 @@ A long conversation sends only its latest turns, at most --history-budget
 characters (or ASSISTANT_HISTORY_BUDGET, or history_budget in the config
 file's [chat] table; default 60000); lower it for a model with a small
 context. The database keeps every turn.
+--tools offers the model fewer tools, which a small context needs too:
+a group (tasks, calendar, read-only, or all, the default) or tool names,
+comma-separated, such as tasks,list_events (or ASSISTANT_CHAT_TOOLS, or
+tools in the config file's [chat] table); "assistant tools" lists the
+names. "assistant call" runs any tool whatever this says.
 Ctrl-C stops the answer being written (the text shown so far is kept in
 the conversation, marked [stopped]). At the prompt, Ctrl-D leaves (typed
 while an answer is written, once it ends), and so does Ctrl-C pressed twice
@@ -68,7 +73,8 @@ database file); --no-history keeps none.`,
   assistant chat --conversation 3
   OPENAI_API_KEY=sk-... ASSISTANT_MODEL=gpt-4.1-mini assistant chat
   assistant chat --base-url http://localhost:8080/v1 --model qwen3
-  assistant chat --history-budget 8000   # a model with a small context`,
+  assistant chat --history-budget 8000   # a model with a small context
+  assistant chat --tools tasks           # offer the task tools only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
@@ -98,6 +104,8 @@ database file); --no-history keeps none.`,
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
 	// A string, so a wrong value gets the settings' sentence naming where it
 	// came from, as a wrong ASSISTANT_HISTORY_BUDGET does.
+	f.String("tools", "", "offer the model only these tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated (env ASSISTANT_CHAT_TOOLS)")
+	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
 	f.String("history-budget", "", fmt.Sprintf("send at most `N` characters of the conversation with each request (default %d; env ASSISTANT_HISTORY_BUDGET)", agent.DefaultHistoryBudget))
 	return cmd
 }
@@ -132,13 +140,11 @@ func runChat(cmd *cobra.Command, a *app, o chatOptions) error {
 		return err
 	}
 	defer st.Close()
-	reg := newRegistry()
-	reg.Log = a.log
 	ag, err := agent.New(agent.Config{
 		BaseURL:  o.Settings.BaseURL,
 		APIKey:   o.Settings.APIKey,
 		Model:    o.Settings.Model,
-		Registry: reg,
+		Registry: o.Settings.Tools,
 		Context:  a.toolContext(st, p),
 		MaxSteps: o.MaxSteps,
 		// 0 (not set) lets the agent use its default.

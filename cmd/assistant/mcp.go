@@ -10,6 +10,7 @@ import (
 
 	"github.com/assistant-dev/assistant/mcpserver"
 	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 // mcpOptions are the flags of `assistant mcp`.
@@ -49,7 +50,9 @@ SIGTERM stops taking requests and lets open ones finish. The --http
 port serves CalDAV and the calendar feed too, as "assistant serve" does.`,
 		Example: `  assistant mcp
   assistant mcp --read-only
-  assistant mcp --tools list_changes,undo
+  assistant mcp --tools tasks
+  assistant mcp --tools calendar --read-only
+  assistant mcp --tools tasks,list_events
   assistant person add alice --zone Europe/Paris
   assistant token create --person alice
   assistant mcp --http 127.0.0.1:8765`,
@@ -70,8 +73,9 @@ port serves CalDAV and the calendar feed too, as "assistant serve" does.`,
 func mcpFlags(cmd *cobra.Command, o *mcpOptions, httpDefault, httpUsage string) {
 	f := cmd.Flags()
 	f.StringVar(&o.HTTP, "http", httpDefault, httpUsage)
-	f.BoolVar(&o.ReadOnly, "read-only", false, "serve only the tools that change nothing")
-	f.StringSliceVar(&o.Tools, "tools", nil, "serve only these tools (comma-separated names)")
+	f.BoolVar(&o.ReadOnly, "read-only", false, "serve only the tools that change nothing (with --tools, those of its choice; CalDAV read-only too)")
+	f.StringSliceVar(&o.Tools, "tools", nil, "serve only these tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated")
+	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
 	f.DurationVar(&o.CallTimeout, "call-timeout", tools.DefaultCallTimeout, "stop a tool call that runs longer than this")
 	f.BoolVar(&o.BehindTLSProxy, "behind-tls-proxy", false, "allow --http on an address beyond this machine without --tls-cert: a reverse proxy with TLS is in front")
 	f.StringVar(&o.TLSCert, "tls-cert", "", "serve HTTPS with this certificate chain (a PEM file; needs --tls-key)")
@@ -95,11 +99,15 @@ func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 		return err
 	}
 	reg.CallTimeout = o.CallTimeout
-	opts := &mcpserver.Options{ReadOnly: o.ReadOnly, Tools: o.Tools, Logger: a.libraryLog(),
-		MaxConcurrent: o.MaxConcurrent, AllowedOrigins: o.AllowOrigins}
-	if _, err := mcpserver.Select(reg, o.ReadOnly, o.Tools); err != nil {
-		return usageError(cmd, "%v", err)
+	// The tools are chosen here, as the chat chooses its own, before the
+	// store is opened or a port bound; the server gets only those. ReadOnly
+	// still goes with them: CalDAV follows it.
+	reg, err := catalog.Select(reg, o.Tools, o.ReadOnly)
+	if err != nil {
+		return usageError(cmd, "“--tools” is wrong: %v", err)
 	}
+	opts := &mcpserver.Options{ReadOnly: o.ReadOnly, Logger: a.libraryLog(),
+		MaxConcurrent: o.MaxConcurrent, AllowedOrigins: o.AllowOrigins}
 
 	if o.HTTP == "" {
 		st, p, err := a.session(ctx)

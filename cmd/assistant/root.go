@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/assistant-dev/assistant/tools"
+	"github.com/assistant-dev/assistant/tools/catalog"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -169,6 +171,27 @@ func completeZones(cmd *cobra.Command, args []string, toComplete string) ([]cobr
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeTools completes the last name of a --tools list ("tasks,li"):
+// the groups and the tools' names, after the names already written.
+func completeTools(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	done, last := "", toComplete
+	if i := strings.LastIndex(toComplete, ","); i >= 0 {
+		done, last = toComplete[:i+1], toComplete[i+1:]
+	}
+	names := []string{tools.AllTools}
+	for _, g := range catalog.Groups() {
+		names = append(names, g.Name)
+	}
+	names = append(append(names, tools.ReadOnlyTools), newRegistry().Names()...)
+	var out []cobra.Completion
+	for _, n := range names {
+		if strings.HasPrefix(n, strings.ToLower(last)) {
+			out = append(out, done+n)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }
 
 // printf writes to the command's standard output.

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/assistant-dev/assistant/tools"
@@ -53,7 +54,46 @@ func Markdown(reg *tools.Registry) string {
 			fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", p.Name, typeText(p), req, cell(propText(p)))
 		}
 	}
+	groupTable(&b, list)
 	return b.String()
+}
+
+// groupTable writes the section "Tool groups": which tools each name of
+// [Select] offers, one row per tool of list and one column per group.
+func groupTable(b *strings.Builder, list []tools.Tool) {
+	groups := Groups()
+	b.WriteString("\n## Tool groups\n\n")
+	b.WriteString("A front can offer fewer tools: `assistant chat --tools` (or `ASSISTANT_CHAT_TOOLS`, or `tools` in the config file's `[chat]` table; see [Chat](chat.md#choosing-the-tools)) " +
+		"and `assistant mcp --tools` ([MCP server](mcp.md#choosing-the-tools)) take a group's name, tool names, or both, separated by commas: " +
+		"`tasks,list_events` offers the tasks group and `list_events`. `" + tools.AllTools + "` (the default) is every tool, and `" +
+		tools.ReadOnlyTools + "` every tool that changes nothing.\n\n")
+	b.WriteString("| tool |")
+	sep := "|---|"
+	for _, g := range groups {
+		fmt.Fprintf(b, " `%s` |", g.Name)
+		sep += "---|"
+	}
+	fmt.Fprintf(b, " `%s` |\n%s---|\n", tools.ReadOnlyTools, sep)
+	for _, t := range list {
+		fmt.Fprintf(b, "| [`%s`](#%s) |", t.Name, t.Name)
+		for _, g := range groups {
+			b.WriteString(mark(slices.Contains(g.Tools, t.Name)))
+		}
+		b.WriteString(mark(t.ReadOnly) + "\n")
+	}
+	b.WriteString("\n")
+	for _, g := range groups {
+		fmt.Fprintf(b, "`%s`: %s. ", g.Name, g.Summary)
+	}
+	b.WriteString("Both hold the journal, so a change made through either can be listed and undone.\n")
+}
+
+// mark is a table cell that says whether a tool is in a group.
+func mark(in bool) string {
+	if in {
+		return " ✓ |"
+	}
+	return "  |"
 }
 
 func changesData(t tools.Tool) string {

@@ -60,7 +60,7 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Short: "Check that the chat's model server and model can work on your tasks",
 		Long: `Check the model server the chat would use, with the chat's settings
 (--base-url or OPENAI_BASE_URL, --model or ASSISTANT_MODEL, OPENAI_API_KEY,
-the config file's [chat] table): whether the server lists the model,
+--tools or ASSISTANT_CHAT_TOOLS, the config file's [chat] table): whether the server lists the model,
 whether the model answers a request with a tool call (one request with the
 chat's own system prompt and tools, which runs no tool), and how large that
 request is against the model's context window, when the server says it
@@ -73,7 +73,8 @@ failing, 76 not an OpenAI-compatible answer, 77 the key was refused, 78 the
 setup must change (an unknown model, no tool calls, too small a context).`,
 		Example: `  assistant doctor
   assistant doctor --model qwen3 --base-url http://localhost:8080/v1
-  assistant doctor --timeout 5m   # a large model on a CPU`,
+  assistant doctor --timeout 5m   # a large model on a CPU
+  assistant doctor --tools tasks  # the request a chat with fewer tools sends`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.chatSettings(cmd)
@@ -89,6 +90,8 @@ setup must change (an unknown model, no tool calls, too small a context).`,
 	f := cmd.Flags()
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
+	f.String("tools", "", "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated (env ASSISTANT_CHAT_TOOLS)")
+	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
 	f.DurationVar(&timeout, "timeout", doctorTimeout, "how long to wait for the model's answer to the tool-call request")
 	return cmd
 }
@@ -142,8 +145,7 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		return err
 	}
 	defer st.Close()
-	reg := newRegistry()
-	reg.Log = a.log
+	reg := s.Tools // the chat's --tools choice, so the size is the chat's
 	ag, err := agent.New(agent.Config{
 		BaseURL:    s.BaseURL,
 		APIKey:     s.APIKey,
@@ -369,7 +371,7 @@ func need(tokens, max int) int {
 // names, and that a smaller tool set makes every request smaller.
 func contextFix(w agent.Window, tokens int, model string) string {
 	n := need(tokens, w.Max)
-	fewer := "or offer the chat a smaller tool set, which makes every request smaller."
+	fewer := "or offer the chat fewer tools (`--tools tasks`, `calendar` or `read-only`; see `assistant doctor --tools tasks`), which makes every request smaller."
 	if w.Max > 0 && n < tokens+roomWanted {
 		return fmt.Sprintf("The model takes at most %s tokens: give it all of them, %s", thousands(w.Max), fewer)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"github.com/assistant-dev/assistant/tools/catalog"
 	"io"
 	"net"
 	"net/http"
@@ -96,7 +97,7 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 		{name: "ollama default context cuts the request", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768},
 			model: "qwen2.5", code: 78, checks: []string{"ok model", "ok tools", "fail context", "fix"},
 			says: []string{"4,096 tokens as the server counted them, all of a context window of 4,096 tokens (ollama ps)", "cut the request",
-				"OLLAMA_CONTEXT_LENGTH=16384 ollama serve", "PARAMETER num_ctx 16384", "smaller tool set", "Not ready: 1 check failed"}, chats: 1},
+				"OLLAMA_CONTEXT_LENGTH=16384 ollama serve", "PARAMETER num_ctx 16384", "fewer tools (`--tools tasks`", "Not ready: 1 check failed"}, chats: 1},
 		{name: "ollama num_ctx in the Modelfile, model unloaded", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, NumCtx: 8192, Trained: 32768, Unloaded: true},
 			model: "qwen2.5", code: 0, checks: []string{"ok model", "ok tools", "warn context", "fix"},
 			says: []string{"8,192 tokens (num_ctx in the model's parameters)", "tokens are left", "PARAMETER num_ctx 16384", "Usable"}, chats: 1},
@@ -117,7 +118,7 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 			says: []string{"refused the request as longer", "against a context window of 4,096 tokens (n_ctx in /props)", "restart llama-server with `-c 16384`"}, chats: 1},
 		{name: "llama.cpp context smaller than the model takes", srv: &agenttest.Server{Kind: agenttest.LlamaCpp, Models: []string{"m.gguf"}, Trained: 8192, Context: 4096},
 			model: "m.gguf", code: 78, checks: []string{"ok model", "warn tools", "fail context", "fix"},
-			says: []string{"The model takes at most 8,192 tokens", "smaller tool set"}, chats: 1},
+			says: []string{"The model takes at most 8,192 tokens", "fewer tools (`--tools tasks`"}, chats: 1},
 		{name: "llama.cpp without --jinja", srv: &agenttest.Server{Kind: agenttest.LlamaCpp, Models: []string{"m.gguf"}, Answer: agenttest.Refuses, Context: 32768},
 			model: "m.gguf", code: 78, checks: []string{"ok model", "fail tools", "ok context"},
 			says: []string{"needs --jinja"}, chats: 1},
@@ -240,6 +241,35 @@ func TestDoctorSendsTheChatsRequest(t *testing.T) {
 		if !strings.Contains(paths, want) {
 			t.Errorf("the doctor did not ask %s; it asked %s", want, paths)
 		}
+	}
+}
+
+// `doctor --tools` checks the request a chat with that choice sends: only
+// those tools go to the server, and the size said is that request's.
+func TestDoctorTakesTheChatsToolChoice(t *testing.T) {
+	isolate(t)
+	srv := &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Context: 32768}
+	url := srv.Start(t)
+	all := runArgs("doctor", "--base-url", url, "--model", "qwen2.5")
+	t.Setenv(envChatTools, "tasks")
+	few := runArgs("doctor", "--base-url", url, "--model", "qwen2.5")
+	if all.code != 0 || few.code != 0 {
+		t.Fatalf("exits %d and %d:\n%s%s\n%s%s", all.code, few.code, all.out, all.stderr, few.out, few.stderr)
+	}
+	chats := srv.Chats()
+	if len(chats) != 2 {
+		t.Fatalf("%d chat requests, want 2", len(chats))
+	}
+	want, _ := catalog.Select(newRegistry(), []string{"tasks"}, false)
+	if n := strings.Count(string(chats[1]), `"type":"function"`); n != len(want.Names()) {
+		t.Errorf("with ASSISTANT_CHAT_TOOLS=tasks, %d tools offered, want the %d of tasks", n, len(want.Names()))
+	}
+	if strings.Contains(string(chats[1]), `"add_event"`) {
+		t.Error("add_event offered though tasks leaves it out")
+	}
+	size := func(b []byte) string { return thousands(len(b)) + " bytes" }
+	if !strings.Contains(all.out, size(chats[0])) || !strings.Contains(few.out, size(chats[1])) {
+		t.Errorf("the sizes said are not the requests' (%s, %s):\n%s\n%s", size(chats[0]), size(chats[1]), all.out, few.out)
 	}
 }
 

@@ -29,7 +29,7 @@ func TestListTools(t *testing.T) {
 	if init.ServerInfo == nil || init.ServerInfo.Name != "assistant" || init.ServerInfo.Version == "" {
 		t.Errorf("serverInfo = %+v, want name assistant and a version", init.ServerInfo)
 	}
-	for _, want := range []string{"current_time", "2026-10-05T09:00", "e7@20261005T070000Z"} {
+	for _, want := range []string{"current_time", "2026-12-02T09:00", "e7@20261005T070000Z", "clear", "next_cursor", "allow_duplicate", "undo"} {
 		if !strings.Contains(init.Instructions, want) {
 			t.Errorf("instructions lack %q:\n%s", want, init.Instructions)
 		}

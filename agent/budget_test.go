@@ -86,11 +86,27 @@ func wireSizes(t *testing.T, body []byte) (sizes []toolSize, array int, system s
 		}
 		var entry struct {
 			Function struct {
-				Name string `json:"name"`
+				Name        string `json:"name"`
+				Description string `json:"description"`
+				Parameters  struct {
+					Properties map[string]struct {
+						Description string `json:"description"`
+					} `json:"properties"`
+				} `json:"parameters"`
 			} `json:"function"`
 		}
 		if err := json.Unmarshal(raw, &entry); err != nil {
 			t.Fatal(err)
+		}
+		// Shorter, never gone: a model still learns what each tool and
+		// argument is for.
+		if strings.TrimSpace(entry.Function.Description) == "" {
+			t.Errorf("%s is sent without a description", entry.Function.Name)
+		}
+		for name, p := range entry.Function.Parameters.Properties {
+			if strings.TrimSpace(p.Description) == "" {
+				t.Errorf("%s: argument %s is sent without a description", entry.Function.Name, name)
+			}
 		}
 		sizes = append(sizes, toolSize{entry.Function.Name, c.Len()})
 		array += c.Len()
@@ -120,7 +136,7 @@ func TestRequestBudget(t *testing.T) {
 		for _, s := range biggest[:min(5, len(biggest))] {
 			names = append(names, fmt.Sprintf("%s %d", s.name, s.bytes))
 		}
-		t.Errorf("the tools array is %d bytes, over the budget of %d; the biggest tools: %s. Shorten descriptions (shared rules belong in agent/system.md and mcpserver.Instructions) rather than raise the budget (docs/chat.md, Small models)",
+		t.Errorf("the tools array is %d bytes, over the budget of %d; the biggest tools: %s. Shorten descriptions (a rule shared by several tools belongs in tools.Conventions, said once) rather than raise the budget (docs/chat.md, Small models)",
 			array, toolsBudget, strings.Join(names, ", "))
 	}
 	if len(system) > systemBudget {

@@ -32,8 +32,8 @@ func Register(r *tools.Registry) {
 
 // The properties add_event and update_event share.
 var (
-	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", item.MaxTitle))
-	startProp    = tools.Str("start", "A day and time, or a day alone for all-day.")
+	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", item.MaxTitle)).Like("Team meeting")
+	startProp    = tools.Str("start", "A day and time, or a day alone for all-day.").Like("2026-10-05T09:00")
 	endProp      = tools.Str("end", "For all-day, the last day (included); or give duration.")
 	durationProp = tools.Int("duration", "Minutes, default 60; or give end.").Range(1, maxDurationMinutes)
 	zoneProp     = tools.Str("time_zone", "IANA zone of the event, such as America/New_York; the call's plain times are in it.")
@@ -103,7 +103,7 @@ func GetEvent() tools.Tool {
 }
 
 var (
-	idProp    = tools.Str("id", "e7, or e7@20261005T070000Z for one occurrence.")
+	idProp    = tools.Str("id", "e7, or e7@20261005T070000Z for one occurrence.").Like("e7")
 	scopeProp = tools.Str("scope", "Default this for an occurrence id, all for a series id.").OneOf(scopeThis, scopeFollowing, scopeAll)
 )
 
@@ -190,7 +190,7 @@ func SetTimeZone() tools.Tool {
 		Title:       "Set the time zone",
 		Description: "Sets the person's time zone, as when they travel. Events keep their own zones.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Str("time_zone", "IANA zone, such as Asia/Tokyo."),
+			tools.Str("time_zone", "IANA zone, such as Asia/Tokyo.").Like("Asia/Tokyo"),
 		}, Required: []string{"time_zone"}},
 		Idempotent: true,
 		Output:     zoneOutput,

@@ -35,7 +35,7 @@ func Register(r *tools.Registry) {
 
 // Properties shared by add_task and update_task.
 var (
-	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", MaxTitle))
+	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", MaxTitle)).Like("Call the plumber")
 	notesProp    = tools.Str("notes", "Details, any number of lines.")
 	dueProp      = tools.Str("due", "A day (due that day in any zone) or a day and time.")
 	priorityProp = tools.Int("priority", "1 urgent, 2 high, 3 medium, 4 none (default).").Range(1, 4)
@@ -43,7 +43,7 @@ var (
 	rruleProp    = tools.Str("rrule", "RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO; needs a due.")
 	repeatProp   = tools.Str("repeat_from", "From the schedule (default) or the day of completion.").OneOf("schedule", "completion")
 	remindAtProp = tools.Strs("remind_at", "Moments, such as [\"2026-10-05T08:00\"], in the due's zone.")
-	idProp       = tools.Str("id", "Task id, such as t12.")
+	idProp       = tools.Str("id", "Task id, such as t12.").Like("t12")
 )
 
 // AddTask is the add_task tool. Data: {"task": {…}, "change": "c31",

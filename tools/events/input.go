@@ -204,7 +204,7 @@ func checkLists(e *event) error {
 		}
 	}
 	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
-		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
+		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each; split the event in two, or give it an “rrule” with fewer exceptions.")
 	}
 	if err := e.Series(e.Zone).Check(); err != nil {
 		return err

@@ -33,7 +33,7 @@ func Register(r *tools.Registry) {
 // The properties add_event and update_event share.
 var (
 	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", item.MaxTitle)).Like("Team meeting")
-	startProp    = tools.Str("start", "A day and time, or a day alone for all-day.").Like("2026-10-05T09:00")
+	startProp    = tools.Str("start", "A day and time, 2026-10-05T09:00, or a day alone for all-day.").Like("2026-10-05T09:00")
 	endProp      = tools.Str("end", "For all-day, the last day (included); or give duration.")
 	durationProp = tools.Int("duration", "Minutes, default 60; or give end.").Range(1, maxDurationMinutes)
 	zoneProp     = tools.Str("time_zone", "IANA zone of the event, such as America/New_York; the call's plain times are in it.")

@@ -37,7 +37,7 @@ func Register(r *tools.Registry) {
 var (
 	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", MaxTitle)).Like("Call the plumber")
 	notesProp    = tools.Str("notes", "Details, any number of lines.")
-	dueProp      = tools.Str("due", "A day (due that day in any zone) or a day and time.")
+	dueProp      = tools.Str("due", "A day, 2026-10-05 (due that day in any zone), or a day and time, 2026-10-05T09:00.")
 	priorityProp = tools.Int("priority", "1 urgent, 2 high, 3 medium, 4 none (default).").Range(1, 4)
 	tagsProp     = tools.Strs("tags", fmt.Sprintf("One word each (home, errands), at most %d.", MaxTags))
 	rruleProp    = tools.Str("rrule", "RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO; needs a due.")

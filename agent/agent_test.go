@@ -69,7 +69,7 @@ func TestUTCMomentPassedThrough(t *testing.T) {
 		t.Errorf("model %q stream %v", first.req.Model, first.req.Stream)
 	}
 	sys := first.req.Messages[0].Content
-	for _, want := range []string{"Ada", "Monday 2026-07-13, 18:00, in Europe/Paris (UTC+02:00)", "2026-07-13T09:00", `scope "this"`} {
+	for _, want := range []string{"Ada", "Monday 2026-07-13, 18:00, in Europe/Paris (UTC+02:00)", "2026-07-13T09:00", "Event scope: this", "[America/New_York]", "next_cursor", "allow_duplicate", `"clear"`} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)
 		}

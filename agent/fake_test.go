@@ -40,6 +40,7 @@ type seen struct {
 	header http.Header
 	req    openai.ChatCompletionRequest
 	raw    map[string]any
+	body   []byte // the request body as it came over the wire
 }
 
 // fakeServer replays scripted answers shaped as OpenAI, Ollama and vLLM
@@ -112,6 +113,7 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var s seen
 	s.header = r.Header.Clone()
+	s.body = body
 	if err := json.Unmarshal(body, &s.req); err != nil {
 		f.t.Errorf("request body is not a chat request: %v", err)
 	}

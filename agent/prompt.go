@@ -21,10 +21,12 @@ var systemTemplate = template.Must(template.New("system").Option("missingkey=err
 // when it is only a placeholder, see placeholderName), and now in the
 // person's zone as a date (2026-10-05), an English weekday (Monday), a
 // 24-hour time (14:03), the IANA zone name and its current UTC offset
-// (+02:00); Undo says whether the registry has the undo tool.
+// (+02:00); Undo says whether the registry has the undo tool;
+// Conventions are the rules of every tool (tools.Conventions), with
+// today as their example day.
 type promptData struct {
-	Name, Date, Weekday, Time, Zone, Offset string
-	Named, Undo                             bool
+	Name, Date, Weekday, Time, Zone, Offset, Conventions string
+	Named, Undo                                          bool
 }
 
 // placeholderName reports a person's name that is no name to address
@@ -55,6 +57,8 @@ func systemPrompt(p tools.Person, now time.Time, undo bool) string {
 		Zone:    p.Zone.Name(),
 		Offset:  local.Format("-07:00"),
 		Undo:    undo,
+
+		Conventions: tools.Conventions(local.Format("2006-01-02")),
 	}
 	var b strings.Builder
 	if err := systemTemplate.Execute(&b, d); err != nil {

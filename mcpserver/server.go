@@ -34,21 +34,22 @@ import (
 const Name = "assistant"
 
 // Instructions is the server's "instructions" text: how a model should use
-// the tools, sent once at initialization. A server without current_time or
-// undo leaves out the line that names it (see instructionsFor), so the
-// text never sends a model to a tool it cannot call.
+// the tools, sent once at initialization. MCP has no system prompt, so the
+// rules every tool follows (tools.Conventions) are said here, once, as the
+// chat says them in its system prompt, rather than in every description.
+// A server without current_time or undo leaves out the line that names it
+// (see instructionsFor), so the text never sends a model to a tool it
+// cannot call.
 var Instructions = instructionsFor(nil)
 
-// instructionLines are the sentences of Instructions, each with the tool
-// it names ("" for none); one that starts with a space goes on the line
+// instructionLines are the parts of Instructions, each with the tool it
+// names ("" for none); one that starts with a space goes on the line
 // before it.
 var instructionLines = []struct{ text, tool string }{
 	{"These tools keep one person's tasks and calendar.", ""},
-	{`Call current_time first: it gives today's date, the time and the person's time zone, so you can turn "tomorrow" or "next Friday" into dates yourself.`, "current_time"},
-	{"Write moments in ISO 8601 form: a day as 2026-10-05, a day and a time as 2026-10-05T09:00 (read in the person's zone unless you add an offset or Z).", ""},
-	{"Quote ids exactly as earlier answers wrote them (t12, e7, e7@20261005T070000Z, c31); never make them up.", ""},
-	{"A result marked as an error holds one sentence naming the argument to fix; fix it and call again.", ""},
-	{" A change can be reversed with undo and its change id.", "undo"},
+	{" current_time gives the person's date, time and time zone now.", "current_time"},
+	{tools.Conventions("2026-12-02"), ""},
+	{"- Every change can be undone with undo and the change id of its answer.", "undo"},
 }
 
 // ContextFunc gives the ToolContext one call runs with: the person, the

@@ -30,7 +30,7 @@ func TestListTools(t *testing.T) {
 	if init.ServerInfo == nil || init.ServerInfo.Name != "assistant" || init.ServerInfo.Version == "" {
 		t.Errorf("serverInfo = %+v, want name assistant and a version", init.ServerInfo)
 	}
-	for _, want := range []string{"2026-10-05T09:00", "e7@20261005T070000Z"} {
+	for _, want := range []string{"2026-12-02T09:00", "e7@20261005T070000Z", "clear", "next_cursor", "allow_duplicate"} {
 		if !strings.Contains(init.Instructions, want) {
 			t.Errorf("instructions lack %q:\n%s", want, init.Instructions)
 		}
@@ -38,8 +38,8 @@ func TestListTools(t *testing.T) {
 	if strings.Contains(init.Instructions, "current_time") {
 		t.Errorf("instructions send the model to current_time, which the test registry lacks:\n%s", init.Instructions)
 	}
-	if !strings.Contains(Instructions, "Call current_time first") {
-		t.Errorf("the whole Instructions lack current_time:\n%s", Instructions)
+	if !strings.Contains(Instructions, " current_time gives") || !strings.Contains(Instructions, "with undo and") {
+		t.Errorf("the whole Instructions lack current_time or undo:\n%s", Instructions)
 	}
 	if init.Capabilities == nil || init.Capabilities.Tools == nil || init.Capabilities.Tools.ListChanged {
 		t.Errorf("tools capability = %+v, want present without listChanged", init.Capabilities)
@@ -260,7 +260,7 @@ func TestServedTools(t *testing.T) {
 					t.Errorf("%s served: %v, but the instructions say otherwise:\n%s", tool, served, text)
 				}
 			}
-			if !strings.Contains(text, "2026-10-05T09:00") {
+			if !strings.Contains(text, "2026-12-02T09:00") {
 				t.Errorf("instructions lost the lines naming no tool:\n%s", text)
 			}
 		})

@@ -15,8 +15,8 @@ import (
 // The schema properties of [ReadOnce], shared by every tool that adds an
 // item so that all describe them in the same words.
 var (
-	KeyProp            = Str("key", "Optional idempotency key: repeating a call with the same key returns the first result instead of creating a second item.")
-	AllowDuplicateProp = Bool("allow_duplicate", "Create the item even if the same one (same title, time and other fields) was made in the last 10 minutes.")
+	KeyProp            = Str("key", "Idempotency key.")
+	AllowDuplicateProp = Bool("allow_duplicate", "Add even a repeat of the last 10 minutes.")
 )
 
 // Once is the guard of a tool that adds one item against adding it twice

@@ -110,10 +110,10 @@ func ReadReminders(a *args.Args, zone tz.Zone) item.Reminders {
 		}
 	}
 	if len(r.Before) > item.MaxReminders {
-		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d.", item.MaxReminders, len(r.Before)))
+		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d; keep the ones that matter most, such as [10, 1440].", item.MaxReminders, len(r.Before)))
 	}
 	if len(r.At) > item.MaxReminders {
-		a.Fail("remind_at", fmt.Sprintf("“remind_at” may hold at most %d reminders, not %d.", item.MaxReminders, len(r.At)))
+		a.Fail("remind_at", fmt.Sprintf("“remind_at” may hold at most %d reminders, not %d; keep the ones that matter most.", item.MaxReminders, len(r.At)))
 	}
 	return r
 }

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -149,7 +151,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	}
 	a, err := args.New(raw, t.Schema.Names(), t.Schema.Required)
 	if err != nil {
-		return Invalid(err), call
+		return Invalid(withExample(t.Schema, err)), call
 	}
 	if p, ok := Get[Person](call); ok {
 		a.SetHome(p.Zone) // named first when a zone abbreviation is refused
@@ -177,6 +179,26 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	}
 	res = res.Bound()
 	return res, call
+}
+
+// withExample adds to the refusal of a required argument left out or
+// blank an example of it, from its Property.Example: “id” is required and
+// was not given, such as {"id": "t12"}. Other refusals already say what to
+// write, and are returned as they are.
+func withExample(s Schema, err error) error {
+	var ae *args.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	p, ok := s.Property(ae.Name)
+	if !ok || p.Example == "" || !slices.Contains(s.Required, ae.Name) {
+		return err
+	}
+	if !strings.HasSuffix(ae.Sentence, " was not given.") && !strings.HasSuffix(ae.Sentence, " only white space.") {
+		return err
+	}
+	name, _ := json.Marshal(ae.Name)
+	return &args.Error{Name: ae.Name, Sentence: strings.TrimSuffix(ae.Sentence, ".") + "; write it such as {" + string(name) + ": " + p.Example + "}."}
 }
 
 // errCallTimeout is the cause of a call's context when CallTimeout ends it.

@@ -187,6 +187,14 @@ func Ints(name, desc string) Property {
 // OneOf returns p limited to the given values.
 func (p Property) OneOf(values ...string) Property { p.Enum = values; return p }
 
+// Like returns p with example, a value of it written as in a call
+// (t12, Call the plumber), as its Example.
+func (p Property) Like(example string) Property {
+	b, _ := json.Marshal(example) // a string: cannot fail
+	p.Example = string(b)
+	return p
+}
+
 // Range returns p with an inclusive minimum and maximum.
 func (p Property) Range(least, most float64) Property {
 	p.Minimum, p.Maximum = &least, &most

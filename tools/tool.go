@@ -80,6 +80,11 @@ type Property struct {
 	Enum        []string
 	Minimum     *float64
 	Maximum     *float64
+	// Example is a value of the argument as JSON ("t12", "\"Call the
+	// plumber\""), shown by the refusal of a call that leaves a required
+	// argument out or blank, so the sentence says what to write. It is
+	// not part of the schema sent to models. See [Property.Like].
+	Example string
 
 	nested json.RawMessage // the derived schema of an Output member (Nested, NestedList)
 }

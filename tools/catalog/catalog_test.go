@@ -130,3 +130,29 @@ func TestAnnotationsConsistent(t *testing.T) {
 		t.Fatalf("read-only and destructive at once: %s", strings.Join(bad, ", "))
 	}
 }
+
+// TestConventionsNameRealArguments: the rules said once for every tool
+// (tools.Conventions) name arguments that tools of the catalog take, so a
+// renamed argument cannot leave the model a rule about one that is gone.
+func TestConventionsNameRealArguments(t *testing.T) {
+	text := tools.Conventions("2026-12-02")
+	for _, arg := range []string{"clear", "scope", "cursor", "allow_duplicate"} {
+		if !strings.Contains(text, arg) {
+			t.Errorf("the conventions no longer speak of %q", arg)
+		}
+		found := false
+		for _, tool := range New().Tools() {
+			if _, ok := tool.Schema.Property(arg); ok {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the conventions speak of %q, which no tool takes", arg)
+		}
+	}
+	for _, word := range []string{"2026-12-02T09:00[America/New_York]", "e7@20261005T070000Z", "next_cursor", "tomorrow 9am"} {
+		if !strings.Contains(text, word) {
+			t.Errorf("the conventions lack %q:\n%s", word, text)
+		}
+	}
+}

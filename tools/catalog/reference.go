@@ -19,7 +19,8 @@ func FirstSentence(s string) string {
 	return s
 }
 
-// Markdown is the tool reference, docs/tools.md: a table of the tools, then
+// Markdown is the tool reference, docs/tools.md: the rules every tool
+// follows (tools.Conventions), a table of the tools, then
 // for each tool its description and a table of its arguments (type,
 // whether required, description with its enum and bounds). It is a pure
 // function of the registry, so a test can hold the page to it.
@@ -33,6 +34,8 @@ func Markdown(reg *tools.Registry) string {
 		b.WriteString("No tools are registered in this build yet.\n")
 		return b.String()
 	}
+	b.WriteString("The rules every tool follows are told to the model once, in the chat's system prompt and in the MCP server's instructions, rather than in each description (see [Chat](chat.md#small-models)):\n\n")
+	b.WriteString(tools.Conventions("2026-12-02") + "\n\n")
 	b.WriteString("| tool | what it does | changes data |\n|---|---|---|\n")
 	for _, t := range list {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, cell(FirstSentence(t.Description)), changesData(t))

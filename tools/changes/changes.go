@@ -34,14 +34,11 @@ var changeID = regexp.MustCompile(`^[cC][0-9]{1,18}$`)
 // removed)".
 func Undo() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "undo",
-		Title: "Undo a change",
-		Description: "Puts back the tasks and events one earlier change touched, as they were before it. " +
-			"Without “change”, undoes the person's latest change that is not undone yet; calling it again goes further back. " +
-			"Undoing an undo redoes the change. Refused when a row was changed again since; the answer names the change to undo first. " +
-			"Use list_changes to find an older change id.",
+		Name:        "undo",
+		Title:       "Undo a change",
+		Description: "Puts back what a change touched; again goes further back, and undoing an undo redoes. Refused when a row changed since, naming the change to undo first.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Str("change", "The change id to undo, as answers and list_changes show it, e.g. “c31”. Leave out for the latest change."),
+			tools.Str("change", "Change id, such as c31; default the latest not undone."),
 		}},
 		Destructive: true,
 		Output:      undoOutput,
@@ -55,12 +52,11 @@ func Undo() tools.Tool {
 // first, times in the person's zone.
 func ListChanges() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "list_changes",
-		Title: "List recent changes",
-		Description: "Lists the person's recent changes, newest first, with their ids (c31), the tool that made them, " +
-			"when, and the items touched, so an earlier change can be undone with undo.",
+		Name:        "list_changes",
+		Title:       "List recent changes",
+		Description: "Lists recent changes, newest first: id, tool, when, items touched.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Int("limit", "How many changes to show, 1 to 200; default 20.").Range(1, 200),
+			tools.Int("limit", "How many to show, default 20.").Range(1, 200),
 		}},
 		ReadOnly:   true,
 		Idempotent: true,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/item"
@@ -20,6 +21,10 @@ func TestBadArguments(t *testing.T) {
 		e.ok(e.alice, "add_event", `{"title":"Standup","start":"2026-10-05T09:30","rrule":"FREQ=WEEKLY;BYDAY=MO"}`)
 		e.ok(e.alice, "add_event", `{"title":"Trip","start":"2026-10-07","end":"2026-10-09","rrule":"FREQ=MONTHLY;COUNT=3"}`)
 		long := func(n int) string { return strings.Repeat("𝄞", n) }
+		manyDays := make([]string, 1001)
+		for i := range manyDays {
+			manyDays[i] = fmt.Sprintf(`"%s"`, time.Date(2026, 10, 7, 10, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format("2006-01-02T15:04"))
+		}
 		cases := []struct {
 			tool, raw, want string
 		}{
@@ -35,6 +40,7 @@ func TestBadArguments(t *testing.T) {
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","end":"2026-10-07"}`, "“end” must be a day and a time like “start”"},
 			{"add_event", `{"title":"x","start":"2026-10-06","end":"2026-10-05"}`, "“end” 2026-10-05 is before “start” 2026-10-06"},
 			{"add_event", `{"title":"x","start":"2026-10-06","end":"2028-10-05"}`, "An all-day event may last at most 366 days"},
+			{"add_event", `{"title":"x","start":"2026-10-06T10:00","end":"2026-11-10T10:00"}`, "An event may last at most 31 days; “end” 2026-11-10T10:00 is too far after “start” 2026-10-06T10:00: write an “end” up to 2026-11-06T10:00."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","duration":0}`, "“duration” must be a whole number from 1"},
 			{"add_event", `{"title":"x","start":"2026-10-06","duration":60}`, "“duration” is for timed events"},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","duration":60,"end":"2026-10-06T12:00"}`, "Give “end” or “duration”, not both."},
@@ -51,6 +57,7 @@ func TestBadArguments(t *testing.T) {
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=DAILY","exdates":["x"]}`, "“exdates”"},
 			{"add_event", `{"title":"x","start":"2026-10-06","rrule":"FREQ=DAILY","exdates":["2026-10-07T10:00"]}`, "“exdates” has the time 2026-10-07T10:00, but this event is all-day"},
 			{"add_event", `{"title":"x","start":"2026-10-06","rdates":["2026-10-07T10:00"]}`, "“rdates” has the time"},
+			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":[` + strings.Join(manyDays, ",") + `]}`, "may hold at most 1000 moments each; split the event"},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=WEEKLY","rdates":["whenever"]}`, "“rdates” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “whenever”."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":["2026-10-32T10:00"]}`, "“rdates” must be a day that exists on the calendar, not “2026-10-32T10:00”."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":"2026-10-08T10:00,2026-10-09T10:00"}`, "“rdates” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “2026-10-08T10:00,2026-10-09T10:00”."},
@@ -61,6 +68,7 @@ func TestBadArguments(t *testing.T) {
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","colour":"red"}`, "colour"},
 
 			{"list_events", `{"from":"x"}`, "“from”"},
+			{"list_events", `{"sort":"start"}`, "“sort” is not one of this tool's arguments"},
 			{"list_events", `{"to":"next week"}`, "“to” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next week”."},
 			{"list_events", `{"from":"2026-10-05","to":"2026-10-12T25:00"}`, "“to” must have a time of day from 00:00 to 23:59, not “2026-10-12T25:00”."},
 			{"list_events", `{"from":"2026-10-06","to":"2026-10-05T10:00"}`, "“to” must be after “from”"},
@@ -70,7 +78,8 @@ func TestBadArguments(t *testing.T) {
 			{"list_events", `{"cursor":"zz"}`, "“cursor” must be the cursor a previous answer gave"},
 			{"list_events", `{"cursor":"o999"}`, "not “o999”; leave it out for the first page"},
 
-			{"get_event", `{}`, "“id” is required"},
+			{"get_event", `{}`, "“id” is required and was not given; write it such as {\"id\": \"e7\"}."},
+			{"get_event", `{"id":"e1","verbose":true}`, "“verbose” is not one of this tool's arguments"},
 			{"get_event", `{"id":"t5"}`, "“id” must be an event id such as e7"},
 			{"get_event", `{"id":"e1@2026"}`, "“id” must be an event id such as e7"},
 			{"get_event", `{"id":"e1@20261005T073000"}`, "“id” must be an event id such as e7"},
@@ -91,6 +100,10 @@ func TestBadArguments(t *testing.T) {
 			{"update_event", `{"id":"e1@20261005T073000Z","start":"2026-10-06"}`, "moves to a day and a time"},
 			{"update_event", `{"id":"e2@20261107","start":"2026-11-08T10:00"}`, "moves to a day (such as 2026-11-08), not a time"},
 			{"update_event", `{"id":"e1","end":"2026-10-05T09:00"}`, "“end” 2026-10-05T09:00 is not after the start 2026-10-05T09:30"},
+			{"update_event", `{"id":"e1","colour":"red"}`, "“colour” is not one of this tool's arguments"},
+			{"update_event", `{"id":"e1","end":"2026-12-01T09:00"}`, "An event may last at most 31 days; “end” 2026-12-01T09:00 is too far after the start"},
+			{"update_event", `{"id":"e2","end":"2028-01-01"}`, "An all-day event may last at most 366 days"},
+			{"update_event", `{"id":"e2","end":"2026-10-01"}`, "for an all-day event “end” is the last day, such as"},
 			{"update_event", `{"id":"e1","duration":0}`, "“duration” must be a whole number from 1"},
 			{"update_event", `{"id":"e2","duration":30}`, "“duration” is for timed events"},
 			{"update_event", `{"id":"e1","time_zone":"Nowhere"}`, "“time_zone”"},
@@ -104,11 +117,13 @@ func TestBadArguments(t *testing.T) {
 			{"update_event", `{"id":"e1","scope":"all","start":"2026-10-12T9"}`, "“start” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “2026-10-12T9”."},
 
 			{"delete_event", `{}`, "“id” is required"},
+			{"delete_event", `{"id":"e1","force":true}`, "“force” is not one of this tool's arguments"},
 			{"delete_event", `{"id":"e1@x"}`, "“id” must be an event id"},
 			{"delete_event", `{"id":"e1","scope":"everything"}`, "“scope”"},
 			{"delete_event", `{"id":"e1","scope":"following"}`, "“scope” following needs an occurrence id"},
 
 			{"find_free_time", `{"from":"someday"}`, "“from”"},
+			{"find_free_time", `{"minutes":30}`, "“minutes” is not one of this tool's arguments"},
 			{"find_free_time", `{"to":"someday"}`, "“to” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “someday”."},
 			{"find_free_time", `{"from":"2026-10-05","to":"2026-02-30"}`, "“to” must be a day that exists on the calendar, not “2026-02-30”."},
 			{"find_free_time", `{"to":"2026-10-05T10:00","from":"2026-10-05T11:00"}`, "“to” must be after “from”"},
@@ -122,6 +137,7 @@ func TestBadArguments(t *testing.T) {
 
 			{"current_time", `{"zone":"UTC"}`, "zone"},
 			{"set_time_zone", `{}`, "“time_zone” is required"},
+			{"set_time_zone", `{"zone":"Asia/Tokyo"}`, "“zone” is not one of this tool's arguments, which are: time_zone."},
 			{"set_time_zone", `{"time_zone":"  "}`, "“time_zone”"},
 			{"set_time_zone", `{"time_zone":"Mars/Base"}`, "“time_zone”"},
 			{"set_time_zone", `{"time_zone":"Europe/Pari"}`, "Europe/Paris"},

@@ -65,10 +65,10 @@ func readFree(a *args.Args, c *tools.Env) freeArgs {
 	weekends := a.Flag("weekends")
 	withTasks := a.Flag("tasks")
 	if a.Err() == nil && dayEnd <= dayStart {
-		a.Fail("day_end", fmt.Sprintf("“day_end” %02d:%02d must be after “day_start” %02d:%02d.", dayEnd/60, dayEnd%60, dayStart/60, dayStart%60))
+		a.Fail("day_end", fmt.Sprintf("“day_end” %02d:%02d must be after “day_start” %02d:%02d: write a later “day_end” (up to 24:00) or an earlier “day_start”, such as 09:00 to 18:00.", dayEnd/60, dayEnd%60, dayStart/60, dayStart%60))
 	}
 	if a.Err() == nil && dayEnd-dayStart < need {
-		a.Fail("duration", fmt.Sprintf("“duration” %d minutes is longer than the working day from “day_start” to “day_end” (%d minutes).", need, dayEnd-dayStart))
+		a.Fail("duration", fmt.Sprintf("“duration” %d minutes is longer than the working day from “day_start” to “day_end” (%d minutes): ask for at most %d, or widen the day (such as “day_start” 08:00 and “day_end” 20:00).", need, dayEnd-dayStart, dayEnd-dayStart))
 	}
 	return freeArgs{w, need, dayStart, dayEnd, weekends, withTasks}
 }

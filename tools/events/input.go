@@ -160,7 +160,7 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 			last = end.Date
 		}
 		if e.Start.Date.DaysUntil(last) >= maxAllDayDays {
-			return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, last, e.Start))
+			return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s: write an “end” up to %s.", maxAllDayDays, last, e.Start, e.Start.Date.AddDays(maxAllDayDays-1)))
 		}
 		e.End = tz.DayMoment(last.AddDays(1))
 		e.StartAt = e.Zone.StartOfDay(e.Start.Date).UTC()
@@ -180,7 +180,7 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 		}
 		dur = t.Sub(start)
 		if dur > maxDurationMinutes*time.Minute {
-			return tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after “start” %s.", maxDurationMinutes/1440, end, e.Start))
+			return tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after “start” %s: write an “end” up to %s.", maxDurationMinutes/1440, end, e.Start, e.Start.DateTime.AddMinutes(maxDurationMinutes)))
 		}
 	}
 	if dur <= 0 {
@@ -194,7 +194,7 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 // checkLists refuses EXDATEs and RDATEs that cannot apply to e.
 func checkLists(e *event) error {
 	if len(e.ExDates) > 0 && !e.Repeats() {
-		return tools.RefuseArg("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”.")
+		return tools.RefuseArg("exdates", "“exdates” leaves out occurrences of a repeating event; this event has no “rrule” or “rdates”: give one too (such as “rrule” FREQ=WEEKLY) or leave “exdates” out.")
 	}
 	if e.AllDay {
 		for _, x := range e.ExDates {
@@ -204,7 +204,7 @@ func checkLists(e *event) error {
 		}
 	}
 	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
-		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each.")
+		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each; split the event in two, or give it an “rrule” with fewer exceptions.")
 	}
 	if err := e.Series(e.Zone).Check(); err != nil {
 		return err

@@ -33,7 +33,7 @@ const listSpanDays = 366
 const listCount = 1000
 
 // cursorProp is list_events' cursor: a place in the listing, not an offset.
-var cursorProp = tools.Str("cursor", "The next-page cursor a previous answer gave (such as p30.1791185400.3.20261007T073000Z). Leave out for the first page.")
+var cursorProp = tools.CursorProp
 
 // readListCursor reads “cursor” as a place in the listing: shown is how
 // many occurrences came before it.

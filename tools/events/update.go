@@ -290,7 +290,7 @@ func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error 
 		}
 	}
 	if last := max(days, 1) - 1; !n.Start.HasTime && last >= maxAllDayDays {
-		return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s.", maxAllDayDays, n.Start.Date.AddDays(last), n.Start))
+		return tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after “start” %s: write an “end” up to %s.", maxAllDayDays, n.Start.Date.AddDays(last), n.Start, n.Start.Date.AddDays(maxAllDayDays-1)))
 	}
 	n.SetLength(dur, days)
 	return nil
@@ -416,10 +416,10 @@ func lengthTo(start, end tz.Moment, zone tz.Zone) (time.Duration, int, error) {
 	}
 	if !start.HasTime {
 		if end.Date.Before(start.Date) {
-			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day.", end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is before the start %s; for an all-day event “end” is the last day, such as %s.", end, start, start.Date))
 		}
 		if start.Date.DaysUntil(end.Date) >= maxAllDayDays {
-			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s.", maxAllDayDays, end, start))
+			return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An all-day event may last at most %d days; “end” %s is too far after the start %s: write an “end” up to %s.", maxAllDayDays, end, start, start.Date.AddDays(maxAllDayDays-1)))
 		}
 		return 0, start.Date.DaysUntil(end.Date) + 1, nil
 	}
@@ -429,7 +429,7 @@ func lengthTo(start, end tz.Moment, zone tz.Zone) (time.Duration, int, error) {
 		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("“end” %s is not after the start %s; write a later end, such as %s.", end, start, start.DateTime.AddMinutes(60)))
 	}
 	if t.Sub(s) > maxDurationMinutes*time.Minute {
-		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s.", maxDurationMinutes/1440, end, start))
+		return 0, 0, tools.RefuseArg("end", fmt.Sprintf("An event may last at most %d days; “end” %s is too far after the start %s: write an “end” up to %s.", maxDurationMinutes/1440, end, start, start.DateTime.AddMinutes(maxDurationMinutes)))
 	}
 	return t.Sub(s), 0, nil
 }

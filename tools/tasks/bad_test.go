@@ -81,6 +81,7 @@ func TestBadArguments(t *testing.T) {
 			{"list_tasks", `{"limit":101}`, "limit", 1},
 			{"list_tasks", `{"cursor":"abc"}`, "cursor", 1},
 			{"list_tasks", `{"cursor":"o999"}`, "cursor", 1},
+			{"list_tasks", `{"sort":"due"}`, "sort", 1},
 
 			{"update_task", `{"title":"x"}`, "id", 1},
 			{"update_task", `{"id":"e7","title":"x"}`, "id", 1},

@@ -108,7 +108,7 @@ func readTags(a *args.Args, name string) []string {
 			a.Fail(name, fmt.Sprintf("Each tag in “%s” is one word without spaces, commas or “#” inside, such as “errands” or “deep-work”; not %s. Give several tags as a list.", name, args.Quote(raw)))
 			return nil
 		case utf8.RuneCountInString(tag) > MaxTag:
-			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; %s has %d.", name, MaxTag, args.Quote(tag), utf8.RuneCountInString(tag)))
+			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; %s has %d. Write a shorter tag, such as “errands”.", name, MaxTag, args.Quote(tag), utf8.RuneCountInString(tag)))
 			return nil
 		}
 		out = task.AddTag(out, tag)

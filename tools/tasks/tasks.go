@@ -35,17 +35,15 @@ func Register(r *tools.Registry) {
 
 // Properties shared by add_task and update_task.
 var (
-	titleProp = tools.Str("title", fmt.Sprintf("What to do, one line, at most %d characters.", MaxTitle))
-	notesProp = tools.Str("notes", fmt.Sprintf("Details, kept as written (several lines are fine), at most %d characters.", MaxNotes))
-	dueProp   = tools.Str("due", "When it is due: a day (2026-10-05), due that day wherever the person is, "+
-		"or a day and time (2026-10-05T09:00) in the person's zone; add a zone in brackets for another one (2026-10-05T09:00[America/New_York]).")
+	titleProp    = tools.Str("title", fmt.Sprintf("One line, at most %d characters.", MaxTitle)).Like("Call the plumber")
+	notesProp    = tools.Str("notes", "Details, any number of lines.")
+	dueProp      = tools.Str("due", "A day, 2026-10-05 (due that day in any zone), or a day and time, 2026-10-05T09:00.")
 	priorityProp = tools.Int("priority", "1 urgent, 2 high, 3 medium, 4 none (default).").Range(1, 4)
-	tagsProp     = tools.Strs("tags", fmt.Sprintf("Tags, one word each (home, errands), at most %d, each at most %d characters.", MaxTags, MaxTag))
-	rruleProp    = tools.Str("rrule", "Makes the task repeat: an RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO or FREQ=MONTHLY;BYMONTHDAY=-1. Needs a “due”, the first time.")
-	repeatProp   = tools.Str("repeat_from", "How a repeating task moves on when done: schedule (default; the next date of the rule) or completion "+
-		"(the rule's interval after the day it was done, for “every 3 days after I do it”: FREQ=DAILY;INTERVAL=3).").OneOf("schedule", "completion")
-	remindAtProp = tools.Strs("remind_at", "Reminders at fixed moments, such as [\"2026-10-05T08:00\"], in the person's zone (in the due's zone when the due names another).")
-	idProp       = tools.Str("id", "The task id as answers show it, such as t12.")
+	tagsProp     = tools.Strs("tags", fmt.Sprintf("One word each (home, errands), at most %d.", MaxTags))
+	rruleProp    = tools.Str("rrule", "RFC 5545 RRULE such as FREQ=WEEKLY;BYDAY=MO; needs a due.")
+	repeatProp   = tools.Str("repeat_from", "From the schedule (default) or the day of completion.").OneOf("schedule", "completion")
+	remindAtProp = tools.Strs("remind_at", "Moments, such as [\"2026-10-05T08:00\"], in the due's zone.")
+	idProp       = tools.Str("id", "Task id, such as t12.").Like("t12")
 )
 
 // AddTask is the add_task tool. Data: {"task": {…}, "change": "c31",
@@ -54,12 +52,9 @@ var (
 // rule within 10 minutes).
 func AddTask() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "add_task",
-		Title: "Add a task",
-		Description: "Adds a task for the person. Give a “due” day, or day and time, when it has one. " +
-			"Calling again with the same title, due, priority, tags and rule within 10 minutes returns the first task instead of a copy (set “allow_duplicate” to add another); " +
-			"a task with the same title and due but other fields is added, with a warning naming the first. " +
-			"The answer gives the task's id (t12) to quote later.",
+		Name:        "add_task",
+		Title:       "Add a task",
+		Description: "Adds a task; the answer gives its id (t12).",
 		Schema: tools.Schema{Properties: []tools.Property{
 			titleProp, notesProp, dueProp, priorityProp, tagsProp, rruleProp, repeatProp,
 			tools.RemindBeforeProp, remindAtProp, tools.KeyProp, tools.AllowDuplicateProp,
@@ -73,17 +68,15 @@ func AddTask() tools.Tool {
 // (item.Preview) with "notes_cut" set when get_task has more.
 func ListTasks() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "list_tasks",
-		Title: "List tasks",
-		Description: "Lists the person's tasks, overdue first, then by due day, tasks with no due last, then by priority; " +
-			"each line says how the task stands against today (overdue 2 days, today 17:00, tomorrow). " +
-			"Without “from” and “to” every task of the status is listed. The answer gives the total and a cursor for the next page.",
+		Name:        "list_tasks",
+		Title:       "List tasks",
+		Description: "Lists tasks: overdue first, then by due, undated last, then by priority.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Str("status", "open (default), done, or all.").OneOf("open", "done", "all"),
-			tools.Str("from", "Only tasks due at or after this: a day (2026-10-05) or a day and time in the person's zone. Leave out for no lower bound (overdue tasks included)."),
-			tools.Str("to", "Only tasks due up to this: a day (2026-10-11: that whole day is included) or a day and time (2026-10-11T18:00: up to that moment, which is not included). Leave out for no upper bound."),
+			tools.Str("status", "Default open.").OneOf("open", "done", "all"),
+			tools.Str("from", "Only tasks due from this on (none: overdue too)."),
+			tools.Str("to", "Only tasks due up to this."),
 			tools.Str("tag", "Only tasks with this tag."),
-			tools.Str("query", "Only tasks whose title or notes contain this text (any case)."),
+			tools.Str("query", "Text in the title or notes."),
 			tools.LimitProp(DefaultLimit, MaxLimit),
 			tools.CursorProp,
 		}},
@@ -98,7 +91,7 @@ func GetTask() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "get_task",
 		Title:       "Show a task",
-		Description: "Shows one task whole: notes, due, repeat rule, reminders, and when it was done.",
+		Description: "Shows a task whole, with its completions.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		ReadOnly:    true, Idempotent: true,
 		Output: shownOutput,
@@ -108,15 +101,14 @@ func GetTask() tools.Tool {
 // UpdateTask is the update_task tool. Data as add_task's.
 func UpdateTask() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "update_task",
-		Title: "Change a task",
-		Description: "Changes the fields given and leaves the others as they are (an absent or empty argument changes nothing; " +
-			"use “clear” to empty a field). Moving the “due” of a repeating task keeps its rule: the series continues from the new due.",
+		Name:        "update_task",
+		Title:       "Change a task",
+		Description: "Changes a task; a repeating one keeps its rule and goes on from a new due.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			idProp, titleProp, notesProp, dueProp, priorityProp,
-			tools.Strs("tags", "Replaces all the tags."),
-			tools.Strs("add_tags", "Tags to add to those the task has."),
-			tools.Strs("remove_tags", "Tags to take off."),
+			tools.Strs("tags", "Replaces all tags."),
+			tools.Strs("add_tags", "Tags to add."),
+			tools.Strs("remove_tags", "Tags to remove."),
 			rruleProp, repeatProp, tools.RemindBeforeProp, remindAtProp,
 			tools.Strs("clear", "Fields to empty: notes, due, priority, tags, rrule, repeat_from, remind_before, remind_at."),
 		}, Required: []string{"id"}},
@@ -130,13 +122,12 @@ func UpdateTask() tools.Tool {
 // for good.
 func CompleteTask() tools.Tool {
 	return tools.Define(tools.Tool{
-		Name:  "complete_task",
-		Title: "Complete a task",
-		Description: "Marks a task done. A repeating task records this occurrence as done and moves to its next due " +
-			"(the answer says when); it is done for good only when its rule runs out.",
-		Schema:     tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
-		Idempotent: false,
-		Output:     writtenOutput,
+		Name:        "complete_task",
+		Title:       "Complete a task",
+		Description: "Marks a task done; a repeating one moves to its next due until its rule ends.",
+		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
+		Idempotent:  false,
+		Output:      writtenOutput,
 	}, readTaskID, complete)
 }
 
@@ -145,7 +136,7 @@ func ReopenTask() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "reopen_task",
 		Title:       "Reopen a task",
-		Description: "Opens a done task again and takes back its last completion.",
+		Description: "Opens a done task again, taking back its last completion.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent:  true,
 		Output:      writtenOutput,
@@ -157,7 +148,7 @@ func DeleteTask() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "delete_task",
 		Title:       "Delete a task",
-		Description: "Deletes a task. It can be brought back with undo.",
+		Description: "Deletes a task.",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Destructive: true, Idempotent: true,
 		Output: writtenOutput,

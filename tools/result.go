@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // Result codes. 2 stays free: the shell uses it for usage errors.
@@ -473,4 +475,37 @@ func halveLongest(box map[string]any) bool {
 	}
 	set(keep[:(len(keep)+1)/2])
 	return true
+}
+
+// withReadings adds to an ok result one line per relative moment the call
+// read ([args.Reading.Sentence]: “Read “tomorrow 9am” (due) as Wed
+// 2026-12-02 09:00 (+01:00).”), after its text, so that a wrong reading is
+// seen by the model and the person on every front. Data is left as it is;
+// so is an Out that is itself one JSON value (the data for a program),
+// which a line of text would break.
+func (r ExecResult) withReadings(rs []args.Reading) ExecResult {
+	if len(rs) == 0 {
+		return r
+	}
+	lines := make([]string, len(rs))
+	for i, rd := range rs {
+		lines[i] = rd.Sentence()
+	}
+	note := strings.Join(lines, "\n")
+	switch {
+	case r.Out != "" && json.Valid([]byte(r.Out)):
+		return r
+	case r.Out != "":
+		r.Out += "\n" + note
+	case r.Output != nil:
+		o := *r.Output
+		if o.Footer != "" {
+			note = o.Footer + "\n" + note
+		}
+		o.Footer = note
+		r.Output = &o
+	default:
+		r.Out = note
+	}
+	return r
 }

@@ -11,7 +11,7 @@ import (
 //	       | iso                          ; PT1H30M, P1D, P1W (ISO 8601, RFC 5545 §3.3.6)
 //	       | 1*( amount unit ["and"] )    ; 1h30m, 1h 30min, 90 min, 1.5h, 1 hour 30 minutes
 //	iso    = "P" ( n "W" | [n "D"] [ "T" [n "H"] [n "M"] [n "S"] ] )
-//	amount = 1*6DIGIT [ "." 1*2DIGIT ]
+//	amount = 1*6DIGIT [ "." 1*2DIGIT ] | "a" | "an"
 //	unit   = m | min | mins | minute | minutes | h | hr | hrs | hour | hours
 //	       | d | day | days | w | wk | wks | week | weeks
 //
@@ -67,7 +67,7 @@ func parseMinutes(s string) (int, bool) {
 func amount(w string) (int, bool) {
 	whole, frac, dot := strings.Cut(w, ".")
 	n, ok := count(whole)
-	if !ok || whole == "a" || whole == "an" || strings.Contains(w, ":") {
+	if !ok || (whole == "a" || whole == "an") && dot || strings.Contains(w, ":") {
 		return 0, false
 	}
 	n *= 100

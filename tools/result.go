@@ -42,6 +42,10 @@ type ExecResult struct {
 	Output       *Output         `json:"-"`
 	DidSpill     bool            `json:"did_spill,omitempty"`
 	OriginalCode int             `json:"original_code,omitempty"`
+	// Readings are the relative moments the call read ("tomorrow 9am"),
+	// which the text already echoes; for a front that shows the call in
+	// its own words (the chat's tool line).
+	Readings []args.Reading `json:"-"`
 
 	internal error // the cause of a CodeInternal result, for the log only
 }
@@ -492,6 +496,7 @@ func (r ExecResult) withReadings(rs []args.Reading) ExecResult {
 		lines[i] = rd.Sentence()
 	}
 	note := strings.Join(lines, "\n")
+	r.Readings = rs
 	switch {
 	case r.Out != "" && json.Valid([]byte(r.Out)):
 		return r

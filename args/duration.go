@@ -40,7 +40,7 @@ func parseMinutes(s string) (int, bool) {
 	}
 	total := 0
 	for i := 0; i < len(words); {
-		if words[i] == "and" && i > 0 {
+		if words[i] == "and" && i > 0 && i+1 < len(words) && units[words[i-1]] != noUnit {
 			i++
 			continue
 		}

@@ -149,6 +149,8 @@ func TestMinutes(t *testing.T) {
 		{"PT1H1H", 0, "not “PT1H1H”"},
 		{"-PT1H", 0, "not “-PT1H”"},
 		{"1h30", 0, "not “1h30”"},
+		{"1h and and 30m", 0, "not “1h and and 30m”"},
+		{"and 1h", 0, "not “and 1h”"},
 		{"1.333h", 0, "not “1.333h”"},
 		{"0", 0, "“x” must be a number of minutes from 1 to 1440 (90) or a length such as 1h30m, 90 min or PT1H30M, not “0”."},
 		{"2 days", 0, "“x” must be a number of minutes from 1 to 1440 (90) or a length such as 1h30m, 90 min or PT1H30M, not “2 days” (2880 minutes)."},

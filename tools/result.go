@@ -319,11 +319,8 @@ const dataCutSentence = "The structured data of this answer was cut to fit 100,0
 func (r ExecResult) Bound() ExecResult {
 	text := r.TextOut()
 	chars := utf8.RuneCountInString(text)
-	// The text counts toward AnswerBound as a JSON string, as it is sent:
-	// quotes and escapes included, and leaves at least dataRoom for Data.
-	const dataRoom = 2000
 	sent := serialized(text)
-	textCut := chars > TextBound || sent > AnswerBound-dataRoom
+	textCut := !textFits(text)
 	if textCut {
 		note := fmt.Sprintf("\n[The text of this answer was cut here: its %d characters are more than one answer holds. Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars)
 		keep := headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2)
@@ -344,6 +341,17 @@ func (r ExecResult) Bound() ExecResult {
 		r.Out, r.Output = text, nil
 	}
 	return r
+}
+
+// dataRoom is what the text of an answer leaves of AnswerBound for Data,
+// at least.
+const dataRoom = 2000
+
+// textFits reports whether text is kept whole by Bound: at most TextBound
+// characters, and at most AnswerBound less dataRoom as a JSON string, as it
+// is sent (quotes and escapes included).
+func textFits(text string) bool {
+	return utf8.RuneCountInString(text) <= TextBound && serialized(text) <= AnswerBound-dataRoom
 }
 
 // serialized is the length in characters of s written as a JSON string.
@@ -481,9 +489,13 @@ func halveLongest(box map[string]any) bool {
 	return true
 }
 
+// maxReadings is how many readings an answer echoes one by one.
+const maxReadings = 10
+
 // withReadings adds to an ok result one line per relative moment the call
 // read ([args.Reading.Sentence]: “Read “tomorrow 9am” (due) as Wed
-// 2026-12-02 09:00 (+01:00).”), after its text, so that a wrong reading is
+// 2026-12-02 09:00 (+01:00).”), after its text (before it when the text is
+// too long for one answer, as [ExecResult.Bound] keeps the head), so that a wrong reading is
 // seen by the model and the person on every front. Data is left as it is;
 // so is an Out that is itself one JSON value (the data for a program),
 // which a line of text would break.
@@ -491,15 +503,21 @@ func (r ExecResult) withReadings(rs []args.Reading) ExecResult {
 	if len(rs) == 0 {
 		return r
 	}
-	lines := make([]string, len(rs))
-	for i, rd := range rs {
-		lines[i] = rd.Sentence()
+	lines := make([]string, 0, min(len(rs), maxReadings)+1)
+	for _, rd := range rs[:min(len(rs), maxReadings)] {
+		lines = append(lines, rd.Sentence())
+	}
+	if len(rs) > maxReadings {
+		lines = append(lines, fmt.Sprintf("(and %d more words read, not listed here).", len(rs)-maxReadings))
 	}
 	note := strings.Join(lines, "\n")
 	r.Readings = rs
 	switch {
 	case r.Out != "" && json.Valid([]byte(r.Out)):
 		return r
+	case !textFits(r.TextOut() + "\n" + note):
+		// Bound keeps the head of a text too long for one answer
+		r.Out = note + "\n" + r.TextOut()
 	case r.Out != "":
 		r.Out += "\n" + note
 	case r.Output != nil:

@@ -155,7 +155,7 @@ func TestMalformedArgumentCorrectedStreaming(t *testing.T) {
 			chunk(`{"tool_calls":[{"index":0,"id":"call_x1","type":"function","function":{"name":"add_note","arguments":""}}]}`),
 			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"text\":\"pay"}}]}`),
 			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" rent\",\"at\":"}}]}`),
-			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"next friday\"}"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"\"the friday after\"}"}}]}`),
 			finish("tool_calls"),
 		}},
 		reply{sse: []string{
@@ -185,7 +185,7 @@ func TestMalformedArgumentCorrectedStreaming(t *testing.T) {
 	if len(bad) != 1 || bad[0].ToolCallID != "call_x1" || !strings.Contains(bad[0].Content, "“at”") {
 		t.Fatalf("error sentence sent back = %+v", bad)
 	}
-	if a := reqs[1].req.Messages[2]; a.Content != "Let me note that." || a.ToolCalls[0].Function.Arguments != `{"text":"pay rent","at":"next friday"}` {
+	if a := reqs[1].req.Messages[2]; a.Content != "Let me note that." || a.ToolCalls[0].Function.Arguments != `{"text":"pay rent","at":"the friday after"}` {
 		t.Errorf("assistant message sent back = %+v", a)
 	}
 	good := toolMessages(reqs[2])
@@ -196,7 +196,7 @@ func TestMalformedArgumentCorrectedStreaming(t *testing.T) {
 		t.Errorf("notes = %+v", e.nb.notes)
 	}
 	out := e.out.String()
-	if !strings.HasPrefix(out, "Let me note that.\n→ add_note \"pay rent\" at next friday ✗ “at”") ||
+	if !strings.HasPrefix(out, "Let me note that.\n→ add_note \"pay rent\" at the friday after ✗ “at”") ||
 		!strings.Contains(out, "→ add_note \"pay rent\" at Fri 2026-07-17 ✓ n1\nNoted for Friday.\n") {
 		t.Errorf("Out = %q", out)
 	}

@@ -379,8 +379,8 @@ func testRealToolsMalformedDueCorrected(t *testing.T) {
 		reply{sse: []string{
 			chunk(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_m1","type":"function","function":{"name":"add_task","arguments":""}}]}`),
 			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":"{\"title\":\"Pay"}}]}`),
-			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" rent\",\"due\":\"next"}}]}`),
-			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" friday\"}"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" rent\",\"due\":\"the friday"}}]}`),
+			chunk(`{"tool_calls":[{"index":0,"function":{"arguments":" after\"}"}}]}`),
 			finish("tool_calls"),
 		}},
 		reply{sse: []string{
@@ -398,7 +398,7 @@ func testRealToolsMalformedDueCorrected(t *testing.T) {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	checkOfferedAll(t, e.reg, reqs)
-	const sentence = "“due” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next friday”."
+	const sentence = "“due” must be a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am, not “the friday after”."
 	if tm := toolMessages(reqs[1]); len(tm) != 1 || tm[0].ToolCallID != "call_m1" || tm[0].Content != sentence {
 		t.Errorf("tool messages after the bad call = %+v, want the sentence %q", tm, sentence)
 	}
@@ -411,7 +411,7 @@ func testRealToolsMalformedDueCorrected(t *testing.T) {
 	if len(rows) != 1 || rows[0].Title != "Pay rent" || rows[0].DueDate.String != "2026-07-17" || rows[0].DueTime.Valid || rows[0].Zone.Valid || rows[0].DueAt.Valid {
 		t.Errorf("stored %+v, want exactly one task due on 2026-07-17 (floating: no time, zone or instant)", rows)
 	}
-	if !strings.HasPrefix(e.out.String(), "→ add_task \"Pay rent\" due next friday ✗ “due”") {
+	if !strings.HasPrefix(e.out.String(), "→ add_task \"Pay rent\" due the friday after ✗ “due”") {
 		t.Errorf("Out = %q", e.out.String())
 	}
 }

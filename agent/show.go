@@ -53,6 +53,9 @@ func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 		for _, k := range showTimes {
 			if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
 				fmt.Fprintf(&b, " %s %s", k, humanMoment(strings.TrimSpace(s), zone))
+				if as := readAs(res, k); as != "" {
+					b.WriteString(" = " + as) // words, and what they were read as
+				}
 			}
 		}
 		for _, k := range showOther {
@@ -73,6 +76,17 @@ func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 		b.WriteString(firstWords(res.TextOut(), 8))
 	}
 	return b.String()
+}
+
+// readAs is what the call read the words of the argument name as ("Wed
+// 2026-12-02 09:00 (+01:00)"), or "" when it read no words there.
+func readAs(res tools.ExecResult, name string) string {
+	for _, r := range res.Readings {
+		if r.Name == name {
+			return r.As
+		}
+	}
+	return ""
 }
 
 // answerID is what a tool line shows after ✓: the item the call was

@@ -25,6 +25,7 @@ package args
 import (
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/tz"
@@ -52,6 +53,10 @@ type Args struct {
 	members []member
 	err     error
 	home    tz.Zone // the person's zone, for sentences about zones
+	// now is the call's instant, at which relative moments are read
+	// (SetNow); zero reads none.
+	now   time.Time
+	reads []Reading // relative moments read, for the answer to echo
 	// accepted are the names New was given; strict makes a getter for
 	// any other name panic (see Strict).
 	accepted []string

@@ -78,3 +78,53 @@ func BenchmarkMapUnmarshal(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRelative reads "tomorrow 9am" as a moment, at a now, with its
+// echo.
+func BenchmarkRelative(b *testing.B) {
+	raw := []byte(`{"x":"next monday at 9:30pm"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := New(raw, []string{"x"}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.SetNow(tuesday)
+		if _, ok := a.Moment("x", paris); !ok {
+			b.Fatal(a.Err())
+		}
+	}
+}
+
+// BenchmarkRelativeLong refuses a megabyte of words: the text is cut at
+// maxRelative before any word is read, so it costs what reading the JSON
+// and cleaning the line cost.
+func BenchmarkRelativeLong(b *testing.B) {
+	raw, _ := json.Marshal(map[string]string{"x": string(bytes.Repeat([]byte("tomorrow "), 1<<17))})
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := New(raw, []string{"x"}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a.SetNow(tuesday)
+		if _, ok := a.Moment("x", paris); ok {
+			b.Fatal("a megabyte was read as a moment")
+		}
+	}
+}
+
+// BenchmarkMinutes reads a length in words.
+func BenchmarkMinutes(b *testing.B) {
+	raw := []byte(`{"x":"1 hour 30 minutes"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		a, err := New(raw, []string{"x"}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if a.Minutes("x", 0, 1, 1440) != 90 {
+			b.Fatal(a.Err())
+		}
+	}
+}

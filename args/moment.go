@@ -52,6 +52,7 @@ const (
 	badYear           // outside 0001–9999, before or after moving
 	badZone           // an unknown IANA name in brackets
 	badOffset         // an offset the bracketed zone does not have then (RFC 9557 §3.4)
+	pastTime          // a time alone ("9am") that has already gone by today
 )
 
 // momentReader walks one moment's text.
@@ -372,7 +373,19 @@ func (p parsed) resolve(zone tz.Zone) (tz.Moment, problem) {
 const (
 	dayExample    = "a day (2026-10-05)"
 	momentExample = "a day (2026-10-05) or a day with a time (2026-10-05T09:00)"
+	// with a now set, the sentences offer the relative words too
+	dayWordsExample    = "a day (2026-10-05) or a word such as tomorrow"
+	momentWordsExample = "a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am"
 )
+
+// examples are the forms a refused moment's sentence offers: with the
+// relative words when a now is set.
+func (a *Args) examples() (day, moment string) {
+	if a.now.IsZero() {
+		return dayExample, momentExample
+	}
+	return dayWordsExample, momentWordsExample
+}
 
 // momentSentence is the sentence for a refused moment; what describes the
 // expected form.
@@ -387,6 +400,11 @@ func momentSentence(name, what string, why problem, zoneErr error, v value, home
 	case badZone:
 		v.text, v.esc = zoneWritten(v.str()), false
 		return zoneSentence(name, v.text, true, zoneErr, home)
+	case pastTime:
+		var pe *pastError
+		if errors.As(zoneErr, &pe) {
+			return pastSentence(name, pe)
+		}
 	case badOffset:
 		var oe *offsetError
 		if errors.As(zoneErr, &oe) && (oe.zone[0] == '+' || oe.zone[0] == '-') {
@@ -421,10 +439,12 @@ func sentence(s string) string {
 	return s + "."
 }
 
-// moment reads and resolves one moment value.
+// moment reads and resolves one moment value: the grammar above, else a
+// relative moment at the call's now ([Args.SetNow]).
 func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
+	_, example := a.examples()
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
+		a.fail(name, momentSentence(name, example, badForm, nil, v, a.home))
 		return tz.Moment{}, false
 	}
 	p, why, zerr := parseMoment(v.word())
@@ -433,12 +453,19 @@ func (a *Args) moment(name string, v value, zone tz.Zone) (tz.Moment, bool) {
 		if m, why = p.resolve(zone); why == fine {
 			return m, true
 		}
+	} else if why == badForm {
+		if r, rwhy, rerr, ok := a.relative(name, v.word(), zone); ok {
+			if rwhy == fine {
+				return r.m, true
+			}
+			why, zerr = rwhy, rerr
+		}
 	}
 	home := a.home
 	if home == (tz.Zone{}) {
 		home = zone
 	}
-	a.fail(name, momentSentence(name, momentExample, why, zerr, v, home))
+	a.fail(name, momentSentence(name, example, why, zerr, v, home))
 	return tz.Moment{}, false
 }
 
@@ -471,13 +498,20 @@ func (a *Args) MomentZone(name string) (tz.Zone, bool) {
 	if !ok {
 		return tz.Zone{}, false
 	}
+	_, example := a.examples()
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, a.home))
+		a.fail(name, momentSentence(name, example, badForm, nil, v, a.home))
 		return tz.Zone{}, false
 	}
 	p, why, zerr := parseMoment(v.word())
+	if why == badForm && !a.now.IsZero() {
+		if _, rwhy, _ := parseRelative(v.word(), a.now, a.home); rwhy != badForm {
+			// relative words name no zone; Moment reads them, or refuses
+			return tz.Zone{}, false
+		}
+	}
 	if why != fine {
-		a.fail(name, momentSentence(name, momentExample, why, zerr, v, a.home))
+		a.fail(name, momentSentence(name, example, why, zerr, v, a.home))
 		return tz.Zone{}, false
 	}
 	if p.zone == "" {
@@ -497,17 +531,30 @@ func (a *Args) Date(name string) (tz.Date, bool) {
 	if !ok {
 		return tz.Date{}, false
 	}
+	example, _ := a.examples()
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, dayExample, badForm, nil, v, a.home))
+		a.fail(name, momentSentence(name, example, badForm, nil, v, a.home))
 		return tz.Date{}, false
 	}
 	p, why, zerr := parseMoment(v.word())
+	if why == badForm {
+		home := a.home
+		if home == (tz.Zone{}) {
+			home = tz.UTC
+		}
+		if r, rwhy, rerr, ok := a.relative(name, v.word(), home); ok {
+			if rwhy == fine {
+				return r.m.Date, true
+			}
+			why, zerr = rwhy, rerr
+		}
+	}
 	if why == fine && p.hasTime && (p.hasOffset || p.hasZoneOffset) {
 		a.fail(name, "“"+name+"” must be a calendar day (2026-10-05), not an instant with an offset or Z such as "+shown(v)+".")
 		return tz.Date{}, false
 	}
 	if why != fine {
-		a.fail(name, momentSentence(name, dayExample, why, zerr, v, a.home))
+		a.fail(name, momentSentence(name, example, why, zerr, v, a.home))
 		return tz.Date{}, false
 	}
 	return p.date, true
@@ -649,16 +696,37 @@ func (a *Args) When(name string, zone tz.Zone) (When, bool) {
 	if home == (tz.Zone{}) {
 		home = zone
 	}
+	_, example := a.examples()
 	if v.kind != kindString {
-		a.fail(name, momentSentence(name, momentExample, badForm, nil, v, home))
+		a.fail(name, momentSentence(name, example, badForm, nil, v, home))
 		return When{}, false
 	}
 	w, why, zerr := readWhen(v, zone)
+	if why == badForm {
+		if r, rwhy, rerr, ok := a.relative(name, v.word(), zone); ok {
+			if rwhy == fine {
+				return relativeWhen(r, zone), true
+			}
+			why, zerr = rwhy, rerr
+		}
+	}
 	if why != fine {
-		a.fail(name, momentSentence(name, momentExample, why, zerr, v, home))
+		a.fail(name, momentSentence(name, example, why, zerr, v, home))
 		return When{}, false
 	}
 	return w, true
+}
+
+// relativeWhen is the [When] of a relative moment read in zone.
+func relativeWhen(r relative, zone tz.Zone) When {
+	w := When{Moment: r.m, Zone: zone}
+	if !r.m.HasTime {
+		w.At = zone.StartOfDay(r.m.Date).UTC()
+		return w
+	}
+	at, moved := zone.Instant(r.m.DateTime)
+	w.At, w.Moved = at.UTC(), moved
+	return w
 }
 
 // readWhen parses and resolves one string value for [When].

@@ -109,6 +109,7 @@ func Define[In any](t Tool, read func(a *args.Args, e *Env) In, run func(e *Env,
 			return Internal(err)
 		}
 		a.Strict()
+		a.SetNow(e.Now)
 		in := read(a, e)
 		if err := a.Err(); err != nil {
 			return Invalid(err)
@@ -137,6 +138,7 @@ func probeRead(tool string, s Schema, raw json.RawMessage, read func(a *args.Arg
 		return fmt.Errorf("tool %s: the probe arguments %s are refused: %v", tool, raw, aerr)
 	}
 	a.Strict()
+	a.SetNow(probeNow)
 	defer func() {
 		p := recover()
 		if p == nil {

@@ -96,7 +96,7 @@ func (w Window) String(zone tz.Zone) string {
 func ReadReminders(a *args.Args, zone tz.Zone) item.Reminders {
 	var r item.Reminders
 	seen := map[int]bool{}
-	for _, n := range a.NumberList("remind_before", 0, item.MaxRemindBefore) {
+	for _, n := range a.MinutesList("remind_before", 0, item.MaxRemindBefore) {
 		if !seen[n] {
 			seen[n] = true
 			r.Before = append(r.Before, n)

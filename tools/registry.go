@@ -156,6 +156,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if p, ok := Get[Person](call); ok {
 		a.SetHome(p.Zone) // named first when a zone abbreviation is refused
 	}
+	// relative moments ("tomorrow 9am") are read at the call's now; a
+	// Define'd tool sets its Env.Now again, so both name one instant
+	a.SetNow(Now(call).UTC().Truncate(time.Second))
 	defer func() {
 		if p := recover(); p != nil {
 			r.logger().Error("tool panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -167,6 +170,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		// A handler that read a bad argument but forgot to check Err must
 		// not report success for a call it did not make as asked.
 		res = Invalid(a.Err())
+	}
+	if res.Code == CodeOK {
+		res = res.withReadings(a.Readings())
 	}
 	res = unavailable(res)
 	if (res.Code == CodeInternal || res.Code == CodeUnavailable) && res.internal != nil && ctx.Err() == nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/args"
 )
 
 // Result codes. 2 stays free: the shell uses it for usage errors.
@@ -40,6 +42,10 @@ type ExecResult struct {
 	Output       *Output         `json:"-"`
 	DidSpill     bool            `json:"did_spill,omitempty"`
 	OriginalCode int             `json:"original_code,omitempty"`
+	// Readings are the relative moments the call read ("tomorrow 9am"),
+	// which the text already echoes; for a front that shows the call in
+	// its own words (the chat's tool line).
+	Readings []args.Reading `json:"-"`
 
 	internal error // the cause of a CodeInternal result, for the log only
 }
@@ -313,11 +319,8 @@ const dataCutSentence = "The structured data of this answer was cut to fit 100,0
 func (r ExecResult) Bound() ExecResult {
 	text := r.TextOut()
 	chars := utf8.RuneCountInString(text)
-	// The text counts toward AnswerBound as a JSON string, as it is sent:
-	// quotes and escapes included, and leaves at least dataRoom for Data.
-	const dataRoom = 2000
 	sent := serialized(text)
-	textCut := chars > TextBound || sent > AnswerBound-dataRoom
+	textCut := !textFits(text)
 	if textCut {
 		note := fmt.Sprintf("\n[The text of this answer was cut here: its %d characters are more than one answer holds. Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars)
 		keep := headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2)
@@ -338,6 +341,17 @@ func (r ExecResult) Bound() ExecResult {
 		r.Out, r.Output = text, nil
 	}
 	return r
+}
+
+// dataRoom is what the text of an answer leaves of AnswerBound for Data,
+// at least.
+const dataRoom = 2000
+
+// textFits reports whether text is kept whole by Bound: at most TextBound
+// characters, and at most AnswerBound less dataRoom as a JSON string, as it
+// is sent (quotes and escapes included).
+func textFits(text string) bool {
+	return utf8.RuneCountInString(text) <= TextBound && serialized(text) <= AnswerBound-dataRoom
 }
 
 // serialized is the length in characters of s written as a JSON string.
@@ -473,4 +487,48 @@ func halveLongest(box map[string]any) bool {
 	}
 	set(keep[:(len(keep)+1)/2])
 	return true
+}
+
+// maxReadings is how many readings an answer echoes one by one.
+const maxReadings = 10
+
+// withReadings adds to an ok result one line per relative moment the call
+// read ([args.Reading.Sentence]: “Read “tomorrow 9am” (due) as Wed
+// 2026-12-02 09:00 (+01:00).”), after its text (before it when the text is
+// too long for one answer, as [ExecResult.Bound] keeps the head), so that a wrong reading is
+// seen by the model and the person on every front. Data is left as it is;
+// so is an Out that is itself one JSON value (the data for a program),
+// which a line of text would break.
+func (r ExecResult) withReadings(rs []args.Reading) ExecResult {
+	if len(rs) == 0 {
+		return r
+	}
+	lines := make([]string, 0, min(len(rs), maxReadings)+1)
+	for _, rd := range rs[:min(len(rs), maxReadings)] {
+		lines = append(lines, rd.Sentence())
+	}
+	if len(rs) > maxReadings {
+		lines = append(lines, fmt.Sprintf("(and %d more words read, not listed here).", len(rs)-maxReadings))
+	}
+	note := strings.Join(lines, "\n")
+	r.Readings = rs
+	switch {
+	case r.Out != "" && json.Valid([]byte(r.Out)):
+		return r
+	case !textFits(r.TextOut() + "\n" + note):
+		// Bound keeps the head of a text too long for one answer
+		r.Out = note + "\n" + r.TextOut()
+	case r.Out != "":
+		r.Out += "\n" + note
+	case r.Output != nil:
+		o := *r.Output
+		if o.Footer != "" {
+			note = o.Footer + "\n" + note
+		}
+		o.Footer = note
+		r.Output = &o
+	default:
+		r.Out = note
+	}
+	return r
 }

@@ -59,7 +59,7 @@ type freeArgs struct {
 // “day_end”, “weekends” and “tasks”.
 func readFree(a *args.Args, c *tools.Env) freeArgs {
 	w := tools.ReadWindow(a, c.Zone, c.Now)
-	need := a.Number("duration", 30, 5, 24*60)
+	need := a.Minutes("duration", 30, 5, 24*60)
 	dayStart := readClock(a, "day_start", 9*60)
 	dayEnd := readClock(a, "day_end", 18*60)
 	weekends := a.Flag("weekends")

@@ -83,7 +83,7 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 		_, in.StartMoved = in.Zone.Instant(in.Start.DateTime)
 	}
 	in.End, in.HasEnd = a.Moment("end", in.Zone)
-	in.Duration = a.Number("duration", 0, 1, maxDurationMinutes)
+	in.Duration = a.Minutes("duration", 0, 1, maxDurationMinutes)
 	in.Location = a.Line("location")
 	in.HasLocation = in.Location != ""
 	in.Notes = a.Body("notes")

@@ -12,19 +12,20 @@ import (
 // ([Args.SetNow]) in the zone the moment is read in (the person's, or the
 // zone a tool names such as an event's time_zone). Words are matched
 // without regard to case; spaces and commas between words are free; "at"
-// may stand before a time. docs/dates.md has the same grammar as a table,
+// may stand before a time. docs/time.md ("Relative dates and lengths") has
+// the same grammar as tables,
 // tested row by row:
 //
 //	relative = "now"
 //	         | "in" count unit            ; minutes, hours: elapsed time
-//	         | count unit "ago"           ; days, weeks: the same wall clock
+//	         | count unit "ago"           ; minutes, hours: elapsed time
 //	         | day [ ["at"] clock ]
 //	         | clock                      ; today, and it must be ahead
 //	         | "tonight"                  ; today 20:00, and it must be ahead
 //	day      = "today" | "tomorrow" | "yesterday"
 //	         | weekday | "next" weekday   ; the next such day, never today
 //	         | "next week"                ; the Monday of next week (ISO 8601)
-//	         | "in" count ("days"|"weeks") | count ("days"|"weeks") "ago"
+//	         | "in" count ("days"|"weeks") | count ("days"|"weeks") "ago" ; a day, as tomorrow
 //	clock    = H ["am"|"pm"] | H ":" MM ["am"|"pm"] | "noon" | "eod" | "end of day"
 //	count    = 1*6DIGIT | "a" | "an"
 //
@@ -189,10 +190,9 @@ func clockWords(words []string) (minute, used int, note string, why problem) {
 }
 
 // dayWords reads a day at the start of words, from today (the day now falls
-// on in the zone), and how many words it took (0 when none). keepClock is
-// true for "in 3 days" and "3 days ago", which keep now's wall clock when no
-// clock follows.
-func dayWords(words []string, today tz.Date) (d tz.Date, used int, keepClock bool, note string) {
+// on in the zone), and how many words it took (0 when none). "in 3 days"
+// and "3 days ago" are days, as "tomorrow" is: a clock may follow.
+func dayWords(words []string, today tz.Date) (d tz.Date, used int, note string) {
 	next := func(wd time.Weekday) tz.Date {
 		n := (int(wd) - int(today.Weekday()) + 7) % 7
 		if n == 0 {
@@ -202,22 +202,22 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, keepClock boo
 	}
 	switch w := words[0]; w {
 	case "today":
-		return today, 1, false, ""
+		return today, 1, ""
 	case "tomorrow":
-		return today.AddDays(1), 1, false, ""
+		return today.AddDays(1), 1, ""
 	case "yesterday":
-		return today.AddDays(-1), 1, false, ""
+		return today.AddDays(-1), 1, ""
 	case "next":
 		if len(words) < 2 {
-			return d, 0, false, ""
+			return d, 0, ""
 		}
 		if words[1] == "week" {
 			// ISO 8601 weeks start on Monday
 			back := (int(today.Weekday()) + 6) % 7
-			return today.AddDays(7 - back), 2, false, "next week is its Monday"
+			return today.AddDays(7 - back), 2, "next week is its Monday"
 		}
 		if wd, ok := weekdays[words[1]]; ok {
-			return next(wd), 2, false, "next " + words[1] + " is the coming " + wd.String()
+			return next(wd), 2, "next " + words[1] + " is the coming " + wd.String()
 		}
 	case "in":
 		if len(words) >= 3 {
@@ -226,12 +226,12 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, keepClock boo
 				if u == weeks {
 					n *= 7
 				}
-				return today.AddDays(n), 3, true, ""
+				return today.AddDays(n), 3, ""
 			}
 		}
 	default:
 		if wd, ok := weekdays[w]; ok {
-			return next(wd), 1, false, ""
+			return next(wd), 1, ""
 		}
 		if len(words) >= 3 && words[2] == "ago" {
 			n, ok := count(w)
@@ -239,11 +239,11 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, keepClock boo
 				if u == weeks {
 					n *= 7
 				}
-				return today.AddDays(-n), 3, true, ""
+				return today.AddDays(-n), 3, ""
 			}
 		}
 	}
-	return d, 0, false, ""
+	return d, 0, ""
 }
 
 // parseRelative reads s (trimmed) as a relative moment at now in zone.
@@ -293,7 +293,7 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 		return todayClock(s, tonightClock, "tonight is 20:00", nowDT, zone)
 	}
 	// day [at] [clock]
-	d, used, keepClock, note := dayWords(words, today)
+	d, used, note := dayWords(words, today)
 	if used == 0 {
 		// a clock alone: today, ahead of now
 		minute, n, cnote, why := clockWords(words)
@@ -310,9 +310,6 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	}
 	rest := words[used:]
 	if len(rest) == 0 {
-		if keepClock {
-			return relative{m: tz.TimeMoment(d.At(nowDT.Hour, nowDT.Minute)), note: note}, fine, nil
-		}
 		return relative{m: tz.DayMoment(d), note: note}, fine, nil
 	}
 	if rest[0] == "at" {

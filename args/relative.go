@@ -331,6 +331,14 @@ func todayClock(s string, minute int, note string, nowDT tz.DateTime, zone tz.Zo
 	if dt.Compare(nowDT.Clock()) <= 0 {
 		return relative{}, pastTime, &pastError{clock: strings.Join(strings.Fields(s), " "), now: nowDT, zone: zone.Name()}
 	}
+	if nowDT.Fold {
+		// now is in the second pass of an hour the clocks went back over:
+		// the first reading of dt is gone, so the time ahead is the second
+		first, _ := zone.Instant(dt)
+		if at, _ := zone.Instant(nowDT); !first.After(at) {
+			dt.Fold = true
+		}
+	}
 	return relative{m: tz.TimeMoment(dt), note: note}, fine, nil
 }
 

@@ -250,7 +250,12 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, note string) 
 // why is badForm when s is not one (the caller then gives its own
 // sentence), badClock for a clock out of range, badYear for a day outside
 // 0001–9999, pastTime (with a *pastError) for a time alone already past.
-func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why problem, err error) {
+//
+// Day words count from the person's today (home's date at now; zone's when
+// home is the zero Zone), and a clock is read in zone, the zone a plain
+// time of the argument is in: for a New York event, "tomorrow 9am" said in
+// Paris early on Wednesday is Thursday 09:00 in New York.
+func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why problem, err error) {
 	if len(s) > maxRelative {
 		return r, badForm, nil
 	}
@@ -260,6 +265,9 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	}
 	nowDT := zone.In(now)
 	today := nowDT.Date
+	if home != (tz.Zone{}) {
+		today = home.In(now).Date
+	}
 	at := func(t time.Time) (relative, problem, error) {
 		dt := zone.In(t)
 		if dt.Year < 1 || dt.Year > 9999 {
@@ -290,7 +298,7 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	}
 	// tonight
 	if len(words) == 1 && words[0] == "tonight" {
-		return todayClock(s, tonightClock, "tonight is 20:00", nowDT, zone)
+		return todayClock(s, tonightClock, "tonight is 20:00", today, now, zone)
 	}
 	// day [at] [clock]
 	d, used, note := dayWords(words, today)
@@ -303,7 +311,7 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 		if n == 0 || n != len(words) {
 			return r, badForm, nil
 		}
-		return todayClock(s, minute, cnote, nowDT, zone)
+		return todayClock(s, minute, cnote, today, now, zone)
 	}
 	if d.Year < 1 || d.Year > 9999 {
 		return r, badYear, nil
@@ -325,11 +333,19 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	return relative{m: tz.TimeMoment(d.At(minute/60, minute%60)), note: joinNotes(note, cnote)}, fine, nil
 }
 
-// todayClock is today at minute, which must still be ahead of now.
-func todayClock(s string, minute int, note string, nowDT tz.DateTime, zone tz.Zone) (relative, problem, error) {
-	dt := nowDT.Date.At(minute/60, minute%60)
-	if dt.Compare(nowDT.Clock()) <= 0 {
-		return relative{}, pastTime, &pastError{clock: strings.Join(strings.Fields(s), " "), now: nowDT, zone: zone.Name()}
+// todayClock is today (the person's) at minute in zone, which must still
+// be ahead of now as an instant. On a day the clocks go back, a clock in
+// the repeated hour whose first pass is gone is its second pass when that
+// is still ahead.
+func todayClock(s string, minute int, note string, today tz.Date, now time.Time, zone tz.Zone) (relative, problem, error) {
+	dt := today.At(minute/60, minute%60)
+	if first, _ := zone.Instant(dt); !first.After(now) {
+		second := dt
+		second.Fold = true
+		if t, _ := zone.Instant(second); !t.After(now) || t.Equal(first) {
+			return relative{}, pastTime, &pastError{clock: strings.Join(strings.Fields(s), " "), now: zone.In(now), zone: zone.Name()}
+		}
+		dt = second
 	}
 	return relative{m: tz.TimeMoment(dt), note: note}, fine, nil
 }
@@ -400,7 +416,7 @@ func (a *Args) relative(name, s string, zone tz.Zone) (m relative, why problem, 
 	if a.now.IsZero() {
 		return m, badForm, nil, false
 	}
-	r, why, err := parseRelative(s, a.now, zone)
+	r, why, err := parseRelative(s, a.now, zone, a.home)
 	if why == badForm {
 		return r, why, nil, false
 	}

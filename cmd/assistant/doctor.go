@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -133,6 +134,11 @@ func (r *doctorReport) fail(code int, check, text string) {
 func (r *doctorReport) print(s string) {
 	if len(r.key) >= 4 {
 		s = strings.ReplaceAll(s, r.key, "***")
+		// the server's words are cut at 200 bytes with "…", perhaps
+		// inside the key: hide the part before the cut too
+		for i := len(r.key) - 1; i >= 4; i-- {
+			s = strings.ReplaceAll(s, r.key[:i]+"…", "***…")
+		}
 	}
 	fmt.Fprintln(r.w, s)
 }
@@ -329,8 +335,12 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 	if w.Assumed {
 		where = fmt.Sprintf("a context window of %s tokens (%s, assumed: Ollama runs no copy of the model to ask)", thousands(tokensWindow), w.From)
 	}
-	if w.Server != "" && w.From == "" {
-		where = fmt.Sprintf("a context window of %s tokens (as %s said)", thousands(tokensWindow), w.Server)
+	if w.From == "" {
+		said := w.Server
+		if said == "" {
+			said = "the server" // only its refusal gave the window
+		}
+		where = fmt.Sprintf("a context window of %s tokens (as %s said)", thousands(tokensWindow), said)
 	}
 	room := tokensWindow - tokens
 	switch {
@@ -358,7 +368,9 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 // known.
 func need(tokens, max int) int {
 	n := 8192
-	for n < tokens+roomWanted {
+	// a server's count may be absurd: compare without adding to it, and
+	// stop doubling before n overflows (it then went to 0 and looped)
+	for n-roomWanted < tokens && n <= math.MaxInt/2 {
 		n *= 2
 	}
 	if max > 0 && n > max {

@@ -649,3 +649,44 @@ func TestFailureAfterAStep(t *testing.T) {
 		t.Errorf("stored %s: %+v", r, msgs)
 	}
 }
+
+// A server that echoes the API key in its refusal never gets it printed:
+// not whole, and not its start where the server's words are cut at 200
+// bytes.
+func TestRefusalHidesTheKey(t *testing.T) {
+	const key = "sk-test-0123456789abcdefghij"
+	for _, msg := range []string{
+		"Incorrect API key provided: " + key + ".",
+		strings.Repeat("x", 185) + " key: " + key,
+	} {
+		e := newEnv(t, false, reply{status: 401, body: `{"error":{"message":"` + msg + `"}}`}, reply{status: 401, body: msg})
+		e.cfg.APIKey = key
+		e.cfg.MaxRetries = 0
+		e.build(t)
+		_, err := e.agent.Turn(context.Background(), NewMemory(), "hello")
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Kind != KindAuth {
+			t.Fatalf("err = %v, want a refused key", err)
+		}
+		if strings.Contains(ae.Sentence, key[:8]) {
+			t.Errorf("the sentence shows the key: %q", ae.Sentence)
+		}
+		if !strings.Contains(ae.Sentence, "***") {
+			t.Errorf("the sentence does not mark where the key was: %q", ae.Sentence)
+		}
+	}
+}
+
+func TestHideKey(t *testing.T) {
+	cases := []struct{ s, key, want string }{
+		{"key abcdefgh here", "abcdefgh", "key *** here"},
+		{"cut abcdef…", "abcdefgh", "cut ***…"},
+		{"cut abc…", "abcdefgh", "cut abc…"}, // too short a start to be the key
+		{"short ab", "ab", "short ab"},
+	}
+	for _, c := range cases {
+		if got := HideKey(c.s, c.key); got != c.want {
+			t.Errorf("HideKey(%q, %q) = %q, want %q", c.s, c.key, got, c.want)
+		}
+	}
+}

@@ -270,6 +270,21 @@ func setupHint(msg string) string {
 	return ""
 }
 
+// HideKey returns s with every copy of the API key key replaced by "***",
+// and any start of it (4 bytes or more) that stands right before the "…"
+// the server's words are cut with, so a server that echoes the key never
+// gets it printed; s unchanged when key is shorter than 4 bytes.
+func HideKey(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	s = strings.ReplaceAll(s, key, "***")
+	for i := len(key) - 1; i >= 4; i-- {
+		s = strings.ReplaceAll(s, key[:i]+"…", "***…")
+	}
+	return s
+}
+
 // explain turns a failed request into one sentence for the person.
 func (a *Agent) explain(err error, status, tries int) *Error {
 	var own *Error
@@ -279,7 +294,7 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 	if status == 0 {
 		status = statusOf(err)
 	}
-	msg := messageOf(err)
+	msg := HideKey(messageOf(err), a.cfg.APIKey)
 	said := ""
 	if msg != "" {
 		said = fmt.Sprintf(" (the server said: %s)", strings.TrimSuffix(msg, "."))

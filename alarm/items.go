@@ -30,6 +30,7 @@ type override struct {
 	Length    time.Duration // with Start: the occurrence's own length
 	Triggers  []trigger     // nil: the series' reminders
 	Title     string        // "": the series' title
+	Notes     *string       // nil: the series' notes
 }
 
 // watched is one task or event as the reminders job sees it: its series of
@@ -41,6 +42,7 @@ type watched struct {
 	ID       int64
 	Title    string
 	Location string
+	Notes    string // the task's or event's notes, as written
 	Dead     bool
 	AllDay   bool
 	// NoBase is a task without a due: only its absolute reminders fire,
@@ -149,7 +151,7 @@ func loadTask(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 // watchTask is task t as the reminders job sees it, for a person in zone;
 // an error when its remind_zone is no IANA zone.
 func watchTask(t task.Task, deleted bool, zone tz.Zone) (*watched, error) {
-	it := &watched{Kind: "task", Label: task.Label(t.ID), ID: t.ID, Title: t.Title, zone: zone,
+	it := &watched{Kind: "task", Label: task.Label(t.ID), ID: t.ID, Title: t.Title, Notes: t.Notes, zone: zone,
 		Updated: t.UpdatedAt, Dead: deleted || t.Status != task.Open, Absolute: fireOnce(t.RemindOnce)}
 	// remind_at is read in the zone it was written in (RemindZone), so
 	// a moment given under another zone than the person's stored one
@@ -195,7 +197,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 	}
 	e := w.Event
 	it := &watched{Kind: "event", Label: e.Label(), ID: id, Title: e.Title, Location: e.Location,
-		zone: zone, AllDay: e.AllDay, Updated: w.Updated, Dead: w.Dead}
+		Notes: e.Notes, zone: zone, AllDay: e.AllDay, Updated: w.Updated, Dead: w.Dead}
 	bad := func(err error) (*watched, bool, error) { return nil, false, fmt.Errorf("event e%d: %w", id, err) }
 	if it.Absolute, err = onceFires(e.RemindOnce); err != nil {
 		return bad(err)
@@ -213,6 +215,7 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 		if o.Title != nil {
 			ov.Title = *o.Title
 		}
+		ov.Notes = o.Notes
 		if o.HasTime {
 			ov.Start = o.StartAt
 			ov.Length = o.EndAt.Sub(o.StartAt)

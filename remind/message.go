@@ -49,6 +49,10 @@ type Message struct {
 	Attempt int `json:"attempt"`
 	// Digest is set for a daily agenda.
 	Digest *DigestBody `json:"digest,omitempty"`
+	// Notes are the item's notes (an occurrence's own when it has them),
+	// for notifiers that write prose, such as Mail; the JSON leaves them
+	// out and keeps its documented shape.
+	Notes string `json:"-"`
 }
 
 // PersonRef names who the message is for.
@@ -107,12 +111,15 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 		return err
 	})
 	if it != nil {
-		m.Item.Kind, m.Item.Title, m.Item.Location = it.Kind, it.Title, it.Location
+		m.Item.Kind, m.Item.Title, m.Item.Location, m.Notes = it.Kind, it.Title, it.Location, it.Notes
 	}
 	var start time.Time
 	if it != nil && d.Occurrence != "" {
 		if ov := it.Over[d.Occurrence]; ov != nil && ov.Title != "" {
 			m.Item.Title = ov.Title
+		}
+		if ov := it.Over[d.Occurrence]; ov != nil && ov.Notes != nil {
+			m.Notes = *ov.Notes
 		}
 		for _, f := range it.Between(d.FireAt, d.FireAt) {
 			if f.Occurrence == d.Occurrence && f.Trigger == d.Trigger {

@@ -57,6 +57,7 @@ const envChatTools = "ASSISTANT_CHAT_TOOLS"
 var configKeys = []string{
 	"db", "person", "zone", "log_level",
 	"chat.model", "chat.base_url", "chat.api_key", "chat.history_budget", "chat.tools",
+	"remind.smtp", "remind.smtp_from", "remind.smtp_to", "remind.smtp_tls", "remind.smtp_user", "remind.smtp_password",
 }
 
 // globalFlags are the raw values of the root command's persistent flags.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -22,7 +23,17 @@ type remindOptions struct {
 	Exec          []string // run these commands with the JSON on standard input
 	Status        bool     // list upcoming, sent, late, skipped and failed reminders
 	Digest        string   // "07:30": a daily agenda at that time in each person's zone
+	SMTP          string   // HOST:PORT of an SMTP server to mail each reminder through
+	SMTPFrom      string   // the mails' sender address
+	SMTPTo        []string // their recipients
+	SMTPTLS       string   // auto, starttls, tls or none (remind.MailTLS)
+	SMTPUser      string   // who signs in; the password is in ASSISTANT_SMTP_PASSWORD or the config file
 }
+
+// envSMTPPassword is the SMTP user's password (--smtp-user), which no flag
+// takes: a flag's value is seen by every user of the machine (ps). It
+// wins over the config file's remind.smtp_password.
+const envSMTPPassword = "ASSISTANT_SMTP_PASSWORD"
 
 func newRemindCmd(a *app) *cobra.Command {
 	var o remindOptions
@@ -32,8 +43,8 @@ func newRemindCmd(a *app) *cobra.Command {
 		Long: `Deliver the reminders of every person's tasks and events when they are due,
 at least once, each under a stable delivery id (a receiver drops an id it
 has seen; a process killed between sending and recording resends the
-same id): as JSON lines on standard output (default), to a webhook, or to
-a command. --once delivers what is due and exits; the exit code is 9 when
+same id): as JSON lines on standard output (default), to a webhook, to
+a command, or by mail (--smtp). --once delivers what is due and exits; the exit code is 9 when
 a delivery failed (a later run retries it) or a reminder was given up
 (failed for good, or missed by more than --max-late). Without --once, it
 runs until SIGINT or SIGTERM. Reminders missed while nothing ran are sent
@@ -41,6 +52,7 @@ late up to --max-late, and recorded as skipped past it.`,
 		Example: `  assistant remind --once
   assistant remind --every 30s --webhook https://example.org/hook
   assistant remind --once --exec 'notify-send "$(jq -r .title)"'
+  assistant remind --once --smtp smtp.example.org:587 --smtp-from reminders@example.org --smtp-to ann@example.org
   assistant remind --status`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -60,6 +72,11 @@ late up to --max-late, and recorded as skipped past it.`,
 	f.StringArrayVar(&o.Exec, "exec", nil, "run this command with the reminder's JSON on standard input (repeatable)")
 	f.BoolVar(&o.Status, "status", false, "list upcoming, sent, late, skipped and failed reminders")
 	f.StringVar(&o.Digest, "digest", "", "send each person a daily agenda at this time in their zone, such as 07:30")
+	f.StringVar(&o.SMTP, "smtp", "", "mail each reminder through this SMTP server, HOST:PORT (with --smtp-from and --smtp-to)")
+	f.StringVar(&o.SMTPFrom, "smtp-from", "", "the sender address of reminder mails")
+	f.StringArrayVar(&o.SMTPTo, "smtp-to", nil, "a recipient of reminder mails (repeatable)")
+	f.StringVar(&o.SMTPTLS, "smtp-tls", "auto", "auto (STARTTLS when offered), starttls, tls (port 465) or none")
+	f.StringVar(&o.SMTPUser, "smtp-user", "", "sign in to the SMTP server as this user, over TLS only; the password comes from "+envSMTPPassword+" or the config file")
 	return cmd
 }
 
@@ -106,6 +123,15 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		// The command's own output goes to stderr, so standard output stays
 		// JSON lines when the stdout notifier is on too.
 		notifiers = append(notifiers, &remind.Command{Line: line, Stdout: a.stderr, Stderr: a.stderr})
+	}
+	if !o.Status {
+		m, err := a.smtpNotifier(cmd, o)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			notifiers = append(notifiers, m)
+		}
 	}
 	if len(notifiers) == 0 {
 		notifiers = append(notifiers, &remind.Lines{W: a.stdout})
@@ -184,8 +210,104 @@ func remindModes(cmd *cobra.Command, o remindOptions) error {
 		return usageError(cmd, "“--every” paces the loop, and “--status” only reports, so leave “--every” out")
 	case o.Status && (len(o.Webhooks) > 0 || len(o.Exec) > 0 || o.WebhookSecret != ""):
 		return usageError(cmd, "“--status” sends nothing, so leave out “--webhook”, “--webhook-secret” and “--exec”")
+	case o.Status && smtpFlagged(cmd):
+		return usageError(cmd, "“--status” sends nothing, so leave out the “--smtp” flags")
 	}
 	return nil
+}
+
+// smtpFlags are the flags of the SMTP notifier, each also a key of the
+// config file's [remind] table (smtp, smtp_from, …).
+var smtpFlags = []string{"smtp", "smtp-from", "smtp-to", "smtp-tls", "smtp-user"}
+
+func smtpFlagged(cmd *cobra.Command) bool {
+	for _, f := range smtpFlags {
+		if cmd.Flags().Changed(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// smtpNotifier is the Mail notifier the flags and the config file's
+// [remind] table describe, or nil when neither names a server. Each
+// setting is the flag's, else the config file's; the password is
+// ASSISTANT_SMTP_PASSWORD's, else remind.smtp_password's. A wrong value
+// is one sentence naming where it came from: exit 1 for a flag, 10 for
+// the config file or the environment.
+func (a *app) smtpNotifier(cmd *cobra.Command, o remindOptions) (*remind.Mail, error) {
+	wrong := func(from string, err error) error {
+		if strings.HasPrefix(from, "“--") {
+			return failf(exitInvalid, "%s is wrong: %v", from, err)
+		}
+		return failf(exitConfig, "%s is wrong: %v", from, err)
+	}
+	addr, addrFrom := a.settingFrom(cmd, "smtp", "", "remind.smtp", "")
+	var others []string
+	for _, f := range smtpFlags[1:] {
+		if cmd.Flags().Changed(f) {
+			others = append(others, "“--"+f+"”")
+		}
+	}
+	if strings.TrimSpace(addr) == "" {
+		if len(others) > 0 {
+			return nil, usageError(cmd, strings.Join(others, ", ")+" describe mail through an SMTP server, so give “--smtp HOST:PORT” too")
+		}
+		return nil, nil
+	}
+	m := &remind.Mail{Addr: strings.TrimSpace(addr)}
+	if _, _, err := net.SplitHostPort(m.Addr); err != nil {
+		return nil, wrong(addrFrom, fmt.Errorf("the SMTP server must be HOST:PORT such as smtp.example.org:587, not “%s”", addr))
+	}
+	from, fromFrom := a.settingFrom(cmd, "smtp-from", "", "remind.smtp_from", "")
+	if strings.TrimSpace(from) == "" {
+		return nil, failf(exitInvalid, "mail through %s needs a sender: give “--smtp-from ADDRESS” or smtp_from in the config file's [remind]", m.Addr)
+	}
+	var err error
+	if m.From, err = remind.ParseAddress(from); err != nil {
+		return nil, wrong(fromFrom, err)
+	}
+	to, toFrom := o.SMTPTo, "“--smtp-to”"
+	if !cmd.Flags().Changed("smtp-to") {
+		toFrom = "“remind.smtp_to” in the config file “" + a.configPath + "”"
+		switch v := a.conf.Get("remind.smtp_to").(type) {
+		case string:
+			to = []string{v}
+		case []any:
+			for _, x := range v {
+				to = append(to, fmt.Sprint(x))
+			}
+		}
+	}
+	if len(to) == 0 {
+		return nil, failf(exitInvalid, "mail through %s needs a recipient: give “--smtp-to ADDRESS” (repeatable) or smtp_to in the config file's [remind]", m.Addr)
+	}
+	for _, t := range to {
+		addr, err := remind.ParseAddress(t)
+		if err != nil {
+			return nil, wrong(toFrom, err)
+		}
+		m.To = append(m.To, addr)
+	}
+	mode, modeFrom := a.settingFrom(cmd, "smtp-tls", "", "remind.smtp_tls", "auto")
+	if m.TLS, err = remind.ParseMailTLS(mode); err != nil {
+		return nil, wrong(modeFrom, err)
+	}
+	user, userFrom := a.settingFrom(cmd, "smtp-user", "", "remind.smtp_user", "")
+	m.User = strings.TrimSpace(user)
+	if m.User != "" {
+		if m.TLS == remind.MailTLSNone {
+			return nil, wrong(userFrom, fmt.Errorf("the SMTP user %s signs in with a password, which is never sent without TLS, so set the TLS mode to auto, starttls or tls, or leave the user out", m.User))
+		}
+		m.Password = a.setting(nil, "", envSMTPPassword, "remind.smtp_password", "")
+		if m.Password == "" {
+			return nil, failf(exitConfig, "the SMTP user %s needs a password: set %s, or smtp_password in the config file's [remind]", m.User, envSMTPPassword)
+		}
+	}
+	if err := m.Check(); err != nil {
+		return nil, fail(exitInvalid, err)
+	}
+	return m, nil
 }
 
 // positiveDuration reads the value of --flag as a Go duration (30s, 5m,

@@ -147,7 +147,7 @@ func (a *app) viewOptions() view.Options {
 		return view.Options{Width: view.DefaultWidth}
 	}
 	o := view.Options{Width: view.DefaultWidth, Colour: os.Getenv("NO_COLOR") == ""}
-	if w := readline.GetScreenWidth(); w > 0 {
+	if w, _, err := readline.GetSize(int(f.Fd())); err == nil && w > 0 {
 		o.Width = w
 	}
 	return o

@@ -268,3 +268,44 @@ func TestAgendaJSON(t *testing.T) {
 		t.Errorf("the empty day: %+v (want empty lists, not null)", d)
 	}
 }
+
+// Every name of the JSON form is in docs/views.md, so a script's author
+// finds each one there.
+func TestAgendaJSONDocumented(t *testing.T) {
+	b, err := view.JSON(springWindow(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join("..", "docs", "views.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				names[k] = true
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	if len(names) < 20 {
+		t.Fatalf("only %d names in the JSON form: %v", len(names), names)
+	}
+	for n := range names {
+		if !strings.Contains(string(page), "`"+n+"`") {
+			t.Errorf("docs/views.md does not name %q of the JSON form", n)
+		}
+	}
+}

@@ -34,8 +34,8 @@ const (
 // Past MaxItems events and tasks the reading stops and the window is Cut.
 //
 // A window longer than MaxDays, or whose to comes before from, is refused
-// with an error of one sentence; a failed tool call returns the tool's own
-// sentence; a ctx done stops the reading and returns ctx's error.
+// with an error of one sentence; a failed tool call returns a *ToolError
+// with the tool's own sentence; a ctx done stops the reading and returns ctx's error.
 func Load(ctx context.Context, reg *tools.Registry, tc *tools.ToolContext, from, to tz.Date) (Window, error) {
 	if reg == nil || tc == nil {
 		return Window{}, errors.New("the view has no tools to read with; this is a bug in the program")
@@ -94,6 +94,20 @@ func (t Task) dueInstant(z tz.Zone) time.Time {
 	return z.StartOfDay(t.Due)
 }
 
+// ToolError is the error of [Load] when a tool call failed: Result is the
+// tool's answer, whose sentence is the error's text, and whose cause (a
+// store's trouble, for an internal failure) the error unwraps to, so a
+// front can give the code it gives for that tool's failures.
+type ToolError struct {
+	Tool   string // list_events or list_tasks
+	Result tools.ExecResult
+}
+
+func (e *ToolError) Error() string { return strings.TrimRight(e.Result.TextOut(), "\n") }
+
+// Unwrap is the cause of an internal failure, or nil.
+func (e *ToolError) Unwrap() error { return e.Result.Cause() }
+
 // loader is one Load's reading state.
 type loader struct {
 	ctx   context.Context
@@ -117,7 +131,7 @@ func (l *loader) call(tool string, args map[string]any, out any) error {
 		return err
 	}
 	if !res.OK() {
-		return errors.New(strings.TrimRight(res.TextOut(), "\n"))
+		return &ToolError{Tool: tool, Result: res}
 	}
 	if err := json.Unmarshal(res.Data, out); err != nil {
 		return fmt.Errorf("%s gave data the view cannot read (%v); this is a bug in the program", tool, err)

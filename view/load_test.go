@@ -242,7 +242,9 @@ func TestLoadRefuses(t *testing.T) {
 		t.Errorf("cancelled: %v; want context.Canceled", err)
 	}
 	// A registry without the tools answers with the registry's sentence.
-	if _, err := view.Load(env.Ctx, tools.NewRegistry(), tc, from, from); err == nil || !strings.Contains(err.Error(), "list_events") {
+	var te *view.ToolError
+	if _, err := view.Load(env.Ctx, tools.NewRegistry(), tc, from, from); !errors.As(err, &te) || te.Tool != "list_events" ||
+		te.Result.Code != tools.CodeInvalid || !strings.Contains(err.Error(), "list_events") {
 		t.Errorf("no tools: %v", err)
 	}
 	if _, err := view.Load(env.Ctx, env.Reg, &tools.ToolContext{}, from, from); err == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/assistant-dev/assistant/view"
@@ -104,7 +106,16 @@ func (a *app) runAgenda(cmd *cobra.Command, from string, days int, asJSON bool) 
 	reg := newRegistry()
 	reg.Log = a.log
 	w, err := view.Load(cmd.Context(), reg, a.toolContext(st, p), first, first.AddDays(days-1))
-	if err != nil {
+	var te *view.ToolError
+	switch {
+	case errors.As(err, &te):
+		// The code `assistant call` gives for the same failure.
+		code := te.Result.Code
+		if c := troubleExit(store.TroubleOf(te.Result.Cause())); code == tools.CodeInternal && c != 0 {
+			code = c
+		}
+		return failf(code, "%s", te.Error())
+	case err != nil:
 		return fail(exitInternal, err)
 	}
 	if asJSON {

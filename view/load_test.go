@@ -251,3 +251,29 @@ func TestLoadRefuses(t *testing.T) {
 		t.Error("no person: no error")
 	}
 }
+
+// Past MaxItems the reading stops and the window says it is Cut: 50
+// daily events over MaxDays days are 2,100 occurrences.
+func TestLoadCut(t *testing.T) {
+	env := tooltest.Open(t, time.Time{}, events.Register, tasks.Register)
+	env.At("Europe/Paris", "2026-10-05T08:00")
+	ann := env.Person("ann", "Europe/Paris")
+	for i := range 50 {
+		add(t, env, ann, "add_event", fmt.Sprintf(`{"title":"Daily %d","start":"2026-10-05T%02d:%02d","duration":5,"rrule":"FREQ=DAILY"}`, i, 6+i/6, i%6*10))
+	}
+	from := date("2026-10-05")
+	w, err := view.Load(env.Ctx, env.Reg, env.Context(ann), from, from.AddDays(view.MaxDays-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range w.Days {
+		n += len(d.Timed)
+	}
+	if !w.Cut || n != view.MaxItems || len(w.Days[0].Timed) != 50 {
+		t.Errorf("cut %v, %d occurrences read (want %d), %d on the first day", w.Cut, n, view.MaxItems, len(w.Days[0].Timed))
+	}
+	if out := view.Agenda(w, view.Options{}); !strings.HasSuffix(out, "only the first 2000 are shown.\n") {
+		t.Errorf("the agenda of a cut window ends:\n%s", out[max(0, len(out)-300):])
+	}
+}

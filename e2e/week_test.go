@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -68,6 +69,27 @@ func testWeekGrid(t *testing.T) {
 	for _, want := range []string{"October 2026 · Europe/Paris", "41 [ 5 ]  6•   7•   8    9•", "Wed  7  14:00 Dentist", "Fri  9  15:00 NY sync"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("month: want %q in\n%s", want, r.stdout)
+		}
+	}
+
+	// --json: the same days for scripts, the month's six weeks at most.
+	for _, c := range []struct {
+		cmd, from, to string
+		days, wed     int // the days, and the index of Wed 7 October
+	}{{"week", "2026-10-05", "2026-10-11", 7, 2}, {"month", "2026-09-28", "2026-11-01", 35, 9}} {
+		r = h.must(c.cmd, "--json")
+		var got struct {
+			From, To string
+			Days     []struct {
+				Date   string
+				Events []struct{ Title string }
+			}
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+			t.Fatalf("%s --json: %v\n%s", c.cmd, err, r.stdout)
+		}
+		if got.From != c.from || got.To != c.to || len(got.Days) != c.days || len(got.Days[c.wed].Events) != 1 || got.Days[c.wed].Events[0].Title != "Dentist" {
+			t.Errorf("%s --json: %s..%s, %d days:\n%s", c.cmd, got.From, got.To, len(got.Days), r.stdout)
 		}
 	}
 

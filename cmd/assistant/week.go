@@ -2,18 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
 
-	"github.com/assistant-dev/assistant/args"
-	"github.com/assistant-dev/assistant/tz"
 	"github.com/assistant-dev/assistant/view"
 )
 
@@ -21,10 +17,12 @@ import (
 type gridFlags struct {
 	from  string
 	width int
+	json  bool
 }
 
 func (f *gridFlags) add(cmd *cobra.Command, what string) {
 	cmd.Flags().StringVar(&f.from, "from", "", "a day in the "+what+" to show: 2026-10-05, today, tomorrow, next monday, in 2 weeks (default today, in your zone)")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print the days as JSON, as agenda --json does (docs/views.md gives its shape)")
 	cmd.Flags().IntVar(&f.width, "width", 0, "lay out for this many columns (default the terminal's width; else $COLUMNS; else 80)")
 }
 
@@ -92,9 +90,10 @@ func (a *app) runGrid(cmd *cobra.Command, f gridFlags, month bool) error {
 	now := a.now()
 	day := p.Zone.Today(now)
 	if f.from != "" {
-		d, err := readDay("--from", f.from, p.Zone, now)
+		d, err := readDay("from", f.from, p.Zone, now)
 		if err != nil {
-			return fail(exitInvalid, err)
+			// The sentence names the argument as a tool's; here it is a flag.
+			return failf(exitInvalid, "%s", strings.Replace(err.Error(), "“from”", "“--from”", 1))
 		}
 		day = d
 	}
@@ -109,6 +108,14 @@ func (a *app) runGrid(cmd *cobra.Command, f gridFlags, month bool) error {
 		}
 		return fail(exitInternal, err)
 	}
+	if f.json {
+		b, err := view.JSON(w)
+		if err != nil {
+			return fail(exitInternal, err)
+		}
+		_, err = a.stdout.Write(b)
+		return err
+	}
 	width, colour := a.layout(f.width)
 	o := view.GridOptions{Width: width, Colour: colour, Now: now}
 	if month {
@@ -117,27 +124,6 @@ func (a *app) runGrid(cmd *cobra.Command, f gridFlags, month bool) error {
 		a.printf("%s", view.Week(w, o))
 	}
 	return nil
-}
-
-// readDay reads a day as the tools read one ("2026-10-05", "tomorrow",
-// "next monday", "in 2 weeks"), at now in zone; the error is one sentence
-// naming the flag.
-func readDay(name, text string, zone tz.Zone, now time.Time) (tz.Date, error) {
-	raw, err := json.Marshal(map[string]string{name: text})
-	if err != nil {
-		return tz.Date{}, err
-	}
-	ar, err := args.New(raw, []string{name}, nil)
-	if err != nil {
-		return tz.Date{}, err
-	}
-	ar.SetHome(zone)
-	ar.SetNow(now)
-	d, _ := ar.Date(name)
-	if err := ar.Err(); err != nil {
-		return tz.Date{}, err
-	}
-	return d, nil
 }
 
 // layout is the width and colour of a view on standard output: the

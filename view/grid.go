@@ -556,7 +556,10 @@ func (g *grid) taskLine(head string, label int, t Task, overdue bool) {
 		box = "☑"
 	}
 	text := termClean(t.Title)
-	if t.Priority == 1 {
+	switch t.Priority { // 1 urgent, 2 high (list_tasks' scale)
+	case 1:
+		text = "!! " + text
+	case 2:
 		text = "! " + text
 	}
 	if t.DueTime {

@@ -34,6 +34,7 @@ var pages = []string{
 	"caldav.md",
 	"reminders.md",
 	"cli.md",
+	"views.md",
 	"tasks.md",
 	"events.md",
 	"time.md",

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -101,3 +102,35 @@ func testWeekGrid(t *testing.T) {
 		t.Errorf("month extra: %s", r)
 	}
 }
+
+// On a terminal (a pseudo-terminal 100 columns wide) the grid takes the
+// terminal's width, not $COLUMNS, and is coloured, unless NO_COLOR is set.
+func TestWeekOnATerminal(t *testing.T) {
+	h := newHome(t)
+	h.env["COLUMNS"] = "60"
+	h.must("call", "add_event", "title=Dentist", "start=2026-10-07T14:00", "duration=60")
+	for _, noColor := range []string{"", "1"} {
+		h.env["NO_COLOR"] = noColor
+		s := h.interactive("week")
+		if code := s.wait(); code != 0 {
+			t.Fatalf("week on a terminal: exit %d\n%s", code, s.output())
+		}
+		out := strings.ReplaceAll(s.output(), "\r\n", "\n")
+		coloured := strings.Contains(out, "\x1b[")
+		if coloured != (noColor == "") {
+			t.Errorf("NO_COLOR=%q: coloured %v:\n%q", noColor, coloured, out)
+		}
+		plain := ansi.ReplaceAllString(out, "")
+		if !strings.Contains(plain, "│[Mon 5]     │Tue 6       │Wed 7       │") {
+			t.Errorf("NO_COLOR=%q: the grid is not laid out for 100 columns:\n%s", noColor, plain)
+		}
+		for i, line := range strings.Split(plain, "\n") {
+			if n := utf8.RuneCountInString(line); n > 100 {
+				t.Errorf("line %d is %d columns on a 100-column terminal: %q", i+1, n, line)
+			}
+		}
+	}
+}
+
+// ansi matches an SGR sequence.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")

@@ -12,6 +12,10 @@ import (
 // two columns, the busy mark, "]" (the brackets only for today).
 const monthCell = 5
 
+// MinMonthWidth is the narrowest month [Month] lays out: the week numbers
+// and seven days; a smaller GridOptions.Width takes it.
+const MinMonthWidth = 3 + 7*monthCell
+
 // Month writes w, the weeks of a month as [MonthOf] gives them, as a small
 // calendar (ISO week numbers, then Monday to Sunday, as `ncal -M -w` or
 // `cal -m` lay them out) whose busy days carry a "•" and whose today is
@@ -24,7 +28,7 @@ func Month(w Window, o GridOptions) string {
 	if o.Now.IsZero() {
 		o.Now = w.Now
 	}
-	width := max(o.Width, 3+7*monthCell)
+	width := max(o.Width, MinMonthWidth)
 	var b strings.Builder
 	line := func(parts ...string) {
 		for _, p := range parts {

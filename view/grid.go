@@ -510,11 +510,11 @@ func clockChange(z tz.Zone, d tz.Date) string {
 // tasks lists the overdue tasks, then each day's tasks, one line each,
 // under the day's name.
 func (g *grid) tasks() {
-	any := len(g.w.Overdue) > 0
+	some := len(g.w.Overdue) > 0
 	for _, d := range g.w.Days {
-		any = any || len(d.Tasks) > 0
+		some = some || len(d.Tasks) > 0
 	}
-	empty := !any
+	empty := !some
 	for _, d := range g.w.Days {
 		if len(d.AllDay) > 0 || len(d.Timed) > 0 {
 			empty = false
@@ -526,7 +526,7 @@ func (g *grid) tasks() {
 	if g.w.Cut {
 		g.line(termCut(fmt.Sprintf("Not everything is shown: the window holds more than %d items.", MaxItems), g.o.Width))
 	}
-	if !any {
+	if !some {
 		return
 	}
 	g.line("")

@@ -83,9 +83,9 @@ func Month(w Window, o GridOptions) string {
 		line(strings.TrimRight(row.String(), " "))
 	}
 
-	any := false
+	shown := false
 	if len(w.Overdue) > 0 {
-		any = true
+		shown = true
 		line()
 		var items []string
 		for _, t := range w.Overdue {
@@ -98,10 +98,10 @@ func Month(w Window, o GridOptions) string {
 		if !inMonth(d.Date, month) || !busy(d) {
 			continue
 		}
-		if first && !any {
+		if first && !shown {
 			line()
 		}
-		first, any = false, true
+		first, shown = false, true
 		var items []string
 		for _, ev := range d.AllDay {
 			items = append(items, termClean(ev.Title))
@@ -123,7 +123,7 @@ func Month(w Window, o GridOptions) string {
 		}
 		line(paint(o.Colour, code, label), "  ", fitItems(items, width-8))
 	}
-	if !any {
+	if !shown {
 		line()
 		line("Nothing this month.")
 	}

@@ -78,3 +78,22 @@ func stripSGR(s string) string {
 		s = s[i+j+1:]
 	}
 }
+
+// A window of no days, or of three, is drawn without a fault.
+func TestWeekOfOddWindows(t *testing.T) {
+	if out := Week(Window{}, GridOptions{Width: 80}); !strings.Contains(out, "Nothing this week.") {
+		t.Errorf("an empty window:\n%s", out)
+	}
+	if out := Month(Window{}, GridOptions{Width: 80}); out != "" {
+		t.Errorf("an empty month: %q", out)
+	}
+	spec := weekSpecs(t)["overlap"]
+	spec.days = 3
+	out := Week(spec.window(t), GridOptions{Width: 80})
+	if !strings.Contains(out, "│Rev…╎+1  │") && !strings.Contains(out, "Review") {
+		t.Errorf("three days at 80 columns:\n%s", out)
+	}
+	if strings.Contains(out, "Thu 10") {
+		t.Errorf("three days show a fourth:\n%s", out)
+	}
+}

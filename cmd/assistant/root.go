@@ -60,6 +60,8 @@ Settings come from flags, then environment variables, then the config file
 		newServeCmd(a),
 		newRemindCmd(a),
 		newCallCmd(a),
+		newWeekCmd(a),
+		newMonthCmd(a),
 		newToolsCmd(a),
 		newImportCmd(a),
 		newExportCmd(a),

@@ -22,8 +22,10 @@ type Window struct {
 	Now      time.Time // the instant the view was made (the run's clock)
 	From, To tz.Date   // the first and last day shown
 	Days     []Day     // one per day From..To, in order, empty days included
-	// Overdue are the open tasks due before From (or, when From is today,
-	// before now), oldest first: an agenda shows them on top.
+	// Overdue are the open tasks due before From that are overdue at Now,
+	// oldest first: an agenda shows them on top. A task due on a day of the
+	// window stays on that day (with Task.Overdue set once its due has
+	// passed), so each task is shown once.
 	Overdue []Task
 	// Cut is true when the window held more items than a view reads (see
 	// [MaxItems]); the views say so rather than show a partial day as whole.
@@ -40,7 +42,7 @@ type Day struct {
 
 // Event is one occurrence of an event as list_events gives it.
 type Event struct {
-	ID       string // the occurrence id to quote (e7@20261005T070000Z, or e7 for a single event)
+	ID       string // the occurrence id to quote, as list_events gives it (e7@20261005T070000Z)
 	Series   string // the event id (e7)
 	Title    string
 	Location string
@@ -57,14 +59,14 @@ type Event struct {
 type Task struct {
 	ID       string // t12
 	Title    string
-	Priority int // 0 none, 1 high … 3 low, as list_tasks says
+	Priority int // 1 urgent, 2 high, 3 medium, 4 none, as list_tasks says
 	Done     bool
 	// Due is the day it is due in the person's zone; DueTime is false for
 	// a task due on a day (VALUE=DATE), true when it has a time (DueAt).
 	Due     tz.Date
 	DueTime bool
 	DueAt   time.Time
-	Overdue bool // open and past its due (the day's end for an all-day due)
+	Overdue bool // open and past its due at Now: a due time before Now, or a due day before today
 }
 
 // MaxDays is the most days one window holds (a month view shows six

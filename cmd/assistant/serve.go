@@ -103,7 +103,7 @@ func serveHTTP(ctx context.Context, a *app, o mcpOptions, reg *tools.Registry, o
 		attrs = append(attrs, "feed", root+feedPrefix)
 	}
 	if f.Week != nil {
-		attrs = append(attrs, "week", root+strings.TrimPrefix(weekPath, "/"))
+		attrs = append(attrs, "week", root+weekPath)
 	}
 	attrs = append(attrs, "db", st.Path(), "tools", len(reg.Names()))
 	a.log.Info("serving "+f.names()+" over HTTP", attrs...)

@@ -144,7 +144,7 @@ type drawn struct {
 	HoursOn  bool // the hours' column is displayed
 	Events   []struct {
 		ID, Start, End, Title, Date, Text string
-		Box                                rect
+		Box                               rect
 	}
 	Chips []struct {
 		ID, Date string

@@ -33,6 +33,7 @@ var pages = []string{
 	"mcp.md",
 	"caldav.md",
 	"reminders.md",
+	"views.md",
 	"cli.md",
 	"tasks.md",
 	"events.md",

@@ -54,6 +54,8 @@ Settings come from flags, then environment variables, then the config file
 	root.AddCommand(
 		newChatCmd(a),
 		newDoctorCmd(a),
+		newTodayCmd(a),
+		newAgendaCmd(a),
 		newMCPCmd(a),
 		newServeCmd(a),
 		newRemindCmd(a),

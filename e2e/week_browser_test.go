@@ -62,11 +62,31 @@ func browser(t *testing.T, authorization string, width, height int64, mobile boo
 	path := chromiumPath(t)
 	ctx, cancel := context.WithTimeout(context.Background(), browserLimit)
 	t.Cleanup(cancel)
+	// The profile is removed by hand rather than by t.TempDir: Chromium's
+	// helper processes may still write in it for a moment after the
+	// browser ends, and a RemoveAll that fails then must not fail the test.
+	profile, err := os.MkdirTemp("", "assistant-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for i := 0; ; i++ {
+			err := os.RemoveAll(profile)
+			if err == nil {
+				return
+			}
+			if i == 50 {
+				t.Logf("the Chromium profile %s is left behind: %v", profile, err)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox, // the tests may run as root, where Chromium's sandbox will not start
 		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	)
 	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	t.Cleanup(acancel)
@@ -76,7 +96,7 @@ func browser(t *testing.T, authorization string, width, height int64, mobile boo
 	if mobile {
 		emulate = append(emulate, chromedp.EmulateMobile, chromedp.EmulatePortrait)
 	}
-	err := chromedp.Do(bctx,
+	err = chromedp.Do(bctx,
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			if _, err := cdp.Call(ctx, tg, network.Enable, network.EnableParams{}); err != nil {
 				return err

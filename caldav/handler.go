@@ -136,20 +136,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		plain(w, http.StatusNotFound, "Nothing is served here; CalDAV clients take this server's address, or "+Prefix+"/.")
 		return
 	}
-	p, status := s.signIn(r)
-	switch status {
-	case http.StatusUnauthorized:
-		w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`", charset="UTF-8"`)
-		plain(w, status, "Sign in with your person's name as the user and an access token as the password; make a token with: assistant token create --person NAME.")
-		return
-	case http.StatusServiceUnavailable:
-		w.Header().Set("Retry-After", "5")
-		plain(w, status, "The database could not be reached to check the password, so nothing was done; try again in a moment.")
-		return
-	case http.StatusInternalServerError:
-		plain(w, status, "The password could not be checked; try again later.")
+	sp, zone, ok := SignIn(s.st, s.log, w, r)
+	if !ok {
 		return
 	}
+	p := &who{Person: sp, zone: zone, client: clientName(r.UserAgent())}
 	if !s.enter(p.ID) {
 		w.Header().Set("Retry-After", "1")
 		plain(w, http.StatusTooManyRequests, fmt.Sprintf("You have %d requests open already; wait for one to end, then try again.", s.limit))
@@ -191,33 +182,63 @@ func (s *server) leave(id int64) {
 	}
 }
 
-// signIn reads the Basic credentials: 0 and the person when they are
-// right, else the status to answer.
-func (s *server) signIn(r *http.Request) (*who, int) {
+// SignIn signs r in with HTTP Basic (RFC 7617) as CalDAV does, for
+// every page of the server that a person opens with a name and password
+// (CalDAV, the week page): the user is the person's name (any case, the
+// surrounding spaces ignored; ISO-8859-1 read as such, see userName) and
+// the password one of their access tokens. It returns the person and
+// their stored zone (UTC when the stored name no longer loads). When the
+// credentials are missing or wrong it answers w itself, 401 with the
+// Basic challenge of [Realm]; when the store cannot be asked, 503 with
+// Retry-After (or 500), logging why to log; and returns false. Nothing
+// but the Authorization header is read: a token is never taken from the
+// URL.
+func SignIn(st *store.Store, log *slog.Logger, w http.ResponseWriter, r *http.Request) (store.Person, tz.Zone, bool) {
+	p, zone, status := signIn(st, log, r)
+	switch status {
+	case 0:
+		return p, zone, true
+	case http.StatusUnauthorized:
+		w.Header().Set("WWW-Authenticate", `Basic realm="`+Realm+`", charset="UTF-8"`)
+		plain(w, status, "Sign in with your person's name as the user and an access token as the password; make a token with: assistant token create --person NAME.")
+	case http.StatusServiceUnavailable:
+		w.Header().Set("Retry-After", "5")
+		plain(w, status, "The database could not be reached to check the password, so nothing was done; try again in a moment.")
+	default:
+		plain(w, status, "The password could not be checked; try again later.")
+	}
+	return store.Person{}, tz.Zone{}, false
+}
+
+// signIn reads the Basic credentials of r: the person, their zone and 0
+// when they are right, else the status to answer.
+func signIn(st *store.Store, log *slog.Logger, r *http.Request) (store.Person, tz.Zone, int) {
 	user, pass, ok := r.BasicAuth()
 	if !ok || user == "" || pass == "" {
-		return nil, http.StatusUnauthorized
+		return store.Person{}, tz.Zone{}, http.StatusUnauthorized
 	}
 	user = userName(user)
-	p, err := s.st.PersonByToken(r.Context(), pass)
+	p, err := st.PersonByToken(r.Context(), pass)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, http.StatusUnauthorized
+		return store.Person{}, tz.Zone{}, http.StatusUnauthorized
 	}
 	if err != nil {
-		s.log.Error("checking a CalDAV password failed", "err", err)
-		if store.TroubleOf(err) == store.Unavailable {
-			return nil, http.StatusServiceUnavailable
+		if log != nil {
+			log.Error("checking an HTTP Basic password failed", "path", r.URL.Path, "err", err)
 		}
-		return nil, http.StatusInternalServerError
+		if store.TroubleOf(err) == store.Unavailable {
+			return store.Person{}, tz.Zone{}, http.StatusServiceUnavailable
+		}
+		return store.Person{}, tz.Zone{}, http.StatusInternalServerError
 	}
 	if !strings.EqualFold(strings.TrimSpace(user), p.Name) {
-		return nil, http.StatusUnauthorized
+		return store.Person{}, tz.Zone{}, http.StatusUnauthorized
 	}
 	zone, err := tz.LoadZone(p.Zone)
 	if err != nil {
 		zone = tz.UTC
 	}
-	return &who{Person: p, zone: zone, client: clientName(r.UserAgent())}, 0
+	return p, zone, 0
 }
 
 // route sends one signed-in request to its method's handler.

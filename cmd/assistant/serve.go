@@ -15,6 +15,8 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tz"
+	"github.com/assistant-dev/assistant/view"
+	"github.com/assistant-dev/assistant/view/weekpage"
 )
 
 // The paths of the HTTP server `assistant serve` and `assistant mcp --http`
@@ -24,18 +26,20 @@ const (
 	mcpPath         = "/mcp"
 	wellKnownCalDAV = "/.well-known/caldav"
 	feedPrefix      = "/feed/"
+	weekPath        = "/week"
 )
 
 func newServeCmd(a *app) *cobra.Command {
 	var o mcpOptions
 	cmd := &cobra.Command{
 		Use:   "serve [--http ADDR]",
-		Short: "Serve MCP, CalDAV and the calendar feed on one HTTP port",
+		Short: "Serve MCP, CalDAV, the calendar feed and the week page on one HTTP port",
 		Long: `Serve, on one HTTP port (--http, ` + mcpserver.DefaultAddr + ` by default): MCP at /mcp
 for MCP clients, each request with "Authorization: Bearer TOKEN"; CalDAV for
 calendar apps, whose account address is the server's root URL, signed in
-with the person's name and one of their tokens as the password; and each
-person's read-only calendar feed under /feed/. Tokens come from
+with the person's name and one of their tokens as the password; each
+person's read-only calendar feed under /feed/; and the week page at /week
+for a browser, signed in as for CalDAV. Tokens come from
 "assistant token create". The flags are those of "assistant mcp --http",
 which serves the same. An address beyond this machine is refused unless
 the server has TLS (--tls-cert and --tls-key) or a reverse proxy with TLS
@@ -98,6 +102,9 @@ func serveHTTP(ctx context.Context, a *app, o mcpOptions, reg *tools.Registry, o
 	if f.Feed != nil {
 		attrs = append(attrs, "feed", root+feedPrefix)
 	}
+	if f.Week != nil {
+		attrs = append(attrs, "week", root+weekPath)
+	}
 	attrs = append(attrs, "db", st.Path(), "tools", len(reg.Names()))
 	a.log.Info("serving "+f.names()+" over HTTP", attrs...)
 	if !mcpserver.Loopback(ln.Addr()) && !tls {
@@ -124,7 +131,35 @@ func (a *app) httpFronts(st *store.Store, reg *tools.Registry, opts *mcpserver.O
 		MCP:    m,
 		CalDAV: caldav.Handler(st, caldav.Options{Logger: a.log, Now: a.now, ReadOnly: opts.ReadOnly}),
 		Feed:   feed.Handler(st, feed.Options{Logger: a.log, Now: a.now}),
+		Week:   a.weekPage(st),
 	}, nil
+}
+
+// weekPage is the handler of the week page: each request signed in with
+// HTTP Basic as CalDAV does ([caldav.SignIn]), its days read by
+// [view.Load] through the read tools with the signed-in person's
+// ToolContext, as the MCP front builds one per request. It has a registry
+// of its own with every tool (it calls only list_events and list_tasks):
+// --tools and --read-only choose what MCP clients see, not what a person
+// may read of their own week.
+func (a *app) weekPage(st *store.Store) http.Handler {
+	reg := newRegistry()
+	reg.Log = a.log
+	return weekpage.Handler(weekpage.HandlerOptions{
+		Path:   weekPath,
+		Now:    a.now,
+		Logger: a.log,
+		SignIn: func(w http.ResponseWriter, r *http.Request) (weekpage.Session, bool) {
+			p, zone, ok := caldav.SignIn(st, a.log, w, r)
+			if !ok {
+				return weekpage.Session{}, false
+			}
+			tc := a.toolContext(st, tools.Person{ID: p.ID, Name: p.Name, Zone: zone})
+			return weekpage.Session{Zone: zone, Load: func(ctx context.Context, from, to tz.Date) (view.Window, error) {
+				return view.Load(ctx, reg, tc, from, to)
+			}}, true
+		},
+	})
 }
 
 // tokenPerson is the MCP [mcpserver.Authenticator] of st: a token's
@@ -154,14 +189,19 @@ type fronts struct {
 	MCP    http.Handler // mcpserver.HTTPHandler
 	CalDAV http.Handler // caldav.Handler
 	Feed   http.Handler // the read-only feeds; nil: /feed/ is not served
+	Week   http.Handler // the week page (weekpage.Handler); nil: /week is not served
 }
 
 // names names the fronts served, for the log.
 func (f fronts) names() string {
-	if f.Feed == nil {
-		return "MCP and CalDAV"
+	names := []string{"MCP", "CalDAV"}
+	if f.Feed != nil {
+		names = append(names, "the calendar feed")
 	}
-	return "MCP, CalDAV and the calendar feed"
+	if f.Week != nil {
+		names = append(names, "the week page")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // handler routes a request by its path:
@@ -169,6 +209,7 @@ func (f fronts) names() string {
 //	/mcp, /mcp/                          MCP (every method)
 //	/.well-known/caldav, /dav, /dav/…    CalDAV (every method)
 //	/feed/…                              the feed, when f.Feed is set
+//	/week                                the week page, when f.Week is set
 //	GET or HEAD /                        a short page naming the above
 //	POST /                               404 saying MCP is at /mcp
 //	any other method on /                CalDAV: the root URL is the
@@ -184,6 +225,9 @@ func (f fronts) handler() http.Handler {
 	mux.Handle(caldav.Prefix+"/", f.CalDAV)
 	if f.Feed != nil {
 		mux.Handle(feedPrefix, f.Feed)
+	}
+	if f.Week != nil {
+		mux.Handle(weekPath, f.Week)
 	}
 	mux.HandleFunc("GET /{$}", f.rootPage)
 	mux.HandleFunc("POST /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -206,6 +250,9 @@ func (f fronts) rootPage(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(&b, "CalDAV (the account address for calendar apps; user name: your person's name, password: one of your tokens):\n  %s\n\n", root)
 	if f.Feed != nil {
 		fmt.Fprintf(&b, "Calendar feed (read-only, for subscribing by URL; each person's secret address):\n  %sfeed/SECRET.ics\n\n", root)
+	}
+	if f.Week != nil {
+		fmt.Fprintf(&b, "Week page (for a browser; sign in as for CalDAV, your person's name and one of your tokens):\n  %sweek\n\n", root)
 	}
 	b.WriteString("Tokens come from: assistant token create --person NAME\n")
 	plain(w, http.StatusOK, b.String())

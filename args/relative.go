@@ -290,7 +290,7 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	}
 	// tonight
 	if len(words) == 1 && words[0] == "tonight" {
-		return todayClock(s, tonightClock, "tonight is 20:00", nowDT, zone)
+		return todayClock(s, tonightClock, "tonight is 20:00", now, zone)
 	}
 	// day [at] [clock]
 	d, used, note := dayWords(words, today)
@@ -303,7 +303,7 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 		if n == 0 || n != len(words) {
 			return r, badForm, nil
 		}
-		return todayClock(s, minute, cnote, nowDT, zone)
+		return todayClock(s, minute, cnote, now, zone)
 	}
 	if d.Year < 1 || d.Year > 9999 {
 		return r, badYear, nil
@@ -325,10 +325,15 @@ func parseRelative(s string, now time.Time, zone tz.Zone) (r relative, why probl
 	return relative{m: tz.TimeMoment(d.At(minute/60, minute%60)), note: joinNotes(note, cnote)}, fine, nil
 }
 
-// todayClock is today at minute, which must still be ahead of now.
-func todayClock(s string, minute int, note string, nowDT tz.DateTime, zone tz.Zone) (relative, problem, error) {
+// todayClock is today at minute, which must still be ahead of now. The
+// two are compared as instants, the clock resolved as every civil time is
+// ([tz.Zone.Instant]: a time that happens twice is the first), so on a
+// fall-back day at the second 02:30, "2:45am" is the first 02:45, already
+// past, not the second one still ahead.
+func todayClock(s string, minute int, note string, now time.Time, zone tz.Zone) (relative, problem, error) {
+	nowDT := zone.In(now)
 	dt := nowDT.Date.At(minute/60, minute%60)
-	if dt.Compare(nowDT.Clock()) <= 0 {
+	if t, _ := zone.Instant(dt); !t.After(now.Truncate(time.Minute)) {
 		return relative{}, pastTime, &pastError{clock: strings.Join(strings.Fields(s), " "), now: nowDT, zone: zone.Name()}
 	}
 	return relative{m: tz.TimeMoment(dt), note: note}, fine, nil

@@ -90,7 +90,7 @@ setup must change (an unknown model, no tool calls, too small a context).`,
 	f := cmd.Flags()
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
-	f.String("tools", "", "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated (env ASSISTANT_CHAT_TOOLS)")
+	f.StringSlice("tools", nil, "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated or the flag repeated (env ASSISTANT_CHAT_TOOLS)")
 	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
 	f.DurationVar(&timeout, "timeout", doctorTimeout, "how long to wait for the model's answer to the tool-call request")
 	return cmd

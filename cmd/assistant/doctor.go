@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +40,12 @@ const (
 // doctorMessage is the message that should make any model that calls
 // tools call one: it names a tool that only reads.
 func doctorMessage(reg *tools.Registry) string {
+	return fmt.Sprintf("What is on my list? Use the %s tool.", doctorTool(reg))
+}
+
+// doctorTool is the tool doctorMessage asks for: list_tasks, else the
+// first list_ tool offered, else the first tool offered.
+func doctorTool(reg *tools.Registry) string {
 	name := ""
 	for _, t := range reg.Tools() {
 		if t.Name == "list_tasks" {
@@ -50,7 +59,7 @@ func doctorMessage(reg *tools.Registry) string {
 	if name == "" && len(reg.Tools()) > 0 {
 		name = reg.Tools()[0].Name
 	}
-	return fmt.Sprintf("What is on my list? Use the %s tool.", name)
+	return name
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -153,7 +162,9 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		Registry:   reg,
 		Context:    a.toolContext(st, p),
 		HTTPClient: cappedClient{next: &http.Client{}, limit: agent.MaxInfoBody},
-		Log:        a.log,
+		// the checks' lines say what went wrong; the agent's retry
+		// warnings would only mix into them, so they show at debug only
+		Log: slog.New(debugOnly{a.log.Handler()}),
 	})
 	if err != nil {
 		var ae *agent.Error
@@ -173,7 +184,15 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		note, cerr = ag.ChooseModel(ctx) // the model the chat would take, from the list just read
 	}
 	model := ag.Model()
-	r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
+	switch {
+	case s.Model == "" && lerr != nil && !isOpenAIURL(ag.BaseURL()) && ag.BaseURL() != agent.OllamaURL:
+		// the chat takes the first model the server lists; it listed none
+		r.print(fmt.Sprintf("Checking the server at %s, as `assistant chat` would use it: no model is set, and the chat takes the first the server lists; without a list it asks for “%s”.", ag.BaseURL(), model))
+	case s.Model == "" && !isOpenAIURL(ag.BaseURL()) && ag.BaseURL() != agent.OllamaURL:
+		r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it: no model is set, and the chat takes the first the server lists.", model, ag.BaseURL()))
+	default:
+		r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
+	}
 	var le *agent.Error
 	switch {
 	case ctx.Err() != nil:
@@ -192,6 +211,12 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 			ids[i] = m.ID
 		}
 		if !agent.HasModel(ids, model) {
+			if w := ag.ContextWindow(ctx, models, info); len(ids) > 0 && (w.Server == agent.ServerLlamaCpp || models[0].TrainContext > 0) {
+				// llama-server answers with its one model whatever the name
+				r.line("warn", "model", fmt.Sprintf("The server does not list “%s”, but llama-server serves one model whatever the name: the chat will use “%s”.", model, ids[0]))
+				r.fix(fmt.Sprintf("Name it with --model %s to say what is served.", ids[0]))
+				break
+			}
 			r.fail(agent.ExitConfig, "model", missingModel(ag, ids, model))
 			return r.summary(model)
 		}
@@ -213,6 +238,11 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 	sized := true
 	var te *agent.Error
 	switch {
+	case terr == nil && len(notOffered(check.Called, reg)) > 0:
+		bad := notOffered(check.Called, reg)
+		r.fail(agent.ExitConfig, "tools", fmt.Sprintf("The model called %s, a tool it was not given (it was asked for %s); the chat answers such a call with the names it has, and a small model may keep trying.", strings.Join(bad, ", "), doctorTool(reg)))
+		r.fix("Pick a model that keeps to the tools it is given, or offer the tools it reaches for (`--tools` with " + strings.Join(bad, ",") + ").")
+		window = ag.ContextWindow(ctx, models, info)
 	case terr == nil && len(check.Called) > 0:
 		r.line("ok", "tools", fmt.Sprintf("The model answered with a call of %s, as the chat needs.", strings.Join(check.Called, ", ")))
 		window = ag.ContextWindow(ctx, models, info)
@@ -227,8 +257,12 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		window = ag.ContextWindow(ctx, models, info)
 		r.line("warn", "tools", "Not known: the server refused the request as longer than the model's context, before the model saw it.")
 	case errors.As(terr, &te) && te.Kind == agent.KindRefused:
-		r.fail(agent.ExitConfig, "tools", te.Sentence)
 		window = ag.ContextWindow(ctx, models, info)
+		sentence, fix := splitFix(te.Sentence)
+		r.fail(agent.ExitConfig, "tools", sentence)
+		if fix != "" {
+			r.fix(toolsFix(window, model))
+		}
 	default:
 		r.fail(agent.ExitCode(terr), "tools", terr.Error())
 		sized = false
@@ -252,6 +286,8 @@ func missingModel(ag *agent.Agent, ids []string, model string) string {
 		fmt.Fprintf(&b, " (%s).", countOf(len(ids), "model"))
 		if like := agent.SimilarModels(ids, model); len(like) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", "“"+strings.Join(like, "”, “")+"”")
+		} else {
+			fmt.Fprintf(&b, " It has %s.", someNames(ids, 5))
 		}
 	}
 	b.WriteString(" Name one it has with --model or ASSISTANT_MODEL")
@@ -261,6 +297,59 @@ func missingModel(ag *agent.Agent, ids []string, model string) string {
 	b.WriteString(".")
 	return b.String()
 }
+
+// splitFix splits a sentence of a server that cannot use tools ("… cannot
+// use tools: llama.cpp's server needs --jinja for tool calls; restart it
+// as …") into what is wrong and whether it held a fix, which the doctor
+// writes on its own line.
+func splitFix(s string) (sentence, fix string) {
+	i := strings.Index(s, " cannot use tools: ")
+	if i < 0 {
+		return s, ""
+	}
+	j := strings.Index(s[i:], "; ")
+	if j < 0 {
+		return s, ""
+	}
+	return s[:i+j] + ".", strings.TrimSuffix(s[i+j+2:], ".")
+}
+
+// someNames writes up to most names, quoted, then how many more there are.
+func someNames(ids []string, most int) string {
+	if len(ids) <= most {
+		return "“" + strings.Join(ids, "”, “") + "”"
+	}
+	return "“" + strings.Join(ids[:most], "”, “") + "” and " + strconv.Itoa(len(ids)-most) + " more"
+}
+
+// isOpenAIURL reports whether base is OpenAI's own API, whose default
+// model the chat names when none is set.
+func isOpenAIURL(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// notOffered are the tools in called that reg does not hold.
+func notOffered(called []string, reg *tools.Registry) []string {
+	var out []string
+	for _, name := range called {
+		if !slices.Contains(reg.Names(), name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// debugOnly passes a handler's debug records and drops the rest.
+type debugOnly struct{ slog.Handler }
+
+func (h debugOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l <= slog.LevelDebug && h.Handler.Enabled(ctx, l)
+}
+func (h debugOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	return debugOnly{h.Handler.WithAttrs(as)}
+}
+func (h debugOnly) WithGroup(name string) slog.Handler { return debugOnly{h.Handler.WithGroup(name)} }
 
 // wordsNotCalls is the sentence for a model that answered in words.
 func wordsNotCalls(text string, reg *tools.Registry) string {

@@ -101,6 +101,7 @@ setup must change (an unknown model, no tool calls, too small a context).`,
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
 	f.StringSlice("tools", nil, "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated or the flag repeated (env ASSISTANT_CHAT_TOOLS)")
 	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
+	f.String("history-budget", "", fmt.Sprintf("check with the chat's history budget of `N` characters (default %d; env ASSISTANT_HISTORY_BUDGET)", agent.DefaultHistoryBudget))
 	f.DurationVar(&timeout, "timeout", doctorTimeout, "how long to wait for the model's answer to the tool-call request")
 	return cmd
 }
@@ -270,7 +271,11 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 
 	// 3. The request's size against the context window.
 	if sized {
-		r.context(check, window, model)
+		budget := s.HistoryBudget
+		if budget <= 0 {
+			budget = agent.DefaultHistoryBudget
+		}
+		r.context(check, window, model, len(reg.Names()) < len(newRegistry().Names()), budget)
 	}
 	return r.summary(model)
 }
@@ -382,7 +387,10 @@ func toolsFix(w agent.Window, model string) string {
 }
 
 // context writes the check of the request's size against the window.
-func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model string) {
+// subset says the run already offers fewer tools than all, so fewer is
+// not suggested again; budget is the chat's history budget in characters.
+func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model string, subset bool, budget int) {
+	fix := func(tokens int) string { return contextFix(w, tokens, model, subset, budget) }
 	estimate := (check.RequestBytes + bytesPerToken - 1) / bytesPerToken
 	tokens, counted := estimate, false
 	// A count under half the estimate leaves out what the server had
@@ -408,7 +416,7 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 		}
 		if check.Overflow {
 			r.fail(agent.ExitConfig, "context", size+"; the server refused it as longer than the model's context.")
-			r.fix(contextFix(w, tokens, model))
+			r.fix(fix(tokens))
 			return
 		}
 		r.line("warn", "context", size+"; the server does not say the model's context window: give it "+thousands(need(tokens, 0))+" tokens or more.")
@@ -435,11 +443,38 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 		r.fail(agent.ExitConfig, "context", fmt.Sprintf("%s, more than %s: it does not fit.", size, where))
 	case room < roomWanted:
 		r.line("warn", "context", fmt.Sprintf("%s, against %s: only %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
+	case tokens+budget/charsPerToken > tokensWindow:
+		r.line("warn", "context", fmt.Sprintf("%s, against %s: %s tokens are left, but the chat sends up to %s characters of the conversation (--history-budget, about %s tokens), so a long conversation will not fit.",
+			size, where, thousands(room), thousands(budget), thousands(budget/charsPerToken)))
+		bigger := need(tokens+budget/charsPerToken, w.Max)
+		switch fits := budgetFor(tokensWindow, tokens); {
+		case fits > 0 && bigger > tokensWindow:
+			r.fix(fmt.Sprintf("Chat with `--history-budget %d` (history_budget in the config file's [chat]), or give the model a context of %s tokens, which the budget of %s characters fits.", fits, thousands(bigger), thousands(budget)))
+		case fits > 0:
+			r.fix(fmt.Sprintf("Chat with `--history-budget %d` (history_budget in the config file's [chat]).", fits))
+		default:
+			r.fix(fix(tokens))
+		}
+		return
 	default:
 		r.line("ok", "context", fmt.Sprintf("%s, against %s: %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
 		return
 	}
-	r.fix(contextFix(w, tokens, model))
+	r.fix(fix(tokens))
+}
+
+// charsPerToken is the chat's estimate of a conversation's characters
+// per token (docs/chat.md, "Long conversations").
+const charsPerToken = 3
+
+// budgetFor is the history budget, in characters, that fits a context
+// window of window tokens beside a request of tokens (the tools and the
+// system prompt) and room for the answer: docs/chat.md's rule of three
+// characters a token beyond the first 5,000 tokens, rounded down to a
+// thousand (8,192 tokens → 9000); 0 when nothing is left.
+func budgetFor(window, tokens int) int {
+	n := charsPerToken * (window - max(5000, tokens+1000))
+	return max(0, n/1000*1000)
 }
 
 // need is the context to ask for: the request and roomWanted, rounded up
@@ -458,9 +493,16 @@ func need(tokens, max int) int {
 
 // contextFix says what to set for a larger context on the server w
 // names, and that a smaller tool set makes every request smaller.
-func contextFix(w agent.Window, tokens int, model string) string {
+func contextFix(w agent.Window, tokens int, model string, subset bool, budget int) string {
 	n := need(tokens, w.Max)
 	fewer := "or offer the chat fewer tools (`--tools tasks`, `calendar` or `read-only`; see `assistant doctor --tools tasks`), which makes every request smaller."
+	if subset {
+		// the run already offers a subset: name no group that may be larger
+		fewer = "or offer the chat fewer tools still, which makes every request smaller."
+	}
+	if fits := budgetFor(n, tokens); tokens+budget/charsPerToken > n && fits > 0 {
+		fewer = fmt.Sprintf("with %s tokens, chat with `--history-budget %d` so a long conversation fits; %s", thousands(n), fits, fewer)
+	}
 	if w.Max > 0 && n < tokens+roomWanted {
 		return fmt.Sprintf("The model takes at most %s tokens: give it all of them, %s", thousands(w.Max), fewer)
 	}

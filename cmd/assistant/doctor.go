@@ -70,10 +70,11 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Long: `Check the model server the chat would use, with the chat's settings
 (--base-url or OPENAI_BASE_URL, --model or ASSISTANT_MODEL, OPENAI_API_KEY,
 --tools or ASSISTANT_CHAT_TOOLS, the config file's [chat] table): whether the server lists the model,
-whether the model answers a request with a tool call (one request with the
-chat's own system prompt and tools, which runs no tool), and how large that
-request is against the model's context window, when the server says it
-(Ollama, llama.cpp's server, vLLM). Each check is one line (ok, warn or
+whether the model answers a request with a call of a tool it was given
+(one request with the chat's own system prompt and tools, which runs no
+tool), and how large that request is against the model's context window,
+when the server says it (Ollama, llama.cpp's server, vLLM), with room for
+the conversation the chat's --history-budget lets it send. Each check is one line (ok, warn or
 fail), with what to set when it fails, then a summary.
 
 Exit 0 when the model calls tools and the request fits; otherwise the

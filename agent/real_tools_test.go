@@ -351,7 +351,7 @@ func testRealToolsParallelAddAndListEvents(t *testing.T) {
 		}
 	}
 	wantOut := "→ add_event \"Dentist\" start Wed 2026-07-15 15:00 duration 45 ✓ e1\n" +
-		"→ list_events from Mon 2026-07-13 to Sun 2026-07-19 ✓ e1@20260715T130000Z\n" +
+		"→ list_events from Mon 2026-07-13 to Sun 2026-07-19 ✓ 1 event\n" +
 		"Booked the dentist on Wednesday at 15:00.\n"
 	if e.out.String() != wantOut {
 		t.Errorf("Out = %q, want %q", e.out.String(), wantOut)

@@ -297,7 +297,7 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 	msg := HideKey(messageOf(err), a.cfg.APIKey)
 	said := ""
 	if msg != "" {
-		said = fmt.Sprintf(" (the server said: %s)", strings.TrimSuffix(msg, "."))
+		said = fmt.Sprintf("; the server said: %s", strings.TrimSuffix(msg, "."))
 	}
 	if hint := setupHint(msg); hint != "" {
 		return &Error{Kind: KindRefused, Status: status, Err: err,
@@ -306,19 +306,19 @@ func (a *Agent) explain(err error, status, tries int) *Error {
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return &Error{Kind: KindAuth, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s refused the API key (HTTP %d)%s: set OPENAI_API_KEY to a valid key for that server.", a.baseURL, status, said)}
+			Sentence: fmt.Sprintf("The model server at %s refused the API key (HTTP %d%s): set OPENAI_API_KEY to a valid key for that server.", a.baseURL, status, said)}
 	case status == http.StatusTooManyRequests && isQuota(err):
 		return &Error{Kind: KindRefused, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s says the account has no quota left (HTTP 429)%s: add credit, or use another key or a local model.", a.baseURL, said)}
+			Sentence: fmt.Sprintf("The model server at %s says the account has no quota left (HTTP 429%s): add credit, or use another key or a local model.", a.baseURL, said)}
 	case status == http.StatusNotFound:
 		return &Error{Kind: KindNotFound, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s does not know the model “%s” or is not an OpenAI-compatible endpoint (HTTP 404)%s: %s", a.baseURL, a.cfg.Model, said, a.notFoundFix())}
+			Sentence: fmt.Sprintf("The model server at %s does not know the model “%s” or is not an OpenAI-compatible endpoint (HTTP 404%s): %s", a.baseURL, a.cfg.Model, said, a.notFoundFix())}
 	case status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status == http.StatusConflict || status >= 500:
 		return &Error{Kind: KindUnavailable, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s kept failing (HTTP %d after %s)%s; try again in a while.", a.baseURL, status, triesText(tries), said)}
+			Sentence: fmt.Sprintf("The model server at %s kept failing (HTTP %d after %s%s); try again in a while.", a.baseURL, status, triesText(tries), said)}
 	case status >= 400:
 		return &Error{Kind: KindRefused, Status: status, Err: err,
-			Sentence: fmt.Sprintf("The model server at %s refused the request (HTTP %d)%s; check ASSISTANT_MODEL and the server's tool-call settings.", a.baseURL, status, said)}
+			Sentence: fmt.Sprintf("The model server at %s refused the request (HTTP %d%s); check ASSISTANT_MODEL and the server's tool-call settings.", a.baseURL, status, said)}
 	}
 	if isNoServer(err) {
 		return &Error{Kind: KindUnreachable, Err: err, Sentence: a.unreachableSentence()}

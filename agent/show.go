@@ -27,8 +27,9 @@ var (
 //
 //	→ add_task "Dentist" due Tue 2026-12-01 15:00 ✓ t12
 //
-// the tool's name, its most telling arguments, and ✓ with the id the
-// answer is about (see answerID), or ✗ with the first words of the error. Times are shown as
+// the tool's name, its most telling arguments, and ✓ with how many items
+// a list answer holds (answerCount) or the id the answer is about (see
+// answerID), or ✗ with the first words of the error. Times are shown as
 // the person reads them: a time the model wrote as an instant (…Z, an
 // offset) is shown in the person's zone.
 func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
@@ -68,7 +69,9 @@ func toolLine(name, rawArgs string, res tools.ExecResult, zone tz.Zone) string {
 	}
 	if res.OK() {
 		b.WriteString(" ✓")
-		if id := answerID(res); id != "" {
+		if n := answerCount(res); n != "" {
+			b.WriteString(" " + n)
+		} else if id := answerID(res); id != "" {
 			b.WriteString(" " + id)
 		}
 	} else {
@@ -105,6 +108,46 @@ func answerID(res tools.ExecResult) string {
 		}
 	}
 	return firstID.FindString(res.TextOut())
+}
+
+// listed are the lists a list answer's data holds, and the noun a tool
+// line counts them with (one, many).
+var listed = []struct{ key, one, many string }{
+	{"tasks", "task", "tasks"},
+	{"events", "event", "events"},
+	{"changes", "change", "changes"},
+	{"free", "free slot", "free slots"},
+}
+
+// answerCount is what a tool line shows after ✓ for a list answer: how
+// many items it found ("12 tasks"), read from the result's data (its
+// "total" field, or the length of its list when there is no total); ""
+// for an answer whose data holds no list. The first id of a list says
+// nothing of the answer.
+func answerCount(res tools.ExecResult) string {
+	if len(res.Data) == 0 {
+		return ""
+	}
+	var d map[string]json.RawMessage
+	if json.Unmarshal(res.Data, &d) != nil {
+		return ""
+	}
+	for _, l := range listed {
+		var items []json.RawMessage
+		if raw, ok := d[l.key]; !ok || json.Unmarshal(raw, &items) != nil || items == nil && string(raw) != "[]" {
+			continue
+		}
+		n := len(items)
+		var total int
+		if raw, ok := d["total"]; ok && json.Unmarshal(raw, &total) == nil && total >= n {
+			n = total
+		}
+		if n == 1 {
+			return "1 " + l.one
+		}
+		return fmt.Sprintf("%d %s", n, l.many)
+	}
+	return ""
 }
 
 // firstID finds an id as answers quote them: t12, e7, c31,

@@ -114,7 +114,7 @@ func TestTriesWording(t *testing.T) {
 	for _, c := range []struct {
 		retries int
 		want    string
-	}{{-1, "after 1 try)"}, {1, "after 2 tries)"}} {
+	}{{-1, "after 1 try;"}, {1, "after 2 tries;"}} {
 		rs := []reply{errorReply(503, "server_error", "down"), errorReply(503, "server_error", "down")}
 		e := newEnv(t, false, rs[:max(c.retries, 0)+1]...)
 		e.cfg.MaxRetries = c.retries
@@ -177,5 +177,17 @@ func TestModelsAskedOnce(t *testing.T) {
 	}
 	if n := e.fake.modelGets(); n != 1 {
 		t.Errorf("%d GET /models, want 1", n)
+	}
+}
+
+// The server's words go inside the one pair of brackets with the status,
+// never in a second pair after it.
+func TestServerSaidInOneBracket(t *testing.T) {
+	rs := []reply{errorReply(401, "invalid_api_key", "Incorrect API key provided")}
+	e := newEnv(t, false, rs...)
+	e.build(t)
+	_, err := e.agent.Turn(context.Background(), NewMemory(), "hello")
+	if err == nil || strings.Contains(err.Error(), ") (") || !strings.Contains(err.Error(), "(HTTP 401; the server said: Incorrect API key provided)") {
+		t.Errorf("err %v, want “(HTTP 401; the server said: …)” in one pair of brackets", err)
 	}
 }

@@ -346,3 +346,23 @@ func TestToolLineUndo(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// A list answer's line counts what it found, from its data's total, not
+// the first id its text quotes.
+func TestToolLineCountsAList(t *testing.T) {
+	for _, c := range []struct {
+		data map[string]any
+		want string
+	}{
+		{map[string]any{"tasks": []any{map[string]any{"id": "t48"}, map[string]any{"id": "t3"}}, "total": 12}, "→ list_tasks ✓ 12 tasks"},
+		{map[string]any{"tasks": []any{map[string]any{"id": "t48"}}, "total": 1}, "→ list_tasks ✓ 1 task"},
+		{map[string]any{"tasks": []any{}, "total": 0}, "→ list_tasks ✓ 0 tasks"},
+		{map[string]any{"events": []any{map[string]any{"id": "e1"}, map[string]any{"id": "e2"}}}, "→ list_tasks ✓ 2 events"},
+		{map[string]any{"id": "t48"}, "→ list_tasks ✓ t48"},
+	} {
+		res := tools.SuccessWithData("t48 · no due · x", c.data)
+		if got := toolLine("list_tasks", `{}`, res, paris); got != c.want {
+			t.Errorf("%v: got %s, want %s", c.data, got, c.want)
+		}
+	}
+}

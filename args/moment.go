@@ -53,6 +53,7 @@ const (
 	badZone           // an unknown IANA name in brackets
 	badOffset         // an offset the bracketed zone does not have then (RFC 9557 §3.4)
 	pastTime          // a time alone ("9am") that has already gone by today
+	bareHour          // an hour alone ("9", "tomorrow 9"): am or pm?
 )
 
 // momentReader walks one moment's text.
@@ -400,6 +401,11 @@ func momentSentence(name, what string, why problem, zoneErr error, v value, home
 	case badZone:
 		v.text, v.esc = zoneWritten(v.str()), false
 		return zoneSentence(name, v.text, true, zoneErr, home)
+	case bareHour:
+		var be *bareHourError
+		if errors.As(zoneErr, &be) {
+			return bareHourSentence(name, strings.Join(strings.Fields(v.word()), " "), be)
+		}
 	case pastTime:
 		var pe *pastError
 		if errors.As(zoneErr, &pe) {

@@ -18,19 +18,26 @@ import (
 //
 //	relative = "now"
 //	         | "in" count unit            ; minutes, hours: elapsed time
+//	         | "in" length                ; with minutes or hours (1h30m, 1.5 hours): elapsed
 //	         | count unit "ago"           ; minutes, hours: elapsed time
 //	         | day [ ["at"] clock ]
+//	         | clock ["on"] day           ; 9am tomorrow, 14:00 monday
 //	         | clock                      ; today, and it must be ahead
-//	         | "tonight"                  ; today 20:00, and it must be ahead
+//	         | "tonight" [ ["at"] clock ] ; today 20:00 (or an evening clock), ahead
+//	         | "midnight"                 ; 00:00 at the start of tomorrow
 //	day      = "today" | "tomorrow" | "yesterday"
 //	         | weekday | "next" weekday   ; the next such day, never today
+//	         | "this" weekday             ; the next such day, today included
 //	         | "next week"                ; the Monday of next week (ISO 8601)
 //	         | "in" count ("days"|"weeks") | count ("days"|"weeks") "ago" ; a day, as tomorrow
 //	clock    = H ["am"|"pm"] | H ":" MM ["am"|"pm"] | "noon" | "eod" | "end of day"
 //	count    = 1*6DIGIT | "a" | "an"
 //
 // A clock without am or pm is a 24-hour H:MM (9:30, 17:30); a bare hour
-// needs am or pm (9am). "eod" and "end of day" are 17:00, noon 12:00.
+// needs am or pm (9am), and is refused with a sentence asking for one.
+// "eod" and "end of day" are 17:00, noon 12:00. "midnight" with a day is
+// refused: the start or the end of that day is for the writer to say.
+// length is the grammar of [Args.Minutes].
 
 // Fixed hours of the words that name a time of day, in minutes after
 // midnight.
@@ -150,6 +157,8 @@ func clockWords(words []string) (minute, used int, note string, why problem) {
 	switch words[0] {
 	case "noon":
 		return noonClock, 1, "", fine
+	case "midnight":
+		return 0, 1, "midnight is 00:00 at the start of tomorrow", fine
 	case "eod":
 		return endOfDayClock, 1, "end of day is 17:00", fine
 	case "end":
@@ -182,7 +191,10 @@ func clockWords(words []string) (minute, used int, note string, why problem) {
 		}
 		used = 2
 	} else if !colon {
-		return 0, 0, "", badForm // a bare "9": write 9am, 9pm or 09:00
+		if h > 23 {
+			return 0, 0, "", badForm
+		}
+		return h * 60, 1, "", bareHour // a bare "9": write 9am, 9pm or 09:00
 	} else if h > 23 || m > 59 {
 		return 0, 1, "", badClock
 	}
@@ -207,6 +219,13 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, note string) 
 		return today.AddDays(1), 1, ""
 	case "yesterday":
 		return today.AddDays(-1), 1, ""
+	case "this":
+		if len(words) >= 2 {
+			if wd, ok := weekdays[words[1]]; ok {
+				n := (int(wd) - int(today.Weekday()) + 7) % 7
+				return today.AddDays(n), 2, "this " + words[1] + " is the coming " + wd.String() + ", today included"
+			}
+		}
 	case "next":
 		if len(words) < 2 {
 			return d, 0, ""
@@ -296,22 +315,78 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 			return at(now.Add(time.Duration(sign) * d))
 		}
 	}
-	// tonight
-	if len(words) == 1 && words[0] == "tonight" {
-		return todayClock(s, tonightClock, "tonight is 20:00", today, now, zone)
+	// in LENGTH: any length the length reader takes (1h30m, 1.5 hours),
+	// elapsed; "in 3 days" and "in a week" stay days, as tomorrow is
+	if len(words) >= 3 && words[0] == "in" && hasClockUnit(words[1:]) {
+		if n, ok := parseMinutes(strings.Join(words[1:], " ")); ok {
+			return at(time.Unix(now.Unix()+int64(n)*60, int64(now.Nanosecond())))
+		}
+	}
+	// tonight [clock]
+	if words[0] == "tonight" {
+		if len(words) == 1 {
+			return todayClock(s, tonightClock, "tonight is 20:00", today, now, zone)
+		}
+		rest := words[1:]
+		if rest[0] == "at" {
+			rest = rest[1:]
+		}
+		minute, n, _, why := clockWords(rest)
+		if n == 0 || n != len(rest) || why == badClock {
+			return r, clockProblem(why), nil
+		}
+		if why == bareHour {
+			if minute < 12*60 {
+				minute += 12 * 60 // tonight 9 is 21:00
+			}
+		} else if minute < 12*60 {
+			return r, badForm, nil // tonight 9am
+		}
+		return todayClock(s, minute, "", today, now, zone)
+	}
+	// midnight: the coming one, at the start of tomorrow
+	if len(words) == 1 && words[0] == "midnight" {
+		d := today.AddDays(1)
+		if d.Year > 9999 {
+			return r, badYear, nil
+		}
+		return relative{m: tz.TimeMoment(d.At(0, 0)), note: "midnight is 00:00 at the start of tomorrow"}, fine, nil
 	}
 	// day [at] [clock]
 	d, used, note := dayWords(words, today)
 	if used == 0 {
-		// a clock alone: today, ahead of now
+		// a clock alone: today, ahead of now; or a clock then a day
 		minute, n, cnote, why := clockWords(words)
-		if why != fine {
-			return r, why, nil
+		if n == 0 || why == badClock {
+			return r, clockProblem(why), nil
 		}
-		if n == 0 || n != len(words) {
+		if words[0] == "midnight" {
+			return r, badForm, nil // midnight of which night: refused
+		}
+		if n == len(words) {
+			if why == bareHour {
+				return r, bareHour, &bareHourError{hour: minute / 60}
+			}
+			return todayClock(s, minute, cnote, today, now, zone)
+		}
+		rest := words[n:]
+		if rest[0] == "on" {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
 			return r, badForm, nil
 		}
-		return todayClock(s, minute, cnote, today, now, zone)
+		d, used, note = dayWords(rest, today)
+		if used == 0 || used != len(rest) {
+			return r, badForm, nil
+		}
+		if why == bareHour {
+			return r, bareHour, &bareHourError{hour: minute / 60}
+		}
+		if d.Year < 1 || d.Year > 9999 {
+			return r, badYear, nil
+		}
+		return relative{m: tz.TimeMoment(d.At(minute/60, minute%60)), note: joinNotes(note, cnote)}, fine, nil
 	}
 	if d.Year < 1 || d.Year > 9999 {
 		return r, badYear, nil
@@ -324,13 +399,57 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 		rest = rest[1:]
 	}
 	minute, n, cnote, why := clockWords(rest)
-	if why != fine {
-		return r, why, nil
+	if n == 0 || n != len(rest) || why == badClock {
+		return r, clockProblem(why), nil
 	}
-	if n == 0 || n != len(rest) {
-		return r, badForm, nil
+	if rest[0] == "midnight" {
+		return r, badForm, nil // the start or the end of that day: refused
+	}
+	if why == bareHour {
+		return r, bareHour, &bareHourError{hour: minute / 60}
 	}
 	return relative{m: tz.TimeMoment(d.At(minute/60, minute%60)), note: joinNotes(note, cnote)}, fine, nil
+}
+
+// hasClockUnit reports whether words name minutes or hours: such a
+// length is elapsed time, while "in 3 days" or "in 2 weeks 3 days" is a
+// day.
+func hasClockUnit(words []string) bool {
+	for _, w := range words {
+		if u := units[w]; u == minutes || u == hours {
+			return true
+		}
+	}
+	return false
+}
+
+// clockProblem is why a clock that does not complete the words is
+// refused: its own range sentence, or the grammar's.
+func clockProblem(why problem) problem {
+	if why == badClock {
+		return badClock
+	}
+	return badForm
+}
+
+// bareHourError is an hour written without am, pm or minutes ("tomorrow
+// 9"), which could be morning or evening (bareHour).
+type bareHourError struct{ hour int }
+
+func (e *bareHourError) Error() string { return "the hour has no am or pm" }
+
+// bareHourSentence asks for am or pm, or for minutes after an hour past
+// 12 ("14" can only be 14:00).
+func bareHourSentence(name string, v string, e *bareHourError) string {
+	h := strconv.Itoa(e.hour)
+	want := h + "am or " + h + "pm"
+	switch {
+	case e.hour == 0:
+		want = "12am or 00:00"
+	case e.hour > 12:
+		want = h + ":00"
+	}
+	return "“" + name + "” " + quote(v) + " has an hour without am or pm; write " + want + "."
 }
 
 // todayClock is today (the person's) at minute in zone, which must still
@@ -339,6 +458,7 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 // is still ahead.
 func todayClock(s string, minute int, note string, today tz.Date, now time.Time, zone tz.Zone) (relative, problem, error) {
 	dt := today.At(minute/60, minute%60)
+	now = now.Truncate(time.Minute)
 	if first, _ := zone.Instant(dt); !first.After(now) {
 		second := dt
 		second.Fold = true

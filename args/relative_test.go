@@ -93,6 +93,9 @@ func TestRelativeSentences(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"9am", "“x” “9am” is already past today (it is Tue 2026-12-01 10:00 in Europe/Paris); write tomorrow 9am, or a day and time such as 2026-12-02T09:00."},
 		{"tonight", ""},
+		{"9", "“x” “9” has an hour without am or pm; write 9am or 9pm."},
+		{"tomorrow 9", "“x” “tomorrow 9” has an hour without am or pm; write 9am or 9pm."},
+		{"14 monday", "“x” “14 monday” has an hour without am or pm; write 14:00."},
 		{"25:00", "“x” must have a time of day from 00:00 to 23:59, not “25:00”."},
 		{"tomorrow 13pm", "“x” must have a time of day from 00:00 to 23:59, not “tomorrow 13pm”."},
 		{"in 999999 weeks", "“x” must fall in the years 0001 to 9999, not “in 999999 weeks”."},

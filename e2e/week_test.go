@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -131,6 +130,3 @@ func TestWeekOnATerminal(t *testing.T) {
 		}
 	}
 }
-
-// ansi matches an SGR sequence.
-var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")

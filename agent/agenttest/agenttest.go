@@ -56,7 +56,8 @@ type Server struct {
 	Answer Answer
 	// Models are listed at GET /v1/models; nil answers 404 there. A chat
 	// request for a model not listed (when Models is not nil) gets the
-	// server's 404.
+	// server's 404, except llama.cpp's, which serves its one model
+	// whatever the name.
 	Models []string
 	// Context is the window a request gets, in tokens: Ollama's running
 	// context (GET /api/ps, once a chat request loaded the model),
@@ -75,6 +76,9 @@ type Server struct {
 	// Hangs: a chat request gets no answer until the client gives up, as
 	// a model still loading.
 	Hangs bool
+	// Calls, when set, is the tool a CallsTool model calls whatever it
+	// was asked for or offered, as a model reaching for a tool it knows.
+	Calls string
 	// Key, when set, is the only bearer key taken; any other is refused
 	// with 401 and a message that repeats the key given, whole.
 	Key string
@@ -259,7 +263,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 		<-r.Context().Done()
 		return
 	}
-	if !s.has(req.Model) {
+	if !s.has(req.Model) && s.Kind != LlamaCpp { // llama-server answers with its one model whatever the name
 		switch s.Kind {
 		case Ollama:
 			writeJSON(w, http.StatusNotFound, fmt.Sprintf(`{"error":{"message":"model \"%s\" not found, try pulling it first","type":"api_error","param":null,"code":null}}`, req.Model))
@@ -307,6 +311,9 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 	if tool == "" && len(req.Tools) > 0 {
 		tool = req.Tools[0].Function.Name
+	}
+	if s.Calls != "" {
+		tool = s.Calls
 	}
 	usage := fmt.Sprintf(`"usage":{"prompt_tokens":%d,"completion_tokens":18,"total_tokens":%d}`, tokens, tokens+18)
 	var message, finish string

@@ -507,6 +507,11 @@ func (a *app) chatSettings(cmd *cobra.Command) (chatSettings, error) {
 		}
 		raw = strings.Join(names, ",")
 	}
+	if from == "“--tools”" {
+		// --tools may be given more than once, as mcp's: the union
+		list, _ := cmd.Flags().GetStringSlice("tools")
+		raw = strings.Join(list, ",")
+	}
 	reg := newRegistry()
 	reg.Log = a.log
 	var err error

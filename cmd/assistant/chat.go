@@ -104,7 +104,7 @@ database file); --no-history keeps none.`,
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
 	// A string, so a wrong value gets the settings' sentence naming where it
 	// came from, as a wrong ASSISTANT_HISTORY_BUDGET does.
-	f.String("tools", "", "offer the model only these tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated (env ASSISTANT_CHAT_TOOLS)")
+	f.StringSlice("tools", nil, "offer the model only these tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated or the flag repeated (env ASSISTANT_CHAT_TOOLS)")
 	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
 	f.String("history-budget", "", fmt.Sprintf("send at most `N` characters of the conversation with each request (default %d; env ASSISTANT_HISTORY_BUDGET)", agent.DefaultHistoryBudget))
 	return cmd

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +41,12 @@ const (
 // doctorMessage is the message that should make any model that calls
 // tools call one: it names a tool that only reads.
 func doctorMessage(reg *tools.Registry) string {
+	return fmt.Sprintf("What is on my list? Use the %s tool.", doctorTool(reg))
+}
+
+// doctorTool is the tool doctorMessage asks for: list_tasks, else the
+// first list_ tool offered, else the first tool offered.
+func doctorTool(reg *tools.Registry) string {
 	name := ""
 	for _, t := range reg.Tools() {
 		if t.Name == "list_tasks" {
@@ -51,7 +60,7 @@ func doctorMessage(reg *tools.Registry) string {
 	if name == "" && len(reg.Tools()) > 0 {
 		name = reg.Tools()[0].Name
 	}
-	return fmt.Sprintf("What is on my list? Use the %s tool.", name)
+	return name
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -62,10 +71,11 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Long: `Check the model server the chat would use, with the chat's settings
 (--base-url or OPENAI_BASE_URL, --model or ASSISTANT_MODEL, OPENAI_API_KEY,
 --tools or ASSISTANT_CHAT_TOOLS, the config file's [chat] table): whether the server lists the model,
-whether the model answers a request with a tool call (one request with the
-chat's own system prompt and tools, which runs no tool), and how large that
-request is against the model's context window, when the server says it
-(Ollama, llama.cpp's server, vLLM). Each check is one line (ok, warn or
+whether the model answers a request with a call of a tool it was given
+(one request with the chat's own system prompt and tools, which runs no
+tool), and how large that request is against the model's context window,
+when the server says it (Ollama, llama.cpp's server, vLLM), with room for
+the conversation the chat's --history-budget lets it send. Each check is one line (ok, warn or
 fail), with what to set when it fails, then a summary.
 
 Exit 0 when the model calls tools and the request fits; otherwise the
@@ -91,8 +101,9 @@ setup must change (an unknown model, no tool calls, too small a context).`,
 	f := cmd.Flags()
 	f.String("model", "", "the model name (env ASSISTANT_MODEL)")
 	f.String("base-url", "", "an OpenAI-compatible endpoint ending in /v1 (env OPENAI_BASE_URL)")
-	f.String("tools", "", "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated (env ASSISTANT_CHAT_TOOLS)")
+	f.StringSlice("tools", nil, "check with only these tools, as the chat's --tools: groups (all, tasks, calendar, read-only) or tool names, comma-separated or the flag repeated (env ASSISTANT_CHAT_TOOLS)")
 	_ = cmd.RegisterFlagCompletionFunc("tools", completeTools)
+	f.String("history-budget", "", fmt.Sprintf("check with the chat's history budget of `N` characters (default %d; env ASSISTANT_HISTORY_BUDGET)", agent.DefaultHistoryBudget))
 	f.DurationVar(&timeout, "timeout", doctorTimeout, "how long to wait for the model's answer to the tool-call request")
 	return cmd
 }
@@ -159,7 +170,9 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		Registry:   reg,
 		Context:    a.toolContext(st, p),
 		HTTPClient: cappedClient{next: &http.Client{}, limit: agent.MaxInfoBody},
-		Log:        a.log,
+		// the checks' lines say what went wrong; the agent's retry
+		// warnings would only mix into them, so they show at debug only
+		Log: slog.New(debugOnly{a.log.Handler()}),
 	})
 	if err != nil {
 		var ae *agent.Error
@@ -179,7 +192,15 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		note, cerr = ag.ChooseModel(ctx) // the model the chat would take, from the list just read
 	}
 	model := ag.Model()
-	r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
+	switch {
+	case s.Model == "" && lerr != nil && !isOpenAIURL(ag.BaseURL()) && ag.BaseURL() != agent.OllamaURL:
+		// the chat takes the first model the server lists; it listed none
+		r.print(fmt.Sprintf("Checking the server at %s, as `assistant chat` would use it: no model is set, and the chat takes the first the server lists; without a list it asks for “%s”.", ag.BaseURL(), model))
+	case s.Model == "" && !isOpenAIURL(ag.BaseURL()) && ag.BaseURL() != agent.OllamaURL:
+		r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it: no model is set, and the chat takes the first the server lists.", model, ag.BaseURL()))
+	default:
+		r.print(fmt.Sprintf("Checking the model “%s” at %s, as `assistant chat` would use it.", model, ag.BaseURL()))
+	}
 	var le *agent.Error
 	switch {
 	case ctx.Err() != nil:
@@ -198,6 +219,12 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 			ids[i] = m.ID
 		}
 		if !agent.HasModel(ids, model) {
+			if w := ag.ContextWindow(ctx, models, info); len(ids) > 0 && (w.Server == agent.ServerLlamaCpp || models[0].TrainContext > 0) {
+				// llama-server answers with its one model whatever the name
+				r.line("warn", "model", fmt.Sprintf("The server does not list “%s”, but llama-server serves one model whatever the name: the chat will use “%s”.", model, ids[0]))
+				r.fix(fmt.Sprintf("Name it with --model %s to say what is served.", ids[0]))
+				break
+			}
 			r.fail(agent.ExitConfig, "model", missingModel(ag, ids, model))
 			return r.summary(model)
 		}
@@ -219,6 +246,11 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 	sized := true
 	var te *agent.Error
 	switch {
+	case terr == nil && len(notOffered(check.Called, reg)) > 0:
+		bad := notOffered(check.Called, reg)
+		r.fail(agent.ExitConfig, "tools", fmt.Sprintf("The model called %s, a tool it was not given (it was asked for %s); the chat answers such a call with the names it has, and a small model may keep trying.", strings.Join(bad, ", "), doctorTool(reg)))
+		r.fix("Pick a model that keeps to the tools it is given, or offer the tools it reaches for (`--tools` with " + strings.Join(bad, ",") + ").")
+		window = ag.ContextWindow(ctx, models, info)
 	case terr == nil && len(check.Called) > 0:
 		r.line("ok", "tools", fmt.Sprintf("The model answered with a call of %s, as the chat needs.", strings.Join(check.Called, ", ")))
 		window = ag.ContextWindow(ctx, models, info)
@@ -233,8 +265,12 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 		window = ag.ContextWindow(ctx, models, info)
 		r.line("warn", "tools", "Not known: the server refused the request as longer than the model's context, before the model saw it.")
 	case errors.As(terr, &te) && te.Kind == agent.KindRefused:
-		r.fail(agent.ExitConfig, "tools", te.Sentence)
 		window = ag.ContextWindow(ctx, models, info)
+		sentence, fix := splitFix(te.Sentence)
+		r.fail(agent.ExitConfig, "tools", sentence)
+		if fix != "" {
+			r.fix(toolsFix(window, model))
+		}
 	default:
 		r.fail(agent.ExitCode(terr), "tools", terr.Error())
 		sized = false
@@ -242,7 +278,11 @@ func runDoctor(ctx context.Context, a *app, s chatSettings, timeout time.Duratio
 
 	// 3. The request's size against the context window.
 	if sized {
-		r.context(check, window, model)
+		budget := s.HistoryBudget
+		if budget <= 0 {
+			budget = agent.DefaultHistoryBudget
+		}
+		r.context(check, window, model, len(reg.Names()) < len(newRegistry().Names()), budget)
 	}
 	return r.summary(model)
 }
@@ -258,6 +298,8 @@ func missingModel(ag *agent.Agent, ids []string, model string) string {
 		fmt.Fprintf(&b, " (%s).", countOf(len(ids), "model"))
 		if like := agent.SimilarModels(ids, model); len(like) > 0 {
 			fmt.Fprintf(&b, " Did you mean %s?", "“"+strings.Join(like, "”, “")+"”")
+		} else {
+			fmt.Fprintf(&b, " It has %s.", someNames(ids, 5))
 		}
 	}
 	b.WriteString(" Name one it has with --model or ASSISTANT_MODEL")
@@ -267,6 +309,59 @@ func missingModel(ag *agent.Agent, ids []string, model string) string {
 	b.WriteString(".")
 	return b.String()
 }
+
+// splitFix splits a sentence of a server that cannot use tools ("… cannot
+// use tools: llama.cpp's server needs --jinja for tool calls; restart it
+// as …") into what is wrong and whether it held a fix, which the doctor
+// writes on its own line.
+func splitFix(s string) (sentence, fix string) {
+	i := strings.Index(s, " cannot use tools: ")
+	if i < 0 {
+		return s, ""
+	}
+	j := strings.Index(s[i:], "; ")
+	if j < 0 {
+		return s, ""
+	}
+	return s[:i+j] + ".", strings.TrimSuffix(s[i+j+2:], ".")
+}
+
+// someNames writes up to most names, quoted, then how many more there are.
+func someNames(ids []string, most int) string {
+	if len(ids) <= most {
+		return "“" + strings.Join(ids, "”, “") + "”"
+	}
+	return "“" + strings.Join(ids[:most], "”, “") + "” and " + strconv.Itoa(len(ids)-most) + " more"
+}
+
+// isOpenAIURL reports whether base is OpenAI's own API, whose default
+// model the chat names when none is set.
+func isOpenAIURL(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+// notOffered are the tools in called that reg does not hold.
+func notOffered(called []string, reg *tools.Registry) []string {
+	var out []string
+	for _, name := range called {
+		if !slices.Contains(reg.Names(), name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// debugOnly passes a handler's debug records and drops the rest.
+type debugOnly struct{ slog.Handler }
+
+func (h debugOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l <= slog.LevelDebug && h.Handler.Enabled(ctx, l)
+}
+func (h debugOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	return debugOnly{h.Handler.WithAttrs(as)}
+}
+func (h debugOnly) WithGroup(name string) slog.Handler { return debugOnly{h.Handler.WithGroup(name)} }
 
 // wordsNotCalls is the sentence for a model that answered in words.
 func wordsNotCalls(text string, reg *tools.Registry) string {
@@ -299,7 +394,10 @@ func toolsFix(w agent.Window, model string) string {
 }
 
 // context writes the check of the request's size against the window.
-func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model string) {
+// subset says the run already offers fewer tools than all, so fewer is
+// not suggested again; budget is the chat's history budget in characters.
+func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model string, subset bool, budget int) {
+	fix := func(tokens int) string { return contextFix(w, tokens, model, subset, budget) }
 	estimate := (check.RequestBytes + bytesPerToken - 1) / bytesPerToken
 	tokens, counted := estimate, false
 	// A count under half the estimate leaves out what the server had
@@ -325,7 +423,7 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 		}
 		if check.Overflow {
 			r.fail(agent.ExitConfig, "context", size+"; the server refused it as longer than the model's context.")
-			r.fix(contextFix(w, tokens, model))
+			r.fix(fix(tokens))
 			return
 		}
 		r.line("warn", "context", size+"; the server does not say the model's context window: give it "+thousands(need(tokens, 0))+" tokens or more.")
@@ -356,11 +454,38 @@ func (r *doctorReport) context(check agent.ToolCheck, w agent.Window, model stri
 		r.fail(agent.ExitConfig, "context", fmt.Sprintf("%s, more than %s: it does not fit.", size, where))
 	case room < roomWanted:
 		r.line("warn", "context", fmt.Sprintf("%s, against %s: only %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
+	case tokens+budget/charsPerToken > tokensWindow:
+		r.line("warn", "context", fmt.Sprintf("%s, against %s: %s tokens are left, but the chat sends up to %s characters of the conversation (--history-budget, about %s tokens), so a long conversation will not fit.",
+			size, where, thousands(room), thousands(budget), thousands(budget/charsPerToken)))
+		bigger := need(tokens+budget/charsPerToken, w.Max)
+		switch fits := budgetFor(tokensWindow, tokens); {
+		case fits > 0 && bigger > tokensWindow:
+			r.fix(fmt.Sprintf("Chat with `--history-budget %d` (history_budget in the config file's [chat]), or give the model a context of %s tokens, which the budget of %s characters fits.", fits, thousands(bigger), thousands(budget)))
+		case fits > 0:
+			r.fix(fmt.Sprintf("Chat with `--history-budget %d` (history_budget in the config file's [chat]).", fits))
+		default:
+			r.fix(fix(tokens))
+		}
+		return
 	default:
 		r.line("ok", "context", fmt.Sprintf("%s, against %s: %s tokens are left for the conversation and the answer.", size, where, thousands(room)))
 		return
 	}
-	r.fix(contextFix(w, tokens, model))
+	r.fix(fix(tokens))
+}
+
+// charsPerToken is the chat's estimate of a conversation's characters
+// per token (docs/chat.md, "Long conversations").
+const charsPerToken = 3
+
+// budgetFor is the history budget, in characters, that fits a context
+// window of window tokens beside a request of tokens (the tools and the
+// system prompt) and room for the answer: docs/chat.md's rule of three
+// characters a token beyond the first 5,000 tokens, rounded down to a
+// thousand (8,192 tokens → 9000); 0 when nothing is left.
+func budgetFor(window, tokens int) int {
+	n := charsPerToken * (window - max(5000, tokens+1000))
+	return max(0, n/1000*1000)
 }
 
 // need is the context to ask for: the request and roomWanted, rounded up
@@ -381,9 +506,16 @@ func need(tokens, max int) int {
 
 // contextFix says what to set for a larger context on the server w
 // names, and that a smaller tool set makes every request smaller.
-func contextFix(w agent.Window, tokens int, model string) string {
+func contextFix(w agent.Window, tokens int, model string, subset bool, budget int) string {
 	n := need(tokens, w.Max)
 	fewer := "or offer the chat fewer tools (`--tools tasks`, `calendar` or `read-only`; see `assistant doctor --tools tasks`), which makes every request smaller."
+	if subset {
+		// the run already offers a subset: name no group that may be larger
+		fewer = "or offer the chat fewer tools still, which makes every request smaller."
+	}
+	if fits := budgetFor(n, tokens); tokens+budget/charsPerToken > n && fits > 0 {
+		fewer = fmt.Sprintf("with %s tokens, chat with `--history-budget %d` so a long conversation fits; %s", thousands(n), fits, fewer)
+	}
 	if w.Max > 0 && n < tokens+roomWanted {
 		return fmt.Sprintf("The model takes at most %s tokens: give it all of them, %s", thousands(w.Max), fewer)
 	}

@@ -91,9 +91,18 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 		says   []string // in the output, in any line
 		chats  int      // chat requests the server must have had
 	}{
-		{name: "ollama fits", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest", "llama3.1:8b"}, Trained: 32768, Context: 16384},
+		{name: "ollama fits", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest", "llama3.1:8b"}, Trained: 32768, Context: 32768},
 			model: "qwen2.5", code: 0, checks: []string{"ok model", "ok tools", "ok context"},
-			says: []string{"2 models", "call of list_tasks", "as the server counted them", "16,384 tokens (ollama ps)", "Ready: “qwen2.5”"}, chats: 1},
+			says: []string{"2 models", "call of list_tasks", "as the server counted them", "32,768 tokens (ollama ps)", "Ready: “qwen2.5”"}, chats: 1},
+		{name: "ollama fits the request, not the history budget", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768, Context: 16384},
+			model: "qwen2.5", code: 0, checks: []string{"ok model", "ok tools", "warn context", "fix"},
+			says: []string{"16,384 tokens (ollama ps)", "up to 60,000 characters of the conversation", "`--history-budget 33000`", "a context of 32,768 tokens", "Usable"}, chats: 1},
+		{name: "a history budget that fits", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768, Context: 16384},
+			model: "qwen2.5", args: []string{"--history-budget", "30000"}, code: 0, checks: []string{"ok model", "ok tools", "ok context"},
+			says: []string{"Ready"}, chats: 1},
+		{name: "fewer tools already", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768},
+			model: "qwen2.5", args: []string{"--tools", "tasks"}, code: 0, checks: []string{"ok model", "ok tools", "warn context", "fix"},
+			says: []string{"fewer tools still", "--history-budget 9000"}, chats: 1},
 		{name: "ollama default context cuts the request", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768},
 			model: "qwen2.5", code: 78, checks: []string{"ok model", "ok tools", "fail context", "fix"},
 			says: []string{"4,096 tokens as the server counted them, all of a context window of 4,096 tokens (ollama ps)", "cut the request",
@@ -102,7 +111,7 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 			model: "qwen2.5", code: 0, checks: []string{"ok model", "ok tools", "warn context", "fix"},
 			says: []string{"8,192 tokens (num_ctx in the model's parameters)", "tokens are left", "PARAMETER num_ctx 16384", "Usable"}, chats: 1},
 		{name: "ollama model without tools", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"gemma3:4b"}, Answer: agenttest.Refuses, Trained: 131072},
-			model: "gemma3:4b", code: 78, checks: []string{"ok model", "fail tools", "warn context", "fix"},
+			model: "gemma3:4b", code: 78, checks: []string{"ok model", "fail tools", "fix", "warn context", "fix"},
 			says: []string{"does not support tool calls", "qwen2.5", "Ollama's default, assumed", "tokens are left"}, chats: 1},
 		{name: "ollama template without tools answers in words", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"phi3:latest"}, Answer: agenttest.Writes, Context: 32768, Trained: 131072},
 			model: "phi3", code: 78, checks: []string{"ok model", "fail tools", "fix", "ok context"},
@@ -120,8 +129,8 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 			model: "m.gguf", code: 78, checks: []string{"ok model", "warn tools", "fail context", "fix"},
 			says: []string{"The model takes at most 8,192 tokens", "fewer tools (`--tools tasks`"}, chats: 1},
 		{name: "llama.cpp without --jinja", srv: &agenttest.Server{Kind: agenttest.LlamaCpp, Models: []string{"m.gguf"}, Answer: agenttest.Refuses, Context: 32768},
-			model: "m.gguf", code: 78, checks: []string{"ok model", "fail tools", "ok context"},
-			says: []string{"needs --jinja"}, chats: 1},
+			model: "m.gguf", code: 78, checks: []string{"ok model", "fail tools", "fix", "ok context"},
+			says: []string{"needs --jinja for tool calls.", "Start llama-server with --jinja"}, chats: 1},
 		{name: "llama.cpp call written as text", srv: &agenttest.Server{Kind: agenttest.LlamaCpp, Models: []string{"m.gguf"}, Answer: agenttest.WritesCall, Context: 32768},
 			model: "m.gguf", code: 78, checks: []string{"ok model", "fail tools", "fix", "ok context"},
 			says: []string{"wrote the call of list_tasks as text", "Start llama-server with --jinja"}, chats: 1},
@@ -132,7 +141,7 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 			model: "Qwen/Qwen2.5-7B-Instruct", code: 78, checks: []string{"ok model", "warn tools", "fail context", "fix"},
 			says: []string{"--max-model-len 16384"}, chats: 1},
 		{name: "vLLM without tool choice", srv: &agenttest.Server{Kind: agenttest.VLLM, Models: []string{"Qwen/Qwen2.5-7B-Instruct"}, Context: 32768, Answer: agenttest.Refuses},
-			model: "Qwen/Qwen2.5-7B-Instruct", code: 78, checks: []string{"ok model", "fail tools", "ok context"},
+			model: "Qwen/Qwen2.5-7B-Instruct", code: 78, checks: []string{"ok model", "fail tools", "fix", "ok context"},
 			says: []string{"--enable-auto-tool-choice"}, chats: 1},
 		{name: "OpenAI-shaped server", srv: &agenttest.Server{Kind: agenttest.OpenAI, Models: []string{"gpt-4.1-mini", "gpt-4.1"}, Key: "sk-right-key-1234"},
 			model: "gpt-4.1-mini", code: 0, checks: []string{"ok model", "ok tools", "warn context"},
@@ -149,6 +158,18 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 		{name: "no model named, several listed", srv: &agenttest.Server{Kind: agenttest.VLLM, Models: []string{"Qwen/Qwen2.5-7B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"}, Context: 32768},
 			code: 0, checks: []string{"ok model", "ok tools", "ok context"},
 			says: []string{"Checking the model “Qwen/Qwen2.5-7B-Instruct”", "Using the model “Qwen/Qwen2.5-7B-Instruct”, the first of the 2"}, chats: 1},
+		{name: "llama.cpp under another name", srv: &agenttest.Server{Kind: agenttest.LlamaCpp, Models: []string{"m.gguf"}, Trained: 32768, Context: 32768},
+			model: "gpt-4o", code: 0, checks: []string{"warn model", "fix", "ok tools", "ok context"},
+			says: []string{"llama-server serves one model whatever the name: the chat will use “m.gguf”", "--model m.gguf"}, chats: 1},
+		{name: "wrong model, none alike", srv: &agenttest.Server{Kind: agenttest.OpenAI, Models: []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"}},
+			model: "zulu-9000", code: 78, checks: []string{"fail model"},
+			says: []string{"(7 models). It has “alpha”, “bravo”, “charlie”, “delta”, “echo” and 2 more."}, chats: 0},
+		{name: "a call of a tool not offered", srv: &agenttest.Server{Kind: agenttest.OpenAI, Models: []string{"m"}, Calls: "list_tasks"},
+			model: "m", args: []string{"--tools", "add_event"}, code: 78, checks: []string{"ok model", "fail tools", "fix", "warn context"},
+			says: []string{"The model called list_tasks, a tool it was not given (it was asked for add_event)"}, chats: 1},
+		{name: "no model set, no list", srv: &agenttest.Server{Kind: agenttest.OpenAI, Models: nil},
+			code: 0, checks: []string{"warn model", "ok tools", "warn context"},
+			says: []string{"no model is set, and the chat takes the first the server lists"}, chats: 1},
 		{name: "server down", model: "m", code: 69, checks: []string{"fail model"}, says: []string{"Nothing answers at"}},
 	}
 	for _, c := range cases {
@@ -383,4 +404,28 @@ func TestDoctorReadsAnAnswerUpToALimit(t *testing.T) {
 		t.Fatalf("exit %d, want %d:\n%s%s", r.code, agent.ExitProtocol, r.out, r.stderr)
 	}
 	lineOf(t, r.out, "fail", "tools")
+}
+
+// A server that keeps failing is one fail line; the agent's retry warnings
+// do not mix into the checks (they show with --log-level debug only).
+func TestDoctorKeepsRetryLogsOut(t *testing.T) {
+	isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/models" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"m","object":"model"}]}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = io.WriteString(w, `{"error":{"message":"overloaded","type":"server_error"}}`)
+	}))
+	defer srv.Close()
+	r := runArgs("doctor", "--base-url", srv.URL+"/v1", "--model", "m")
+	if r.code == 0 || !strings.Contains(r.out, "kept failing") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.out, r.stderr)
+	}
+	if strings.Contains(r.stderr, "level=WARN") || strings.Contains(r.out, "level=WARN") {
+		t.Errorf("retry warnings mixed into the doctor's output:\n%s%s", r.out, r.stderr)
+	}
 }

@@ -35,7 +35,9 @@ func newMCPCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp [--http ADDR]",
 		Short: "Serve the tools to MCP clients (stdio, or streamable HTTP with tokens)",
-		Long: `Serve every tool as an MCP server. By default over standard input and output,
+		Long: `Serve the tools as an MCP server: every tool, or those --tools
+names (groups or tool names, comma-separated or the flag repeated), read
+ones only with --read-only. By default over standard input and output,
 as the person --person picks, for desktop clients that start the server
 themselves; standard output then carries nothing but the protocol. With
 --http, serve streamable HTTP on ADDR; every request needs

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/agent/agenttest"
+	"github.com/assistant-dev/assistant/tools/catalog"
 )
 
 // The shell completes the last name of a --tools list, for chat, mcp and
@@ -28,6 +31,39 @@ func TestToolsFlagCompletion(t *testing.T) {
 		}
 		if r.code != 0 || !slices.Equal(got, c.want) {
 			t.Errorf("%q: exit %d, completions %q, want %q\n%s", c.args, r.code, got, c.want, r.stderr)
+		}
+	}
+}
+
+// --tools given more than once offers the union of the lists, in chat and
+// doctor alike, as mcp's does; a single value kept only the last one.
+func TestToolsFlagRepeated(t *testing.T) {
+	isolate(t)
+	srv := &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Context: 32768}
+	url := srv.Start(t)
+	want, err := catalog.Select(newRegistry(), []string{"tasks", "list_events"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := [][]string{
+		{"doctor", "--base-url", url, "--model", "qwen2.5", "--tools", "tasks", "--tools", "list_events"},
+		{"chat", "--base-url", url, "--model", "qwen2.5", "--tools", "tasks", "--tools", "list_events", "-m", "What is due?"},
+	}
+	for _, args := range runs {
+		before := len(srv.Chats())
+		r := runArgs(args...)
+		chats := srv.Chats()
+		if len(chats) == before {
+			t.Fatalf("%s sent no request: exit %d\n%s%s", args[0], r.code, r.out, r.stderr)
+		}
+		body := string(chats[before])
+		if n := strings.Count(body, `"type":"function"`); n != len(want.Names()) {
+			t.Errorf("%s --tools tasks --tools list_events offered %d tools, want the %d of both", args[0], n, len(want.Names()))
+		}
+		for _, name := range []string{`"list_events"`, `"add_task"`} {
+			if !strings.Contains(body, name) {
+				t.Errorf("%s --tools tasks --tools list_events did not offer %s", args[0], name)
+			}
 		}
 	}
 }

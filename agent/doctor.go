@@ -15,6 +15,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/assistant-dev/assistant/tools"
 )
 
 // What `assistant doctor` asks of a model server besides a chat request:
@@ -440,9 +442,12 @@ func SimilarModels(ids []string, name string) []string {
 	base, _, _ := strings.Cut(want, ":")
 	var cs []cand
 	for _, id := range ids {
+		if len(id) > 200 {
+			continue // no model name is that long, and the distance costs len²
+		}
 		l := strings.ToLower(id)
 		idBase, _, _ := strings.Cut(l, ":")
-		d := editDistance(want, l)
+		d := tools.EditDistance(want, l)
 		switch {
 		case idBase == base:
 			d = 0
@@ -461,25 +466,4 @@ func SimilarModels(ids []string, name string) []string {
 		out = append(out, cs[i].id)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance of a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

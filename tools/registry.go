@@ -251,14 +251,18 @@ func closest(s string, names []string) string {
 		return "" // no tool name is that long; and distance costs len(s)
 	}
 	for _, n := range names {
-		if d := editDistance(s, n); d < bestD {
+		if d := EditDistance(s, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance of a and b, counted in bytes:
+// the fewest single-byte insertions, deletions and substitutions that turn
+// one into the other. It takes O(len(a)·len(b)) time, so callers cut long
+// inputs first.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

@@ -5,9 +5,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/width"
 
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -82,7 +79,7 @@ func Agenda(w Window, o Options) string {
 	}
 	if w.Cut {
 		a.b.WriteString("\n")
-		a.line(a.paint(ansiRed, cutCols(fmt.Sprintf("The window holds more than %d events and tasks; only the first %d are shown.", MaxItems, MaxItems), a.width)))
+		a.line(a.paint(ansiRed, termCut(fmt.Sprintf("The window holds more than %d events and tasks; only the first %d are shown.", MaxItems, MaxItems), a.width)))
 	}
 	return a.b.String()
 }
@@ -112,7 +109,7 @@ func (a *agenda) heading(title, mark string) {
 	if mark != "" {
 		s += " · " + mark
 	}
-	s = cutCols(s, a.width)
+	s = termCut(s, a.width)
 	a.line(a.paint(ansiBold, s))
 }
 
@@ -284,12 +281,12 @@ func (a *agenda) row(mark, when, text, location, id, late string) {
 		lead = mark + " "
 	}
 	when = padCols(when, whenWidth)
-	room := a.width - textCols(lead) - whenWidth - 2 - 2 - textCols(id)
+	room := a.width - termWidth(lead) - whenWidth - 2 - 2 - termWidth(id)
 	if late != "" {
-		room -= 2 + textCols(late)
+		room -= 2 + termWidth(late)
 	}
-	text = cutCols(text, max(room, 1))
-	gap := max(room-textCols(text), 0) + 2
+	text = termCut(text, max(room, 1))
+	gap := max(room-termWidth(text), 0) + 2
 	var b strings.Builder
 	if mark != "" {
 		b.WriteString(a.paint(ansiGreen+ansiBold, mark) + " ")
@@ -325,50 +322,8 @@ func oneLine(s string) string {
 
 // padCols adds spaces to s up to n columns.
 func padCols(s string, n int) string {
-	if c := textCols(s); c < n {
+	if c := termWidth(s); c < n {
 		return s + strings.Repeat(" ", n-c)
 	}
 	return s
-}
-
-// runeColumns is how many columns r takes in a terminal: two for an
-// east-asian wide or fullwidth rune (UAX #11), one otherwise.
-func runeColumns(r rune) int {
-	switch width.LookupRune(r).Kind() {
-	case width.EastAsianWide, width.EastAsianFullwidth:
-		return 2
-	}
-	return 1
-}
-
-// textCols is how many columns s takes (see runeColumns).
-func textCols(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeColumns(r)
-	}
-	return n
-}
-
-// cutCols shortens s to at most n columns, ending it with "…" when it was
-// longer; it cuts between runes, never inside one.
-func cutCols(s string, n int) string {
-	if textCols(s) <= n {
-		return s
-	}
-	var b strings.Builder
-	used := 0
-	for _, r := range s {
-		c := runeColumns(r)
-		if used+c > n-1 {
-			break
-		}
-		b.WriteRune(r)
-		used += c
-	}
-	out := strings.TrimRight(b.String(), " ") + "…"
-	if !utf8.ValidString(out) {
-		return "…"
-	}
-	return out
 }

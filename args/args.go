@@ -56,7 +56,10 @@ type Args struct {
 	// now is the call's instant, at which relative moments are read
 	// (SetNow); zero reads none.
 	now   time.Time
-	reads []Reading // relative moments read, for the answer to echo
+	// pastClock lets a time alone ("8am") be today's even when it is past
+	// (SetPastClock): the bound of a window, not a moment to come.
+	pastClock bool
+	reads     []Reading // relative moments read, for the answer to echo
 	// accepted are the names New was given; strict makes a getter for
 	// any other name panic (see Strict).
 	accepted []string

@@ -511,7 +511,7 @@ func (a *Args) MomentZone(name string) (tz.Zone, bool) {
 	}
 	p, why, zerr := parseMoment(v.word())
 	if why == badForm && !a.now.IsZero() {
-		if _, rwhy, _ := parseRelative(v.word(), a.now, a.home, a.home); rwhy != badForm {
+		if _, rwhy, _ := parseRelative(v.word(), a.now, a.home, a.home, a.pastClock); rwhy != badForm {
 			// relative words name no zone; Moment reads them, or refuses
 			return tz.Zone{}, false
 		}

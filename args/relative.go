@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -78,6 +80,14 @@ func relWords(s string) (words []string, ok bool) {
 		switch {
 		case c == ' ' || c == ',' || c == '\t':
 			i++
+		case c >= utf8.RuneSelf:
+			// a space of another kind (no-break, thin, ideographic) is a
+			// space too, as a phone's keyboard may type one
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !unicode.IsSpace(r) {
+				return nil, false
+			}
+			i += n
 		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 			j := i
 			for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
@@ -274,7 +284,7 @@ func dayWords(words []string, today tz.Date) (d tz.Date, used int, note string) 
 // home is the zero Zone), and a clock is read in zone, the zone a plain
 // time of the argument is in: for a New York event, "tomorrow 9am" said in
 // Paris early on Wednesday is Thursday 09:00 in New York.
-func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why problem, err error) {
+func parseRelative(s string, now time.Time, zone, home tz.Zone, pastOK bool) (r relative, why problem, err error) {
 	if len(s) > maxRelative {
 		return r, badForm, nil
 	}
@@ -325,7 +335,7 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 	// tonight [clock]
 	if words[0] == "tonight" {
 		if len(words) == 1 {
-			return todayClock(s, tonightClock, "tonight is 20:00", today, now, zone)
+			return todayClock(s, tonightClock, "tonight is 20:00", today, now, zone, pastOK)
 		}
 		rest := words[1:]
 		if rest[0] == "at" {
@@ -342,7 +352,7 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 		} else if minute < 12*60 {
 			return r, badForm, nil // tonight 9am
 		}
-		return todayClock(s, minute, "", today, now, zone)
+		return todayClock(s, minute, "", today, now, zone, pastOK)
 	}
 	// midnight: the coming one, at the start of tomorrow
 	if len(words) == 1 && words[0] == "midnight" {
@@ -367,7 +377,7 @@ func parseRelative(s string, now time.Time, zone, home tz.Zone) (r relative, why
 			if why == bareHour {
 				return r, bareHour, &bareHourError{hour: minute / 60}
 			}
-			return todayClock(s, minute, cnote, today, now, zone)
+			return todayClock(s, minute, cnote, today, now, zone, pastOK)
 		}
 		rest := words[n:]
 		if rest[0] == "on" {
@@ -453,11 +463,14 @@ func bareHourSentence(name string, v string, e *bareHourError) string {
 }
 
 // todayClock is today (the person's) at minute in zone, which must still
-// be ahead of now as an instant. On a day the clocks go back, a clock in
+// be ahead of now as an instant unless pastOK. On a day the clocks go back, a clock in
 // the repeated hour whose first pass is gone is its second pass when that
 // is still ahead.
-func todayClock(s string, minute int, note string, today tz.Date, now time.Time, zone tz.Zone) (relative, problem, error) {
+func todayClock(s string, minute int, note string, today tz.Date, now time.Time, zone tz.Zone, pastOK bool) (relative, problem, error) {
 	dt := today.At(minute/60, minute%60)
+	if pastOK {
+		return relative{m: tz.TimeMoment(dt), note: note}, fine, nil
+	}
 	now = now.Truncate(time.Minute)
 	if first, _ := zone.Instant(dt); !first.After(now) {
 		second := dt
@@ -524,6 +537,13 @@ func (r Reading) Sentence() string {
 // it from the call's clock for every front.
 func (a *Args) SetNow(t time.Time) { a.now = t }
 
+// SetPastClock makes a time alone ("8am", "tonight", "eod") read as today
+// at that time even when it has gone by, for arguments that bound a window
+// ("what is on since 8am"), rather than refusing it as past; a moment
+// meant to come (a due, a start) keeps the refusal. Call it before the
+// getters.
+func (a *Args) SetPastClock() { a.pastClock = true }
+
 // Readings returns the relative moments read so far, in the order read,
 // each argument and text once.
 func (a *Args) Readings() []Reading { return a.reads }
@@ -536,7 +556,7 @@ func (a *Args) relative(name, s string, zone tz.Zone) (m relative, why problem, 
 	if a.now.IsZero() {
 		return m, badForm, nil, false
 	}
-	r, why, err := parseRelative(s, a.now, zone, a.home)
+	r, why, err := parseRelative(s, a.now, zone, a.home, a.pastClock)
 	if why == badForm {
 		return r, why, nil, false
 	}

@@ -42,3 +42,16 @@ func TestDayWordsAreThePersonsDays(t *testing.T) {
 		t.Errorf("tomorrow 9am (New York event, person in Paris on Wednesday) = %s, want 2026-12-03T09:00", m)
 	}
 }
+
+// A no-break or other Unicode space between words is a space: a phone's
+// keyboard or a model may write one.
+func TestRelativeUnicodeSpaces(t *testing.T) {
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	for _, s := range []string{"tomorrow\u00a09am", "tomorrow\u2009 9am", "tomorrow\u30009am"} {
+		a := at(t, now, s)
+		m, ok := a.Moment("x", paris)
+		if !ok || m.String() != "2026-12-02T09:00" {
+			t.Errorf("%q read as %v (%v), want 2026-12-02T09:00", s, m, a.Err())
+		}
+	}
+}

@@ -34,6 +34,7 @@ const DefaultDays = 7
 // DefaultDays after “from”. A “to” not after “from” is a failure recorded
 // on a.
 func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
+	a.SetPastClock() // "from 8am" at 10:00 is this morning, not refused as past
 	fromM, hasFrom := a.Moment("from", zone)
 	toM, hasTo := a.Moment("to", zone)
 	w := Window{Explicit: hasFrom || hasTo}

@@ -53,3 +53,17 @@ func TestRelativeEventDST(t *testing.T) {
 		t.Errorf("in 24 hours across the gap:\n%s", res.TextOut())
 	}
 }
+
+// TestWindowTakesAPastClock: the bound of a window may be a time already
+// gone today ("what is on since 8am" at 09:00), while a start must still
+// be ahead.
+func TestWindowTakesAPastClock(t *testing.T) {
+	e := newEnv(t) // Mon 2026-10-05 09:00 in Paris
+	e.ok(e.alice, "add_event", `{"title":"Early","start":"2026-10-05T08:15","duration":30}`)
+	res := e.ok(e.alice, "list_events", `{"from":"8am","to":"noon"}`)
+	if !strings.Contains(res.TextOut(), "Early") || !strings.Contains(res.TextOut(), "Read “8am” (from) as Mon 2026-10-05 08:00 (+02:00).") {
+		t.Errorf("list_events from 8am at 09:00:\n%s", res.TextOut())
+	}
+	e.ok(e.alice, "find_free_time", `{"duration":30,"from":"8am","to":"eod"}`)
+	e.fail(e.alice, "add_event", `{"title":"Late","start":"8am"}`, 1, "“start” “8am” is already past today")
+}

@@ -55,7 +55,7 @@ type Args struct {
 	home    tz.Zone // the person's zone, for sentences about zones
 	// now is the call's instant, at which relative moments are read
 	// (SetNow); zero reads none.
-	now   time.Time
+	now time.Time
 	// pastClock lets a time alone ("8am") be today's even when it is past
 	// (SetPastClock): the bound of a window, not a moment to come.
 	pastClock bool

@@ -13,10 +13,9 @@ import (
 // The relative moments a person or a model writes, read at the call's now
 // ([Args.SetNow]) in the zone the moment is read in (the person's, or the
 // zone a tool names such as an event's time_zone). Words are matched
-// without regard to case; spaces (any Unicode space) and commas between words are free; "at"
-// may stand before a time. docs/time.md ("Relative dates and lengths") has
-// the same grammar as tables,
-// tested row by row:
+// without regard to case; spaces (any Unicode space) and commas between
+// words are free; "at" may stand before a time. docs/time.md ("Relative
+// dates and lengths") has the same grammar as tables, tested row by row:
 //
 //	relative = "now"
 //	         | "in" count unit            ; minutes, hours: elapsed time

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -499,13 +498,23 @@ func (a *app) chatSettings(cmd *cobra.Command) (chatSettings, error) {
 		APIKey:  a.setting(nil, "", envAPIKey, "chat.api_key", ""),
 	}
 	raw, from := a.settingFrom(cmd, "tools", envChatTools, "chat.tools", "")
-	if list, ok := a.conf.Get("chat.tools").([]any); ok && strings.HasPrefix(from, "“chat.tools”") {
-		// tools = ["tasks", "undo"] reads as tools = "tasks,undo"
-		names := make([]string, len(list))
-		for i, v := range list {
-			names[i] = fmt.Sprint(v)
+	if strings.HasPrefix(from, "“chat.tools”") {
+		switch v := a.conf.Get("chat.tools").(type) {
+		case string:
+		case []any:
+			// tools = ["tasks", "undo"] reads as tools = "tasks,undo"
+			names := make([]string, len(v))
+			for i, item := range v {
+				name, ok := item.(string)
+				if !ok {
+					return s, failf(exitConfig, "%s must list names as text, such as tools = [\"tasks\", \"undo\"]; item %d is not text", from, i+1)
+				}
+				names[i] = name
+			}
+			raw = strings.Join(names, ",")
+		default:
+			return s, failf(exitConfig, "%s must be names as text, such as tools = \"tasks\" or tools = [\"tasks\", \"undo\"]", from)
 		}
-		raw = strings.Join(names, ",")
 	}
 	if from == "“--tools”" {
 		// --tools may be given more than once, as mcp's: the union

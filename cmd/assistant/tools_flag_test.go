@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -64,6 +66,30 @@ func TestToolsFlagRepeated(t *testing.T) {
 			if !strings.Contains(body, name) {
 				t.Errorf("%s --tools tasks --tools list_events did not offer %s", args[0], name)
 			}
+		}
+	}
+}
+
+// A [chat] tools value that is not text, or a list holding something
+// else, is refused in one sentence (exit 10) rather than read in Go's
+// own print form ("map[a:1]").
+func TestChatToolsConfigNotText(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"tools = {a = 1}", "must be names as text, such as tools = \"tasks\""},
+		{`tools = [["tasks"]]`, "item 1 is not text"},
+		{`tools = ["tasks", 5]`, "item 2 is not text"},
+	} {
+		dir := isolate(t)
+		conf := filepath.Join(dir, "config", "assistant", "config.toml")
+		if err := os.MkdirAll(filepath.Dir(conf), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(conf, []byte("[chat]\n"+c.line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := runArgs("doctor", "--base-url", "http://127.0.0.1:1/v1", "--model", "m")
+		if r.code != exitConfig || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "map[") {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.line, r.code, r.stderr, exitConfig, c.want)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func snoozeTarget(tx *store.Tx, ref string) (store.Delivery, error) {
 	if store.IsDeliveryID(ref) {
 		d, found, err := tx.DeliveryByID(ref)
 		if err == nil && !found {
-			err = fmt.Errorf("%s is not one of your reminders; give the delivery_id a reminder of yours came with: %w", ref, store.ErrNotFound)
+			err = fmt.Errorf("no reminder of yours has the delivery_id %s; give the one a reminder of yours came with: %w", ref, store.ErrNotFound)
 		}
 		return d, err
 	}

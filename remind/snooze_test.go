@@ -191,9 +191,9 @@ func TestSnoozeRefused(t *testing.T) {
 			says string
 		}{
 			{"rd_000000000000000000000000", later(), store.ErrNotFound,
-				"rd_000000000000000000000000 is not one of your reminders; give the delivery_id a reminder of yours came with: not found"},
+				"no reminder of yours has the delivery_id rd_000000000000000000000000; give the one a reminder of yours came with: not found"},
 			{bobRoot, later(), store.ErrNotFound,
-				bobRoot + " is not one of your reminders; give the delivery_id a reminder of yours came with: not found"},
+				"no reminder of yours has the delivery_id " + bobRoot + "; give the one a reminder of yours came with: not found"},
 			{"buy milk", later(), store.ErrInvalid,
 				"“buy milk” is no reminder to snooze: give the delivery_id the reminder came with (such as rd_4881ba5d44c573b6c2fc488f) or a task or event id (t12, e7): invalid"},
 			{root, e.now.Add(-time.Minute), store.ErrInvalid,

@@ -54,10 +54,10 @@ func Snooze() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "snooze",
 		Title:       "Snooze a reminder",
-		Description: "Sends a reminder that went off again later.",
+		Description: "Puts off a reminder that went off: it is sent again later.",
 		Schema: tools.Schema{Properties: []tools.Property{
 			tools.Str("id", "Its delivery_id, or a task/event id for its last."),
-			tools.Int("minutes", "Default 10.").Range(1, float64(maxMinutes)),
+			tools.Int("minutes", "Default 10; or a length, such as 1h.").Range(1, float64(maxMinutes)),
 			tools.Str("until", "A moment instead."),
 		}, Required: []string{"id"}},
 		Output: tools.OutputOf[Data](),

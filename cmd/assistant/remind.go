@@ -41,7 +41,8 @@ late up to --max-late, and recorded as skipped past it.`,
 		Example: `  assistant remind --once
   assistant remind --every 30s --webhook https://example.org/hook
   assistant remind --once --exec 'notify-send "$(jq -r .title)"'
-  assistant remind --status`,
+  assistant remind --status
+  assistant remind snooze rd_4881ba5d44c573b6c2fc488f 10m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !o.Once && !o.Status {
@@ -60,6 +61,7 @@ late up to --max-late, and recorded as skipped past it.`,
 	f.StringArrayVar(&o.Exec, "exec", nil, "run this command with the reminder's JSON on standard input (repeatable)")
 	f.BoolVar(&o.Status, "status", false, "list upcoming, sent, late, skipped and failed reminders")
 	f.StringVar(&o.Digest, "digest", "", "send each person a daily agenda at this time in their zone, such as 07:30")
+	cmd.AddCommand(newRemindSnoozeCmd(a))
 	return cmd
 }
 

@@ -57,6 +57,11 @@ func testRemindSnooze(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, want) {
 		t.Fatalf("snooze said %q, want it to start %q", r.stdout, want)
 	}
+	h.env["ASSISTANT_NOW"] = "2026-10-05T09:50:00+02:00"
+	if r := h.must("remind", "--status"); !strings.Contains(r.stdout,
+		"  upcoming: 1\n    Mon 2026-10-05 09:55 (+02:00)  t1 “Call the bank” snoozed (20261005T080000Z)\n") {
+		t.Errorf("status lacks the waiting snooze:\n%s", r.stdout)
+	}
 	if got := sent("2026-10-05T09:50:00+02:00"); len(got) != 0 {
 		t.Fatalf("5 minutes on: %+v", got)
 	}

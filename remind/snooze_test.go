@@ -219,3 +219,34 @@ func TestSnoozeRefused(t *testing.T) {
 		}
 	})
 }
+
+// An occurrence id names the latest sent reminder of that occurrence; an
+// occurrence none was sent for is refused.
+func TestSnoozeByOccurrence(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, paris, "2026-10-05T08:00"))
+		id := e.call(e.ada, "add_event", `{"title":"Standup","start":"2026-10-05T09:00","duration":15,"rrule":"FREQ=DAILY","remind_before":[10]}`)
+		eng := e.engine(Options{})
+		e.pass(eng)
+		mon := e.sentAt(eng, "2026-10-05T08:50")
+		tue := e.sentAt(eng, "2026-10-06T08:50")
+		if len(mon) != 1 || len(tue) != 1 {
+			t.Fatalf("sends: %+v %+v", mon, tue)
+		}
+		s := e.snooze(mon[0].Occurrence.ID, e.now.Add(5*time.Minute))
+		if s.Snoozed != mon[0].DeliveryID || s.ID != mon[0].DeliveryID+"-s1" {
+			t.Fatalf("by Monday's occurrence: %+v", s)
+		}
+		s = e.snooze(id, e.now.Add(5*time.Minute))
+		if s.Snoozed != tue[0].DeliveryID {
+			t.Fatalf("by the event's id (its latest, Tuesday's): %+v", s)
+		}
+		got := e.sentAt(eng, "2026-10-06T08:55")
+		if len(got) != 2 || got[0].SnoozeOf == "" || got[1].SnoozeOf == "" {
+			t.Fatalf("both snoozes at 08:55: %+v", got)
+		}
+		if _, err := Snooze(e.ctx, e.s, e.ada.ID, e.ada.Zone, id+"@20261009T070000Z", e.now.Add(time.Minute), e.now, "snooze"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("an occurrence never reminded: %v", err)
+		}
+	})
+}

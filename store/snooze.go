@@ -191,9 +191,32 @@ func (tx *Tx) AddSnooze(d Delivery, at time.Time) (s Snooze, replaced []Snooze, 
 	if err != nil {
 		return Snooze{}, nil, err
 	}
-	n := 0
+	ids := make([]string, 0, len(chain))
 	for _, c := range chain {
-		if m := snoozeSuffix.FindStringSubmatch(c.ID); m != nil && SnoozeRoot(c.ID) == root {
+		ids = append(ids, c.ID)
+	}
+	// The chain's deliveries too: a snooze taken back after it went out,
+	// then purged, left its delivery, whose id is not to be reused.
+	rows, err := tx.query(`SELECT delivery_id FROM reminder_deliveries WHERE owner_id = ? AND delivery_id LIKE ?`,
+		tx.owner, root+"-s%")
+	if err != nil {
+		return Snooze{}, nil, err
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return Snooze{}, nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Snooze{}, nil, err
+	}
+	n := 0
+	for _, id := range ids {
+		if m := snoozeSuffix.FindStringSubmatch(id); m != nil && SnoozeRoot(id) == root {
 			k, _ := strconv.Atoi(m[1])
 			n = max(n, k)
 		}

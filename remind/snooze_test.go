@@ -250,3 +250,41 @@ func TestSnoozeByOccurrence(t *testing.T) {
 		}
 	})
 }
+
+// A snoozed reminder whose sender died after claiming it (before its
+// mark) is sent again once the lease runs out, under the same snooze id,
+// and then never again: the promise every delivery has.
+func TestSnoozeSenderDied(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t, civilAt(t, paris, "2026-10-05T08:00"))
+		e.call(e.ada, "add_task", `{"title":"Call the bank","due":"2026-10-05T10:00","remind_before":[15]}`)
+		real := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+		eng := e.engine(Options{LeaseClock: func() time.Time { return real }})
+		e.pass(eng)
+		root := e.sentAt(eng, "2026-10-05T09:45")[0].DeliveryID
+		s := e.snooze(root, e.now.Add(10*time.Minute))
+
+		e.at(paris, "2026-10-05T09:55")
+		p := e.personOf(eng, e.ada.ID)
+		if _, err := eng.recordDue(e.ctx, p, e.now, &Result{}); err != nil {
+			t.Fatal(err)
+		}
+		d, _, err := eng.claim(e.ctx, p, &Result{})
+		if err != nil || d == nil || d.ID != s.ID {
+			t.Fatalf("claim: %v %+v", err, d)
+		}
+		// The sender dies here. Until its lease runs out nobody sends it.
+		if got := e.sentAt(eng, "2026-10-05T09:56"); len(got) != 0 {
+			t.Fatalf("under a live lease: %+v", got)
+		}
+		real = real.Add(DefaultLease + time.Second)
+		got := e.sentAt(eng, "2026-10-05T09:58")
+		if len(got) != 1 || got[0].DeliveryID != s.ID || got[0].Attempt != 2 {
+			t.Fatalf("after the lease: %+v", got)
+		}
+		real = real.Add(DefaultLease + time.Second)
+		if got := e.sentAt(eng, "2026-10-05T10:10"); len(got) != 0 {
+			t.Fatalf("once marked: %+v", got)
+		}
+	})
+}

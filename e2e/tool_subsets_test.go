@@ -20,11 +20,11 @@ import (
 var (
 	everyTool = []string{"add_task", "list_tasks", "get_task", "update_task", "complete_task", "reopen_task", "delete_task",
 		"add_event", "list_events", "get_event", "update_event", "delete_event", "find_free_time", "current_time", "set_time_zone",
-		"undo", "list_changes"}
+		"snooze", "undo", "list_changes"}
 	tasksTools = []string{"add_task", "list_tasks", "get_task", "update_task", "complete_task", "reopen_task", "delete_task",
-		"current_time", "undo", "list_changes"}
+		"current_time", "snooze", "undo", "list_changes"}
 	calendarTools = []string{"add_event", "list_events", "get_event", "update_event", "delete_event", "find_free_time",
-		"current_time", "set_time_zone", "undo", "list_changes"}
+		"current_time", "set_time_zone", "snooze", "undo", "list_changes"}
 	readOnlyTools      = []string{"list_tasks", "get_task", "list_events", "get_event", "find_free_time", "current_time", "list_changes"}
 	tasksReadOnlyTools = []string{"list_tasks", "get_task", "current_time", "list_changes"}
 )
@@ -86,9 +86,9 @@ func TestChatToolSubsetsThroughTheBinary(t *testing.T) {
 		{name: "config file read-only", config: `tools = "read-only"`, want: readOnlyTools},
 		{name: "config file list", config: `tools = ["tasks", "list_events"]`,
 			want: []string{"add_task", "list_tasks", "get_task", "update_task", "complete_task", "reopen_task", "delete_task",
-				"list_events", "current_time", "undo", "list_changes"}},
+				"list_events", "current_time", "snooze", "undo", "list_changes"}},
 		{name: "a mixed list", flag: " tasks, list_events ,undo", want: []string{"add_task", "list_tasks", "get_task", "update_task",
-			"complete_task", "reopen_task", "delete_task", "list_events", "current_time", "undo", "list_changes"}},
+			"complete_task", "reopen_task", "delete_task", "list_events", "current_time", "snooze", "undo", "list_changes"}},
 		{name: "tool names alone", flag: "list_changes,add_task", want: []string{"add_task", "list_changes"}},
 		{name: "flag over environment", flag: "tasks", env: "nonsense", want: tasksTools},
 		{name: "environment over config file", env: "calendar", config: `tools = "nonsense"`, want: calendarTools},
@@ -167,7 +167,7 @@ func TestChatToolLeftOutThroughTheBinary(t *testing.T) {
 func TestChatToolSubsetRefused(t *testing.T) {
 	const rest = "; write a group (all, tasks, calendar, read-only) or tool names (" +
 		"add_task, list_tasks, get_task, update_task, complete_task, reopen_task, delete_task, add_event, list_events, get_event, " +
-		"update_event, delete_event, find_free_time, current_time, set_time_zone, undo, list_changes), separated by commas\n"
+		"update_event, delete_event, find_free_time, current_time, set_time_zone, snooze, undo, list_changes), separated by commas\n"
 	cases := []struct {
 		flag, env, config string
 		from              string // %s: the config file

@@ -179,6 +179,29 @@ func (e *catalogEnv) addTask() string {
 	return idIn(e.t, e.ok("add_task", fmt.Sprintf(`{"title":%q,"due":"2026-10-06"}`, e.title("Task"))), "task")
 }
 
+// sentReminder adds a task whose reminder went out a minute ago (its
+// delivery recorded sent, as a pass of the reminders job leaves it) and
+// returns the task's id, for snooze.
+func (e *catalogEnv) sentReminder() string {
+	e.t.Helper()
+	id := e.addTask()
+	fire := catalogNow.Add(-time.Minute)
+	if _, err := e.st.Write(e.ctx, e.person.ID, "remind", func(tx *store.Tx) error {
+		if _, err := tx.RecordDelivery(store.NewDelivery{Item: id, Trigger: "before:15", FireAt: fire,
+			Status: store.DeliveryPending}, fire); err != nil {
+			return err
+		}
+		d, _, err := tx.NextToSend(catalogNow, catalogNow)
+		if err != nil {
+			return err
+		}
+		return tx.MarkSent(d.RowID, fire, []string{"stdout"})
+	}); err != nil {
+		e.t.Fatal(err)
+	}
+	return id
+}
+
 // addEvent adds a one-hour event tomorrow at 10:00 and returns its id.
 func (e *catalogEnv) addEvent() string {
 	e.t.Helper()
@@ -481,6 +504,21 @@ var catalogCases = []catalogCase{
 		},
 		bad:    `{"time_zone":"Mars/Olympus_Mons"}`,
 		badArg: "time_zone",
+	},
+	{
+		tool:    "snooze",
+		prepare: (*catalogEnv).sentReminder,
+		ok:      `{"id":"{id}"}`,
+		check: func(t *testing.T, e *catalogEnv, id string, res *mcp.CallToolResult) {
+			wantEq(t, "fire_at", object(t, res)["fire_at"], any("2026-10-05T09:10:00+02:00"))
+			wantEq(t, "live snoozes of "+id, e.count(`SELECT COUNT(*) FROM reminder_snoozes WHERE owner_id = ? AND deleted_at IS NULL`, e.person.ID), 1)
+		},
+		bad:    `{"id":"{id}","minutes":0}`,
+		badArg: "minutes",
+		quirky: `{"id":"{id}","minutes":"1h"}`,
+		quirkyCheck: func(t *testing.T, e *catalogEnv, _ string, res *mcp.CallToolResult) {
+			wantEq(t, "fire_at", object(t, res)["fire_at"], any("2026-10-05T10:00:00+02:00"))
+		},
 	},
 	{
 		tool:    "list_changes",

@@ -168,6 +168,14 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 			r.GaveUp++
 			return settle(store.DeliveryFailed, strings.TrimSpace(lastErr+"; gave up: "+limit))
 		}
+		if store.IsSnoozeTrigger(row.Trigger) {
+			if gone, why, err := e.snoozeGone(tx, p, row.ID, row.Item); err != nil {
+				return err
+			} else if gone {
+				r.Skipped++
+				return settle(store.DeliverySkipped, why)
+			}
+		}
 		if ended, why, err := e.ended(tx, p, row.Item, row.Occurrence, row.Trigger, row.FireAt, now); err != nil {
 			return err
 		} else if ended {

@@ -46,8 +46,8 @@ func (e *Engine) Run(ctx context.Context, every time.Duration) error {
 }
 
 // NextDue is the earliest instant anything is due for the people the
-// engine serves, as far as the index knows: an item's next fire, a retry,
-// a lease running out, or a digest. ok is false when nothing is scheduled.
+// engine serves, as far as the index knows: an item's next fire, a snooze,
+// a retry, a lease running out, or a digest. ok is false when nothing is scheduled.
 func (e *Engine) NextDue(ctx context.Context) (time.Time, bool, error) {
 	people, err := e.persons(ctx)
 	if err != nil {
@@ -63,7 +63,7 @@ func (e *Engine) NextDue(ctx context.Context) (time.Time, bool, error) {
 	now := e.now()
 	for _, p := range people {
 		err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
-			for _, earliest := range []func() (time.Time, bool, error){tx.EarliestNextFire, tx.EarliestAttempt} {
+			for _, earliest := range []func() (time.Time, bool, error){tx.EarliestNextFire, tx.EarliestAttempt, tx.EarliestSnooze} {
 				at, ok, err := earliest()
 				if err != nil {
 					return err

@@ -47,6 +47,11 @@ type Message struct {
 	// Attempt counts from 1; a resend after a crash or failure has a higher
 	// number and the same DeliveryID.
 	Attempt int `json:"attempt"`
+	// SnoozeOf is set on a snoozed reminder: the delivery id that was put
+	// off (the first send's, or an earlier snooze's). Its own DeliveryID
+	// is the first send's with "-s1", "-s2", … (store.SnoozeID), and
+	// Trigger is the first send's.
+	SnoozeOf string `json:"snooze_of,omitempty"`
 	// Digest is set for a daily agenda.
 	Digest *DigestBody `json:"digest,omitempty"`
 	// Notes are the item's notes (an occurrence's own when it has them),
@@ -99,6 +104,21 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 		m.Kind, m.Trigger = "digest", ""
 		return m, e.digestMessage(ctx, p, d, m)
 	}
+	origin, trig := d.FireAt, d.Trigger
+	if store.IsSnoozeTrigger(d.Trigger) {
+		// A snooze says what its chain's first send said, from its row.
+		err := e.s.Read(ctx, p.ID, func(tx *store.Tx) error {
+			s, found, err := tx.SnoozeByID(d.ID)
+			if found {
+				origin, trig, m.SnoozeOf = s.OriginFireAt, s.Trigger, s.Snoozed
+			}
+			return err
+		})
+		if err != nil {
+			return m, err
+		}
+		m.Trigger = trig
+	}
 	m.Item = &ItemRef{ID: d.Item, Title: d.Item}
 	m.Occurrence = &OccurrenceRef{ID: d.Item}
 	if d.Occurrence != "" {
@@ -121,8 +141,8 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 		if ov := it.Over[d.Occurrence]; ov != nil && ov.Notes != nil {
 			m.Notes = *ov.Notes
 		}
-		for _, f := range it.Between(d.FireAt, d.FireAt) {
-			if f.Occurrence == d.Occurrence && f.Trigger == d.Trigger {
+		for _, f := range it.Between(origin, origin) {
+			if f.Occurrence == d.Occurrence && f.Trigger == trig {
 				start = f.Start
 			}
 		}
@@ -141,6 +161,9 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 	}
 	m.Title = m.Item.Title
 	m.Text = reminderText(m, start, now, p.Zone)
+	if m.SnoozeOf != "" {
+		m.Text += " (snoozed)"
+	}
 	return m, err
 }
 

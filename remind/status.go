@@ -225,6 +225,20 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 			future = append(future, store.NextFire{Item: n.Item, At: at.Truncate(time.Second)})
 		}
 	}
+	// Snoozes not recorded yet: a pass records them once their time came.
+	snoozes, err := tx.SnoozesWaiting(-1)
+	if err != nil {
+		return err
+	}
+	for _, s := range snoozes {
+		en := Entry{DeliveryID: s.ID, Item: s.Item, Title: title(s.Item), Occurrence: s.Occurrence,
+			Trigger: store.SnoozeTrigger(s.ID), FireAt: s.FireAt}
+		if s.FireAt.After(now) {
+			ps.Upcoming = append(ps.Upcoming, en)
+			continue
+		}
+		e.classify(en, now, ps, over)
+	}
 	if e.digest != nil {
 		if err := e.unsentDigests(tx, p, st, now, ps); err != nil {
 			return err
@@ -400,6 +414,8 @@ func describeTrigger(en Entry, zone tz.Zone) string {
 		return "at " + momentWords(val, zone) + occSuffix(en.Occurrence)
 	case "once":
 		return "once at " + tz.FormatModel(en.FireAt, zone)
+	case "snooze":
+		return "snoozed" + occSuffix(en.Occurrence)
 	case "digest":
 		if m, _, err := tz.ParseBasic(en.Occurrence); err == nil {
 			return "for " + tz.FormatDateModel(m.Date)

@@ -292,6 +292,9 @@ func (e *Engine) dropStale(tx *store.Tx, label string, it *watched, live bool, r
 		return err
 	}
 	for _, d := range list {
+		if store.IsSnoozeTrigger(d.Trigger) {
+			continue // a snooze is the person's, not the item's: claim checks it (snooze.go)
+		}
 		if live && it.Produces(d.Occurrence, d.Trigger, d.FireAt) {
 			continue
 		}
@@ -303,8 +306,8 @@ func (e *Engine) dropStale(tx *store.Tx, label string, it *watched, live bool, r
 	return nil
 }
 
-// record adds a delivery row for every fire that came due by now (and the
-// day's digest), then moves each such item's next fire past now.
+// record adds a delivery row for every fire that came due by now (and
+// every snooze, and the day's digest), then moves each such item's next fire past now.
 func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Result) error {
 	list, err := tx.NextFiresDue(now)
 	if err != nil {
@@ -340,6 +343,9 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 		if err := tx.MoveNextFire(next); err != nil {
 			return err
 		}
+	}
+	if err := e.recordSnoozes(tx, p, now, r); err != nil {
+		return err
 	}
 	if e.digest != nil {
 		return e.recordDigests(tx, p, st, now, r)

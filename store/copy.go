@@ -105,6 +105,7 @@ var copyTables = []copyTable{
 	{name: "event_overrides", key: []string{"id"}, of: "owner_id = ?", identity: true},
 	{name: "event_generations", key: []string{"person_id"}, of: "person_id = ?", upsert: true},
 	{name: "reminder_deliveries", key: []string{"id"}, of: "owner_id = ?", identity: true},
+	{name: "reminder_snoozes", key: []string{"id"}, of: "owner_id = ?", identity: true},
 	{name: "remind_next", key: []string{"owner_id", "item"}, textKey: []string{"item"}, of: "owner_id = ?"},
 	{name: "remind_state", key: []string{"owner_id"}, of: "owner_id = ?"},
 	{name: "dav_objects", key: []string{"owner_id", "collection", "name"}, textKey: []string{"collection", "name"}, of: "owner_id = ?"},

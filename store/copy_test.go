@@ -139,6 +139,10 @@ func fill(t *testing.T) *world {
 	w.pass(w.st) // remind_next, remind_state
 	w.now = time.Date(2026, 12, 2, 16, 50, 0, 0, time.UTC)
 	w.pass(w.st) // t1's reminder at 16:45Z, bob's at 14:00Z: reminder_deliveries
+	// ada puts t1's reminder off: reminder_snoozes.
+	if _, err := remind.Snooze(w.ctx, w.st, w.ada.ID, w.ada.Zone, "t1", w.now.Add(10*time.Minute), w.now, "snooze"); err != nil {
+		t.Fatal(err)
+	}
 	return w
 }
 
@@ -264,7 +268,7 @@ func counts(t *testing.T, s *store.Store) string {
 	t.Helper()
 	var parts []string
 	for _, tbl := range []string{"people", "changes", "change_rows", "idempotency_keys", "access_tokens", "feed_secrets", "conversations", "messages",
-		"tasks", "task_completions", "events", "event_overrides", "event_generations", "reminder_deliveries", "remind_next", "remind_state", "dav_objects"} {
+		"tasks", "task_completions", "events", "event_overrides", "event_generations", "reminder_deliveries", "reminder_snoozes", "remind_next", "remind_state", "dav_objects"} {
 		var n int
 		if err := s.DB().QueryRow(`SELECT count(*) FROM ` + tbl).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -282,7 +286,7 @@ func TestCopyWhole(t *testing.T) {
 		w := fill(t)
 		dst := openAt(t, storetest.Location(t), &w.now)
 		rep := copyOrFail(t, w.st, dst, store.CopyOptions{})
-		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 17 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
+		if rep.Person != "" || rep.Replaced || len(rep.Tables) != 18 || rep.Tables[0].Table != "people" || rep.Tables[0].Rows != 2 {
 			t.Fatalf("report: %+v", rep)
 		}
 		for _, tc := range rep.Tables {

@@ -18,6 +18,7 @@ var (
 		"task_completions": {"completion", "completions"},
 		"event_overrides":  {"changed occurrence", "changed occurrences"},
 		"people":           {"person", "people"},
+		"reminder_snoozes": {"snooze", "snoozes"},
 	}
 	parts = map[string]part{
 		"task_completions": {column: "task_id", parent: "tasks"},

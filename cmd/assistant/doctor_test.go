@@ -96,7 +96,7 @@ func TestDoctorAgainstScriptedServers(t *testing.T) {
 			says: []string{"2 models", "call of list_tasks", "as the server counted them", "32,768 tokens (ollama ps)", "Ready: “qwen2.5”"}, chats: 1},
 		{name: "ollama fits the request, not the history budget", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768, Context: 16384},
 			model: "qwen2.5", code: 0, checks: []string{"ok model", "ok tools", "warn context", "fix"},
-			says: []string{"16,384 tokens (ollama ps)", "up to 60,000 characters of the conversation", "`--history-budget 33000`", "a context of 32,768 tokens", "Usable"}, chats: 1},
+			says: []string{"16,384 tokens (ollama ps)", "up to 60,000 characters of the conversation", "Chat with `--history-budget ", "a context of 32,768 tokens", "Usable"}, chats: 1},
 		{name: "a history budget that fits", srv: &agenttest.Server{Kind: agenttest.Ollama, Models: []string{"qwen2.5:latest"}, Trained: 32768, Context: 16384},
 			model: "qwen2.5", args: []string{"--history-budget", "30000"}, code: 0, checks: []string{"ok model", "ok tools", "ok context"},
 			says: []string{"Ready"}, chats: 1},

@@ -53,7 +53,8 @@ late up to --max-late, and recorded as skipped past it.`,
   assistant remind --every 30s --webhook https://example.org/hook
   assistant remind --once --exec 'notify-send "$(jq -r .title)"'
   assistant remind --once --smtp smtp.example.org:587 --smtp-from reminders@example.org --smtp-to ann@example.org
-  assistant remind --status`,
+  assistant remind --status
+  assistant remind snooze rd_4881ba5d44c573b6c2fc488f 10m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !o.Once && !o.Status {
@@ -77,6 +78,7 @@ late up to --max-late, and recorded as skipped past it.`,
 	f.StringArrayVar(&o.SMTPTo, "smtp-to", nil, "a recipient of reminder mails (repeatable)")
 	f.StringVar(&o.SMTPTLS, "smtp-tls", "auto", "auto (STARTTLS when offered), starttls, tls (port 465) or none")
 	f.StringVar(&o.SMTPUser, "smtp-user", "", "sign in to the SMTP server as this user, over TLS only; the password comes from "+envSMTPPassword+" or the config file")
+	cmd.AddCommand(newRemindSnoozeCmd(a))
 	return cmd
 }
 

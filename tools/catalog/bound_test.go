@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tooltest"
@@ -46,7 +48,22 @@ func TestEveryAnswerWithinBounds(t *testing.T) {
 		for i := range 6 {
 			call("add_event", fmt.Sprintf(`{"title":%q,"notes":%q,"start":"2026-10-05T%02d:00","rrule":"FREQ=DAILY","allow_duplicate":true}`, long(200), long(10_000), 11+i))
 		}
+		// t1's reminder went out, so snooze has one to put off.
+		if _, err := e.Store.Write(context.Background(), p.ID, "remind", func(tx *store.Tx) error {
+			if _, err := tx.RecordDelivery(store.NewDelivery{Item: "t1", Trigger: "before:15", FireAt: monday,
+				Status: store.DeliveryPending}, monday); err != nil {
+				return err
+			}
+			d, _, err := tx.NextToSend(monday, monday)
+			if err != nil {
+				return err
+			}
+			return tx.MarkSent(d.RowID, monday, []string{"stdout"})
+		}); err != nil {
+			t.Fatal(err)
+		}
 		calls := map[string]string{
+			"snooze":         `{"id":"t1","minutes":"1h"}`,
 			"list_tasks":     `{"limit":100}`,
 			"get_task":       `{"id":"t1"}`,
 			"update_task":    fmt.Sprintf(`{"id":"t1","notes":%q}`, long(10_000)),

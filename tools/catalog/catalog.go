@@ -1,5 +1,6 @@
 // Package catalog assembles every tool of assistant into one Registry, in
-// the order models see them: tasks, events and time, then the journal.
+// the order models see them: tasks, events and time, snooze, then the
+// journal.
 // Every front (chat, MCP, the shell's call) serves what New returns.
 package catalog
 
@@ -7,6 +8,7 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/changes"
 	"github.com/assistant-dev/assistant/tools/events"
+	"github.com/assistant-dev/assistant/tools/reminders"
 	"github.com/assistant-dev/assistant/tools/tasks"
 )
 
@@ -24,5 +26,6 @@ func New() *tools.Registry {
 var registrars = []func(*tools.Registry){
 	tasks.Register,
 	events.Register,
+	reminders.Register,
 	changes.Register,
 }

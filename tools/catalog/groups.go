@@ -6,6 +6,7 @@ import (
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/changes"
 	"github.com/assistant-dev/assistant/tools/events"
+	"github.com/assistant-dev/assistant/tools/reminders"
 	"github.com/assistant-dev/assistant/tools/tasks"
 )
 
@@ -14,20 +15,22 @@ import (
 // and "read-only", which every registry knows ([tools.Registry.Select]):
 //
 //   - tasks: the tools of package tasks, current_time (the day to write a
-//     due against) and the journal (list_changes, undo), so a change can
-//     be seen and put back;
+//     due against), snooze (package reminders: tasks remind too) and the
+//     journal (list_changes, undo), so a change can be seen and put back;
 //   - calendar: the tools of package events, which hold the event tools
-//     and the time tools (current_time, set_time_zone), and the journal.
+//     and the time tools (current_time, set_time_zone), snooze, and the
+//     journal.
 //
 // Each group follows its packages, so a tool added to one lands in its
 // group; docs/tools.md shows the table ("Tool groups").
 func Groups() []tools.Group {
 	journal := names(changes.Register)
+	snooze := names(reminders.Register)
 	return []tools.Group{
-		{Name: "tasks", Summary: "the task tools, current_time, and the journal to see and undo changes",
-			Tools: slices.Concat(names(tasks.Register), []string{"current_time"}, journal)},
-		{Name: "calendar", Summary: "the event tools, the time tools, and the journal to see and undo changes",
-			Tools: slices.Concat(names(events.Register), journal)},
+		{Name: "tasks", Summary: "the task tools, current_time, snooze, and the journal to see and undo changes",
+			Tools: slices.Concat(names(tasks.Register), []string{"current_time"}, snooze, journal)},
+		{Name: "calendar", Summary: "the event tools, the time tools, snooze, and the journal to see and undo changes",
+			Tools: slices.Concat(names(events.Register), snooze, journal)},
 	}
 }
 

@@ -50,11 +50,11 @@ func TestSelectGroups(t *testing.T) {
 		readOnly bool
 		want     string
 	}{
-		{"tasks", false, "add_task list_tasks get_task update_task complete_task reopen_task delete_task current_time undo list_changes"},
-		{"calendar", false, "add_event list_events get_event update_event delete_event find_free_time current_time set_time_zone undo list_changes"},
+		{"tasks", false, "add_task list_tasks get_task update_task complete_task reopen_task delete_task current_time snooze undo list_changes"},
+		{"calendar", false, "add_event list_events get_event update_event delete_event find_free_time current_time set_time_zone snooze undo list_changes"},
 		{"read-only", false, "list_tasks get_task list_events get_event find_free_time current_time list_changes"},
 		{"tasks", true, "list_tasks get_task current_time list_changes"},
-		{"tasks,list_events,undo", false, "add_task list_tasks get_task update_task complete_task reopen_task delete_task list_events current_time undo list_changes"},
+		{"tasks,list_events,undo", false, "add_task list_tasks get_task update_task complete_task reopen_task delete_task list_events current_time snooze undo list_changes"},
 		{"undo,add_task", false, "add_task undo"},
 		{"", false, strings.Join(New().Names(), " ")},
 		{"tasks,calendar", false, strings.Join(New().Names(), " ")},

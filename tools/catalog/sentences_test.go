@@ -15,6 +15,7 @@ var sentenceGoldens = []string{
 	"../tasks/testdata/sentences.golden",
 	"../events/testdata/sentences.golden",
 	"../changes/testdata/sentences.golden",
+	"../reminders/testdata/sentences.golden",
 }
 
 // refusal is one case of a sentences golden: the call and its sentence.

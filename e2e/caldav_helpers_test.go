@@ -56,31 +56,15 @@ func newDAVSite(t *testing.T, people ...string) *davSite {
 		h.run(t, "person", "add", p, "--zone", "Europe/Paris")
 		d.tokens[p] = strings.TrimSpace(h.run(t, "token", "create", "--person", p, "--label", "caldav e2e"))
 	}
-	addr := freeAddr(t)
-	s := &httpServer{url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
-	s.cmd = h.command(context.Background(), "serve", "--http", addr)
-	s.cmd.Stderr = s.stderr
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		s.err = s.cmd.Wait()
-		close(s.done)
-	}()
+	s := h.startServer(t, "serve")
 	t.Cleanup(func() {
-		select {
-		case <-s.done:
-		default:
-			s.cmd.Process.Kill()
-			<-s.done
-		}
 		if t.Failed() {
 			t.Logf("the server's log:\n%s", s.stderr.String())
 		}
 	})
 	s.wait(t)
 	d.srv = s
-	d.base = "http://" + addr
+	d.base = strings.TrimSuffix(s.url, "/mcp")
 	return d
 }
 

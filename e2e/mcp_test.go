@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -330,18 +331,6 @@ func testBinaryStdoutIsProtocol(t *testing.T) {
 	}
 }
 
-// freeAddr returns a loopback address with a port free a moment ago.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	return addr
-}
-
 // httpServer is a running `assistant mcp --http` or `assistant serve`.
 type httpServer struct {
 	cmd    *exec.Cmd
@@ -371,12 +360,14 @@ func (h *mcpHome) startHTTP(t testing.TB, extra ...string) *httpServer {
 }
 
 // startServer is startHTTP with the command to run: "mcp" (mcp --http)
-// or "serve" (serve --http).
+// or "serve" (serve --http). It binds port 0, so the system picks a port
+// no other process holds (a port found free a moment before may be taken
+// by a parallel test before the server binds it); [httpServer.wait] reads
+// the port bound from the server's log.
 func (h *mcpHome) startServer(t testing.TB, command string, extra ...string) *httpServer {
 	t.Helper()
-	addr := freeAddr(t)
-	s := &httpServer{name: command, url: "http://" + addr + "/mcp", stderr: &lockedBuffer{}, done: make(chan struct{})}
-	s.cmd = h.command(context.Background(), append([]string{command, "--http", addr}, extra...)...)
+	s := &httpServer{name: command, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s.cmd = h.command(context.Background(), append([]string{command, "--http", "127.0.0.1:0"}, extra...)...)
 	s.cmd.Stderr = s.stderr
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -396,25 +387,31 @@ func (h *mcpHome) startServer(t testing.TB, command string, extra ...string) *ht
 	return s
 }
 
-// wait waits until s accepts connections (20 s at most) and fails the test
-// if it ends or does not listen by then.
+// servingAddr finds the address a server logged it serves on: the addr
+// of its "serving … over HTTP" line, in the text or the JSON log.
+var servingAddr = regexp.MustCompile(`serving [^"\n]* over HTTP"(?: addr=|,"addr":")([^\s"]+)`)
+
+// wait waits until s logs the address it bound and accepts connections
+// there (20 s at most), sets s.url, and fails the test if the server ends
+// or does not listen by then.
 func (s *httpServer) wait(t testing.TB) {
 	t.Helper()
-	addr := strings.TrimSuffix(strings.TrimPrefix(s.url, "http://"), "/mcp")
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			c.Close()
-			return
+		if m := servingAddr.FindStringSubmatch(s.stderr.String()); m != nil {
+			if c, err := net.DialTimeout("tcp", m[1], time.Second); err == nil {
+				c.Close()
+				s.url = "http://" + m[1] + "/mcp"
+				return
+			}
 		}
 		select {
 		case <-s.done:
-			t.Fatalf("`assistant %s --http %s` ended before serving: %v\n%s", s.name, addr, s.err, s.stderr.String())
+			t.Fatalf("`assistant %s --http 127.0.0.1:0` ended before serving: %v\n%s", s.name, s.err, s.stderr.String())
 		case <-time.After(20 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("`assistant %s --http %s` did not listen within 20 s:\n%s", s.name, addr, s.stderr.String())
+			t.Fatalf("`assistant %s --http 127.0.0.1:0` did not listen within 20 s:\n%s", s.name, s.stderr.String())
 		}
 	}
 }

@@ -55,8 +55,8 @@ func TestWeekAndMonthOutputInTheDocs(t *testing.T) {
 			continue
 		}
 		i += len(open)
-		if name == "week" {
-			readmeExcerpt(t, r.out)
+		if name == "week" || name == "month" {
+			readmeExcerpt(t, name, r.out)
 		}
 		if *update {
 			doc = doc[:i] + want + doc[j:]
@@ -85,19 +85,19 @@ func quoteArgs(argv []string) []string {
 	return out
 }
 
-// readmeExcerpt checks that the README's `assistant week` block is an
+// readmeExcerpt checks that the README's `assistant COMMAND` block is an
 // excerpt of out: its lines, "…" standing for lines left out, appear in
 // out in the same order, the first ones from out's first lines on.
-func readmeExcerpt(t *testing.T, out string) {
+func readmeExcerpt(t *testing.T, command, out string) {
 	t.Helper()
 	raw, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	const open = "```text\n$ assistant week\n"
+	open := "```text\n$ assistant " + command + "\n"
 	i := strings.Index(string(raw), open)
 	if i < 0 {
-		t.Fatal("the README has no ```text block of `$ assistant week`")
+		t.Fatalf("the README has no ```text block of `$ assistant %s`", command)
 	}
 	block := string(raw)[i+len(open):]
 	block = block[:strings.Index(block, "```")]
@@ -111,7 +111,7 @@ func readmeExcerpt(t *testing.T, out string) {
 			at++
 		}
 		if at == len(lines) {
-			t.Errorf("the README's `assistant week` block shows a line `assistant week` does not print now, or not in that order: %q\nnow:\n%s", want, out)
+			t.Errorf("the README's `assistant %s` block shows a line `assistant %[1]s` does not print now, or not in that order: %q\nnow:\n%s", command, want, out)
 			return
 		}
 		at++

@@ -138,7 +138,8 @@ func isoMinutes(s string) (int, bool) {
 	return total + seconds/60, true
 }
 
-// isoDigits reads 1 to 6 digits.
+// isoDigits reads 1 to 6 ASCII digits (a count of a relative moment, or a
+// number of an ISO 8601 duration).
 func isoDigits(s string) (int, bool) {
 	if s == "" || len(s) > 6 {
 		return 0, false

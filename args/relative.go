@@ -143,17 +143,7 @@ func count(w string) (int, bool) {
 	if w == "a" || w == "an" {
 		return 1, true
 	}
-	if w == "" || len(w) > 6 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(w); i++ {
-		if w[i] < '0' || w[i] > '9' {
-			return 0, false
-		}
-		n = n*10 + int(w[i]-'0')
-	}
-	return n, true
+	return isoDigits(w)
 }
 
 // clockWords reads a clock at the start of words and returns minutes after

@@ -143,15 +143,7 @@ func (r *doctorReport) fail(code int, check, text string) {
 }
 
 func (r *doctorReport) print(s string) {
-	if len(r.key) >= 4 {
-		s = strings.ReplaceAll(s, r.key, "***")
-		// the server's words are cut at 200 bytes with "…", perhaps
-		// inside the key: hide the part before the cut too
-		for i := len(r.key) - 1; i >= 4; i-- {
-			s = strings.ReplaceAll(s, r.key[:i]+"…", "***…")
-		}
-	}
-	fmt.Fprintln(r.w, s)
+	fmt.Fprintln(r.w, agent.HideKey(s, r.key)) // the server may echo the key
 }
 
 // runDoctor runs the checks against the chat's model server and prints

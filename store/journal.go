@@ -55,7 +55,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 		return "", fmt.Errorf("cannot start writing to the database: %w", err)
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
-	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now(), tool: tool}
 	if err := fn(tx); err != nil {
 		// An unknown owner shows up as a failed foreign key on insert or a
 		// row not found; checking it only now keeps a query off every write.
@@ -74,6 +74,9 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if summary == "" {
 		summary = tx.autoSummary()
 	}
+	if tx.change != 0 {
+		return tx.journalRest(summary, then)
+	}
 	if tx.s.engine == Postgres {
 		return tx.journalPostgres(tool, summary, then)
 	}
@@ -83,7 +86,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
-	if err := tx.journalRows(change); err != nil {
+	if err := tx.journalRows(change, 0); err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
 	if then != nil {
@@ -97,13 +100,14 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	return changeID(change), nil
 }
 
-// journalRows writes the change's rows to change_rows, up to batchRows per
-// statement (a power of two, so the statement cache holds a few texts): one
-// statement per row was a sixth of a large import's write time.
-func (tx *Tx) journalRows(change int64) error {
+// journalRows writes the change's rows from touched[from:] to
+// change_rows, up to batchRows per statement (a power of two, so the
+// statement cache holds a few texts): one statement per row was a sixth of
+// a large import's write time.
+func (tx *Tx) journalRows(change int64, from int) error {
 	const one = "(?, ?, ?, ?, ?, ?)"
 	args := make([]any, 0, 6*batchRows)
-	for start := 0; start < len(tx.touched); {
+	for start := from; start < len(tx.touched); {
 		n := 1
 		for n*2 <= min(batchRows, len(tx.touched)-start) {
 			n *= 2
@@ -120,6 +124,66 @@ func (tx *Tx) journalRows(change int64) error {
 		start += n
 	}
 	return nil
+}
+
+// FlushJournal writes the journal of the rows touched so far into the
+// database now, in this transaction, and lets go of their images, so a
+// Write of very many rows (an import of 50,000 events) does not hold an
+// image of each until it ends: the change is still one, kept or dropped
+// with the transaction, and undone whole. The change's row is made at the
+// first call; a row touched again later has its after image rewritten when
+// the Write ends. Call Summarize before the Write ends: the summary made
+// from the rows touched needs their images.
+func (tx *Tx) FlushJournal() error {
+	if err := tx.writable("FlushJournal"); err != nil {
+		return err
+	}
+	if tx.flushed == len(tx.touched) {
+		return nil
+	}
+	if tx.change == 0 {
+		err := tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
+			tx.owner, tx.tool, "", tx.now.Unix()).Scan(&tx.change)
+		if err != nil {
+			return fmt.Errorf("cannot journal the change: %w", err)
+		}
+	}
+	if err := tx.journalRows(tx.change, tx.flushed); err != nil {
+		return fmt.Errorf("cannot journal the change: %w", err)
+	}
+	for _, t := range tx.touched[tx.flushed:] {
+		t.written, t.before, t.after = true, nil, nil
+	}
+	tx.flushed = len(tx.touched)
+	return nil
+}
+
+// journalRest ends a Write whose change FlushJournal made: its summary,
+// the rows touched since, the after images of rows touched again, the
+// hook, the commit.
+func (tx *Tx) journalRest(summary string, then func(tx *Tx, change int64) error) (string, error) {
+	if _, err := tx.exec(`UPDATE changes SET summary = ? WHERE id = ?`, summary, tx.change); err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	if err := tx.journalRows(tx.change, tx.flushed); err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	for _, t := range tx.touched[:tx.flushed] {
+		if t.stale {
+			if _, err := tx.exec(`UPDATE change_rows SET after = ? WHERE change_id = ? AND seq = ?`, nullText(t.after), tx.change, t.seq); err != nil {
+				return "", fmt.Errorf("cannot journal the change: %w", err)
+			}
+		}
+	}
+	if then != nil {
+		if err := then(tx, tx.change); err != nil {
+			return "", err
+		}
+	}
+	if err := tx.tx.Commit(); err != nil {
+		return "", fmt.Errorf("cannot save the change: %w", tx.s.commitFailed(err))
+	}
+	return changeID(tx.change), nil
 }
 
 // journalPG is the journal of a change on PostgreSQL: the changes row and

@@ -245,7 +245,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 		}
 		seen[o.Key] = true
 	}
-	obj.Event, obj.Overrides = pe.event, pe.overrides
+	obj.Event, obj.Overrides = pe.stored(plan.now), pe.overrides
 	// Each component's extra goes with the key of what it became: "" for
 	// the series, the occurrence key of a changed occurrence (its master's
 	// zone as planRows left it, which storedOverride keyed it in).

@@ -113,8 +113,21 @@ type planned struct {
 }
 
 type plannedEvent struct {
+	src *Event // the series as decoded, planRows' rules applied
+	// event is src as the store keeps it, made by stored when it is
+	// compared or written and let go of once written: a large import
+	// holds the decoded events and a batch of these, never both in full.
 	event     *calendar.Event
+	id        int64                // the stored event's, once known
 	overrides []*calendar.Override // EventID set as they are written
+}
+
+// stored is pe's event as the store keeps it, created at now.
+func (pe *plannedEvent) stored(now time.Time) *calendar.Event {
+	if pe.event == nil {
+		pe.event = storedEvent(pe.src, now)
+	}
+	return pe.event
 }
 
 // reminderColumns are the stored forms of an item's alarms: minutes
@@ -174,7 +187,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			e.Zone = person
 		}
 		masters[e.UID] = len(p.events)
-		p.events = append(p.events, plannedEvent{event: storedEvent(e, now)})
+		p.events = append(p.events, plannedEvent{src: e})
 	}
 	for _, ov := range overrides {
 		mi, ok := masters[ov.UID]
@@ -182,15 +195,9 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			skip(ov.Line, "VEVENT", ov.UID, "a changed occurrence (RECURRENCE-ID) whose series is not in the file is not imported")
 			continue
 		}
-		var master *Event
-		for i := range cal.Events {
-			if cal.Events[i].UID == ov.UID && cal.Events[i].RecurrenceID == nil {
-				master = &cal.Events[i]
-				break
-			}
-		}
+		// The decoder kept one series per UID (finish), the one here.
 		pe := &p.events[mi]
-		pe.overrides = append(pe.overrides, storedOverride(master, ov, person))
+		pe.overrides = append(pe.overrides, storedOverride(pe.src, ov, person))
 	}
 	for i := range cal.Tasks {
 		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, skip))
@@ -402,15 +409,16 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 	if err != nil {
 		return err
 	}
-	var fresh []*calendar.Event
-	var freshOvs [][]*calendar.Override
-	for _, pe := range p.events {
-		have, ok := byUID[pe.event.UID]
+	var fresh []int // indexes in p.events
+	for i := range p.events {
+		pe := &p.events[i]
+		have, ok := byUID[pe.src.UID]
 		if !ok {
-			fresh, freshOvs = append(fresh, pe.event), append(freshOvs, pe.overrides)
+			fresh = append(fresh, i)
 			continue
 		}
-		pe.event.ID = have.Event.ID
+		ev := pe.stored(p.now)
+		ev.ID, pe.id = have.Event.ID, have.Event.ID
 		bounds := map[string]*calendar.Override{}
 		for _, o := range liveOvs[have.Event.ID] {
 			bounds[o.Key] = o
@@ -422,21 +430,38 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 		for _, o := range bounds {
 			all = append(all, o)
 		}
-		changed, err := tx.SyncEvent(have, pe.event, all, dry)
+		changed, err := tx.SyncEvent(have, ev, all, dry)
 		if err != nil {
-			return fmt.Errorf("event %s: %w", pe.event.UID, err)
+			return fmt.Errorf("event %s: %w", ev.UID, err)
 		}
+		pe.event = nil
 		count(&rep.Events, changed)
 	}
 	rep.Events.Created += len(fresh)
-	if !dry && len(fresh) > 0 {
-		if err := tx.InsertEvents(fresh, freshOvs); err != nil {
+	for start := 0; !dry && start < len(fresh); start += flushRows {
+		batch := fresh[start:min(start+flushRows, len(fresh))]
+		es, ovs := make([]*calendar.Event, len(batch)), make([][]*calendar.Override, len(batch))
+		for j, i := range batch {
+			es[j], ovs[j] = p.events[i].stored(p.now), p.events[i].overrides
+		}
+		if err := tx.InsertEvents(es, ovs); err != nil {
 			return fmt.Errorf("the events: %w", err)
+		}
+		for j, i := range batch {
+			p.events[i].id, p.events[i].event = es[j].ID, nil
+		}
+		// The journal's images of these rows go to the database now
+		// rather than wait, all 50,000 of them, for the end.
+		if err := tx.FlushJournal(); err != nil {
+			return err
 		}
 	}
 	var freshOv []*calendar.Override
 	for _, pe := range p.events {
-		id := pe.event.ID // 0 for a new event on a dry run
+		if len(pe.overrides) == 0 {
+			continue
+		}
+		id := pe.id // 0 for a new event on a dry run
 		haveOvs := map[string]*calendar.Override{}
 		if id != 0 {
 			for _, o := range liveOvs[id] {
@@ -453,7 +478,7 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 			ov.ID = have.ID
 			changed, err := tx.SyncOverride(have, ov, dry)
 			if err != nil {
-				return fmt.Errorf("override %s of %s: %w", ov.Key, pe.event.UID, err)
+				return fmt.Errorf("override %s of %s: %w", ov.Key, pe.src.UID, err)
 			}
 			count(&rep.Overrides, changed)
 		}
@@ -466,6 +491,10 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 	}
 	return nil
 }
+
+// flushRows is how many new events an import adds between two writes of
+// its journal (store.Tx.FlushJournal).
+const flushRows = 2048
 
 // count adds one updated or unchanged item to c.
 func count(c *Counts, changed bool) {

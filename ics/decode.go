@@ -53,11 +53,13 @@ func Decode(r io.Reader, opts DecodeOptions) (*Calendar, error) {
 	return decodeStream(r, opts, nil)
 }
 
-// decodeStream is Decode; with each set, every event and task is handed to
-// it as it is read (events with a RECURRENCE-ID excepted: they wait for
-// the end, as their series may come later in the stream) and not kept in
-// the Calendar, so the stream is never held whole.
-func decodeStream(r io.Reader, opts DecodeOptions, each func(*Calendar)) (*Calendar, error) {
+// decodeStream is Decode; with stream set, each series (a VEVENT without
+// RECURRENCE-ID) that no VEVENT of the stream changes an occurrence of
+// (none has its UID and a RECURRENCE-ID) is handed to stream as soon as
+// it is read, and not kept in the Calendar, so the events of a large file
+// are never held all at once. The others, and the tasks, are kept as
+// Decode keeps them.
+func decodeStream(r io.Reader, opts DecodeOptions, stream func(*Event)) (*Calendar, error) {
 	rs, ok := r.(io.ReadSeeker)
 	if ok {
 		if _, err := rs.Seek(0, io.SeekCurrent); err != nil {
@@ -82,7 +84,7 @@ func decodeStream(r io.Reader, opts DecodeOptions, each func(*Calendar)) (*Calen
 	if _, err := rs.Seek(from, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("the calendar could not be read: %w", err)
 	}
-	d.each = each
+	d.stream = stream
 	cr := &countingReader{r: rs}
 	roots, err := d.p.parseReader(cr)
 	if err != nil {
@@ -154,7 +156,7 @@ func newDecoder(opts DecodeOptions) *decoder {
 func (d *decoder) prescan(r io.Reader) error {
 	minY, maxY := 9999, 0
 	p := parser{scan: func(name []byte) bool {
-		for _, keep := range []string{"BEGIN", "END", "DTSTART", "DUE", "DTEND"} {
+		for _, keep := range []string{"BEGIN", "END", "DTSTART", "DUE", "DTEND", "UID", "RECURRENCE-ID"} {
 			if len(name) == len(keep) && strings.EqualFold(string(name), keep) {
 				return true
 			}
@@ -168,6 +170,13 @@ func (d *decoder) prescan(r io.Reader) error {
 				d.zr.vtz[normTZID(id.Value)] = c
 			}
 		case "VEVENT", "VTODO":
+			if id := c.Props.Get("UID"); c.Name == "VEVENT" && id != nil && c.Props.Get("RECURRENCE-ID") != nil {
+				if d.overridden == nil {
+					d.overridden = map[string]bool{}
+				}
+				uid, _ := uidOf(id.Value)
+				d.overridden[uid] = true
+			}
 			for _, name := range []string{"DTSTART", "DUE", "DTEND"} {
 				if p := c.Props.Get(name); p != nil && len(p.Value) >= 4 {
 					if y, err := strconv.Atoi(p.Value[:4]); err == nil && y > 0 {
@@ -205,10 +214,27 @@ func (d *decoder) component(c *node) {
 	default:
 		d.p.skip(c.line, c.Name, args.Clip(c.Name)+" components are not imported")
 	}
-	if d.each != nil {
-		d.each(d.cal)
+	if n := len(d.cal.Events); d.stream != nil && c.Name == "VEVENT" && n > 0 && d.cal.Events[n-1].Line == c.line {
+		e := d.cal.Events[n-1]
+		if e.RecurrenceID == nil && !d.overridden[e.UID] {
+			d.cal.Events[n-1] = Event{}
+			d.cal.Events = d.cal.Events[:n-1]
+			if d.streamed[e.UID] {
+				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: e.Line, Component: "VEVENT", UID: e.UID, Reason: secondSeries})
+				return
+			}
+			if d.streamed == nil {
+				d.streamed = map[string]bool{}
+			}
+			d.streamed[e.UID] = true
+			d.stream(&e)
+		}
 	}
 }
+
+// secondSeries is the report's line for a VEVENT left out because an
+// earlier one has its UID.
+const secondSeries = "a second VEVENT with the same UID and no RECURRENCE-ID; the first one is kept"
 
 // end completes the calendar once the stream is read: the calendars'
 // properties, the overrides placed in their series, the lists sorted by
@@ -247,9 +273,12 @@ type decoder struct {
 	// rids keeps each override's RECURRENCE-ID as written until its master
 	// (which may come later in the file) is known.
 	rids map[int]timeVal // index in cal.Events → raw RECURRENCE-ID
-	// each, when set, takes the events and tasks read so far after each
-	// component (see decodeStream).
-	each func(*Calendar)
+	// stream, when set, takes the series no override names (see
+	// decodeStream); streamed holds their UIDs, overridden the UIDs of
+	// the VEVENTs with a RECURRENCE-ID, which prescan finds.
+	stream     func(*Event)
+	streamed   map[string]bool
+	overridden map[string]bool
 }
 
 func (d *decoder) count(n *node) {
@@ -411,15 +440,24 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 // bound, and calendar clients write a few dozen characters.
 const maxUID = 1000
 
+// uidOf is the UID a UID value is kept as: unescaped and trimmed, and
+// one longer than maxUID replaced by a stable stand-in (long is its length
+// then, else 0).
+func uidOf(v string) (uid string, long int) {
+	uid = strings.TrimSpace(unescapeText(v))
+	if len(uid) > maxUID {
+		// a stable stand-in, so importing the file again finds the item
+		sum := sha256.Sum256([]byte(uid))
+		return "assistant-" + hex.EncodeToString(sum[:])[:24], len(uid)
+	}
+	return uid, 0
+}
+
 func (d *decoder) uid(n *node) string {
 	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
-		uid := strings.TrimSpace(unescapeText(p.Value))
-		if len(uid) > maxUID {
-			// a stable stand-in, so importing the file again finds the item
-			sum := sha256.Sum256([]byte(uid))
-			short := "assistant-" + hex.EncodeToString(sum[:])[:24]
-			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", len(uid), maxUID, short))
-			return short
+		uid, long := uidOf(p.Value)
+		if long > 0 {
+			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", long, maxUID, uid))
 		}
 		return uid
 	}
@@ -749,7 +787,7 @@ func (d *decoder) finish() {
 		if d.cal.Events[i].RecurrenceID == nil {
 			if _, dup := masters[d.cal.Events[i].UID]; dup {
 				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: d.cal.Events[i].Line, Component: "VEVENT", UID: d.cal.Events[i].UID,
-					Reason: "a second VEVENT with the same UID and no RECURRENCE-ID; the first one is kept"})
+					Reason: secondSeries})
 				d.cal.Events[i].UID = "" // dropped below
 				continue
 			}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/assistant-dev/assistant/store/storetest"
@@ -97,6 +98,54 @@ func TestFlushJournalRollsBack(t *testing.T) {
 		f.s.DB().QueryRow(`SELECT (SELECT count(*) FROM notes) + (SELECT count(*) FROM changes) + (SELECT count(*) FROM change_rows)`).Scan(&n)
 		if n != 0 {
 			t.Fatalf("%d rows left after a rolled-back Write", n)
+		}
+	})
+}
+
+// TestUndoAddedInBatches undoes a change that added many rows, taken back
+// in batches: refused, naming the later change, while one of them was
+// changed since; whole once that change is undone.
+func TestUndoAddedInBatches(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		var ids []int64
+		added, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+			rows := make([]Row, 1200)
+			for i := range rows {
+				rows[i] = Row{"title": "note"}
+			}
+			var err error
+			ids, err = tx.InsertMany("notes", rows)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		later := f.update(t, f.alice.ID, ids[700], Row{"title": "changed"})
+		if _, err := f.s.Undo(f.ctx, f.alice.ID, added); !errors.Is(err, ErrConflict) || !strings.Contains(err.Error(), later) {
+			t.Fatalf("undo of %s with n%d changed since by %s = %v; want a conflict naming %s", added, ids[700], later, err, later)
+		}
+		if got := f.get(t, f.alice.ID, ids[0]); got == nil {
+			t.Fatal("a refused undo took rows back")
+		}
+		if _, err := f.s.Undo(f.ctx, f.alice.ID, later); err != nil {
+			t.Fatal(err)
+		}
+		u, err := f.s.Undo(f.ctx, f.alice.ID, added)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			if r := f.get(t, f.alice.ID, id); r != nil {
+				t.Fatalf("n%d still live after the undo of %s", id, added)
+			}
+		}
+		// Redo: the undo undone brings every row back.
+		if _, err := f.s.Undo(f.ctx, f.alice.ID, u); err != nil {
+			t.Fatal(err)
+		}
+		if r := f.get(t, f.alice.ID, ids[1199]); r == nil {
+			t.Fatal("the redo did not bring the rows back")
 		}
 	})
 }

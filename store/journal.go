@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -496,10 +497,24 @@ func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullI
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
-			if err := tx.revert(target, r); err != nil {
+		for i := 0; i < len(rows); {
+			// A run of rows the change added to one table goes back in
+			// batches (an import's 50,000 took two round trips each).
+			j := i
+			for j < len(rows) && j-i < undoBatch && rows[j].before == nil && rows[j].table == rows[i].table {
+				j++
+			}
+			if j-i > 1 {
+				if err := tx.revertAdded(target, rows[i:j]); err != nil {
+					return err
+				}
+				i = j
+				continue
+			}
+			if err := tx.revert(target, rows[i]); err != nil {
 				return err
 			}
+			i++
 		}
 		tx.Summarize("undid " + changeID(target) + " (" + tool + ")")
 		return nil
@@ -540,6 +555,78 @@ func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
 			return nil, err
 		}
 		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// undoBatch is the most added rows revertAdded takes back in one
+// statement.
+const undoBatch = 512
+
+// revertAdded is revert of rows the change added, all of one table: each
+// is checked to be still as the change left it, then all are deleted
+// (soft) in one statement. A row that is not (changed since, purged) is
+// left to revert, which says why the change cannot be undone.
+func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
+	table := rs[0].table
+	ids := make([]any, 0, len(rs)+3)
+	marks := "?" + strings.Repeat(", ?", len(rs)-1)
+	for _, r := range rs {
+		ids = append(ids, r.id)
+	}
+	current, err := tx.images(`SELECT * FROM `+table+` WHERE owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if img, ok := current[r.id]; !ok || !bytes.Equal(img, r.after) {
+			return tx.revert(change, r)
+		}
+	}
+	now := stamp(tx.now)
+	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE owner_id = ? AND id IN (`+marks+`) RETURNING *`,
+		append([]any{now, now, tx.owner}, ids...)...)
+	if err != nil {
+		return fmt.Errorf("cannot take back what %s added: %w", changeID(change), err)
+	}
+	for _, r := range rs {
+		img, ok := after[r.id]
+		if !ok {
+			return fmt.Errorf("cannot take back %s, which %s added", label(table, r.id), changeID(change))
+		}
+		tx.record(table, r.id, current[r.id], img, false)
+	}
+	return nil
+}
+
+// images runs a query of whole rows (SELECT * or RETURNING *) and gives
+// each row's journal image by id.
+func (tx *Tx) images(q string, args ...any) (map[int64][]byte, error) {
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	idAt := slices.Index(cols, "id")
+	vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	out := map[int64][]byte{}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		id, _ := vals[idAt].(int64)
+		img, err := encodeRow(cols, vals)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = img
 	}
 	return out, rows.Err()
 }

@@ -580,7 +580,12 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 	}
 	for _, r := range rs {
 		if img, ok := current[r.id]; !ok || !bytes.Equal(img, r.after) {
-			return tx.revert(change, r)
+			for _, r := range rs {
+				if err := tx.revert(change, r); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 	}
 	now := stamp(tx.now)

@@ -103,7 +103,7 @@ func benchStorePhases(b *testing.B, data []byte, cal *Calendar, zone tz.Zone, no
 			b.StartTimer()
 			start := time.Now()
 			var rep Report
-			if _, err := st.Write(context.Background(), p.ID, "import", func(tx *store.Tx) error { return plan.apply(tx, &rep, ImportOptions{}) }); err != nil {
+			if _, err := st.Write(context.Background(), p.ID, "import", func(tx *store.Tx) error { return plan.apply(tx, &rep, ImportOptions{}, nil) }); err != nil {
 				b.Fatal(err)
 			}
 			total += time.Since(start)

@@ -45,21 +45,78 @@ var ErrNotCalendar = errors.New("not an iCalendar file")
 // Decode reads an iCalendar stream (RFC 5545) into a Calendar. It returns an
 // error when r cannot be read, and a *NotCalendarError (ErrNotCalendar) when the stream is empty or has no BEGIN:VCALENDAR line;
 // everything else in the stream that cannot be imported is listed in
-// Calendar.Skipped, by line.
+// Calendar.Skipped, by line. The stream is read component by component,
+// twice when r is an io.ReadSeeker (a file): once for the time zones it
+// defines and the years it spans, once for its items; any other reader is
+// read into memory first.
 func Decode(r io.Reader, opts DecodeOptions) (*Calendar, error) {
-	data, err := io.ReadAll(r)
+	return decodeStream(r, opts, nil)
+}
+
+// decodeStream is Decode; with stream set, each series (a VEVENT without
+// RECURRENCE-ID) that no VEVENT of the stream changes an occurrence of
+// (none has its UID and a RECURRENCE-ID) is handed to stream as soon as
+// it is read, and not kept in the Calendar, so the events of a large file
+// are never held all at once. The others, and the tasks, are kept as
+// Decode keeps them.
+func decodeStream(r io.Reader, opts DecodeOptions, stream func(*Event)) (*Calendar, error) {
+	rs, ok := r.(io.ReadSeeker)
+	if ok {
+		if _, err := rs.Seek(0, io.SeekCurrent); err != nil {
+			ok = false // a pipe or a terminal
+		}
+	}
+	if !ok {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, fmt.Errorf("the calendar could not be read: %w", err)
+		}
+		rs = bytes.NewReader(data)
+	}
+	from, err := rs.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, fmt.Errorf("the calendar could not be read: %w", err)
 	}
-	cal := DecodeBytes(data, opts)
-	if cal.roots == 0 {
+	d := newDecoder(opts)
+	if err := d.prescan(rs); err != nil {
+		return nil, fmt.Errorf("the calendar could not be read: %w", err)
+	}
+	if _, err := rs.Seek(from, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("the calendar could not be read: %w", err)
+	}
+	d.stream = stream
+	cr := &countingReader{r: rs}
+	roots, err := d.p.parseReader(cr)
+	if err != nil {
+		return nil, fmt.Errorf("the calendar could not be read: %w", err)
+	}
+	d.end(roots, cr.blank)
+	if d.cal.roots == 0 {
 		why := "it has no BEGIN:VCALENDAR line"
-		if len(bytes.TrimSpace(data)) == 0 {
+		if cr.blank {
 			why = "it is empty"
 		}
-		return cal, &NotCalendarError{Source: "the input", Why: why}
+		return d.cal, &NotCalendarError{Source: "the input", Why: why}
 	}
-	return cal, nil
+	return d.cal, nil
+}
+
+// countingReader notes whether everything read through it is white space.
+type countingReader struct {
+	r     io.Reader
+	blank bool
+	seen  bool
+}
+
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if !c.seen {
+		c.blank, c.seen = true, true
+	}
+	if c.blank && len(bytes.TrimSpace(b[:n])) > 0 {
+		c.blank = false
+	}
+	return n, err
 }
 
 // NotCalendarError is the sentence of ErrNotCalendar: what was read (a file
@@ -78,41 +135,59 @@ func (e *NotCalendarError) Unwrap() error { return ErrNotCalendar }
 
 // DecodeBytes is Decode for a file already in memory.
 func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
-	d := &decoder{opts: opts, cal: &Calendar{Counts: map[string]int{}, Zones: map[string]ZoneMatch{}}}
+	d := newDecoder(opts)
+	d.prescan(bytes.NewReader(data))
 	roots := d.p.parse(data)
-	d.cal.roots = len(roots)
-	if len(roots) == 0 && len(bytes.TrimSpace(data)) > 0 {
-		d.p.skip(1, "", "no BEGIN:VCALENDAR … END:VCALENDAR in the file")
-	}
+	d.end(roots, len(bytes.TrimSpace(data)) == 0)
+	return d.cal
+}
+
+func newDecoder(opts DecodeOptions) *decoder {
+	d := &decoder{opts: opts, cal: &Calendar{Counts: map[string]int{}, Zones: map[string]ZoneMatch{}, Props: map[string]string{}}}
 	d.zr = &zoneResolver{vtz: map[string]*node{}, cache: map[string]resolved{}}
+	d.p.emit = d.component
+	return d
+}
+
+// prescan reads the stream a first time for what the items need before
+// any is read: the VTIMEZONEs, and the years the items span, over which
+// a VTIMEZONE is matched to an IANA zone. Only the lines of those are
+// decoded; what the stream gets wrong is reported by the second reading.
+func (d *decoder) prescan(r io.Reader) error {
 	minY, maxY := 9999, 0
-	d.cal.Props = map[string]string{}
-	for _, root := range roots {
-		for name, ps := range root.Props {
-			if _, ok := d.cal.Props[name]; !ok && len(ps) > 0 {
-				d.cal.Props[name] = unescapeText(ps[0].Value)
+	p := parser{scan: func(name []byte) bool {
+		for _, keep := range []string{"BEGIN", "END", "DTSTART", "DUE", "DTEND", "UID", "RECURRENCE-ID"} {
+			if len(name) == len(keep) && strings.EqualFold(string(name), keep) {
+				return true
 			}
 		}
-		for _, c := range root.children {
-			d.count(c)
-			switch c.Name {
-			case "VTIMEZONE":
-				id := c.Props.Get("TZID")
-				if id == nil || strings.TrimSpace(id.Value) == "" {
-					d.p.skip(c.line, c.Name, "a VTIMEZONE without TZID is of no use and is left out")
-					continue
-				}
+		return false
+	}}
+	p.emit = func(c *node) {
+		switch c.Name {
+		case "VTIMEZONE":
+			if id := c.Props.Get("TZID"); id != nil && strings.TrimSpace(id.Value) != "" {
 				d.zr.vtz[normTZID(id.Value)] = c
-			case "VEVENT", "VTODO":
-				for _, name := range []string{"DTSTART", "DUE", "DTEND"} {
-					if p := c.Props.Get(name); p != nil && len(p.Value) >= 4 {
-						if y, err := strconv.Atoi(p.Value[:4]); err == nil && y > 0 {
-							minY, maxY = min(minY, y), max(maxY, y)
-						}
+			}
+		case "VEVENT", "VTODO":
+			if id := c.Props.Get("UID"); c.Name == "VEVENT" && id != nil && c.Props.Get("RECURRENCE-ID") != nil {
+				if d.overridden == nil {
+					d.overridden = map[string]bool{}
+				}
+				uid, _ := uidOf(id.Value)
+				d.overridden[uid] = true
+			}
+			for _, name := range []string{"DTSTART", "DUE", "DTEND"} {
+				if p := c.Props.Get(name); p != nil && len(p.Value) >= 4 {
+					if y, err := strconv.Atoi(p.Value[:4]); err == nil && y > 0 {
+						minY, maxY = min(minY, y), max(maxY, y)
 					}
 				}
 			}
 		}
+	}
+	if _, err := p.parseReader(r); err != nil {
+		return err
 	}
 	if maxY == 0 {
 		minY, maxY = 2000, 2030
@@ -121,16 +196,58 @@ func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
 	// not compared. Thirty years are enough to tell zones apart.
 	d.zr.fromY = max(1970, minY, maxY-30)
 	d.zr.toY = max(d.zr.fromY, maxY+1)
+	return nil
+}
+
+// component reads one component of a VCALENDAR as the parser closes it.
+func (d *decoder) component(c *node) {
+	d.count(c)
+	switch c.Name {
+	case "VEVENT":
+		d.event(c)
+	case "VTODO":
+		d.task(c)
+	case "VTIMEZONE":
+		if id := c.Props.Get("TZID"); id == nil || strings.TrimSpace(id.Value) == "" {
+			d.p.skip(c.line, c.Name, "a VTIMEZONE without TZID is of no use and is left out")
+		}
+	default:
+		d.p.skip(c.line, c.Name, args.Clip(c.Name)+" components are not imported")
+	}
+	if n := len(d.cal.Events); d.stream != nil && c.Name == "VEVENT" && n > 0 && d.cal.Events[n-1].Line == c.line {
+		e := d.cal.Events[n-1]
+		if e.RecurrenceID == nil && !d.overridden[e.UID] {
+			d.cal.Events[n-1] = Event{}
+			d.cal.Events = d.cal.Events[:n-1]
+			if d.streamed[e.UID] {
+				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: e.Line, Component: "VEVENT", UID: e.UID, Reason: secondSeries})
+				return
+			}
+			if d.streamed == nil {
+				d.streamed = map[string]bool{}
+			}
+			d.streamed[e.UID] = true
+			d.stream(&e)
+		}
+	}
+}
+
+// secondSeries is the report's line for a VEVENT left out because an
+// earlier one has its UID.
+const secondSeries = "a second VEVENT with the same UID and no RECURRENCE-ID; the first one is kept"
+
+// end completes the calendar once the stream is read: the calendars'
+// properties, the overrides placed in their series, the lists sorted by
+// line. blank is whether the stream held only white space.
+func (d *decoder) end(roots []*node, blank bool) {
+	d.cal.roots = len(roots)
+	if len(roots) == 0 && !blank {
+		d.p.skip(1, "", "no BEGIN:VCALENDAR … END:VCALENDAR in the file")
+	}
 	for _, root := range roots {
-		for _, c := range root.children {
-			switch c.Name {
-			case "VEVENT":
-				d.event(c)
-			case "VTODO":
-				d.task(c)
-			case "VTIMEZONE":
-			default:
-				d.p.skip(c.line, c.Name, args.Clip(c.Name)+" components are not imported")
+		for name, ps := range root.Props {
+			if _, ok := d.cal.Props[name]; !ok && len(ps) > 0 {
+				d.cal.Props[name] = unescapeText(ps[0].Value)
 			}
 		}
 	}
@@ -146,7 +263,6 @@ func DecodeBytes(data []byte, opts DecodeOptions) *Calendar {
 	}
 	sort.SliceStable(d.cal.Skipped, func(i, j int) bool { return d.cal.Skipped[i].Line < d.cal.Skipped[j].Line })
 	sort.SliceStable(d.cal.Repaired, func(i, j int) bool { return d.cal.Repaired[i].Line < d.cal.Repaired[j].Line })
-	return d.cal
 }
 
 type decoder struct {
@@ -157,6 +273,12 @@ type decoder struct {
 	// rids keeps each override's RECURRENCE-ID as written until its master
 	// (which may come later in the file) is known.
 	rids map[int]timeVal // index in cal.Events → raw RECURRENCE-ID
+	// stream, when set, takes the series no override names (see
+	// decodeStream); streamed holds their UIDs, overridden the UIDs of
+	// the VEVENTs with a RECURRENCE-ID, which prescan finds.
+	stream     func(*Event)
+	streamed   map[string]bool
+	overridden map[string]bool
 }
 
 func (d *decoder) count(n *node) {
@@ -318,15 +440,24 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 // bound, and calendar clients write a few dozen characters.
 const maxUID = 1000
 
+// uidOf is the UID a UID value is kept as: unescaped and trimmed, and
+// one longer than maxUID replaced by a stable stand-in (long is its length
+// then, else 0).
+func uidOf(v string) (uid string, long int) {
+	uid = strings.TrimSpace(unescapeText(v))
+	if len(uid) > maxUID {
+		// a stable stand-in, so importing the file again finds the item
+		sum := sha256.Sum256([]byte(uid))
+		return "assistant-" + hex.EncodeToString(sum[:])[:24], len(uid)
+	}
+	return uid, 0
+}
+
 func (d *decoder) uid(n *node) string {
 	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
-		uid := strings.TrimSpace(unescapeText(p.Value))
-		if len(uid) > maxUID {
-			// a stable stand-in, so importing the file again finds the item
-			sum := sha256.Sum256([]byte(uid))
-			short := "assistant-" + hex.EncodeToString(sum[:])[:24]
-			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", len(uid), maxUID, short))
-			return short
+		uid, long := uidOf(p.Value)
+		if long > 0 {
+			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", long, maxUID, uid))
 		}
 		return uid
 	}
@@ -656,7 +787,7 @@ func (d *decoder) finish() {
 		if d.cal.Events[i].RecurrenceID == nil {
 			if _, dup := masters[d.cal.Events[i].UID]; dup {
 				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: d.cal.Events[i].Line, Component: "VEVENT", UID: d.cal.Events[i].UID,
-					Reason: "a second VEVENT with the same UID and no RECURRENCE-ID; the first one is kept"})
+					Reason: secondSeries})
 				d.cal.Events[i].UID = "" // dropped below
 				continue
 			}

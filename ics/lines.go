@@ -1,8 +1,10 @@
 package ics
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -38,6 +40,17 @@ func (n *node) propLine(name string, i int) int {
 type parser struct {
 	skipped  []Skipped
 	repaired []Skipped
+	// emit, when set, gets each component of a VCALENDAR (a VEVENT, a
+	// VTODO, a VTIMEZONE, with their own components) as soon as its END
+	// line is read, and the component is not kept in its calendar's node:
+	// a file is then read component by component, never held whole.
+	emit func(*node)
+	// scan, when set, says which properties of a component that is not a
+	// VTIMEZONE are kept (all are when it is nil): a first look at a file
+	// (the zones it defines, the years it spans) then skips decoding the
+	// lines it does not need. name is the line's text up to its first
+	// “;” or “:”, as written (BEGIN and END lines must be kept).
+	scan func(name []byte) bool
 }
 
 func (p *parser) skip(line int, comp, reason string) {
@@ -49,29 +62,81 @@ func (p *parser) skip(line int, comp, reason string) {
 // read is listed in p.skipped.
 func (p *parser) parse(data []byte) []*node {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var (
-		roots []*node
-		stack []*node
-		cur   strings.Builder
-		start int
-		have  bool
-	)
-	flush := func() {
-		if have {
-			p.line(cur.String(), start, &stack, &roots)
-			cur.Reset()
-			have = false
+	return p.lines(func() ([]byte, bool, error) {
+		if len(data) == 0 {
+			return nil, false, nil
 		}
-	}
-	lineNo := 0
-	for len(data) > 0 {
-		lineNo++
 		var raw []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			raw, data = data[:i], data[i+1:]
 		} else {
 			raw, data = data, nil
 		}
+		return raw, true, nil
+	})
+}
+
+// parseReader is parse of a stream, read a line at a time: only the
+// line being read and the open components are held (with p.emit set, a
+// component at a time). An error is one from r.
+func (p *parser) parseReader(r io.Reader) ([]*node, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if b, err := br.Peek(3); err == nil && bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	var long []byte
+	var readErr error
+	roots := p.lines(func() ([]byte, bool, error) {
+		long = long[:0]
+		for {
+			b, err := br.ReadSlice('\n')
+			switch {
+			case err == bufio.ErrBufferFull:
+				long = append(long, b...)
+				continue
+			case err == io.EOF:
+				if len(long) == 0 && len(b) == 0 {
+					return nil, false, nil
+				}
+			case err != nil:
+				readErr = err
+				return nil, false, err
+			}
+			if len(long) > 0 {
+				long = append(long, b...)
+				b = long
+			}
+			return bytes.TrimSuffix(b, []byte("\n")), true, nil
+		}
+	})
+	return roots, readErr
+}
+
+// lines builds the nodes from the raw lines next gives (without their
+// "\n"), until it says there are no more or fails.
+func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
+	var (
+		roots []*node
+		stack []*node
+		cur   strings.Builder
+		start int
+		have  bool
+		drop  bool // the logical line being read is one p.scan skips
+	)
+	flush := func() {
+		if have && !drop {
+			p.line(cur.String(), start, &stack, &roots)
+		}
+		cur.Reset()
+		have, drop = false, false
+	}
+	lineNo := 0
+	for {
+		raw, ok, err := next()
+		if !ok || err != nil {
+			break
+		}
+		lineNo++
 		raw = bytes.TrimSuffix(raw, []byte("\r"))
 		if len(raw) == 0 {
 			continue
@@ -81,15 +146,27 @@ func (p *parser) parse(data []byte) []*node {
 		// may fall anywhere, even between "\" and "n" of an escape.
 		if raw[0] == ' ' || raw[0] == '\t' {
 			if have {
-				cur.Write(raw[1:])
+				if !drop {
+					cur.Write(raw[1:])
+				}
 			} else if len(bytes.TrimSpace(raw)) > 0 {
 				p.skip(lineNo, "", "a continuation line with no line before it")
 			}
 			continue
 		}
 		flush()
-		cur.Write(raw)
 		start, have = lineNo, true
+		if p.scan != nil && len(stack) >= 2 && stack[1].Name != "VTIMEZONE" {
+			name := raw
+			if i := bytes.IndexAny(raw, ";:"); i >= 0 {
+				name = raw[:i]
+			}
+			if !p.scan(name) {
+				drop = true
+				continue
+			}
+		}
+		cur.Write(raw)
 	}
 	flush()
 	for len(stack) > 0 {
@@ -109,6 +186,10 @@ func (p *parser) close(stack *[]*node, roots *[]*node) {
 		if n.Name == ical.CompCalendar {
 			*roots = append(*roots, n)
 		}
+		return
+	}
+	if len(*stack) == 1 && p.emit != nil && (*stack)[0].Name == ical.CompCalendar {
+		p.emit(n)
 		return
 	}
 	parent := (*stack)[len(*stack)-1]

@@ -208,7 +208,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 
 	cal := DecodeBytes(data, DecodeOptions{Zone: person, Now: now})
 	plan := planRows(cal, person, now)
-	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped...), Repaired: cal.Repaired}
+	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped()...), Repaired: cal.Repaired}
 	if kind == ical.CompToDo {
 		if len(plan.tasks) != 1 {
 			return nil, notKept(obj.Skipped, "to-do", comps[0].line)
@@ -245,7 +245,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 		}
 		seen[o.Key] = true
 	}
-	obj.Event, obj.Overrides = pe.event, pe.overrides
+	obj.Event, obj.Overrides = pe.stored(plan.now), pe.overrides
 	// Each component's extra goes with the key of what it became: "" for
 	// the series, the occurrence key of a changed occurrence (its master's
 	// zone as planRows left it, which storedOverride keyed it in).

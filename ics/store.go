@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -59,12 +60,16 @@ func (r Report) Rows() int {
 // Import reads an iCalendar stream and writes its events and tasks for
 // person, idempotently: items are matched by UID (overrides by UID and
 // RECURRENCE-ID), so importing the same file twice changes nothing and an
-// updated file updates what changed. The whole file is parsed and turned
-// into rows first; the rows are then written in one short transaction, one
-// journal change, so `undo` takes the import back whole. Items in the store
+// updated file updates what changed. The stream is read component by
+// component inside one write transaction, one journal change, so `undo`
+// takes the import back whole: each series is written (in batches, its
+// journal with it) as soon as it is read, unless the file changes one of
+// its occurrences, and the rest when the stream ends. Items in the store
 // that the file does not mention are left alone. Input with no VCALENDAR
 // (an empty file, a file of another kind) is refused with a
-// *NotCalendarError naming opts.Source, and nothing is written.
+// *NotCalendarError naming opts.Source, and nothing is written. An
+// io.ReadSeeker (a file) is read twice (see Decode); any other reader is
+// held in memory.
 func Import(ctx context.Context, st *store.Store, person store.Person, r io.Reader, opts ImportOptions) (Report, error) {
 	rep := Report{DryRun: opts.DryRun}
 	zone, err := tz.LoadZone(person.Zone)
@@ -75,29 +80,51 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 	if st.Now != nil {
 		now = st.Now()
 	}
-	t0 := time.Now()
-	cal, err := Decode(r, DecodeOptions{Zone: zone, Now: now})
-	var nc *NotCalendarError
-	if errors.As(err, &nc) && opts.Source != "" {
-		nc.Source = opts.Source
+	var readErr error
+	apply := func(tx *store.Tx) error {
+		t0 := time.Now()
+		w, err := newImportWriter(tx, &rep, opts.DryRun, zone, now)
+		if err != nil {
+			return err
+		}
+		cal, err := decodeStream(r, DecodeOptions{Zone: zone, Now: now}, w.add)
+		if w.err != nil {
+			return w.err
+		}
+		var nc *NotCalendarError
+		if errors.As(err, &nc) && opts.Source != "" {
+			nc.Source = opts.Source
+		}
+		if err != nil {
+			readErr = err
+			return err
+		}
+		t1 := time.Now()
+		rep.Parse = t1.Sub(t0)
+		// What waited for the end: the series with changed occurrences,
+		// those occurrences, the tasks.
+		rest := planRows(cal, zone, now)
+		w.plan.events = append(w.plan.events, rest.events...)
+		w.plan.tasks = rest.tasks
+		for i := range rest.skips {
+			w.plan.skips[i] = append(w.plan.skips[i], rest.skips[i]...)
+		}
+		rep.Skipped = append(cal.Skipped, w.plan.skipped()...)
+		rep.Repaired = cal.Repaired
+		t2 := time.Now()
+		rep.Validate = t2.Sub(t1)
+		err = w.plan.apply(tx, &rep, opts, w)
+		rep.Write = time.Since(t2)
+		return err
 	}
-	if err != nil {
-		return rep, err
-	}
-	t1 := time.Now()
-	rep.Parse = t1.Sub(t0)
-	plan := planRows(cal, zone, now)
-	rep.Skipped = append(cal.Skipped, plan.skipped...)
-	rep.Repaired = cal.Repaired
-	t2 := time.Now()
-	rep.Validate = t2.Sub(t1)
-	apply := func(tx *store.Tx) error { return plan.apply(tx, &rep, opts) }
 	if opts.DryRun {
 		err = st.Read(ctx, person.ID, apply)
 	} else {
 		rep.Change, err = st.Write(ctx, person.ID, "import", apply)
 	}
-	rep.Write = time.Since(t2)
+	if readErr != nil {
+		return rep, readErr
+	}
 	if err != nil {
 		return rep, fmt.Errorf("the import was not written, nothing changed: %w", err)
 	}
@@ -106,15 +133,114 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 
 // planned is every row an import means to write, before the transaction.
 type planned struct {
-	now     time.Time // the import's: the created_at of new rows
-	events  []plannedEvent
-	tasks   []task.Task
-	skipped []Skipped
+	now    time.Time // the import's: the created_at of new rows
+	events []plannedEvent
+	tasks  []task.Task
+	// skips are the report's lines of the rules applied, by the step that
+	// gave them: texts and rules of every event, cancelled series, changed
+	// occurrences without their series, tasks; each in the order of the file.
+	skips [4][]Skipped
+}
+
+// The steps of planned.skips.
+const (
+	skipTexts = iota
+	skipCancelled
+	skipOrphans
+	skipTasks
+)
+
+// skipper records a line of the report at step.
+func (p *planned) skipper(step int) func(line int, comp, uid, reason string) {
+	return func(line int, comp, uid, reason string) {
+		p.skips[step] = append(p.skips[step], Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
+	}
+}
+
+// skipped is the report's lines of the rules applied, step by step, each
+// step's in the order of the file.
+func (p *planned) skipped() []Skipped {
+	var out []Skipped
+	for _, list := range p.skips {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].Line < list[j].Line })
+		out = append(out, list...)
+	}
+	return out
+}
+
+// importWriter writes the series an import streams (decodeStream) in
+// batches as they come, inside the import's transaction.
+type importWriter struct {
+	tx     *store.Tx
+	rep    *Report
+	dry    bool
+	person tz.Zone
+	plan   planned
+	live   map[string]store.EventSpan     // the owner's live events by UID
+	ovs    map[int64][]*calendar.Override // the owner's live overrides by event
+	batch  []plannedEvent                 // streamed, not written yet
+	err    error                          // the first failed batch's
+}
+
+func newImportWriter(tx *store.Tx, rep *Report, dry bool, person tz.Zone, now time.Time) (*importWriter, error) {
+	live, err := tx.LiveEvents()
+	if err != nil {
+		return nil, err
+	}
+	byUID := make(map[string]store.EventSpan, len(live))
+	for _, sp := range live {
+		byUID[sp.Event.UID] = sp
+	}
+	ovs, err := tx.AllOverrides()
+	if err != nil {
+		return nil, err
+	}
+	return &importWriter{tx: tx, rep: rep, dry: dry, person: person, plan: planned{now: now}, live: byUID, ovs: ovs}, nil
+}
+
+// add takes one streamed series: the rules applied, and written with the
+// batch it completes.
+func (w *importWriter) add(e *Event) {
+	if w.err != nil {
+		return
+	}
+	checkEvent(e, w.plan.skipper(skipTexts))
+	if !planSeries(e, w.person, w.plan.skipper(skipCancelled)) {
+		return
+	}
+	w.batch = append(w.batch, plannedEvent{src: e})
+	if len(w.batch) >= flushRows {
+		w.err = w.flush()
+	}
+}
+
+// flush writes the batch.
+func (w *importWriter) flush() error {
+	if len(w.batch) == 0 {
+		return nil
+	}
+	err := w.plan.applySeries(w.tx, w.rep, w.dry, w.batch, w.live, w.ovs)
+	clear(w.batch)
+	w.batch = w.batch[:0]
+	return err
 }
 
 type plannedEvent struct {
+	src *Event // the series as decoded, planRows' rules applied
+	// event is src as the store keeps it, made by stored when it is
+	// compared or written and let go of once written: a large import
+	// holds the decoded events and a batch of these, never both in full.
 	event     *calendar.Event
+	id        int64                // the stored event's, once known
 	overrides []*calendar.Override // EventID set as they are written
+}
+
+// stored is pe's event as the store keeps it, created at now.
+func (pe *plannedEvent) stored(now time.Time) *calendar.Event {
+	if pe.event == nil {
+		pe.event = storedEvent(pe.src, now)
+	}
+	return pe.event
 }
 
 // reminderColumns are the stored forms of an item's alarms: minutes
@@ -143,20 +269,8 @@ func overrideReminderColumns(a Alarms, zone tz.Zone) (string, string) {
 // only compares and writes.
 func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	p := planned{now: now}
-	skip := func(line int, comp, uid, reason string) {
-		p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason})
-	}
 	for i := range cal.Events {
-		e := &cal.Events[i]
-		e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, item.MaxTitle, true)
-		e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, item.MaxLocation, true)
-		e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, item.MaxNotes, false)
-		if e.RecurrenceID == nil && e.Rule != nil {
-			if err := e.Series().CheckOccurs(); err != nil && !onlyStart(err) {
-				skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
-				e.Rule = nil
-			}
-		}
+		checkEvent(&cal.Events[i], p.skipper(skipTexts))
 	}
 	masters := map[string]int{} // uid → index in p.events
 	var overrides []*Event
@@ -166,36 +280,55 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 			overrides = append(overrides, e)
 			continue
 		}
-		if e.Status == "CANCELLED" {
-			skip(e.Line, "VEVENT", e.UID, "a cancelled event (STATUS:CANCELLED) is not imported")
+		if !planSeries(e, person, p.skipper(skipCancelled)) {
 			continue
 		}
-		if e.Floating || e.AllDay {
-			e.Zone = person
-		}
 		masters[e.UID] = len(p.events)
-		p.events = append(p.events, plannedEvent{event: storedEvent(e, now)})
+		p.events = append(p.events, plannedEvent{src: e})
 	}
+	orphan := p.skipper(skipOrphans)
 	for _, ov := range overrides {
 		mi, ok := masters[ov.UID]
 		if !ok {
-			skip(ov.Line, "VEVENT", ov.UID, "a changed occurrence (RECURRENCE-ID) whose series is not in the file is not imported")
+			orphan(ov.Line, "VEVENT", ov.UID, "a changed occurrence (RECURRENCE-ID) whose series is not in the file is not imported")
 			continue
 		}
-		var master *Event
-		for i := range cal.Events {
-			if cal.Events[i].UID == ov.UID && cal.Events[i].RecurrenceID == nil {
-				master = &cal.Events[i]
-				break
-			}
-		}
+		// The decoder kept one series per UID (finish), the one here.
 		pe := &p.events[mi]
-		pe.overrides = append(pe.overrides, storedOverride(master, ov, person))
+		pe.overrides = append(pe.overrides, storedOverride(pe.src, ov, person))
 	}
 	for i := range cal.Tasks {
-		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, skip))
+		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, p.skipper(skipTasks)))
 	}
 	return p
+}
+
+// checkEvent applies the tools' rules to the texts and the rule of an
+// event (a series or an override); skip records what was cut or left out.
+func checkEvent(e *Event, skip func(line int, comp, uid, reason string)) {
+	e.Summary = fitText(skip, e.Line, "VEVENT", e.UID, "SUMMARY", e.Summary, item.MaxTitle, true)
+	e.Location = fitText(skip, e.Line, "VEVENT", e.UID, "LOCATION", e.Location, item.MaxLocation, true)
+	e.Description = fitText(skip, e.Line, "VEVENT", e.UID, "DESCRIPTION", e.Description, item.MaxNotes, false)
+	if e.RecurrenceID == nil && e.Rule != nil {
+		if err := e.Series().CheckOccurs(); err != nil && !onlyStart(err) {
+			skip(e.Line, "VEVENT", e.UID, neverOccurs(err))
+			e.Rule = nil
+		}
+	}
+}
+
+// planSeries reports whether the series e (checked by checkEvent) is
+// imported: a cancelled one is not, and skip says so; a floating or
+// all-day one takes the person's zone.
+func planSeries(e *Event, person tz.Zone, skip func(line int, comp, uid, reason string)) bool {
+	if e.Status == "CANCELLED" {
+		skip(e.Line, "VEVENT", e.UID, "a cancelled event (STATUS:CANCELLED) is not imported")
+		return false
+	}
+	if e.Floating || e.AllDay {
+		e.Zone = person
+	}
+	return true
 }
 
 // planTask applies the tools' rules to an imported to-do (text bounds,
@@ -385,32 +518,24 @@ func importedTask(t *Task, now time.Time) task.Task {
 	return out
 }
 
-// applyEvents compares the planned events and their overrides with the
-// owner's live ones (by UID, and by event and RECURRENCE-ID) and writes
-// the difference (or, dry, only counts it). A series' bounds take in its
-// live overrides with the planned ones over them.
-func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
-	live, err := tx.LiveEvents()
-	if err != nil {
-		return err
-	}
-	byUID := make(map[string]store.EventSpan, len(live))
-	for _, sp := range live {
-		byUID[sp.Event.UID] = sp
-	}
-	liveOvs, err := tx.AllOverrides()
-	if err != nil {
-		return err
-	}
-	var fresh []*calendar.Event
-	var freshOvs [][]*calendar.Override
-	for _, pe := range p.events {
-		have, ok := byUID[pe.event.UID]
+// applySeries compares the series pes with the owner's live ones (live,
+// by UID; their overrides ovs) and writes the difference (or, dry, only
+// counts it) in rep.Events: an update where a live one has the UID, the
+// others added flushRows at a time, the journal written after each batch.
+// A series' bounds take in its live overrides with the planned ones over
+// them. Each planned event gets its stored id (0 for a new one on a dry
+// run).
+func (p *planned) applySeries(tx *store.Tx, rep *Report, dry bool, pes []plannedEvent, live map[string]store.EventSpan, liveOvs map[int64][]*calendar.Override) error {
+	var fresh []int // indexes in pes
+	for i := range pes {
+		pe := &pes[i]
+		have, ok := live[pe.src.UID]
 		if !ok {
-			fresh, freshOvs = append(fresh, pe.event), append(freshOvs, pe.overrides)
+			fresh = append(fresh, i)
 			continue
 		}
-		pe.event.ID = have.Event.ID
+		ev := pe.stored(p.now)
+		ev.ID, pe.id = have.Event.ID, have.Event.ID
 		bounds := map[string]*calendar.Override{}
 		for _, o := range liveOvs[have.Event.ID] {
 			bounds[o.Key] = o
@@ -422,21 +547,45 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 		for _, o := range bounds {
 			all = append(all, o)
 		}
-		changed, err := tx.SyncEvent(have, pe.event, all, dry)
+		changed, err := tx.SyncEvent(have, ev, all, dry)
 		if err != nil {
-			return fmt.Errorf("event %s: %w", pe.event.UID, err)
+			return fmt.Errorf("event %s: %w", ev.UID, err)
 		}
+		pe.event = nil
 		count(&rep.Events, changed)
 	}
 	rep.Events.Created += len(fresh)
-	if !dry && len(fresh) > 0 {
-		if err := tx.InsertEvents(fresh, freshOvs); err != nil {
+	for start := 0; !dry && start < len(fresh); start += flushRows {
+		batch := fresh[start:min(start+flushRows, len(fresh))]
+		es, ovs := make([]*calendar.Event, len(batch)), make([][]*calendar.Override, len(batch))
+		for j, i := range batch {
+			es[j], ovs[j] = pes[i].stored(p.now), pes[i].overrides
+		}
+		if err := tx.InsertEvents(es, ovs); err != nil {
 			return fmt.Errorf("the events: %w", err)
 		}
+		for j, i := range batch {
+			pes[i].id, pes[i].event = es[j].ID, nil
+		}
+		// The journal's images of these rows go to the database now
+		// rather than wait, all 50,000 of them, for the end.
+		if err := tx.FlushJournal(); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// applyOverrides writes the planned overrides of the series pes (whose
+// ids applySeries set) against the owner's live ones (or, dry, only
+// counts them) in rep.Overrides.
+func (p *planned) applyOverrides(tx *store.Tx, rep *Report, dry bool, pes []plannedEvent, liveOvs map[int64][]*calendar.Override) error {
 	var freshOv []*calendar.Override
-	for _, pe := range p.events {
-		id := pe.event.ID // 0 for a new event on a dry run
+	for _, pe := range pes {
+		if len(pe.overrides) == 0 {
+			continue
+		}
+		id := pe.id // 0 for a new event on a dry run
 		haveOvs := map[string]*calendar.Override{}
 		if id != 0 {
 			for _, o := range liveOvs[id] {
@@ -453,7 +602,7 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 			ov.ID = have.ID
 			changed, err := tx.SyncOverride(have, ov, dry)
 			if err != nil {
-				return fmt.Errorf("override %s of %s: %w", ov.Key, pe.event.UID, err)
+				return fmt.Errorf("override %s of %s: %w", ov.Key, pe.src.UID, err)
 			}
 			count(&rep.Overrides, changed)
 		}
@@ -467,6 +616,10 @@ func (p *planned) applyEvents(tx *store.Tx, rep *Report, dry bool) error {
 	return nil
 }
 
+// flushRows is how many new events an import adds between two writes of
+// its journal (store.Tx.FlushJournal).
+const flushRows = 2048
+
 // count adds one updated or unchanged item to c.
 func count(c *Counts, changed bool) {
 	if changed {
@@ -477,9 +630,23 @@ func count(c *Counts, changed bool) {
 }
 
 // apply compares the planned rows with the owner's live rows and writes
-// the difference (or, dry, only counts it).
-func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions) error {
-	if err := p.applyEvents(tx, rep, opts.DryRun); err != nil {
+// the difference (or, dry, only counts it); w, when not nil, is the
+// writer that streamed the series before (its batch not written yet, its
+// live rows already read).
+func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *importWriter) error {
+	var err error
+	if w == nil {
+		if w, err = newImportWriter(tx, rep, opts.DryRun, tz.UTC, p.now); err != nil {
+			return err
+		}
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := p.applySeries(tx, rep, opts.DryRun, p.events, w.live, w.ovs); err != nil {
+		return err
+	}
+	if err := p.applyOverrides(tx, rep, opts.DryRun, p.events, w.ovs); err != nil {
 		return err
 	}
 	if err := p.applyTasks(tx, &rep.Tasks, opts.DryRun); err != nil {

@@ -35,19 +35,67 @@ func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
 		}
 		keys[i] = sortedKeys(row)
 	}
+	vals := make([][]any, len(rows))
+	for i, row := range rows {
+		vals[i] = make([]any, len(keys[i]))
+		for j, k := range keys[i] {
+			vals[i][j] = row[k]
+		}
+	}
 	ids := make([]int64, 0, len(rows))
 	for start := 0; start < len(rows); {
 		end := start + 1
-		for end < len(rows) && end-start < batchRows && slices.Equal(keys[end], keys[start]) {
+		for end < len(rows) && slices.Equal(keys[end], keys[start]) {
 			end++
 		}
-		// A power of two rows per statement keeps the statement cache at a
-		// few texts per column set, whatever the batch's length.
+		got, err := tx.insertRuns(table, keys[start], vals[start:end])
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		start = end
+	}
+	return ids, nil
+}
+
+// insertChunk is the most rows InsertEvents turns into values at a time.
+const insertChunk = 256
+
+// InsertValues is InsertMany of rows that all set the columns cols, each
+// row its values in the order of cols: no map is built per row. The
+// columns are checked once.
+func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, error) {
+	if err := tx.writable("InsertValues"); err != nil {
+		return nil, err
+	}
+	have, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
+		return nil, err
+	}
+	set := make(Row, len(cols))
+	for _, c := range cols {
+		set[c] = nil
+	}
+	if len(set) != len(cols) {
+		return nil, fmt.Errorf("store: a column is named twice in an insert into %s", table)
+	}
+	if err := checkSet(table, have, set, "id", "owner_id", "deleted_at"); err != nil {
+		return nil, err
+	}
+	return tx.insertRuns(table, cols, rows)
+}
+
+// insertRuns inserts rows that all set the columns keys, in statements of
+// a power of two rows, at most batchRows: a few statement texts per column
+// set, whatever the number of rows.
+func (tx *Tx) insertRuns(table string, keys []string, rows [][]any) ([]int64, error) {
+	ids := make([]int64, 0, len(rows))
+	for start := 0; start < len(rows); {
 		n := 1
-		for n*2 <= end-start {
+		for n*2 <= min(batchRows, len(rows)-start) {
 			n *= 2
 		}
-		got, err := tx.insertRun(table, keys[start], rows[start:start+n])
+		got, err := tx.insertRun(table, keys, rows[start:start+n])
 		if err != nil {
 			return nil, err
 		}
@@ -59,7 +107,7 @@ func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
 
 // insertRun inserts rows that all set the columns keys in one statement and
 // journals them.
-func (tx *Tx) insertRun(table string, keys []string, rows []Row) ([]int64, error) {
+func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, error) {
 	names := []string{"owner_id"}
 	stampIt := !slices.Contains(keys, "updated_at")
 	if stampIt {
@@ -76,9 +124,7 @@ func (tx *Tx) insertRun(table string, keys []string, rows []Row) ([]int64, error
 		if stampIt {
 			args = append(args, now)
 		}
-		for _, k := range keys {
-			args = append(args, row[k])
-		}
+		args = append(args, row...)
 	}
 	res, err := tx.query(q, args...)
 	if err != nil {

@@ -128,43 +128,41 @@ func scanEvent(sc evScanner, extra ...any) (*calendar.Event, error) {
 // only an import sets), first_at and last_at from [calendar.Bounds] of e
 // with ovs.
 func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
-	row := Row{
-		"uid":           e.UID,
-		"title":         e.Title,
-		"location":      e.Location,
-		"notes":         e.Notes,
-		"all_day":       evBool(e.AllDay),
-		"start_local":   e.Start.String(),
-		"end_local":     e.End.String(),
-		"tzid":          e.Zone.Name(),
-		"start_at":      e.StartAt.Unix(),
-		"end_at":        e.EndAt.Unix(),
-		"rrule":         nil,
-		"exdates":       tz.MomentsJSON(e.ExDates),
-		"rdates":        tz.MomentsJSON(e.RDates),
-		"remind_before": evList(e.RemindBefore),
-		"remind_at":     evList(e.RemindAt),
-		"remind_once":   evList(e.RemindOnce),
-		"split_from":    nil,
-		"prev_starts":   "[]",
-		"created_at":    e.CreatedAt.Unix(),
+	vals := eventValues(e, ovs)
+	row := make(Row, len(eventCols))
+	for i, c := range eventCols {
+		row[c] = vals[i]
 	}
+	return row
+}
+
+// eventCols are the columns eventValues gives, in its order.
+var eventCols = []string{"uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid",
+	"start_at", "end_at", "rrule", "exdates", "rdates", "remind_before", "remind_at", "remind_once",
+	"split_from", "prev_starts", "created_at", "first_at", "last_at"}
+
+// eventValues is eventRow as values in the order of eventCols, for a
+// batch insert that builds no map per row.
+func eventValues(e *calendar.Event, ovs map[string]*calendar.Override) []any {
+	var rrule, split, last any
+	prev := "[]"
 	if e.Rule != nil {
-		row["rrule"] = e.Rule.String()
+		rrule = e.Rule.String()
 	}
 	if e.SplitFrom != 0 {
-		row["split_from"] = e.SplitFrom
+		split = e.SplitFrom
 	}
 	if len(e.PrevStarts) > 0 {
 		b, _ := json.Marshal(e.PrevStarts)
-		row["prev_starts"] = string(b)
+		prev = string(b)
 	}
-	first, last, bounded := calendar.Bounds(e, ovs)
-	row["first_at"], row["last_at"] = first.Unix(), nil
+	first, l, bounded := calendar.Bounds(e, ovs)
 	if bounded {
-		row["last_at"] = last.Unix()
+		last = l.Unix()
 	}
-	return row
+	return []any{e.UID, e.Title, e.Location, e.Notes, evBool(e.AllDay), e.Start.String(), e.End.String(), e.Zone.Name(),
+		e.StartAt.Unix(), e.EndAt.Unix(), rrule, tz.MomentsJSON(e.ExDates), tz.MomentsJSON(e.RDates),
+		evList(e.RemindBefore), evList(e.RemindAt), evList(e.RemindOnce), split, prev, e.CreatedAt.Unix(), first.Unix(), last}
 }
 
 func evList(s string) string {
@@ -737,32 +735,46 @@ func overrideMap(ovs []*calendar.Override) map[string]*calendar.Override {
 
 // InsertEvents stores new events in batches, journaled, each with the
 // bounds of its overrides ovs[i] (stored apart, [Tx.InsertOverrides]);
-// it sets their ids.
+// it sets their ids. The values of at most insertChunk events are held at
+// a time, whatever len(es).
 func (tx *Tx) InsertEvents(es []*calendar.Event, ovs [][]*calendar.Override) error {
-	rows := make([]Row, len(es))
-	for i, e := range es {
-		rows[i] = eventRow(e, overrideMap(ovs[i]))
+	vals := make([][]any, 0, min(len(es), insertChunk))
+	for start := 0; start < len(es); start += insertChunk {
+		chunk := es[start:min(start+insertChunk, len(es))]
+		vals = vals[:0]
+		for i, e := range chunk {
+			vals = append(vals, eventValues(e, overrideMap(ovs[start+i])))
+		}
+		ids, err := tx.InsertValues(EventsTable, eventCols, vals)
+		for i, id := range ids {
+			chunk[i].ID = id
+		}
+		if err != nil {
+			return err
+		}
 	}
-	ids, err := tx.InsertMany(EventsTable, rows)
-	for i, id := range ids {
-		es[i].ID = id
-	}
-	return err
+	return nil
 }
 
 // InsertOverrides stores new overrides in batches, journaled, created at
 // created; it sets their ids.
 func (tx *Tx) InsertOverrides(os []*calendar.Override, created time.Time) error {
-	rows := make([]Row, len(os))
-	for i, o := range os {
-		rows[i] = overrideRow(o)
-		rows[i]["created_at"] = created.Unix()
+	for start := 0; start < len(os); start += insertChunk {
+		chunk := os[start:min(start+insertChunk, len(os))]
+		rows := make([]Row, len(chunk))
+		for i, o := range chunk {
+			rows[i] = overrideRow(o)
+			rows[i]["created_at"] = created.Unix()
+		}
+		ids, err := tx.InsertMany(OverridesTable, rows)
+		for i, id := range ids {
+			chunk[i].ID = id
+		}
+		if err != nil {
+			return err
+		}
 	}
-	ids, err := tx.InsertMany(OverridesTable, rows)
-	for i, id := range ids {
-		os[i].ID = id
-	}
-	return err
+	return nil
 }
 
 // SyncEvent writes want over have, a live event as [Tx.LiveEvents] read

@@ -1,11 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,8 +27,13 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 	if !slices.IsSortedFunc(order, func(a, b int) int { return strings.Compare(cols[a], cols[b]) }) {
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(cols[a], cols[b]) })
 	}
-	b := make([]byte, 0, 64*len(cols))
-	b = append(b, '{')
+	// Built in a buffer used again, and copied out at its length: a
+	// journal holds an image of every row a change touched (50,000 for a
+	// large import), so room to spare in each would be held that long.
+	buf := imageBufs.Get().(*[]byte)
+	defer imageBufs.Put(buf)
+	b := append((*buf)[:0], '{')
+	defer func() { *buf = b[:0] }()
 	for n, i := range order {
 		if n > 0 {
 			b = append(b, ',')
@@ -40,8 +47,12 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return append(b, '}'), nil
+	b = append(b, '}')
+	return bytes.Clone(b), nil
 }
+
+// imageBufs are the buffers encodeRow builds images in.
+var imageBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
 
 // blob marks a BLOB value in a JSON image, so it is restored as bytes and
 // not as the base64 text JSON would otherwise turn it into.

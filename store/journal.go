@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +56,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 		return "", fmt.Errorf("cannot start writing to the database: %w", err)
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
-	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now()}
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now(), tool: tool}
 	if err := fn(tx); err != nil {
 		// An unknown owner shows up as a failed foreign key on insert or a
 		// row not found; checking it only now keeps a query off every write.
@@ -74,6 +75,9 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if summary == "" {
 		summary = tx.autoSummary()
 	}
+	if tx.change != 0 {
+		return tx.journalRest(summary, then)
+	}
 	if tx.s.engine == Postgres {
 		return tx.journalPostgres(tool, summary, then)
 	}
@@ -83,7 +87,7 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
-	if err := tx.journalRows(change); err != nil {
+	if err := tx.journalRows(change, 0); err != nil {
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
 	if then != nil {
@@ -97,13 +101,14 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	return changeID(change), nil
 }
 
-// journalRows writes the change's rows to change_rows, up to batchRows per
-// statement (a power of two, so the statement cache holds a few texts): one
-// statement per row was a sixth of a large import's write time.
-func (tx *Tx) journalRows(change int64) error {
+// journalRows writes the change's rows from touched[from:] to
+// change_rows, up to batchRows per statement (a power of two, so the
+// statement cache holds a few texts): one statement per row was a sixth of
+// a large import's write time.
+func (tx *Tx) journalRows(change int64, from int) error {
 	const one = "(?, ?, ?, ?, ?, ?)"
 	args := make([]any, 0, 6*batchRows)
-	for start := 0; start < len(tx.touched); {
+	for start := from; start < len(tx.touched); {
 		n := 1
 		for n*2 <= min(batchRows, len(tx.touched)-start) {
 			n *= 2
@@ -120,6 +125,66 @@ func (tx *Tx) journalRows(change int64) error {
 		start += n
 	}
 	return nil
+}
+
+// FlushJournal writes the journal of the rows touched so far into the
+// database now, in this transaction, and lets go of their images, so a
+// Write of very many rows (an import of 50,000 events) does not hold an
+// image of each until it ends: the change is still one, kept or dropped
+// with the transaction, and undone whole. The change's row is made at the
+// first call; a row touched again later has its after image rewritten when
+// the Write ends. Call Summarize before the Write ends: the summary made
+// from the rows touched needs their images.
+func (tx *Tx) FlushJournal() error {
+	if err := tx.writable("FlushJournal"); err != nil {
+		return err
+	}
+	if tx.flushed == len(tx.touched) {
+		return nil
+	}
+	if tx.change == 0 {
+		err := tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
+			tx.owner, tx.tool, "", tx.now.Unix()).Scan(&tx.change)
+		if err != nil {
+			return fmt.Errorf("cannot journal the change: %w", err)
+		}
+	}
+	if err := tx.journalRows(tx.change, tx.flushed); err != nil {
+		return fmt.Errorf("cannot journal the change: %w", err)
+	}
+	for _, t := range tx.touched[tx.flushed:] {
+		t.written, t.before, t.after = true, nil, nil
+	}
+	tx.flushed = len(tx.touched)
+	return nil
+}
+
+// journalRest ends a Write whose change FlushJournal made: its summary,
+// the rows touched since, the after images of rows touched again, the
+// hook, the commit.
+func (tx *Tx) journalRest(summary string, then func(tx *Tx, change int64) error) (string, error) {
+	if _, err := tx.exec(`UPDATE changes SET summary = ? WHERE id = ?`, summary, tx.change); err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	if err := tx.journalRows(tx.change, tx.flushed); err != nil {
+		return "", fmt.Errorf("cannot journal the change: %w", err)
+	}
+	for _, t := range tx.touched[:tx.flushed] {
+		if t.stale {
+			if _, err := tx.exec(`UPDATE change_rows SET after = ? WHERE change_id = ? AND seq = ?`, nullText(t.after), tx.change, t.seq); err != nil {
+				return "", fmt.Errorf("cannot journal the change: %w", err)
+			}
+		}
+	}
+	if then != nil {
+		if err := then(tx, tx.change); err != nil {
+			return "", err
+		}
+	}
+	if err := tx.tx.Commit(); err != nil {
+		return "", fmt.Errorf("cannot save the change: %w", tx.s.commitFailed(err))
+	}
+	return changeID(tx.change), nil
 }
 
 // journalPG is the journal of a change on PostgreSQL: the changes row and
@@ -432,10 +497,24 @@ func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullI
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
-			if err := tx.revert(target, r); err != nil {
+		for i := 0; i < len(rows); {
+			// A run of rows the change added to one table goes back in
+			// batches (an import's 50,000 took two round trips each).
+			j := i
+			for j < len(rows) && j-i < undoBatch && rows[j].before == nil && rows[j].table == rows[i].table {
+				j++
+			}
+			if j-i > 1 {
+				if err := tx.revertAdded(target, rows[i:j]); err != nil {
+					return err
+				}
+				i = j
+				continue
+			}
+			if err := tx.revert(target, rows[i]); err != nil {
 				return err
 			}
+			i++
 		}
 		tx.Summarize("undid " + changeID(target) + " (" + tool + ")")
 		return nil
@@ -476,6 +555,83 @@ func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
 			return nil, err
 		}
 		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// undoBatch is the most added rows revertAdded takes back in one
+// statement.
+const undoBatch = 512
+
+// revertAdded is revert of rows the change added, all of one table: each
+// is checked to be still as the change left it, then all are deleted
+// (soft) in one statement. A row that is not (changed since, purged) is
+// left to revert, which says why the change cannot be undone.
+func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
+	table := rs[0].table
+	ids := make([]any, 0, len(rs)+3)
+	marks := "?" + strings.Repeat(", ?", len(rs)-1)
+	for _, r := range rs {
+		ids = append(ids, r.id)
+	}
+	current, err := tx.images(`SELECT * FROM `+table+` WHERE owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if img, ok := current[r.id]; !ok || !bytes.Equal(img, r.after) {
+			for _, r := range rs {
+				if err := tx.revert(change, r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	now := stamp(tx.now)
+	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE owner_id = ? AND id IN (`+marks+`) RETURNING *`,
+		append([]any{now, now, tx.owner}, ids...)...)
+	if err != nil {
+		return fmt.Errorf("cannot take back what %s added: %w", changeID(change), err)
+	}
+	for _, r := range rs {
+		img, ok := after[r.id]
+		if !ok {
+			return fmt.Errorf("cannot take back %s, which %s added", label(table, r.id), changeID(change))
+		}
+		tx.record(table, r.id, current[r.id], img, false)
+	}
+	return nil
+}
+
+// images runs a query of whole rows (SELECT * or RETURNING *) and gives
+// each row's journal image by id.
+func (tx *Tx) images(q string, args ...any) (map[int64][]byte, error) {
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	idAt := slices.Index(cols, "id")
+	vals, ptrs := make([]any, len(cols)), make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	out := map[int64][]byte{}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		id, _ := vals[idAt].(int64)
+		img, err := encodeRow(cols, vals)
+		if err != nil {
+			return nil, err
+		}
+		out[id] = img
 	}
 	return out, rows.Err()
 }

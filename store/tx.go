@@ -34,6 +34,11 @@ type Tx struct {
 	summary  string
 	touched  []*touch
 	byRow    map[rowKey]*touch
+	tool     string // the Write's, for a change row made early
+	// change is the journal's row of this Write once FlushJournal made it
+	// (0 before), and touched[:flushed] are in its change_rows.
+	change  int64
+	flushed int
 }
 
 type rowKey struct {
@@ -48,6 +53,11 @@ type touch struct {
 	table         string
 	id            int64
 	before, after []byte // whole-row JSON; before nil for an inserted row
+	// seq is the touch's place in the change (its change_rows.seq);
+	// written says FlushJournal wrote it there (and let go of its
+	// images), stale that the row changed again since.
+	seq            int
+	written, stale bool
 }
 
 // Owner is the person whose rows this transaction may read and change;
@@ -339,9 +349,10 @@ func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool
 	k := rowKey{table, id}
 	if t, ok := tx.byRow[k]; ok {
 		t.after = after
+		t.stale = t.written
 		return
 	}
-	t := &touch{table: table, id: id, before: before, after: after}
+	t := &touch{table: table, id: id, before: before, after: after, seq: len(tx.touched)}
 	if tx.byRow == nil {
 		tx.byRow = map[rowKey]*touch{}
 	}

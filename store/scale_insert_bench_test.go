@@ -70,6 +70,10 @@ func seedTasks(b *testing.B, f *fixture, owner int64, n int) {
 func benchJournaledInsert(b *testing.B, n int) {
 	f := newFixture(b)
 	seedTasks(b, f, f.alice.ID, n)
+	benchJournaledInsertOn(b, f)
+}
+
+func benchJournaledInsertOn(b *testing.B, f *fixture) {
 	bare, err := f.s.DB().PrepareContext(f.ctx, `INSERT INTO tasks (owner_id, title, title_norm, notes, priority, tags,
 		remind_before, remind_at, remind_once, status, created_at, updated_at) VALUES (?, ?, ?, '', 4, '[]', '[]', '[]', '[]', 'open', ?, ?)`)
 	if err != nil {

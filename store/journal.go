@@ -196,7 +196,7 @@ func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
 	if tx.s.engine != Postgres || tx.readOnly {
 		return nil, false
 	}
-	t := tx.byRow[rowKey{table, id}]
+	t := tx.touchOf(table, id)
 	if t == nil || t.after == nil {
 		return nil, false
 	}

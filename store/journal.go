@@ -110,9 +110,10 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 const journalOne = `INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
 
-// journalRows writes the rows of a change of two rows or more to change_rows, up to batchRows per
-// statement (a power of two, so the statement cache holds a few texts): one
-// statement per row was a sixth of a large import's write time.
+// journalRows writes the rows of a change of two rows or more to
+// change_rows, up to batchRows per statement (a power of two, so the
+// statement cache holds a few texts): one statement per row was a sixth of
+// a large import's write time.
 func (tx *Tx) journalRows(change int64) error {
 	const one = "(?, ?, ?, ?, ?, ?)"
 	args := make([]any, 0, 6*batchRows)

@@ -36,7 +36,7 @@ func batchRowsFor(n int) []Row {
 func journalAfter(t *testing.T, f *fixture, c string) map[int64]string {
 	t.Helper()
 	out := map[int64]string{}
-	rows, err := f.s.DB().Query(`SELECT row_id, after FROM change_rows WHERE change_id = ?`, strings.TrimPrefix(c, "c"))
+	rows, err := f.s.DB().Query(`SELECT row_id, after FROM journal_rows WHERE change_id = ?`, strings.TrimPrefix(c, "c"))
 	if err != nil {
 		t.Fatal(err)
 	}

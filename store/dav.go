@@ -143,12 +143,21 @@ type ChangedRow struct {
 // what the calendar holds (RFC 6578's sync-collection rests on it).
 func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	limit = max(1, min(limit, 10000))
-	rows, err := tx.query(`SELECT r.change_id, c.created, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before)
+	// The rows of changes of several rows (change_rows) and those of
+	// changes of one row (inline in changes, seq 0; migration 00016), each
+	// read in journal order up to limit, then merged.
+	rows, err := tx.query(`SELECT * FROM (SELECT r.change_id, c.created, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before) AS img
 		FROM changes c JOIN change_rows r ON r.change_id = c.id
 		WHERE c.owner_id = ? AND (r.change_id > ? OR (? >= 0 AND r.change_id = ? AND r.seq > ?))
 		  AND r.tbl IN (?, ?, ?)
-		ORDER BY r.change_id, r.seq LIMIT ?`,
-		tx.owner, change, seq, change, seq, EventsTable, OverridesTable, tasksTable, limit)
+		ORDER BY r.change_id, r.seq LIMIT ?) many
+		UNION ALL
+		SELECT * FROM (SELECT c.id, c.created, 0, c.tbl, c.row_id, COALESCE(c.after, c.before)
+		FROM changes c WHERE c.owner_id = ? AND c.id > ? AND c.tbl IN (?, ?, ?)
+		ORDER BY c.id LIMIT ?) one
+		ORDER BY 1, 3 LIMIT ?`,
+		tx.owner, change, seq, change, seq, EventsTable, OverridesTable, tasksTable, limit,
+		tx.owner, change, EventsTable, OverridesTable, tasksTable, limit, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -78,9 +78,19 @@ func scanPerson(sc interface{ Scan(...any) error }) (Person, error) {
 	return p, err
 }
 
+// queryRow runs a one-row query on the pool through the statement cache
+// (see [Store.stmt]): the lookups made on every call (the person, a
+// token) are parsed once per connection, not once per call.
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := s.stmt(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return s.db.QueryRowContext(ctx, q, args...)
+}
+
 // PersonByName finds a person by exact name; ErrNotFound when none.
 func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
-	p, err := scanPerson(s.db.QueryRowContext(ctx,
+	p, err := scanPerson(s.queryRow(ctx,
 		`SELECT `+personCols+` FROM people WHERE name = ?`, cleanName(name)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("there is no person named %s: %w", args.Quote(name), ErrNotFound)
@@ -90,8 +100,7 @@ func (s *Store) PersonByName(ctx context.Context, name string) (Person, error) {
 
 // PersonByID finds a person by id; ErrNotFound when none.
 func (s *Store) PersonByID(ctx context.Context, id int64) (Person, error) {
-	p, err := scanPerson(s.db.QueryRowContext(ctx,
-		`SELECT `+personCols+` FROM people WHERE id = ?`, id))
+	p, err := scanPerson(s.queryRow(ctx, `SELECT `+personCols+` FROM people WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("there is no person with id %d: %w", id, ErrNotFound)
 	}

@@ -193,7 +193,7 @@ func TestPeopleRowPurgeAndDelete(t *testing.T) {
 			}
 		}
 		var n int
-		f.s.DB().QueryRow(`SELECT count(*) FROM change_rows WHERE tbl = 'people' AND row_id = ?`, f.alice.ID).Scan(&n)
+		f.s.DB().QueryRow(`SELECT count(*) FROM journal_rows WHERE tbl = 'people' AND row_id = ?`, f.alice.ID).Scan(&n)
 		if n != 0 {
 			t.Errorf("%d journal rows of alice's person row survive her deletion", n)
 		}

@@ -62,9 +62,9 @@ func (tx *Tx) ItemsWithReminders() (map[string]time.Time, error) {
 // purged since is left out.
 func (tx *Tx) ItemsChangedSince(mark int64) (map[string]time.Time, error) {
 	rows, err := tx.query(`SELECT cr.tbl, cr.row_id, c.created FROM changes c
-		JOIN change_rows cr ON cr.change_id = c.id
-		WHERE c.owner_id = ? AND c.id > ? AND cr.tbl IN ('tasks', 'events', 'event_overrides', 'task_completions')`,
-		tx.owner, mark)
+		JOIN journal_rows cr ON cr.change_id = c.id
+		WHERE c.owner_id = ? AND c.id > ? AND cr.change_id > ? AND cr.tbl IN ('tasks', 'events', 'event_overrides', 'task_completions')`,
+		tx.owner, mark, mark)
 	if err != nil {
 		return nil, err
 	}

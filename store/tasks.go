@@ -198,11 +198,43 @@ func TaskFingerprint(t task.Task) any { return encodeTask(t) }
 func diffRows(before, after Row) Row {
 	out := Row{}
 	for k, v := range after {
-		if fmt.Sprint(before[k]) != fmt.Sprint(v) {
+		if !sameValue(before[k], v) {
 			out[k] = v
 		}
 	}
 	return out
+}
+
+// sameValue says whether two column values as the codecs make them are
+// equal (an int 4 and an int64 4 are the same value; NULL is only NULL),
+// without printing the kinds the codecs use; other kinds compare by their
+// printed forms.
+func sameValue(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch x := a.(type) {
+	case string:
+		y, ok := b.(string)
+		if ok {
+			return x == y
+		}
+	case int:
+		switch y := b.(type) {
+		case int:
+			return x == y
+		case int64:
+			return int64(x) == y
+		}
+	case int64:
+		switch y := b.(type) {
+		case int:
+			return x == int64(y)
+		case int64:
+			return x == y
+		}
+	}
+	return fmt.Sprint(a) == fmt.Sprint(b)
 }
 
 // fieldNames names changed columns as the task's fields: "due" for any of

@@ -345,19 +345,43 @@ func scanOne(rows *sql.Rows) ([]string, []any, error) {
 	return cols, vals, rows.Close()
 }
 
+// record notes a write of one row (see [touch]). The rows of a small
+// change are found by a scan of touched; byRow, an index of them, is made
+// only once a change holds more (an import), so a write of one row
+// allocates no map.
 func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool) {
-	k := rowKey{table, id}
-	if t, ok := tx.byRow[k]; ok {
+	if t := tx.touchOf(table, id); t != nil {
 		t.after = after
 		t.stale = t.written
 		return
 	}
 	t := &touch{table: table, id: id, before: before, after: after, seq: len(tx.touched)}
-	if tx.byRow == nil {
-		tx.byRow = map[rowKey]*touch{}
-	}
-	tx.byRow[k] = t
 	tx.touched = append(tx.touched, t)
+	if tx.byRow != nil {
+		tx.byRow[rowKey{table, id}] = t
+	} else if len(tx.touched) > smallChange {
+		tx.byRow = make(map[rowKey]*touch, 2*len(tx.touched))
+		for _, t := range tx.touched {
+			tx.byRow[rowKey{t.table, t.id}] = t
+		}
+	}
+}
+
+// smallChange is the most rows touchOf scans for rather than look up.
+const smallChange = 8
+
+// touchOf is this transaction's touch of row id of table, nil when it
+// wrote none.
+func (tx *Tx) touchOf(table string, id int64) *touch {
+	if tx.byRow != nil {
+		return tx.byRow[rowKey{table, id}]
+	}
+	for _, t := range tx.touched {
+		if t.id == id && t.table == table {
+			return t
+		}
+	}
+	return nil
 }
 
 // decodeRow turns an image back into values to bind: JSON integers become

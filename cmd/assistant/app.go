@@ -439,35 +439,36 @@ func (a *app) session(ctx context.Context) (*store.Store, tools.Person, error) {
 // toolContext is the context for one person's calls: the person, the
 // clock, the store, a source that reads the person afresh before each call
 // and the store's own wording of its failures. Fronts that serve several people (MCP
-// over HTTP) build one per request with the token's person instead.
+// over HTTP) build one per request with the token's person instead
+// (requestContext).
 func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
+	tc := a.requestContext(st, p)
+	tools.Insert(tc, a.personSource(st, p))
+	return tc
+}
+
+// requestContext is toolContext without the PersonSource, for a context
+// that lives one HTTP request: its person was read from the store by that
+// request's token check, so reading them again before the call would only
+// repeat the query.
+func (a *app) requestContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tc := &tools.ToolContext{}
 	tools.Insert(tc, p)
 	tools.Insert(tc, tools.Clock(a.now))
 	tools.Insert(tc, st)
-	tools.Insert(tc, a.personSource(st, p))
 	tools.Insert(tc, tools.ExplainError(st.Explain))
 	return tc
 }
 
 // personSource re-reads p from the store before each tool call, so a
-// long session (chat, MCP over stdio) follows a set_time_zone or its undo.
-// With --tz / ASSISTANT_TZ the run's zone stays the override.
+// long session (chat, MCP over stdio) follows a set_time_zone or its undo
+// (tools.SessionPerson: one prepared read, the zone kept while it is the
+// stored one). With --tz / ASSISTANT_TZ the run's zone stays the override.
 func (a *app) personSource(st *store.Store, p tools.Person) tools.PersonSource {
-	return func(ctx context.Context) (tools.Person, error) {
-		if a.tzOverride != "" {
-			return p, nil
-		}
-		sp, err := st.PersonByID(ctx, p.ID)
-		if err != nil {
-			return p, err
-		}
-		zone, err := tz.LoadZone(sp.Zone)
-		if err != nil {
-			return p, err
-		}
-		return tools.Person{ID: sp.ID, Name: sp.Name, Zone: zone}, nil
+	if a.tzOverride != "" {
+		return func(context.Context) (tools.Person, error) { return p, nil }
 	}
+	return tools.SessionPerson(st, p)
 }
 
 // chatSettings are the model endpoint settings of `chat`, after

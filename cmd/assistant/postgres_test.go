@@ -723,7 +723,7 @@ func TestPostgresCommitAnswerLost(t *testing.T) {
 	// kept"), what it shows is the change whole or not at all.
 	var tasks, changes int
 	if err := c.QueryRow(ctx, `SELECT (SELECT count(*) FROM tasks WHERE title = 'unsure'),
-		(SELECT count(*) FROM change_rows r JOIN tasks k ON r.tbl = 'tasks' AND r.row_id = k.id WHERE k.title = 'unsure')`).Scan(&tasks, &changes); err != nil {
+		(SELECT count(*) FROM journal_rows r JOIN tasks k ON r.tbl = 'tasks' AND r.row_id = k.id WHERE k.title = 'unsure')`).Scan(&tasks, &changes); err != nil {
 		t.Fatal(err)
 	}
 	if tasks > 1 || tasks != changes {

@@ -177,7 +177,7 @@ func (a *app) tokenPerson(st *store.Store) mcpserver.Authenticator {
 		if err != nil {
 			return nil, err
 		}
-		return a.toolContext(st, tools.Person{ID: p.ID, Name: p.Name, Zone: zone}), nil
+		return a.requestContext(st, tools.Person{ID: p.ID, Name: p.Name, Zone: zone}), nil
 	}
 }
 

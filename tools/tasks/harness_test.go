@@ -81,7 +81,7 @@ func (h *harness) counts(t testing.TB) string {
 		`SELECT count(*) FROM tasks`,
 		`SELECT count(*) FROM task_completions`,
 		`SELECT count(*) FROM changes`,
-		`SELECT count(*) FROM change_rows`,
+		`SELECT count(*) FROM journal_rows`,
 		`SELECT count(*) FROM idempotency_keys`,
 	} {
 		var v string

@@ -400,9 +400,39 @@ func (tx *Tx) SeriesReaching(from, to int64) ([]EventSpan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanSpans(rows, nil)
+}
+
+// SeriesByID reads, as [Tx.SeriesReaching] does, the live series of tx's
+// owner among ids, whatever their bounds; deleted or unknown ids are left
+// out. The order is the database's.
+func (tx *Tx) SeriesByID(ids []int64) ([]EventSpan, error) {
+	var out []EventSpan
+	for len(ids) > 0 {
+		n := min(len(ids), 500) // under SQLite's variable limit
+		q := make([]any, 0, n+1)
+		q = append(q, tx.owner)
+		for _, id := range ids[:n] {
+			q = append(q, id)
+		}
+		ids = ids[n:]
+		rows, err := tx.query(`SELECT id, `+timingColumns+`, first_at, last_at
+			FROM events WHERE owner_id = ? AND deleted_at IS NULL AND id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = scanSpans(rows, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// scanSpans appends to out the rows of id, timingColumns, first_at and
+// last_at, and closes rows.
+func scanSpans(rows *sql.Rows, out []EventSpan) ([]EventSpan, error) {
 	defer rows.Close()
 	var (
-		out   []EventSpan
 		id    int64
 		t     timing
 		first int64
@@ -425,6 +455,11 @@ func (tx *Tx) SeriesReaching(from, to int64) ([]EventSpan, error) {
 	}
 	return out, rows.Err()
 }
+
+// Source is the store tx belongs to: two transactions of one Source read
+// one database, so what one learnt of it (a cached snapshot) may serve the
+// other.
+func (tx *Tx) Source() *Store { return tx.s }
 
 // EventText is the text of a series: its title, location and notes.
 type EventText struct{ Title, Location, Notes string }

@@ -184,7 +184,7 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, a
 	}
 	earliest, any := int64(0), false
 	for i := range snap.rows {
-		r := &snap.rows[i]
+		r := snap.rows[i]
 		if r.reaches(pageFrom.Unix(), w.To.Unix()) && (!any || r.first < earliest) {
 			earliest, any = r.first, true
 		}
@@ -199,11 +199,15 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, a
 	if end := zone.StartOfDay(zone.Today(pageFrom).AddDays(listSpanDays)); end.Before(w.To) {
 		pg.scan.To, pg.cut = end, true
 	}
-	streams, err := windowStreams(tx, snap, zone, pg.scan, 0, after, query)
-	if err != nil {
-		return pg, err
+	var m *merger
+	if query == "" {
+		m, err = lazyStreams(ctx, tx, snap, zone, pg.scan, 0, after)
+	} else {
+		var streams []*stream
+		if streams, err = windowStreams(tx, snap, zone, pg.scan, 0, after, query); err == nil {
+			m, err = newMerger(ctx, streams)
+		}
 	}
-	m, err := newMerger(ctx, streams)
 	if err != nil {
 		return pg, err
 	}

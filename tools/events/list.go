@@ -29,8 +29,11 @@ const (
 const listSpanDays = 366
 
 // listCount is how many occurrences after a page list_events counts to
-// give the total; past it the total is left out.
-const listCount = 1000
+// give the total; past it the total is left out (the answer says more
+// follow). Counting is most of a page's work, so it stays a few pages'
+// worth: a page then reads at most about limit+listCount series, however
+// many the window holds.
+const listCount = 200
 
 // cursorProp is list_events' cursor: a place in the listing, not an offset.
 var cursorProp = tools.CursorProp

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -70,6 +71,9 @@ const patchMax = 1000
 // rows are read again in full: it bounds how long a write made around the
 // journal together with journaled ones (SQL typed by hand) can stay unseen.
 const patchAge = 10 * time.Minute
+
+// patched counts the snapshots made by [patch], for the tests.
+var patched atomic.Int64
 
 // snapshots holds the latest snapshot per person (owner id → *snapshot);
 // a snapshot of another store is not used (its src differs).
@@ -198,6 +202,7 @@ func patch(tx *store.Tx, s *snapshot, gen int64) (*snapshot, error) {
 			n.orders[k] = orderList{ol.zone, append(kept, add[j:]...)}
 		}
 	}
+	patched.Add(1)
 	return n, nil
 }
 
@@ -280,7 +285,14 @@ func entryOf(r *seriesRow, zone tz.Zone, from int64) (orderEntry, bool) {
 	if f := time.Unix(r.first, 0); f.After(lo) {
 		lo = f
 	}
-	if o, found := r.e.Series(zone).After(lo.Add(-time.Nanosecond)); found {
+	// A timed occurrence of length d overlaps the window only when it
+	// starts after from-d (one of no length, at from or later); an
+	// all-day one's length follows the zone, so longest stays a margin.
+	after := lo.Add(-time.Nanosecond)
+	if d := longest(r.e); !r.e.AllDay && d > 0 && !lo.After(time.Unix(from, 0).Add(-d)) {
+		after = lo
+	}
+	if o, found := r.e.Series(zone).After(after); found {
 		return orderEntry{key: o.Start.Unix(), r: r}, true
 	}
 	return orderEntry{key: lo.Unix(), r: r}, true

@@ -1,7 +1,7 @@
 // Package eventseed fills stores with many weekly series for the scale
 // benchmarks of list_events and find_free_time (tools/events and the MCP
 // front, mcpserver): the same series in every benchmark, seeded once per
-// process (SQLite, a file copied for each benchmark) or once per server
+// machine (SQLite, a file copied for each benchmark) or once per server
 // (PostgreSQL, a template database copied for each), and the naive
 // expansion they are compared with. Only tests import it.
 package eventseed
@@ -107,15 +107,14 @@ func seedInto(ctx context.Context, loc string, n int) error {
 	return err
 }
 
-var (
-	filesMu sync.Mutex
-	files   = map[int]string{} // n → a seeded SQLite file of this process
-)
+var filesMu sync.Mutex
 
 // Location is a database of tb's engine ([storetest.Engine]) holding Person
 // with the n series of Plan(n), for tb alone: on SQLite a copy, in
-// tb.TempDir(), of a file seeded once per process; on PostgreSQL a copy of
-// a template database seeded once per server (and kept there).
+// tb.TempDir(), of a file seeded once per machine (in os.TempDir(), named
+// by n and the migrations, so later runs and the code before a change
+// share it); on PostgreSQL a copy of a template database seeded once per
+// server (and kept there).
 func Location(tb testing.TB, n int) string {
 	tb.Helper()
 	if storetest.Engine(tb) == storetest.Postgres {
@@ -128,17 +127,24 @@ func Location(tb testing.TB, n int) string {
 	}
 	filesMu.Lock()
 	defer filesMu.Unlock()
-	src, ok := files[n]
-	if !ok {
+	src := filepath.Join(os.TempDir(), fmt.Sprintf("eventseed-v1-%d-%.16s.db", n, storetest.HashFS(migrations.SQLite)))
+	if _, err := os.Stat(src); err != nil {
 		dir, err := os.MkdirTemp("", "eventseed")
 		if err != nil {
 			tb.Fatal(err)
 		}
-		src = filepath.Join(dir, "assistant.db")
-		if err := seedInto(context.Background(), src, n); err != nil {
+		defer os.RemoveAll(dir)
+		tmp := filepath.Join(dir, "assistant.db")
+		if err := seedInto(context.Background(), tmp, n); err != nil {
 			tb.Fatal(err)
 		}
-		files[n] = src
+		// Renamed whole, so another process never copies half a file.
+		if err := copyFile(tmp, src+".part"); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.Rename(src+".part", src); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	dst := filepath.Join(tb.TempDir(), "assistant.db")
 	if err := copyFile(src, dst); err != nil {

@@ -185,19 +185,23 @@ func listPage(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, a
 	if err != nil {
 		return pg, err
 	}
-	earliest, any := int64(0), false
-	for i := range snap.rows {
-		r := snap.rows[i]
-		if r.reaches(pageFrom.Unix(), w.To.Unix()) && (!any || r.first < earliest) {
-			earliest, any = r.first, true
+	if end := zone.StartOfDay(zone.Today(pageFrom).AddDays(listSpanDays)); end.Before(w.To) {
+		// A window longer than one call looks starts where the series
+		// do: a call then never stops short in years with nothing.
+		earliest, any := int64(0), false
+		from, to := pageFrom.Unix(), w.To.Unix()
+		for _, r := range snap.rows {
+			if r.reaches(from, to) && (!any || r.first < earliest) {
+				earliest, any = r.first, true
+			}
 		}
-	}
-	if !any {
-		pg.ended = true
-		return pg, nil
-	}
-	if t := time.Unix(earliest, 0); t.After(pageFrom) {
-		pageFrom = t
+		if !any {
+			pg.ended = true
+			return pg, nil
+		}
+		if t := time.Unix(earliest, 0); t.After(pageFrom) {
+			pageFrom = t
+		}
 	}
 	if end := zone.StartOfDay(zone.Today(pageFrom).AddDays(listSpanDays)); end.Before(w.To) {
 		pg.scan.To, pg.cut = end, true

@@ -88,6 +88,9 @@ func seriesFor(tx *store.Tx, from, to time.Time) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A write transaction that changed rows already reads what may yet be
+	// rolled back: it may use a cached snapshot, never leave one.
+	keep := ok && tx.Touched() == 0
 	if ok {
 		if v, found := snapshots.Load(tx.Owner()); found {
 			s := v.(*snapshot)
@@ -101,7 +104,9 @@ func seriesFor(tx *store.Tx, from, to time.Time) (*snapshot, error) {
 						return nil, err
 					}
 					if n != nil {
-						snapshots.CompareAndSwap(tx.Owner(), s, n)
+						if keep {
+							snapshots.CompareAndSwap(tx.Owner(), s, n)
+						}
 						return n, nil
 					}
 				}
@@ -118,7 +123,7 @@ func seriesFor(tx *store.Tx, from, to time.Time) (*snapshot, error) {
 	for _, r := range s.rows {
 		s.span = max(s.span, longest(r.e))
 	}
-	if ok {
+	if keep {
 		snapshots.Store(tx.Owner(), s)
 	}
 	return s, nil

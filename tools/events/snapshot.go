@@ -2,6 +2,7 @@ package events
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"slices"
 	"sync"
@@ -253,16 +254,21 @@ const maxOrders = 8
 // there: a listing merges them in that order and stops reading series once
 // its page is settled. It is built once per window start (every series'
 // first occurrence is looked for) and then kept, carried over by [patch].
-func (s *snapshot) order(zone tz.Zone, from time.Time) []orderEntry {
+func (s *snapshot) order(ctx context.Context, zone tz.Zone, from time.Time) ([]orderEntry, error) {
 	k := orderKey{from: from.Unix(), zone: zone.Name()}
 	s.mu.Lock()
 	ol, ok := s.orders[k]
 	s.mu.Unlock()
 	if ok {
-		return ol.list
+		return ol.list, nil
 	}
 	list := make([]orderEntry, 0, len(s.rows))
-	for _, r := range s.rows {
+	for i, r := range s.rows {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err // a cancelled call stops here
+			}
+		}
 		if en, ok := entryOf(r, zone, k.from); ok {
 			list = append(list, en)
 		}
@@ -274,7 +280,7 @@ func (s *snapshot) order(zone tz.Zone, from time.Time) []orderEntry {
 	}
 	s.orders[k] = orderList{zone, list}
 	s.mu.Unlock()
-	return list
+	return list, nil
 }
 
 // entryOf is r's entry in the order of windows starting at from (Unix

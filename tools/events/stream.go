@@ -283,6 +283,11 @@ func (m *merger) pull() error {
 		m.at++
 		st := m.make(en.r)
 		if st == nil {
+			if m.at%1024 == 0 {
+				if err := m.ctx.Err(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		m.all = append(m.all, st)
@@ -427,7 +432,10 @@ func lazyStreams(ctx context.Context, tx *store.Tx, snap *snapshot, person tz.Zo
 	if err != nil {
 		return nil, err
 	}
-	m.order, m.until = snap.order(person, w.From), to
+	if m.order, err = snap.order(ctx, person, w.From); err != nil {
+		return nil, err
+	}
+	m.until = to
 	m.make = func(r *seriesRow) *stream {
 		if ovs[r.e.ID] != nil {
 			return nil // made up front

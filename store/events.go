@@ -457,6 +457,37 @@ func scanSpans(rows *sql.Rows, out []EventSpan) ([]EventSpan, error) {
 	return out, rows.Err()
 }
 
+// EventsChangedSince reads the journal rows of events and overrides that
+// tx's owner's changes after change mark wrote, at most limit of them:
+// n is how many, ids the events among them (in journal order, an id as
+// often as it was written), last the newest change read (mark when none).
+// Its cost follows the journal after mark: changes by the owner's index
+// from mark on, their rows by primary key.
+func (tx *Tx) EventsChangedSince(mark int64, limit int) (n int, ids []int64, last int64, err error) {
+	rows, err := tx.query(`SELECT r.change_id, r.tbl, r.row_id FROM changes c JOIN change_rows r ON r.change_id = c.id
+		WHERE c.owner_id = ? AND c.id > ? AND r.tbl IN (?, ?) ORDER BY c.id, r.seq LIMIT ?`,
+		tx.owner, mark, EventsTable, OverridesTable, limit)
+	if err != nil {
+		return 0, nil, mark, err
+	}
+	defer rows.Close()
+	last = mark
+	for rows.Next() {
+		var (
+			tbl string
+			id  int64
+		)
+		if err := rows.Scan(&last, &tbl, &id); err != nil {
+			return 0, nil, mark, err
+		}
+		n++
+		if tbl == EventsTable {
+			ids = append(ids, id)
+		}
+	}
+	return n, ids, last, rows.Err()
+}
+
 // Source is the store tx belongs to: two transactions of one Source read
 // one database, so what one learnt of it (a cached snapshot) may serve the
 // other.

@@ -134,19 +134,13 @@ func seriesFor(tx *store.Tx, from, to time.Time) (*snapshot, error) {
 // journal names after s.mark; nil when the journal cannot tell what
 // changed (see [snapshot]).
 func patch(tx *store.Tx, s *snapshot, gen int64) (*snapshot, error) {
-	changed, err := tx.ChangedRows(s.mark, -1, patchMax+1)
-	if err != nil || len(changed) == 0 || len(changed) > patchMax {
+	// An override's write also writes its event when the stored bounds
+	// move; the override itself is read with the window.
+	count, ids, last, err := tx.EventsChangedSince(s.mark, patchMax+1)
+	if err != nil || count == 0 || count > patchMax {
 		return nil, err
 	}
-	n := &snapshot{src: s.src, gen: gen, mark: changed[len(changed)-1].Change, read: s.read, from: s.from, to: s.to}
-	var ids []int64
-	for _, c := range changed {
-		// An override's write also writes its event when the stored
-		// bounds move; the override itself is read with the window.
-		if c.Table == store.EventsTable {
-			ids = append(ids, c.ID)
-		}
-	}
+	n := &snapshot{src: s.src, gen: gen, mark: last, read: s.read, from: s.from, to: s.to}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	spans, err := tx.SeriesByID(ids)
@@ -160,23 +154,37 @@ func patch(tx *store.Tx, s *snapshot, gen int64) (*snapshot, error) {
 		}
 	}
 	slices.SortFunc(fresh, func(a, b *seriesRow) int { return cmp.Compare(a.e.ID, b.e.ID) })
-	gone := func(id int64) bool { _, found := slices.BinarySearch(ids, id); return found }
+	// The rows are copied in stretches between the changed ids (found by
+	// binary search): nothing reads the series in between.
+	byID := func(r *seriesRow, id int64) int { return cmp.Compare(r.e.ID, id) }
+	var removed []*seriesRow
 	n.rows = make([]*seriesRow, 0, len(s.rows)+len(fresh))
-	i := 0
-	for _, r := range s.rows {
-		if gone(r.e.ID) {
-			continue
+	prev, f := 0, 0
+	for _, id := range ids {
+		pos, found := slices.BinarySearchFunc(s.rows, id, byID)
+		n.rows = append(n.rows, s.rows[prev:pos]...)
+		prev = pos
+		if found {
+			removed = append(removed, s.rows[pos])
+			prev = pos + 1
 		}
-		for i < len(fresh) && fresh[i].e.ID < r.e.ID {
-			n.rows = append(n.rows, fresh[i])
-			i++
+		if f < len(fresh) && fresh[f].e.ID == id {
+			n.rows = append(n.rows, fresh[f])
+			f++
 		}
-		n.rows = append(n.rows, r)
 	}
-	n.rows = append(n.rows, fresh[i:]...)
+	n.rows = append(n.rows, s.rows[prev:]...)
 	n.span = s.span
 	for _, r := range fresh {
 		n.span = max(n.span, longest(r.e))
+	}
+	isRemoved := func(r *seriesRow) bool { return slices.Contains(removed, r) }
+	if len(removed) > 8 {
+		set := make(map[*seriesRow]bool, len(removed))
+		for _, r := range removed {
+			set[r] = true
+		}
+		isRemoved = func(r *seriesRow) bool { return set[r] }
 	}
 	// Orders carry over: the rows read again are taken out and put back
 	// at their new place; the others keep theirs.
@@ -186,26 +194,18 @@ func patch(tx *store.Tx, s *snapshot, gen int64) (*snapshot, error) {
 	if len(old) > 0 {
 		n.orders = make(map[orderKey]orderList, len(old))
 		for k, ol := range old {
-			add := make([]orderEntry, 0, len(fresh))
+			list := make([]orderEntry, len(ol.list), len(ol.list)+len(fresh))
+			copy(list, ol.list)
+			if len(removed) > 0 {
+				list = slices.DeleteFunc(list, func(en orderEntry) bool { return isRemoved(en.r) })
+			}
 			for _, r := range fresh {
 				if en, ok := entryOf(r, ol.zone, k.from); ok {
-					add = append(add, en)
+					at, _ := slices.BinarySearchFunc(list, en, compareEntries)
+					list = slices.Insert(list, at, en)
 				}
 			}
-			slices.SortFunc(add, compareEntries)
-			kept := make([]orderEntry, 0, len(ol.list)+len(add))
-			j := 0
-			for _, en := range ol.list {
-				if gone(en.r.e.ID) {
-					continue
-				}
-				for j < len(add) && compareEntries(add[j], en) < 0 {
-					kept = append(kept, add[j])
-					j++
-				}
-				kept = append(kept, en)
-			}
-			n.orders[k] = orderList{ol.zone, append(kept, add[j:]...)}
+			n.orders[k] = orderList{ol.zone, list}
 		}
 	}
 	patched.Add(1)

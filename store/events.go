@@ -398,9 +398,40 @@ func (tx *Tx) SeriesReaching(from, to int64) ([]EventSpan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanSpans(rows, nil)
+}
+
+// SeriesByID reads, as [Tx.SeriesReaching] does, the live series of tx's
+// owner among ids, whatever their bounds; deleted or unknown ids are left
+// out. The order is the database's. Its cost follows len(ids): rows are
+// found by primary key (+owner_id keeps SQLite off the owner's index).
+func (tx *Tx) SeriesByID(ids []int64) ([]EventSpan, error) {
+	var out []EventSpan
+	for len(ids) > 0 {
+		n := min(len(ids), 500) // under SQLite's variable limit
+		q := make([]any, 0, n+1)
+		q = append(q, tx.owner)
+		for _, id := range ids[:n] {
+			q = append(q, id)
+		}
+		ids = ids[n:]
+		rows, err := tx.query(`SELECT id, `+timingColumns+`, first_at, last_at
+			FROM events WHERE +owner_id = ? AND deleted_at IS NULL AND id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = scanSpans(rows, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// scanSpans appends to out the rows of id, timingColumns, first_at and
+// last_at, and closes rows.
+func scanSpans(rows *sql.Rows, out []EventSpan) ([]EventSpan, error) {
 	defer rows.Close()
 	var (
-		out   []EventSpan
 		id    int64
 		t     timing
 		first int64
@@ -424,6 +455,42 @@ func (tx *Tx) SeriesReaching(from, to int64) ([]EventSpan, error) {
 	return out, rows.Err()
 }
 
+// EventsChangedSince reads the journal rows of events and overrides that
+// tx's owner's changes after change mark wrote, at most limit of them:
+// n is how many, ids the events among them (in journal order, an id as
+// often as it was written), last the newest change read (mark when none).
+// Its cost follows the journal after mark: changes by the owner's index
+// from mark on, their rows by primary key.
+func (tx *Tx) EventsChangedSince(mark int64, limit int) (n int, ids []int64, last int64, err error) {
+	rows, err := tx.query(`SELECT r.change_id, r.tbl, r.row_id FROM changes c JOIN change_rows r ON r.change_id = c.id
+		WHERE c.owner_id = ? AND c.id > ? AND r.tbl IN (?, ?) ORDER BY c.id, r.seq LIMIT ?`,
+		tx.owner, mark, EventsTable, OverridesTable, limit)
+	if err != nil {
+		return 0, nil, mark, err
+	}
+	defer rows.Close()
+	last = mark
+	for rows.Next() {
+		var (
+			tbl string
+			id  int64
+		)
+		if err := rows.Scan(&last, &tbl, &id); err != nil {
+			return 0, nil, mark, err
+		}
+		n++
+		if tbl == EventsTable {
+			ids = append(ids, id)
+		}
+	}
+	return n, ids, last, rows.Err()
+}
+
+// Source is the store tx belongs to: two transactions of one Source read
+// one database, so what one learnt of it (a cached snapshot) may serve the
+// other.
+func (tx *Tx) Source() *Store { return tx.s }
+
 // EventText is the text of a series: its title, location and notes.
 type EventText struct{ Title, Location, Notes string }
 
@@ -439,7 +506,9 @@ func (tx *Tx) EventTexts(ids []int64) (map[int64]EventText, error) {
 			q = append(q, id)
 		}
 		ids = ids[n:]
-		rows, err := tx.query(`SELECT id, title, location, notes FROM events WHERE owner_id = ? AND id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
+		// +owner_id: by the primary key, not by the owner's index (which
+		// SQLite picks otherwise and reads every event of the owner).
+		rows, err := tx.query(`SELECT id, title, location, notes FROM events WHERE +owner_id = ? AND id IN (?`+strings.Repeat(",?", n-1)+`)`, q...)
 		if err != nil {
 			return nil, err
 		}

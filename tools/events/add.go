@@ -56,9 +56,6 @@ func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
 		why      string
 		alike    string // a warning about an event much like the new one
 		warnings []string
-		// The person's event generations before and after the insert.
-		genBefore, genAfter int64
-		hasGen              bool
 	)
 	change, err := c.Write(func(tx *store.Tx) error {
 		// The key, then the duplicate window, then the insert (tools.Once).
@@ -78,13 +75,9 @@ func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
 			return dup.Label(), nil
 		}
 		add := func(tx *store.Tx) (string, error) {
-			// The overlap check runs before the insert, on the snapshot
-			// of the generation this write starts from, which advance
-			// then carries over to the one it ends at.
+			// The overlap check runs before the insert; the next read
+			// patches the snapshot with the new series (see seriesFor).
 			var err error
-			if genBefore, hasGen, err = tx.EventGeneration(); err != nil {
-				return "", err
-			}
 			if warnings, err = overlaps(tx, e, c.Zone, c.Now); err != nil {
 				return "", err
 			}
@@ -99,8 +92,7 @@ func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
 				warnings = append(warnings, s)
 			}
 			tx.Summarize(fmt.Sprintf("added %s %s", e.Label(), quote(clip(e.Title, 60))))
-			genAfter, _, err = tx.EventGeneration()
-			return e.Label(), err
+			return e.Label(), nil
 		}
 		outcome, ref, err := once.Run(tx, same, add)
 		var kc *tools.KeyConflict
@@ -119,9 +111,6 @@ func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
 	})
 	if err != nil {
 		return tools.Fail(err)
-	}
-	if hasGen && existing == nil {
-		advance(c.Person.ID, genBefore, genAfter, e)
 	}
 	if existing != nil {
 		lines, data := describe(existing, nil, c.Zone, c.Now)
@@ -274,7 +263,7 @@ func overlaps(tx *store.Tx, e *event, person tz.Zone, now time.Time) ([]string, 
 		longestOcc time.Duration
 	)
 	for i := range snap.rows {
-		r := &snap.rows[i]
+		r := snap.rows[i]
 		if r.e.AllDay || r.e.ID == e.ID || !r.reaches(hull.From.Unix(), hull.To.Unix()) {
 			continue
 		}

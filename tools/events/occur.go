@@ -216,7 +216,7 @@ func windowOccs(tx *store.Tx, person tz.Zone, w tools.Window, skip int64) ([]occ
 		span  time.Duration
 	)
 	for i := range snap.rows {
-		r := &snap.rows[i]
+		r := snap.rows[i]
 		if r.reaches(from, to) && r.e.ID != skip {
 			cands = append(cands, r.e)
 			span = max(span, longest(r.e))

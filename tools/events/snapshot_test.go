@@ -76,31 +76,86 @@ func TestSnapshotNeverStale(t *testing.T) {
 	})
 }
 
-// TestAddCarriesSnapshot checks that an add_event moves the cached
-// snapshot to the new generation instead of dropping it, with the new
-// series in it.
-func TestAddCarriesSnapshot(t *testing.T) {
+// TestSnapshotPatchedPerSeries checks that after a write, here or through
+// another handle on the same file (as another process would), the next
+// listing reads again only the series the journal names: the other rows
+// of the snapshot are the very same parsed series, the order of the week
+// is carried over, and the listing shows the write. A write the journal
+// does not name (raw SQL) makes it read every series again.
+func TestSnapshotPatchedPerSeries(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		e := newEnv(t)
-		e.ok(e.alice, "add_event", `{"title":"Dentist","start":"2026-10-07T10:00"}`)
-		e.ok(e.alice, "list_events", `{}`)
-		v, _ := snapshots.Load(e.alice.ID)
-		before := v.(*snapshot)
-		e.ok(e.alice, "add_event", `{"title":"Gym","start":"2026-10-06T18:00","rrule":"FREQ=WEEKLY"}`)
-		var gen int64
-		if err := e.Store.DB().QueryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, e.alice.ID).Scan(&gen); err != nil {
+		s2, err := store.Open(e.Ctx, e.Path, &store.Options{Now: func() time.Time { return e.Now }})
+		if err != nil {
 			t.Fatal(err)
 		}
-		v, _ = snapshots.Load(e.alice.ID)
-		s := v.(*snapshot)
-		if s.gen != gen || s.from != before.from || len(s.rows) != 2 || s.rows[1].e.ID != 2 || s.rows[1].e.Title != "" {
-			t.Fatalf("snapshot at %d (database %d) with %d rows", s.gen, gen, len(s.rows))
+		t.Cleanup(func() { s2.Close() })
+		via := func(s *store.Store, name, raw string) string {
+			t.Helper()
+			tc := e.Context(e.alice)
+			tools.Insert(tc, s)
+			res, _ := e.Reg.Call(e.Ctx, tc, name, []byte(raw))
+			if res.Code != tools.CodeOK {
+				t.Fatalf("%s %s: %s", name, raw, res.TextOut())
+			}
+			return res.Out
 		}
-		if len(before.rows) != 1 {
-			t.Fatalf("the snapshot before the add changed: %d rows", len(before.rows))
+		const week = `{"from":"2026-10-05","to":"2026-10-11"}`
+		via(e.Store, "add_event", `{"title":"Dentist","start":"2026-10-07T10:00"}`)
+		via(e.Store, "add_event", `{"title":"Yoga","start":"2026-10-05T07:00","rrule":"FREQ=DAILY"}`)
+		via(e.Store, "list_events", week)
+		current := func() *snapshot {
+			v, _ := snapshots.Load(e.alice.ID)
+			return v.(*snapshot)
 		}
-		if out := e.ok(e.alice, "list_events", `{}`).Out; !strings.Contains(out, "e2@20261006T160000Z  Tue 2026-10-06 18:00–19:00 (+02:00)  Gym") {
-			t.Fatalf("listing: %s", out)
+		before := current()
+		for i, w := range []struct {
+			s          *store.Store
+			name, raw  string
+			rows, same int
+			want       string
+		}{
+			{e.Store, "add_event", `{"title":"Gym","start":"2026-10-06T18:00","rrule":"FREQ=WEEKLY"}`, 3, 2, "e3@20261006T160000Z  Tue 2026-10-06 18:00–19:00 (+02:00)  Gym"},
+			{s2, "update_event", `{"id":"e2","start":"2026-10-05T06:30"}`, 3, 2, "e2@20261005T043000Z  Mon 2026-10-05 06:30–07:30 (+02:00)  Yoga"},
+			{s2, "delete_event", `{"id":"e1"}`, 2, 2, "e3@"},
+		} {
+			via(w.s, w.name, w.raw)
+			out := via(e.Store, "list_events", week)
+			if !strings.Contains(out, w.want) {
+				t.Fatalf("write %d: want %q in:\n%s", i, w.want, out)
+			}
+			s := current()
+			if s == before || s.read != before.read || len(s.rows) != w.rows {
+				t.Fatalf("write %d: snapshot read afresh or not patched: %d rows", i, len(s.rows))
+			}
+			same := 0
+			for _, r := range s.rows {
+				for _, o := range before.rows {
+					if r == o {
+						same++
+					}
+				}
+			}
+			if same != w.same {
+				t.Fatalf("write %d: %d series kept as parsed, want %d", i, same, w.same)
+			}
+			if len(s.orders) != 1 {
+				t.Fatalf("write %d: %d orders carried over", i, len(s.orders))
+			}
+			before = s
+		}
+		if _, err := s2.DB().Exec(`UPDATE events SET rrule = 'FREQ=WEEKLY' WHERE id = 2`); err != nil {
+			t.Fatal(err)
+		}
+		if out := via(e.Store, "list_events", week); strings.Contains(out, "e2@20261006") {
+			t.Fatalf("raw SQL write unseen:\n%s", out)
+		}
+		for _, r := range current().rows {
+			for _, o := range before.rows {
+				if r == o {
+					t.Fatalf("after a write the journal does not name, series e%d was kept", r.e.ID)
+				}
+			}
 		}
 	})
 }

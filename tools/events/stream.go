@@ -219,10 +219,20 @@ func (st *stream) pop() occ {
 }
 
 // merger yields the occurrences of many streams in compareOccs order.
+// With an order (see [lazyStreams]) it makes streams only as the merge
+// reaches them: the series of the order not yet made all start at or
+// after the next entry's key, so a head that starts before that key is
+// settled.
 type merger struct {
 	ctx   context.Context
 	heads streamHeap
 	all   []*stream
+	// order, from at, are the series still to be made, up to (not at)
+	// until, Unix seconds; make makes one's stream (nil: none to make).
+	order []orderEntry
+	at    int
+	until int64
+	make  func(*seriesRow) *stream
 }
 
 type streamHeap []streamHead
@@ -258,9 +268,46 @@ func newMerger(ctx context.Context, streams []*stream) (*merger, error) {
 	return m, nil
 }
 
+// pull makes the streams of the order whose key is not after the first
+// head's start (all that can still come before it).
+func (m *merger) pull() error {
+	for m.at < len(m.order) {
+		en := m.order[m.at]
+		if en.key >= m.until {
+			m.at = len(m.order)
+			break
+		}
+		if len(m.heads) > 0 && en.key > m.heads[0].o.Start.Unix() {
+			break
+		}
+		m.at++
+		st := m.make(en.r)
+		if st == nil {
+			if m.at%1024 == 0 {
+				if err := m.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		m.all = append(m.all, st)
+		o, ok, err := st.peek(m.ctx)
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Push(&m.heads, streamHead{o, st})
+		}
+	}
+	return nil
+}
+
 // next returns the next occurrence; ok is false when every stream ended.
 // A cancelled ctx ends it with ctx's error.
 func (m *merger) next() (o occ, ok bool, err error) {
+	if err := m.pull(); err != nil {
+		return o, false, err
+	}
 	if len(m.heads) == 0 {
 		return o, false, nil
 	}
@@ -308,7 +355,7 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w tools.Window,
 		span  time.Duration
 	)
 	for i := range snap.rows {
-		r := &snap.rows[i]
+		r := snap.rows[i]
 		if r.reaches(from, to) && r.e.ID != skip {
 			cands = append(cands, r)
 			span = max(span, longest(r.e))
@@ -343,6 +390,59 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w tools.Window,
 		out = append(out, newStream(e, first, last, ovs[e.ID], person, w, after, keep, match))
 	}
 	return out, nil
+}
+
+// lazyStreams is windowStreams without a query, as a merger that makes
+// each series' stream only when the merge reaches it, in the snapshot's
+// order for w.From: a page reads the series its occurrences come from and
+// those whose first occurrence in w is no later than its last, not every
+// series that reaches w. The series with an override near w (which can
+// move an occurrence ahead of the order's key) are made up front.
+func lazyStreams(ctx context.Context, tx *store.Tx, snap *snapshot, person tz.Zone, w tools.Window, skip int64, after *position) (*merger, error) {
+	var err error
+	if snap == nil {
+		if snap, err = seriesFor(tx, w.From, w.To); err != nil {
+			return nil, err
+		}
+	}
+	ovs, err := windowOverrides(tx, w.From, w.To, snap.span)
+	if err != nil {
+		return nil, err
+	}
+	from, to := w.From.Unix(), w.To.Unix()
+	mk := func(r *seriesRow) *stream {
+		if r.e.ID == skip || !r.reaches(from, to) {
+			return nil
+		}
+		first, last := time.Unix(r.first, 0), time.Time{}
+		if r.last != math.MaxInt64 {
+			last = time.Unix(r.last, 0)
+		}
+		return newStream(r.e, first, last, ovs[r.e.ID], person, w, after, nil, true)
+	}
+	var early []*stream
+	for id := range ovs {
+		if r := snap.row(id); r != nil {
+			if st := mk(r); st != nil {
+				early = append(early, st)
+			}
+		}
+	}
+	m, err := newMerger(ctx, early)
+	if err != nil {
+		return nil, err
+	}
+	if m.order, err = snap.order(ctx, person, w.From); err != nil {
+		return nil, err
+	}
+	m.until = to
+	m.make = func(r *seriesRow) *stream {
+		if ovs[r.e.ID] != nil {
+			return nil // made up front
+		}
+		return mk(r)
+	}
+	return m, nil
 }
 
 // matchingText reads the title, location and notes of tx's owner's live

@@ -43,6 +43,10 @@ const (
 	End   = "<!-- scale:end -->"
 )
 
+// OneSize heads the column of a figure whose sub-benchmarks name no
+// rows=N: its cost does not depend on what the database holds.
+const OneSize = "any size"
+
 // Prefix is how the name of every scale benchmark starts.
 const Prefix = "BenchmarkScale"
 
@@ -144,7 +148,9 @@ func Read(r io.Reader, name string) (*Results, error) {
 			}
 		}
 		if size == "" {
-			continue
+			// A figure that does not grow with the data (one call on
+			// a fresh database) has one column.
+			size = OneSize
 		}
 		if engine == "" {
 			engine = "sqlite"

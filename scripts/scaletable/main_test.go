@@ -17,6 +17,7 @@ BenchmarkScaleListTasks/sqlite/rows=1k-2    	    1000	    110000 ns/op	    2048 
 BenchmarkScaleListTasks/sqlite/rows=1k-2    	    1000	    120000 ns/op	    2048 B/op	      20 allocs/op
 BenchmarkScaleListTasks/postgres/rows=1M-2  	      10	   3000000 ns/op	    8192 B/op	      80 allocs/op
 BenchmarkScaleImport/sqlite/rows=50k-2      	       1	2000000000 ns/op	     45000 events/s	  90.5 MiB-peak-RSS
+BenchmarkScaleMCPAddTask/sqlite-2           	     100	   1000000 ns/op	         1.24 x-floor
 BenchmarkOther-2                            	       1	         5 ns/op
 --- some log line
 PASS
@@ -28,8 +29,11 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Figures) != 2 {
-		t.Fatalf("figures %v, want ListTasks and Import", res.Figures)
+	if len(res.Figures) != 3 {
+		t.Fatalf("figures %v, want ListTasks, Import and MCPAddTask", res.Figures)
+	}
+	if got := res.Figures["MCPAddTask"].Sizes; len(got) != 1 || got[0] != OneSize {
+		t.Errorf("MCPAddTask sizes %q, want one column %q", got, OneSize)
 	}
 	lt := res.Figures["ListTasks"]
 	if got := strings.Join(lt.Sizes, ","); got != "1k,10k,1M" {

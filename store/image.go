@@ -27,10 +27,15 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 	}
 	b := make([]byte, 0, 64*len(cols))
 	b = append(b, '{')
-	for n, i := range order {
+	n := 0
+	for _, i := range order {
+		if derivedColumn(cols[i]) {
+			continue
+		}
 		if n > 0 {
 			b = append(b, ',')
 		}
+		n++
 		var err error
 		if b, err = appendText(b, cols[i]); err != nil {
 			return nil, err
@@ -41,6 +46,17 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// derivedColumn reports the columns images leave out: tasks' derived list
+// columns ([derivedTaskColumns]), which the store works out again rather
+// than journals.
+func derivedColumn(c string) bool {
+	switch c {
+	case "list_day", "list_at", "list_zone", "search_fold", "tags_fold":
+		return true
+	}
+	return false
 }
 
 // blob marks a BLOB value in a JSON image, so it is restored as bytes and

@@ -34,6 +34,7 @@ type Tx struct {
 	summary  string
 	touched  []*touch
 	byRow    map[rowKey]*touch
+	listZone string // the owner's zone once read (tasklist.go)
 }
 
 type rowKey struct {

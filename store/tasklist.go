@@ -97,6 +97,11 @@ func (k TaskKey) Compare(o TaskKey) int {
 	return 0
 }
 
+// DerivedTaskColumns is the columns of tasks the store derives from t for
+// an owner in zone (list_day, list_at, list_zone, search_fold, tags_fold;
+// migration 00012), for a test or a benchmark that seeds rows itself.
+func DerivedTaskColumns(t task.Task, zone tz.Zone) Row { return derivedRow(t, zone) }
+
 // derivedRow is the derived columns of t for an owner in zone.
 func derivedRow(t task.Task, zone tz.Zone) Row {
 	k := TaskKeyOf(t, zone)
@@ -356,11 +361,70 @@ type TaskPage struct {
 // until the page is full.
 const minTrigram = 3
 
-// taskPageFilter is the WHERE clause shared by the count and the page,
-// without the status and the keyset.
-func (tx *Tx) taskPageFilter(q TaskQuery) (string, []any) {
+// Plans of a page with a tag or a text query. A filter that few tasks
+// pass (at most driveCap rows in task_tags for the tag, or in the trigram
+// index for the text, counted up to that) drives the query: its rows are
+// read, joined to tasks and sorted, at most driveCap of them. A filter
+// that many pass is checked on each task in list order (a probe into
+// task_tags' primary key, instr on the folded text) until the page is
+// full: many passing means a page fills soon, though it reads every task
+// of the person when the many are other people's (a text) or done ones.
+const driveCap = 1000
+
+type plan int
+
+const (
+	walk   plan = iota // list order, each filter checked per task
+	byTag              // from task_tags
+	byText             // from tasks_fts (SQLite)
+)
+
+// planOf chooses how a page of q is read.
+func (tx *Tx) planOf(q TaskQuery) (plan, error) {
+	if q.Tag != "" {
+		var n int
+		if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM task_tags WHERE owner_id = ? AND tag = ? LIMIT ?) AS c`,
+			tx.owner, item.FoldCase(q.Tag), driveCap+1).Scan(&n); err != nil {
+			return walk, err
+		}
+		if n <= driveCap {
+			return byTag, nil
+		}
+	}
+	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
+		var n int
+		if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?) AS c`,
+			ftsPhrase(fq), driveCap+1).Scan(&n); err != nil {
+			return walk, err
+		}
+		if n <= driveCap {
+			return byText, nil
+		}
+	}
+	return walk, nil
+}
+
+// ftsPhrase is a folded query as an FTS5 phrase: with the trigram
+// tokenizer, the rows holding it as a substring (and a few more, which
+// instr then leaves out).
+func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`) + `"` }
+
+// taskPageFilter is the FROM and WHERE clauses shared by the count and the
+// page of q read by p, without the status and the keyset.
+func (tx *Tx) taskPageFilter(q TaskQuery, p plan) (from, where string, args []any) {
 	var b strings.Builder
-	var args []any
+	from = `tasks t`
+	switch p {
+	case byTag:
+		// CROSS JOIN: SQLite keeps the tags as the outer loop.
+		from = `task_tags g CROSS JOIN tasks t ON t.id = g.task_id`
+		b.WriteString(`g.owner_id = ? AND g.tag = ? AND `)
+		args = append(args, tx.owner, item.FoldCase(q.Tag))
+	case byText:
+		from = `tasks_fts CROSS JOIN tasks t ON t.id = tasks_fts.rowid`
+		b.WriteString(`tasks_fts MATCH ? AND `)
+		args = append(args, ftsPhrase(item.FoldText(q.Query)))
+	}
 	b.WriteString(`t.owner_id = ? AND t.deleted_at IS NULL`)
 	args = append(args, tx.owner)
 	if q.Window {
@@ -382,30 +446,28 @@ func (tx *Tx) taskPageFilter(q TaskQuery) (string, []any) {
 			OR (t.due_time IS NULL AND t.due_date >= ? AND t.due_date <= ?))`)
 		args = append(args, fromAt, toAt, fromDay, toDay)
 	}
-	if q.Tag != "" {
-		b.WriteString(` AND t.id IN (SELECT g.task_id FROM task_tags g WHERE g.owner_id = ? AND g.tag = ?)`)
+	if q.Tag != "" && p != byTag {
+		b.WriteString(` AND EXISTS (SELECT 1 FROM task_tags g2 WHERE g2.owner_id = ? AND g2.tag = ? AND g2.task_id = t.id)`)
 		args = append(args, tx.owner, item.FoldCase(q.Tag))
 	}
 	if q.Query != "" {
 		fq := item.FoldText(q.Query)
-		long := utf8.RuneCountInString(fq) >= minTrigram
 		switch {
-		case tx.s.engine == Postgres && long:
+		case tx.s.engine == Postgres && utf8.RuneCountInString(fq) >= minTrigram:
+			// pg_trgm's GIN index serves LIKE; without the extension
+			// the same LIKE reads each task.
 			b.WriteString(` AND t.search_fold LIKE ? ESCAPE '\'`)
 			r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 			args = append(args, "%"+r.Replace(fq)+"%")
 		case tx.s.engine == Postgres:
 			b.WriteString(` AND strpos(t.search_fold, ?) > 0`)
 			args = append(args, fq)
-		case long:
-			b.WriteString(` AND t.id IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?) AND instr(t.search_fold, ?) > 0`)
-			args = append(args, `"`+strings.ReplaceAll(fq, `"`, `""`)+`"`, fq)
 		default:
 			b.WriteString(` AND instr(t.search_fold, ?) > 0`)
 			args = append(args, fq)
 		}
 	}
-	return b.String(), args
+	return from, b.String(), args
 }
 
 // TaskPage reads one page of the owner's live tasks that q selects, in
@@ -414,13 +476,17 @@ func (tx *Tx) taskPageFilter(q TaskQuery) (string, []any) {
 // [Tx.TaskListFresh] for the zone it lists in.
 func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	var p TaskPage
-	where, args := tx.taskPageFilter(q)
+	pl, err := tx.planOf(q)
+	if err != nil {
+		return p, err
+	}
+	from, where, args := tx.taskPageFilter(q, pl)
 	statusCond, statusArgs := "", []any(nil)
 	if q.Status != "" {
 		statusCond, statusArgs = ` AND t.status = ?`, []any{q.Status}
 	}
 	var n int
-	err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM tasks t WHERE `+where+statusCond+` LIMIT ?) AS m`,
+	err = tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+statusCond+` LIMIT ?) AS m`,
 		append(append(append([]any{}, args...), statusArgs...), q.Cap+1)...).Scan(&n)
 	if err != nil {
 		return p, err
@@ -438,7 +504,7 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		if left <= 0 {
 			break
 		}
-		s := `SELECT ` + listColumns + ` FROM tasks t WHERE ` + where
+		s := `SELECT ` + listColumns + ` FROM ` + from + ` WHERE ` + where
 		a := append([]any{}, args...)
 		if done {
 			s += ` AND t.status = 'done'`

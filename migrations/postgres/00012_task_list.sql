@@ -14,7 +14,7 @@ ALTER TABLE tasks ADD COLUMN tags_fold TEXT NOT NULL DEFAULT '[]';
 CREATE INDEX tasks_open_order ON tasks(owner_id, status, list_day, priority, list_at, id) WHERE deleted_at IS NULL;
 CREATE INDEX tasks_done_order ON tasks(owner_id, status, list_at, id) WHERE deleted_at IS NULL;
 CREATE INDEX tasks_list_zone ON tasks(owner_id, status, list_zone) WHERE deleted_at IS NULL;
-CREATE INDEX tasks_underived ON tasks(id) WHERE search_fold IS NULL;
+CREATE INDEX tasks_underived ON tasks(owner_id) WHERE search_fold IS NULL;
 
 CREATE TABLE task_tags (
     owner_id BIGINT NOT NULL REFERENCES people(id) ON DELETE CASCADE,

@@ -121,6 +121,18 @@ func derivedRow(t task.Task, zone tz.Zone) Row {
 	return row
 }
 
+// AssumeZone tells the transaction the owner's zone as the caller read it
+// (a tool's person), so writing a task does not read it again: the list
+// columns are worked out in it and list_zone says so. Were it not the
+// stored zone any more (changed by another process since), lists in the
+// stored zone see list_zone differ and read through the Go path
+// ([Tx.TaskListFresh]) until the next zone change works them out again.
+func (tx *Tx) AssumeZone(zone string) {
+	if _, err := tz.LoadZone(zone); err == nil {
+		tx.listZone = zone
+	}
+}
+
 // ownerZone is the owner's zone, read once per transaction.
 func (tx *Tx) ownerZone() (tz.Zone, error) {
 	if tx.listZone != "" {

@@ -58,6 +58,7 @@ END $$;
 
 -- +goose Down
 DROP INDEX IF EXISTS tasks_search_trgm;
+DROP EXTENSION IF EXISTS pg_trgm;
 DROP TRIGGER task_tags_update ON tasks;
 DROP TRIGGER task_tags_insert ON tasks;
 DROP FUNCTION task_tags_keep();

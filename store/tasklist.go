@@ -426,14 +426,19 @@ func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`
 func (tx *Tx) taskPageFilter(q TaskQuery, p plan) (from, where string, args []any) {
 	var b strings.Builder
 	from = `tasks t`
+	// CROSS JOIN: SQLite keeps the left table as the outer loop;
+	// PostgreSQL's planner chooses from its statistics.
+	join := ` CROSS JOIN `
+	if tx.s.engine == Postgres {
+		join = ` JOIN `
+	}
 	switch p {
 	case byTag:
-		// CROSS JOIN: SQLite keeps the tags as the outer loop.
-		from = `task_tags g CROSS JOIN tasks t ON t.id = g.task_id`
+		from = `task_tags g` + join + `tasks t ON t.id = g.task_id`
 		b.WriteString(`g.owner_id = ? AND g.tag = ? AND `)
 		args = append(args, tx.owner, item.FoldCase(q.Tag))
 	case byText:
-		from = `tasks_fts CROSS JOIN tasks t ON t.id = tasks_fts.rowid`
+		from = `tasks_fts` + join + `tasks t ON t.id = tasks_fts.rowid`
 		b.WriteString(`tasks_fts MATCH ? AND `)
 		args = append(args, ftsPhrase(item.FoldText(q.Query)))
 	}

@@ -51,13 +51,7 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 // derivedColumn reports the columns images leave out: tasks' derived list
 // columns ([derivedTaskColumns]), which the store works out again rather
 // than journals.
-func derivedColumn(c string) bool {
-	switch c {
-	case "list_day", "list_at", "list_zone", "search_fold", "tags_fold":
-		return true
-	}
-	return false
-}
+func derivedColumn(c string) bool { return slices.Contains(derivedTaskColumns, c) }
 
 // blob marks a BLOB value in a JSON image, so it is restored as bytes and
 // not as the base64 text JSON would otherwise turn it into.

@@ -374,46 +374,62 @@ type TaskPage struct {
 const minTrigram = 3
 
 // Plans of a page with a tag or a text query. A filter that few tasks
-// pass (at most driveCap rows in task_tags for the tag, or in the trigram
+// pass (at most TaskDriveCap rows in task_tags for the tag, or in the trigram
 // index for the text, counted up to that) drives the query: its rows are
-// read, joined to tasks and sorted, at most driveCap of them. A filter
+// read, joined to tasks and sorted, at most TaskDriveCap of them. A filter
 // that many pass is checked on each task in list order (a probe into
 // task_tags' primary key, instr on the folded text) until the page is
 // full: many passing means a page fills soon, though it reads every task
 // of the person when the many are other people's (a text) or done ones.
-const driveCap = 1000
+//
+// TaskDriveCap is that bound; tests lower it to read through both plans.
+var TaskDriveCap = 1000
 
 type plan int
 
 const (
 	walk   plan = iota // list order, each filter checked per task
 	byTag              // from task_tags
-	byText             // from tasks_fts (SQLite)
+	byText             // from the ids tasks_fts found (SQLite)
 )
 
-// planOf chooses how a page of q is read.
-func (tx *Tx) planOf(q TaskQuery) (plan, error) {
+// planOf chooses how a page of q is read; for byText it returns the
+// trigram index's hits (ids of tasks of anyone), so the index is read
+// once per page.
+func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
 	if q.Tag != "" {
 		var n int
 		if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM task_tags WHERE owner_id = ? AND tag = ? LIMIT ?) AS c`,
-			tx.owner, item.FoldCase(q.Tag), driveCap+1).Scan(&n); err != nil {
-			return walk, err
+			tx.owner, item.FoldCase(q.Tag), TaskDriveCap+1).Scan(&n); err != nil {
+			return walk, "", err
 		}
-		if n <= driveCap {
-			return byTag, nil
+		if n <= TaskDriveCap {
+			return byTag, "", nil
 		}
 	}
 	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
-		var n int
-		if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?) AS c`,
-			ftsPhrase(fq), driveCap+1).Scan(&n); err != nil {
-			return walk, err
+		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?`, ftsPhrase(fq), TaskDriveCap+1)
+		if err != nil {
+			return walk, "", err
 		}
-		if n <= driveCap {
-			return byText, nil
+		defer rows.Close()
+		ids := make([]int64, 0, 16)
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return walk, "", err
+			}
+			ids = append(ids, id)
+		}
+		if err := rows.Err(); err != nil {
+			return walk, "", err
+		}
+		if len(ids) <= TaskDriveCap {
+			b, _ := json.Marshal(ids)
+			return byText, string(b), nil
 		}
 	}
-	return walk, nil
+	return walk, "", nil
 }
 
 // ftsPhrase is a folded query as an FTS5 phrase: with the trigram
@@ -423,7 +439,7 @@ func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`
 
 // taskPageFilter is the FROM and WHERE clauses shared by the count and the
 // page of q read by p, without the status and the keyset.
-func (tx *Tx) taskPageFilter(q TaskQuery, p plan) (from, where string, args []any) {
+func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where string, args []any) {
 	var b strings.Builder
 	from = `tasks t`
 	// CROSS JOIN: SQLite keeps the left table as the outer loop;
@@ -438,9 +454,8 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan) (from, where string, args []an
 		b.WriteString(`g.owner_id = ? AND g.tag = ? AND `)
 		args = append(args, tx.owner, item.FoldCase(q.Tag))
 	case byText:
-		from = `tasks_fts` + join + `tasks t ON t.id = tasks_fts.rowid`
-		b.WriteString(`tasks_fts MATCH ? AND `)
-		args = append(args, ftsPhrase(item.FoldText(q.Query)))
+		from = `json_each(?) AS j` + join + `tasks t ON t.id = j.value`
+		args = append(args, hits)
 	}
 	b.WriteString(`t.owner_id = ? AND t.deleted_at IS NULL`)
 	args = append(args, tx.owner)
@@ -493,11 +508,11 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan) (from, where string, args []an
 // [Tx.TaskListFresh] for the zone it lists in.
 func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	var p TaskPage
-	pl, err := tx.planOf(q)
+	pl, hits, err := tx.planOf(q)
 	if err != nil {
 		return p, err
 	}
-	from, where, args := tx.taskPageFilter(q, pl)
+	from, where, args := tx.taskPageFilter(q, pl, hits)
 	statusCond, statusArgs := "", []any(nil)
 	if q.Status != "" {
 		statusCond, statusArgs = ` AND t.status = ?`, []any{q.Status}

@@ -197,6 +197,14 @@ func TestListSQLMatchesGoPath(t *testing.T) {
 		for range 60 {
 			compare(listFilters(r), "")
 		}
+		// The same with a tag or a text that "many" tasks have: checked
+		// per task in list order rather than read from task_tags or the
+		// trigram index.
+		store.TaskDriveCap = 3
+		for range 30 {
+			compare(listFilters(r), "")
+		}
+		store.TaskDriveCap = 1000
 		// The zone changes before listing, then back by undo.
 		for _, zone := range []string{"Pacific/Kiritimati", "America/New_York"} {
 			change := setZone(zone)

@@ -382,8 +382,11 @@ const minTrigram = 3
 // full: many passing means a page fills soon, though it reads every task
 // of the person when the many are other people's (a text) or done ones.
 //
-// TaskDriveCap is that bound; tests lower it to read through both plans.
-var TaskDriveCap = 1000
+// TaskDriveCap is that bound; TaskTextCap the bound on the trigram
+// index's hits, which are everyone's (a hit is one probe into tasks, far
+// cheaper than reading the person's tasks in order). Tests lower both to
+// read through both plans.
+var TaskDriveCap, TaskTextCap = 1000, 20000
 
 type plan int
 
@@ -408,7 +411,7 @@ func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
 		}
 	}
 	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
-		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?`, ftsPhrase(fq), TaskDriveCap+1)
+		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?`, ftsPhrase(fq), TaskTextCap+1)
 		if err != nil {
 			return walk, "", err
 		}
@@ -424,7 +427,7 @@ func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
 		if err := rows.Err(); err != nil {
 			return walk, "", err
 		}
-		if len(ids) <= TaskDriveCap {
+		if len(ids) <= TaskTextCap {
 			b, _ := json.Marshal(ids)
 			return byText, string(b), nil
 		}

@@ -200,11 +200,11 @@ func TestListSQLMatchesGoPath(t *testing.T) {
 		// The same with a tag or a text that "many" tasks have: checked
 		// per task in list order rather than read from task_tags or the
 		// trigram index.
-		store.TaskDriveCap = 3
+		store.TaskDriveCap, store.TaskTextCap = 3, 3
 		for range 30 {
 			compare(listFilters(r), "")
 		}
-		store.TaskDriveCap = 1000
+		store.TaskDriveCap, store.TaskTextCap = 1000, 20000
 		// The zone changes before listing, then back by undo.
 		for _, zone := range []string{"Pacific/Kiritimati", "America/New_York"} {
 			change := setZone(zone)

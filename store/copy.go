@@ -327,12 +327,18 @@ func knownTables(ctx context.Context, s *Store, q *sql.Tx) error {
 		if err := rows.Scan(&name); err != nil {
 			return err
 		}
-		if name == versionTable || slices.ContainsFunc(copyTables, func(t copyTable) bool { return t.name == name }) {
+		if name == versionTable || derivedTable(name) || slices.ContainsFunc(copyTables, func(t copyTable) bool { return t.name == name }) {
 			continue
 		}
 		return fmt.Errorf("the source “%s” has a table “%s” that this assistant does not know how to copy, and a copy without it would lose its rows; copy with the assistant that made it, or move the table away first: %w", s.Path(), name, ErrInvalid)
 	}
 	return rows.Err()
+}
+
+// derivedTable reports the tables triggers keep from tasks' derived
+// columns (migration 00012): the copied tasks fill them in the target.
+func derivedTable(name string) bool {
+	return name == "task_tags" || name == "tasks_fts" || strings.HasPrefix(name, "tasks_fts_")
 }
 
 // where is the WHERE clause picking t's rows to copy, and its arguments.

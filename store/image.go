@@ -34,10 +34,15 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 	defer imageBufs.Put(buf)
 	b := append((*buf)[:0], '{')
 	defer func() { *buf = b[:0] }()
-	for n, i := range order {
+	n := 0
+	for _, i := range order {
+		if derivedColumn(cols[i]) {
+			continue
+		}
 		if n > 0 {
 			b = append(b, ',')
 		}
+		n++
 		var err error
 		if b, err = appendText(b, cols[i]); err != nil {
 			return nil, err
@@ -53,6 +58,11 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 
 // imageBufs are the buffers encodeRow builds images in.
 var imageBufs = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// derivedColumn reports the columns images leave out: tasks' derived list
+// columns ([derivedTaskColumns]), which the store works out again rather
+// than journals.
+func derivedColumn(c string) bool { return slices.Contains(derivedTaskColumns, c) }
 
 // blob marks a BLOB value in a JSON image, so it is restored as bytes and
 // not as the base64 text JSON would otherwise turn it into.

@@ -723,7 +723,7 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 		return fmt.Errorf("cannot put %s back: %w", lbl, err)
 	}
 	tx.record(r.table, r.id, current, after, false)
-	return nil
+	return tx.rederive(r.table, r.id)
 }
 
 // LookupKey finds an idempotency key of tx.Owner() for tool: the

@@ -264,6 +264,12 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		}
 		return res, fmt.Errorf("migrating “%s” failed (%w); the database stays at version %d", s.path, upErr, to)
 	}
+	if len(res.Applied) > 0 {
+		// Rows older than 00012_task_list get the columns list_tasks reads.
+		if err := s.deriveOld(ctx); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

@@ -191,6 +191,9 @@ func (tx *Tx) SetZone(zone string) (was string, err error) {
 	if err := tx.Update("people", tx.owner, Row{"zone": zone}); err != nil {
 		return "", err
 	}
+	if err := tx.relistTasks(zone); err != nil {
+		return "", err
+	}
 	tx.Summarize("time zone " + was + " → " + zone)
 	return was, nil
 }

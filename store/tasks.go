@@ -295,7 +295,10 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
-	row := encodeTask(t)
+	row, err := tx.withDerived(encodeTask(t), t)
+	if err != nil {
+		return 0, err
+	}
 	row["created_at"] = t.CreatedAt.Unix()
 	return tx.Insert(tasksTable, row)
 }
@@ -305,7 +308,10 @@ func (tx *Tx) InsertTask(t task.Task) (int64, error) {
 func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
 	rows := make([]Row, len(ts))
 	for i, t := range ts {
-		rows[i] = encodeTask(t)
+		var err error
+		if rows[i], err = tx.withDerived(encodeTask(t), t); err != nil {
+			return nil, err
+		}
 		rows[i]["created_at"] = t.CreatedAt.Unix()
 	}
 	return tx.InsertMany(tasksTable, rows)
@@ -323,10 +329,16 @@ func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
 	if len(set) == 0 {
 		return nil, nil
 	}
+	names := fieldNames(set)
+	after.ID = before.ID
+	set, err := tx.withDerived(set, after)
+	if err != nil {
+		return nil, err
+	}
 	if err := tx.Update(tasksTable, before.ID, set); err != nil {
 		return nil, err
 	}
-	return fieldNames(set), nil
+	return names, nil
 }
 
 // DeleteTask soft-deletes task id of tx's owner, journaled (undo brings it

@@ -35,6 +35,7 @@ type Tx struct {
 	touched  []*touch
 	byRow    map[rowKey]*touch
 	tool     string // the Write's, for a change row made early
+	listZone string // the owner's zone once read (tasklist.go)
 	// change is the journal's row of this Write once FlushJournal made it
 	// (0 before), and touched[:flushed] are in its change_rows.
 	change  int64

@@ -66,7 +66,10 @@ func (e *Env) Read(fn func(tx *store.Tx) error) error {
 // e.Tool (store.Store.Write), and returns the change id ("c31"; "" when
 // fn wrote nothing).
 func (e *Env) Write(fn func(tx *store.Tx) error) (string, error) {
-	return e.Store.Write(e.Ctx, e.Person.ID, e.Tool, fn)
+	return e.Store.Write(e.Ctx, e.Person.ID, e.Tool, func(tx *store.Tx) error {
+		tx.AssumeZone(e.Zone.Name())
+		return fn(tx)
+	})
 }
 
 // Changed attaches to the call, for the host, the change id a write made

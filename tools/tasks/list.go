@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,13 +38,20 @@ type filter struct {
 	tag, query string
 }
 
-// listIn is what list_tasks was asked for. offset reads “cursor” against
-// the total, which only the store knows; a failure is kept on the
-// arguments, as for every other argument.
+// TotalCap is the most tasks list_tasks counts: past it the heading says
+// "more than 1000 open tasks" and Data's total_exact is false, so a count
+// costs at most this many index entries whatever the person holds.
+const TotalCap = 1000
+
+// listIn is what list_tasks was asked for: after is the key of the last
+// task of the page before (from the cursor), pos how many tasks came
+// before this page.
 type listIn struct {
-	f      filter
-	limit  int
-	offset func(total int) (int, error)
+	f        filter
+	limit    int
+	after    store.TaskKey
+	hasAfter bool
+	pos      int
 }
 
 // readList is list_tasks' read step.
@@ -60,40 +68,87 @@ func readList(a *args.Args, e *tools.Env) listIn {
 	f.query = a.Line("query")
 	tooLong(a, "query", "search text", f.query, MaxQuery)
 	limit := a.Number("limit", DefaultLimit, 1, MaxLimit)
-	tools.ReadCursor(a, math.MaxInt) // its form, before the store is read
-	return listIn{f: f, limit: limit, offset: func(total int) (int, error) {
-		n := tools.ReadCursor(a, total)
-		return n, a.Err()
-	}}
+	in := listIn{f: f, limit: limit}
+	if c := a.Text("cursor"); c != "" {
+		var ok bool
+		in.pos, in.after, ok = parseCursor(c)
+		if !ok {
+			a.Fail("cursor", fmt.Sprintf("“cursor” must be the next_cursor a previous answer gave, not %s; ask again without a cursor for the first page.", args.Quote(c)))
+		}
+		in.hasAfter = ok
+	}
+	return in
 }
+
+// cursor is the opaque text of list_tasks' next_cursor: "k", then in base
+// 36, dot-separated, how many tasks came before the next page and the key
+// of the last task shown (done 0 or 1, day, priority, start, id).
+func cursor(pos int, k store.TaskKey) string {
+	done := int64(0)
+	if k.Done {
+		done = 1
+	}
+	parts := []string{strconv.FormatInt(int64(pos), 36), strconv.FormatInt(done, 36), strconv.FormatInt(k.Day, 36),
+		strconv.FormatInt(k.Priority, 36), strconv.FormatInt(k.At, 36), strconv.FormatInt(k.ID, 36)}
+	return "k" + strings.Join(parts, ".")
+}
+
+// parseCursor reads a cursor; ok is false when c is not one.
+func parseCursor(c string) (pos int, k store.TaskKey, ok bool) {
+	rest, found := strings.CutPrefix(c, "k")
+	parts := strings.Split(rest, ".")
+	if !found || len(parts) != 6 {
+		return 0, k, false
+	}
+	var n [6]int64
+	for i, p := range parts {
+		v, err := strconv.ParseInt(p, 36, 64)
+		if err != nil {
+			return 0, k, false
+		}
+		n[i] = v
+	}
+	if n[0] < 0 || n[0] > math.MaxInt32 || n[1] < 0 || n[1] > 1 {
+		return 0, k, false
+	}
+	return int(n[0]), store.TaskKey{Done: n[1] == 1, Day: n[2], Priority: n[3], At: n[4], ID: n[5]}, true
+}
+
+// forceGoPath makes list read through the Go path whatever the store says
+// (the differential test's oracle).
+var forceGoPath bool
 
 func list(e *tools.Env, in listIn) tools.ExecResult {
 	v := newView(e.Zone, e.Now)
 	f, limit := in.f, in.limit
-	var all []task.Task
+	var page store.TaskPage
 	err := e.Read(func(tx *store.Tx) error {
-		var err error
-		all, err = selectTasks(tx, f, e.Zone)
+		fresh, err := tx.TaskListFresh(e.Zone.Name())
+		if err != nil {
+			return err
+		}
+		if !fresh || forceGoPath {
+			page, err = goPage(tx, in, v)
+			return err
+		}
+		page, err = tx.TaskPage(f.query0(in, e.Zone))
 		return err
 	})
 	if err != nil {
 		return tools.Fail(err)
 	}
-	all = slices.DeleteFunc(all, func(t task.Task) bool { return !f.keep(t) })
-	sortTasks(all, v)
-	total := len(all)
-	offset, err := in.offset(total)
-	if err != nil {
-		return tools.Invalid(err)
-	}
-
+	total, offset := page.Total, in.pos
 	what := f.describe(e.Zone, total)
-	heading := fmt.Sprintf("%d %s", total, what)
+	count := strconv.Itoa(total)
+	if !page.Exact {
+		count = "more than " + count
+	}
+	heading := count + " " + what
 	budget := pageBudget - len(heading) - 64
 	var rows []string
-	page := make([]taskData, 0, min(limit, total-offset))
+	page2 := make([]taskData, 0, min(limit, len(page.Tasks)))
 	used := 0
-	for _, t := range all[offset:] {
+	for _, t := range page.Tasks {
 		if len(rows) == limit {
 			break
 		}
@@ -103,14 +158,19 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page = append(page, v.listData(t))
+		page2 = append(page2, v.listData(t))
 	}
-	next := tools.NextCursor(offset, len(rows), total)
+	next := ""
+	if len(rows) < len(page.Tasks) {
+		next = cursor(offset+len(rows), page.Keys[len(rows)-1])
+	}
 	var out tools.Output
 	switch {
 	case total == 0:
 		out.Heading = "No " + what + "."
-	case offset == 0 && next == "":
+	case len(rows) == 0:
+		out.Heading = fmt.Sprintf("%s; none after the cursor: ask again without it.", heading)
+	case offset == 0 && next == "" && page.Exact:
 		out.Heading = heading + ":"
 	default:
 		out.Heading = fmt.Sprintf("%s; %d–%d shown:", heading, offset+1, offset+len(rows))
@@ -120,8 +180,43 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		out.Footer = fmt.Sprintf("More: call list_tasks again with cursor “%s”.", next)
 	}
 	return tools.SuccessWithData(out.Text(), map[string]any{
-		"tasks": page, "total": total, "offset": offset, "next_cursor": next,
+		"tasks": page2, "total": total, "total_exact": page.Exact, "offset": offset, "next_cursor": next,
 	})
+}
+
+// query0 is the store's query for one page of in, read in zone: one task
+// more than the page, to know whether another page follows.
+func (f filter) query0(in listIn, zone tz.Zone) store.TaskQuery {
+	w := selectFilter(f, zone)
+	return store.TaskQuery{Status: w.Status, Window: w.Window, From: w.From, To: w.To, FromDay: w.FromDay, ToDay: w.ToDay,
+		Tag: f.tag, Query: f.query, After: in.after, HasAfter: in.hasAfter, Limit: in.limit + 1, Cap: TotalCap}
+}
+
+// goPage is the page read the way list_tasks read every page before
+// migration 00012: every task of the status and window, filtered, sorted
+// and cut in Go. It answers when the store's list columns were worked out
+// in another zone than the one listed in, and it is the oracle of the
+// differential test.
+func goPage(tx *store.Tx, in listIn, v view) (store.TaskPage, error) {
+	all, err := tx.Tasks(selectFilter(in.f, v.zone))
+	if err != nil {
+		return store.TaskPage{}, err
+	}
+	all = slices.DeleteFunc(all, func(t task.Task) bool { return !in.f.keep(t) })
+	sortTasks(all, v)
+	p := store.TaskPage{Total: min(len(all), TotalCap), Exact: len(all) <= TotalCap}
+	for _, t := range all {
+		k := store.TaskKeyOf(t, v.zone)
+		if in.hasAfter && k.Compare(in.after) <= 0 {
+			continue
+		}
+		if len(p.Tasks) == in.limit+1 {
+			break
+		}
+		p.Tasks = append(p.Tasks, t)
+		p.Keys = append(p.Keys, k)
+	}
+	return p, nil
 }
 
 // describe names a listing of n tasks: "open tasks due Mon 2026-11-30 to Sun
@@ -170,27 +265,26 @@ func edge(t time.Time, zone tz.Zone, end bool) string {
 	return "from " + tz.FormatDateModel(dt.Date)
 }
 
-// keep applies the filters SQL cannot do right for every script: tags and
-// text compared with Unicode case folding.
+// keep applies the tag and text filters in Go: tags compared as
+// [task.Task.HasTag] does, text through [item.FoldText] (case, accents and
+// invisible characters aside), as the store's indexes compare them.
 func (f filter) keep(t task.Task) bool {
 	if f.tag != "" && !t.HasTag(f.tag) {
 		return false
 	}
 	if f.query != "" {
-		q := strings.ToLower(f.query)
-		// through CleanLine: older rows may hold invisible characters
-		if !strings.Contains(strings.ToLower(args.CleanLine(t.Title)), q) && !strings.Contains(strings.ToLower(args.CleanLine(t.Notes)), q) {
+		q := item.FoldText(f.query)
+		if !strings.Contains(item.FoldText(t.Title), q) && !strings.Contains(item.FoldText(t.Notes), q) {
 			return false
 		}
 	}
 	return true
 }
 
-// selectTasks reads the owner's live tasks of the status, within the
-// window when there is one. A timed due matches when its instant is in
-// [from, to); a floating day when the day, taken in the person's zone,
-// overlaps it.
-func selectTasks(tx *store.Tx, f filter, zone tz.Zone) ([]task.Task, error) {
+// selectFilter is the store's filter of the status and the window when
+// there is one. A timed due matches when its instant is in [from, to); a
+// floating day when the day, taken in the person's zone, overlaps it.
+func selectFilter(f filter, zone tz.Zone) store.TaskFilter {
 	q := store.TaskFilter{Window: f.hasWindow}
 	if f.status != "all" {
 		q.Status = f.status
@@ -209,7 +303,7 @@ func selectTasks(tx *store.Tx, f filter, zone tz.Zone) ([]task.Task, error) {
 		// before every other day.
 		q.ToDay = last
 	}
-	return tx.Tasks(q)
+	return q
 }
 
 // sortTasks orders a listing: open tasks by the person's day of their due

@@ -295,7 +295,6 @@ func TestListOrderFiltersAndPages(t *testing.T) {
 			{`{"to":"2026-11-30"}`, "t5,t4,t3"},
 			{`{"from":"2026-11-30T12:00","to":"2026-12-01"}`, "t3,t6,t7"},
 			{`{"limit":3}`, "t5,t4,t3"},
-			{`{"limit":3,"cursor":"o6"}`, "t1,t8"},
 		} {
 			if got := order(h.ok(t, p, "list_tasks", c.raw)); got != c.want {
 				t.Errorf("list %s = %s, want %s", c.raw, got, c.want)
@@ -304,11 +303,28 @@ func TestListOrderFiltersAndPages(t *testing.T) {
 		var page struct {
 			Tasks      []taskData
 			Total      int
+			Exact      bool `json:"total_exact"`
+			Offset     int
 			NextCursor string `json:"next_cursor"`
 		}
-		out = h.data(t, p, "list_tasks", `{"limit":3,"cursor":"o3"}`, &page)
-		if page.Total != 8 || page.NextCursor != "o6" || len(page.Tasks) != 3 || !strings.Contains(out, "cursor “o6”") || !strings.HasPrefix(out, "8 open tasks; 4–6 shown:") {
-			t.Fatalf("page: %+v\n%s", page, out)
+		// The pages through the cursors: 1–3, 4–6, 7–8.
+		var got []string
+		cursor := ""
+		for i, want := range []string{"8 open tasks; 1–3 shown:", "8 open tasks; 4–6 shown:", "8 open tasks; 7–8 shown:"} {
+			raw := `{"limit":3}`
+			if cursor != "" {
+				raw = fmt.Sprintf(`{"limit":3,"cursor":%q}`, cursor)
+			}
+			out = h.data(t, p, "list_tasks", raw, &page)
+			if page.Total != 8 || !page.Exact || page.Offset != 3*i || !strings.HasPrefix(out, want) ||
+				(i < 2) != (page.NextCursor != "") || page.NextCursor != "" && !strings.Contains(out, "cursor “"+page.NextCursor+"”") {
+				t.Fatalf("page %d: %+v\n%s", i, page, out)
+			}
+			got = append(got, order(out))
+			cursor = page.NextCursor
+		}
+		if strings.Join(got, ",") != "t5,t4,t3,t6,t7,t2,t1,t8" {
+			t.Errorf("the pages list %s", got)
 		}
 	})
 }

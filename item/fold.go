@@ -1,0 +1,58 @@
+package item
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/assistant-dev/assistant/args"
+)
+
+// FoldText is text as a search compares it: [args.CleanLine]'s rules (the
+// invisible format characters dropped, line breaks and tabs as spaces),
+// lower case, and accents removed (decomposed, combining marks dropped,
+// composed again), so "Crème Brûlée" and "creme brulee" read alike. A
+// query matches an item when its folded form is a substring of the folded
+// title or notes.
+func FoldText(s string) string {
+	s = strings.ToLower(args.CleanLine(s))
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	d := norm.NFD.String(s)
+	d = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Mn, r) {
+			return -1
+		}
+		return r
+	}, d)
+	return norm.NFC.String(d)
+}
+
+// FoldTag is a tag as tags are compared ([strings.EqualFold] of the tag
+// through [args.CleanLine], trimmed): each rune replaced by the smallest of
+// its simple case-folding orbit, so two tags fold to the same text exactly
+// when EqualFold says they are equal.
+func FoldTag(tag string) string { return FoldCase(strings.TrimSpace(args.CleanLine(tag))) }
+
+// FoldCase replaces each rune of s by the smallest of its simple
+// case-folding orbit: FoldCase(a) == FoldCase(b) exactly when
+// strings.EqualFold(a, b), for valid UTF-8.
+func FoldCase(s string) string {
+	return strings.Map(func(r rune) rune {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		return m
+	}, s)
+}

@@ -1,0 +1,655 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/assistant-dev/assistant/item"
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// list_tasks in SQL (migration 00012_task_list.sql): the order, the tag
+// filter and the text search read indexes, so a page costs what the page
+// holds, not what the person holds. The columns it reads are derived from
+// the task and, for an open task, the owner's zone; the store writes them
+// with every task it writes, works them out again for a row undo puts
+// back, for every open task of a person whose zone changes, and at
+// start-up for rows older than the migration.
+
+// noDueDay is list_day of an open task without a due: after every day.
+const noDueDay = 99999999
+
+// derivedTaskColumns are the columns of tasks the store derives; the
+// journal's row images leave them out (see encodeRow), so a change to them
+// alone is no change, and undo works them out again rather than putting
+// back an old value.
+var derivedTaskColumns = []string{"list_day", "list_at", "list_zone", "search_fold", "tags_fold"}
+
+// searchSep separates the folded title from the folded notes in
+// search_fold: a control character, which no folded query holds, so a
+// match never spans the two.
+const searchSep = "\x1f"
+
+// TaskKey is a task's place in list_tasks' order ([TaskKeyOf]): open
+// tasks first, by Day (yyyymmdd of the person's day of the due, 99999999
+// without a due), Priority, At (the due's start, Unix seconds) and ID;
+// then done tasks, the latest completed_at (At) first, then the highest
+// ID.
+type TaskKey struct {
+	Done     bool
+	Day      int64
+	Priority int64
+	At       int64
+	ID       int64
+}
+
+// TaskKeyOf is t's key read in the person's zone: the day of a timed due
+// is the person's day of its instant, a floating day starts at midnight in
+// the zone.
+func TaskKeyOf(t task.Task, zone tz.Zone) TaskKey {
+	if t.Status == task.Done {
+		return TaskKey{Done: true, At: t.CompletedAt.Unix(), ID: t.ID}
+	}
+	k := TaskKey{Day: noDueDay, Priority: int64(t.Priority), ID: t.ID}
+	if t.HasDue {
+		d := t.Due.PersonDay(zone)
+		k.Day = int64(d.Year*10000 + int(d.Month)*100 + d.Day)
+		k.At = t.Due.Start(zone).Unix()
+	}
+	return k
+}
+
+// Compare orders two keys as list_tasks lists them: -1 when k comes first.
+func (k TaskKey) Compare(o TaskKey) int {
+	if k.Done != o.Done {
+		if !k.Done {
+			return -1
+		}
+		return 1
+	}
+	c := func(a, b int64) int {
+		switch {
+		case a < b:
+			return -1
+		case a > b:
+			return 1
+		}
+		return 0
+	}
+	if k.Done {
+		if r := c(o.At, k.At); r != 0 {
+			return r
+		}
+		return c(o.ID, k.ID)
+	}
+	for _, r := range []int{c(k.Day, o.Day), c(k.Priority, o.Priority), c(k.At, o.At), c(k.ID, o.ID)} {
+		if r != 0 {
+			return r
+		}
+	}
+	return 0
+}
+
+// DerivedTaskColumns is the columns of tasks the store derives from t for
+// an owner in zone (list_day, list_at, list_zone, search_fold, tags_fold;
+// migration 00012), for a test or a benchmark that seeds rows itself.
+func DerivedTaskColumns(t task.Task, zone tz.Zone) Row { return derivedRow(t, zone) }
+
+// derivedRow is the derived columns of t for an owner in zone.
+func derivedRow(t task.Task, zone tz.Zone) Row {
+	k := TaskKeyOf(t, zone)
+	row := Row{"list_day": k.Day, "list_at": k.At, "list_zone": ""}
+	if k.Done {
+		row["list_day"] = int64(0)
+	} else {
+		row["list_zone"] = zone.Name()
+	}
+	row["search_fold"] = item.FoldText(t.Title) + searchSep + item.FoldText(t.Notes)
+	tags := make([]string, 0, len(t.Tags))
+	for _, x := range t.Tags {
+		tags = append(tags, item.FoldTag(x))
+	}
+	b, _ := json.Marshal(tags)
+	row["tags_fold"] = string(b)
+	return row
+}
+
+// AssumeZone tells the transaction the owner's zone as the caller read it
+// (a tool's person), so writing a task does not read it again: the list
+// columns are worked out in it and list_zone says so. Were it not the
+// stored zone any more (changed by another process since), lists in the
+// stored zone see list_zone differ and read through the Go path
+// ([Tx.TaskListFresh]) until the next zone change works them out again.
+func (tx *Tx) AssumeZone(zone string) {
+	if _, err := tz.LoadZone(zone); err == nil {
+		tx.listZone = zone
+	}
+}
+
+// ownerZone is the owner's zone, read once per transaction.
+func (tx *Tx) ownerZone() (tz.Zone, error) {
+	if tx.listZone != "" {
+		return tz.LoadZone(tx.listZone)
+	}
+	var name string
+	if err := tx.queryRow(`SELECT zone FROM people WHERE id = ?`, tx.owner).Scan(&name); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return tz.Zone{}, fmt.Errorf("there is no person with id %d: %w", tx.owner, ErrNotFound)
+		}
+		return tz.Zone{}, err
+	}
+	z, err := tz.LoadZone(name)
+	if err == nil {
+		tx.listZone = name
+	}
+	return z, err
+}
+
+// withDerived adds the derived columns of t to row, in the owner's zone.
+func (tx *Tx) withDerived(row Row, t task.Task) (Row, error) {
+	z, err := tx.ownerZone()
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range derivedRow(t, z) {
+		row[k] = v
+	}
+	return row, nil
+}
+
+// setDerived writes the derived columns of task t, outside the journal.
+func (tx *Tx) setDerived(t task.Task, zone tz.Zone) error {
+	d := derivedRow(t, zone)
+	_, err := tx.execWrite(`UPDATE tasks SET list_day = ?, list_at = ?, list_zone = ?, search_fold = ?, tags_fold = ?
+		WHERE id = ? AND owner_id = ?`, d["list_day"], d["list_at"], d["list_zone"], d["search_fold"], d["tags_fold"], t.ID, tx.owner)
+	return err
+}
+
+// rederiveTask works out the derived columns of task id again (undo has
+// put the row back).
+func (tx *Tx) rederiveTask(id int64) error {
+	t, _, err := tx.TaskEvenDeleted(id)
+	if err != nil {
+		return err
+	}
+	z, err := tx.ownerZone()
+	if err != nil {
+		return err
+	}
+	return tx.setDerived(t, z)
+}
+
+// relistTasks works out list_day, list_at and list_zone of every live open
+// task of the owner in zone, after the owner's zone changed: one pass over
+// those tasks, in this transaction, so no list ever reads a day worked
+// out in the old zone.
+func (tx *Tx) relistTasks(zone string) error {
+	z, err := tz.LoadZone(zone)
+	if err != nil {
+		return err
+	}
+	tx.listZone = zone
+	type due struct {
+		id                 int64
+		date, civil, dzone sql.NullString
+		at                 any
+		priority           int64
+	}
+	rows, err := tx.query(`SELECT id, due_date, due_time, due_zone, due_at, priority FROM tasks
+		WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'`, tx.owner)
+	if err != nil {
+		return err
+	}
+	var all []due
+	for rows.Next() {
+		var d due
+		if err := rows.Scan(&d.id, &d.date, &d.civil, &d.dzone, &d.at, &d.priority); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, d)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, d := range all {
+		t := task.Task{ID: d.id, Status: task.Open, Priority: int(d.priority)}
+		if t.Due, t.HasDue, err = decodeDue(d.date.String, d.civil.String, d.dzone.String, d.at); err != nil {
+			return fmt.Errorf("task %s: %w", task.Label(d.id), err)
+		}
+		k := TaskKeyOf(t, z)
+		if _, err := tx.execWrite(`UPDATE tasks SET list_day = ?, list_at = ?, list_zone = ? WHERE id = ? AND owner_id = ?`,
+			k.Day, k.At, zone, d.id, tx.owner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deriveOld fills the derived columns of rows written before migration
+// 00012 (search_fold NULL), a batch per transaction; a database without
+// such rows costs one look into a partial index.
+func (s *Store) deriveOld(ctx context.Context) error {
+	cols, err := s.columns(ctx, s.db, tasksTable)
+	if err != nil || !contains(cols, "search_fold") {
+		return err
+	}
+	sel := make([]string, len(taskColumns))
+	for i, c := range taskColumns {
+		sel[i] = "t." + c
+	}
+	q := `SELECT ` + strings.Join(sel, ", ") + `, t.owner_id, p.zone FROM tasks t JOIN people p ON p.id = t.owner_id
+		WHERE t.search_fold IS NULL ORDER BY t.id LIMIT 500`
+	for {
+		n := 0
+		err := func() error {
+			db, err := s.db.BeginTx(ctx, nil)
+			if err != nil {
+				return err
+			}
+			defer db.Rollback()
+			rows, err := db.QueryContext(ctx, q)
+			if err != nil {
+				return err
+			}
+			type one struct {
+				t     task.Task
+				zone  string
+				owner int64
+			}
+			var batch []one
+			vals := make([]any, len(taskColumns)+2)
+			ptrs := make([]any, len(vals))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			for rows.Next() {
+				if err := rows.Scan(ptrs...); err != nil {
+					rows.Close()
+					return err
+				}
+				r := make(Row, len(taskColumns))
+				for i, c := range taskColumns {
+					r[c] = vals[i]
+				}
+				t, err := decodeTask(r)
+				if err != nil {
+					rows.Close()
+					return err
+				}
+				owner, _ := integer(vals[len(taskColumns)])
+				batch = append(batch, one{t, text(vals[len(taskColumns)+1]), owner})
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			for _, o := range batch {
+				z, err := tz.LoadZone(o.zone)
+				if err != nil {
+					return err
+				}
+				d := derivedRow(o.t, z)
+				if _, err := db.ExecContext(ctx, `UPDATE tasks SET list_day = ?, list_at = ?, list_zone = ?, search_fold = ?, tags_fold = ?
+					WHERE id = ?`, d["list_day"], d["list_at"], d["list_zone"], d["search_fold"], d["tags_fold"], o.t.ID); err != nil {
+					return err
+				}
+			}
+			n = len(batch)
+			return db.Commit()
+		}()
+		if err != nil {
+			return fmt.Errorf("cannot prepare the tasks for listing: %w", err)
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+}
+
+// TaskListFresh reports whether the owner's derived list columns were all
+// worked out in zone (the zone a list is read in): when not (a zone
+// changed by another process while this one kept the old, rows older than
+// migration 00012), a caller lists through [Tx.Tasks] instead. Two looks
+// into indexes.
+func (tx *Tx) TaskListFresh(zone string) (bool, error) {
+	var lo, hi sql.NullString
+	var old int64
+	err := tx.queryRow(`SELECT
+		(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone LIMIT 1),
+		(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone DESC LIMIT 1),
+		(SELECT count(*) FROM (SELECT 1 FROM tasks WHERE search_fold IS NULL AND owner_id = ? LIMIT 1) AS u)`,
+		tx.owner, tx.owner, tx.owner).Scan(&lo, &hi, &old)
+	if err != nil {
+		return false, err
+	}
+	if old > 0 {
+		return false, nil
+	}
+	return !lo.Valid || lo.String == zone && hi.String == zone, nil
+}
+
+// TaskQuery is one page of list_tasks for [Tx.TaskPage].
+type TaskQuery struct {
+	// Status is task.Open, task.Done, or "" for both (open first).
+	Status string
+	// Window as in [TaskFilter] (WithoutDue is not used).
+	Window         bool
+	From, To       time.Time
+	FromDay, ToDay tz.Date
+	// Tag keeps the tasks with this tag: [item.FoldCase] of it is one of
+	// [item.FoldTag] of theirs, as [task.Task.HasTag] compares.
+	Tag string
+	// Query keeps the tasks whose title or notes hold it
+	// ([item.FoldText] on both sides).
+	Query string
+	// After, when set, starts the page after this key.
+	After    TaskKey
+	HasAfter bool
+	// Limit is the most tasks returned; Cap the most counted.
+	Limit, Cap int
+}
+
+// TaskPage is what [Tx.TaskPage] found.
+type TaskPage struct {
+	Tasks []task.Task
+	Keys  []TaskKey // Keys[i] is the key of Tasks[i]
+	// Total is how many tasks match in all, counted up to the query's
+	// Cap; Exact is false when there are more than Cap.
+	Total int
+	Exact bool
+}
+
+// minTrigram is the shortest folded query the trigram indexes can find:
+// a shorter one is looked for in each task of the person, in list order,
+// until the page is full.
+const minTrigram = 3
+
+// Plans of a page with a tag or a text query. A filter that few tasks
+// pass (at most TaskDriveCap rows in task_tags for the tag, or in the trigram
+// index for the text, counted up to that) drives the query: its rows are
+// read, joined to tasks and sorted, at most TaskDriveCap of them. A filter
+// that many pass is checked on each task in list order (a probe into
+// task_tags' primary key, instr on the folded text) until the page is
+// full: many passing means a page fills soon, though it reads every task
+// of the person when the many are other people's (a text) or done ones.
+//
+// TaskDriveCap is that bound; TaskTextCap the bound on the trigram
+// index's hits, which are everyone's (a hit is one probe into tasks, far
+// cheaper than reading the person's tasks in order). Tests lower both to
+// read through both plans.
+var TaskDriveCap, TaskTextCap = 1000, 20000
+
+type plan int
+
+const (
+	walk   plan = iota // list order, each filter checked per task
+	byTag              // from task_tags
+	byText             // from the ids tasks_fts found (SQLite)
+)
+
+// planOf chooses how a page of q is read; for byText it returns the
+// trigram index's hits (ids of tasks of anyone), so the index is read
+// once per page.
+func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
+	if q.Tag != "" {
+		var n int
+		if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM task_tags WHERE owner_id = ? AND tag = ? LIMIT ?) AS c`,
+			tx.owner, item.FoldCase(q.Tag), TaskDriveCap+1).Scan(&n); err != nil {
+			return walk, "", err
+		}
+		if n <= TaskDriveCap {
+			return byTag, "", nil
+		}
+	}
+	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
+		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?`, ftsPhrase(fq), TaskTextCap+1)
+		if err != nil {
+			return walk, "", err
+		}
+		defer rows.Close()
+		ids := make([]int64, 0, 16)
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return walk, "", err
+			}
+			ids = append(ids, id)
+		}
+		if err := rows.Err(); err != nil {
+			return walk, "", err
+		}
+		if len(ids) <= TaskTextCap {
+			b, _ := json.Marshal(ids)
+			return byText, string(b), nil
+		}
+	}
+	return walk, "", nil
+}
+
+// ftsPhrase is a folded query as an FTS5 phrase: with the trigram
+// tokenizer, the rows holding it as a substring (and a few more, which
+// instr then leaves out).
+func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`) + `"` }
+
+// taskPageFilter is the FROM and WHERE clauses shared by the count and the
+// page of q read by p, without the status and the keyset.
+func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where string, args []any) {
+	var b strings.Builder
+	from = `tasks t`
+	// CROSS JOIN: SQLite keeps the left table as the outer loop;
+	// PostgreSQL's planner chooses from its statistics.
+	join := ` CROSS JOIN `
+	if tx.s.engine == Postgres {
+		join = ` JOIN `
+	}
+	switch p {
+	case byTag:
+		from = `task_tags g` + join + `tasks t ON t.id = g.task_id`
+		b.WriteString(`g.owner_id = ? AND g.tag = ? AND `)
+		args = append(args, tx.owner, item.FoldCase(q.Tag))
+	case byText:
+		from = `json_each(?) AS j` + join + `tasks t ON t.id = j.value`
+		args = append(args, hits)
+	}
+	b.WriteString(`t.owner_id = ? AND t.deleted_at IS NULL`)
+	args = append(args, tx.owner)
+	if q.Window {
+		fromAt, toAt := int64(-1<<62), int64(1<<62)
+		fromDay, toDay := "0000-00-00", "9999-99-99"
+		if !q.From.IsZero() {
+			fromAt = ceilUnix(q.From)
+		}
+		if !q.To.IsZero() {
+			toAt = ceilUnix(q.To)
+		}
+		if !q.FromDay.IsZero() {
+			fromDay = q.FromDay.String()
+		}
+		if !q.ToDay.IsZero() {
+			toDay = q.ToDay.String()
+		}
+		b.WriteString(` AND ((t.due_time IS NOT NULL AND t.due_at >= ? AND t.due_at < ?)
+			OR (t.due_time IS NULL AND t.due_date >= ? AND t.due_date <= ?))`)
+		args = append(args, fromAt, toAt, fromDay, toDay)
+	}
+	if q.Tag != "" && p != byTag {
+		b.WriteString(` AND EXISTS (SELECT 1 FROM task_tags g2 WHERE g2.owner_id = ? AND g2.tag = ? AND g2.task_id = t.id)`)
+		args = append(args, tx.owner, item.FoldCase(q.Tag))
+	}
+	if q.Query != "" {
+		fq := item.FoldText(q.Query)
+		switch {
+		case tx.s.engine == Postgres && utf8.RuneCountInString(fq) >= minTrigram:
+			// pg_trgm's GIN index serves LIKE; without the extension
+			// the same LIKE reads each task.
+			b.WriteString(` AND t.search_fold LIKE ? ESCAPE '\'`)
+			r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+			args = append(args, "%"+r.Replace(fq)+"%")
+		case tx.s.engine == Postgres:
+			b.WriteString(` AND strpos(t.search_fold, ?) > 0`)
+			args = append(args, fq)
+		default:
+			b.WriteString(` AND instr(t.search_fold, ?) > 0`)
+			args = append(args, fq)
+		}
+	}
+	return from, b.String(), args
+}
+
+// TaskPage reads one page of the owner's live tasks that q selects, in
+// list order ([TaskKey]), after q.After when set, and counts them up to
+// q.Cap. Each task is read whole but for its uid. The caller has checked
+// [Tx.TaskListFresh] for the zone it lists in.
+func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
+	var p TaskPage
+	pl, hits, err := tx.planOf(q)
+	if err != nil {
+		return p, err
+	}
+	from, where, args := tx.taskPageFilter(q, pl, hits)
+	statusCond, statusArgs := "", []any(nil)
+	if q.Status != "" {
+		statusCond, statusArgs = ` AND t.status = ?`, []any{q.Status}
+	}
+	var n int
+	err = tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+statusCond+` LIMIT ?) AS m`,
+		append(append(append([]any{}, args...), statusArgs...), q.Cap+1)...).Scan(&n)
+	if err != nil {
+		return p, err
+	}
+	p.Total, p.Exact = min(n, q.Cap), n <= q.Cap
+	// Open tasks, then done ones.
+	for _, done := range []bool{false, true} {
+		if q.Status == task.Open && done || q.Status == task.Done && !done {
+			continue
+		}
+		if q.HasAfter && q.After.Done && !done {
+			continue
+		}
+		left := q.Limit - len(p.Tasks)
+		if left <= 0 {
+			break
+		}
+		s := `SELECT ` + listColumns + ` FROM ` + from + ` WHERE ` + where
+		a := append([]any{}, args...)
+		if done {
+			s += ` AND t.status = 'done'`
+			if q.HasAfter && q.After.Done {
+				s += ` AND (t.list_at, t.id) < (?, ?)`
+				a = append(a, q.After.At, q.After.ID)
+			}
+			s += ` ORDER BY t.list_at DESC, t.id DESC LIMIT ?`
+		} else {
+			s += ` AND t.status = 'open'`
+			if q.Window {
+				// The person's day of every due in the window is within
+				// its days: the index's range.
+				lo, hi := int64(0), int64(noDueDay-1)
+				if !q.FromDay.IsZero() {
+					lo = dayNumber(q.FromDay)
+				}
+				if !q.ToDay.IsZero() {
+					hi = dayNumber(q.ToDay)
+				}
+				s += ` AND t.list_day >= ? AND t.list_day <= ?`
+				a = append(a, lo, hi)
+			}
+			if q.HasAfter {
+				s += ` AND (t.list_day, t.priority, t.list_at, t.id) > (?, ?, ?, ?)`
+				a = append(a, q.After.Day, q.After.Priority, q.After.At, q.After.ID)
+			}
+			s += ` ORDER BY t.list_day, t.priority, t.list_at, t.id LIMIT ?`
+		}
+		a = append(a, left)
+		if err := tx.pageRows(s, a, done, &p); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+func dayNumber(d tz.Date) int64 { return int64(d.Year*10000 + int(d.Month)*100 + d.Day) }
+
+// listColumns are the columns a page reads: what a list line and its Data
+// show, and the key.
+var listColumns = func() string {
+	var cols []string
+	for _, c := range taskColumns {
+		if c != "uid" && c != "deleted_at" {
+			cols = append(cols, "t."+c)
+		}
+	}
+	return strings.Join(cols, ", ") + ", t.list_day, t.list_at"
+}()
+
+// pageRows runs one page query and appends its tasks and keys to p.
+func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage) error {
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var names []string
+	for _, c := range taskColumns {
+		if c != "uid" && c != "deleted_at" {
+			names = append(names, c)
+		}
+	}
+	vals := make([]any, len(names)+2)
+	ptrs := make([]any, len(vals))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	r := make(Row, len(names))
+	for rows.Next() {
+		if err := tx.ctx.Err(); err != nil {
+			return err
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		for i, c := range names {
+			r[c] = vals[i]
+		}
+		t, err := decodeTask(r)
+		if err != nil {
+			return err
+		}
+		day, _ := integer(vals[len(names)])
+		at, _ := integer(vals[len(names)+1])
+		k := TaskKey{Done: done, ID: t.ID, At: at}
+		if !done {
+			k.Day, k.Priority = day, int64(t.Priority)
+		}
+		p.Tasks = append(p.Tasks, t)
+		p.Keys = append(p.Keys, k)
+	}
+	return rows.Err()
+}
+
+// rederive works out the derived columns of a row undo has put back: the
+// task's own, or, for the person's row (a zone change taken back), every
+// open task's.
+func (tx *Tx) rederive(table string, id int64) error {
+	switch table {
+	case tasksTable:
+		return tx.rederiveTask(id)
+	case "people":
+		tx.listZone = ""
+		z, err := tx.ownerZone()
+		if err != nil {
+			return err
+		}
+		return tx.relistTasks(z.Name())
+	}
+	return nil
+}

@@ -164,7 +164,7 @@ func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
 	if bounded {
 		row["last_at"] = last.Unix()
 	}
-	return row
+	return EventRemindBounds(e, ovs).set(row)
 }
 
 func evList(s string) string {
@@ -328,14 +328,16 @@ func (tx *Tx) SaveEvent(before, after *calendar.Event) error {
 		return err
 	}
 	prev := eventRow(before, nil)
-	var first, last sql.NullInt64
-	if err := tx.queryRow(`SELECT first_at, last_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, after.ID).Scan(&first, &last); err != nil {
+	var first, last, rfrom, runtil sql.NullInt64
+	if err := tx.queryRow(`SELECT first_at, last_at, remind_from, remind_until FROM events WHERE owner_id = ? AND id = ?`,
+		tx.owner, after.ID).Scan(&first, &last, &rfrom, &runtil); err != nil {
 		return err
 	}
 	prev["first_at"], prev["last_at"] = first.Int64, nil
 	if last.Valid {
 		prev["last_at"] = last.Int64
 	}
+	prev["remind_from"], prev["remind_until"] = nullInt(rfrom), nullInt(runtil)
 	set := evChanged(prev, eventRow(after, ovs))
 	if len(set) == 0 {
 		return nil
@@ -777,6 +779,12 @@ func (tx *Tx) SyncEvent(have EventSpan, want *calendar.Event, ovs []*calendar.Ov
 	if have.Last != math.MaxInt64 {
 		prev["last_at"] = have.Last
 	}
+	var rfrom, runtil sql.NullInt64
+	if err := tx.queryRow(`SELECT remind_from, remind_until FROM events WHERE owner_id = ? AND id = ?`,
+		tx.owner, e.ID).Scan(&rfrom, &runtil); err != nil {
+		return false, err
+	}
+	prev["remind_from"], prev["remind_until"] = nullInt(rfrom), nullInt(runtil)
 	set := evChanged(prev, eventRow(&e, overrideMap(ovs)))
 	if len(set) == 0 || dry {
 		return len(set) > 0, nil

@@ -207,7 +207,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		return res, err
 	}
 	if from >= latest {
-		return res, nil
+		return res, s.backfillRemindBounds(ctx)
 	}
 	var tables int
 	if s.engine == SQLite {
@@ -263,6 +263,10 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 			return res, fmt.Errorf("migration %s failed on “%s” (%w); the database stays at version %d and a copy from before is at “%s”", filepath.Base(pe.Failed.Source.Path), s.path, pe.Err, to, res.Backup)
 		}
 		return res, fmt.Errorf("migrating “%s” failed (%w); the database stays at version %d", s.path, upErr, to)
+	}
+	if to >= 14 {
+		// Rows written before migration 00014 get their reminder bounds.
+		return res, s.backfillRemindBounds(ctx)
 	}
 	return res, nil
 }

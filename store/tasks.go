@@ -263,7 +263,7 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
-	row := encodeTask(t)
+	row := TaskRemindBounds(t).set(encodeTask(t))
 	row["created_at"] = t.CreatedAt.Unix()
 	return tx.Insert(tasksTable, row)
 }
@@ -273,7 +273,7 @@ func (tx *Tx) InsertTask(t task.Task) (int64, error) {
 func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
 	rows := make([]Row, len(ts))
 	for i, t := range ts {
-		rows[i] = encodeTask(t)
+		rows[i] = TaskRemindBounds(t).set(encodeTask(t))
 		rows[i]["created_at"] = t.CreatedAt.Unix()
 	}
 	return tx.InsertMany(tasksTable, rows)
@@ -291,10 +291,12 @@ func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
 	if len(set) == 0 {
 		return nil, nil
 	}
-	if err := tx.Update(tasksTable, before.ID, set); err != nil {
+	names := fieldNames(set)
+	// The reminder bounds follow every change (store/remind_bounds.go).
+	if err := tx.Update(tasksTable, before.ID, TaskRemindBounds(after).set(set)); err != nil {
 		return nil, err
 	}
-	return fieldNames(set), nil
+	return names, nil
 }
 
 // DeleteTask soft-deletes task id of tx's owner, journaled (undo brings it

@@ -141,6 +141,9 @@ type Engine struct {
 	digest     *Digest
 	people     []int64
 	log        *slog.Logger
+	// everyItem makes a rebuild read every item with reminders, as it did
+	// before the items' bounds were kept: the oracle of the tests.
+	everyItem bool
 }
 
 // New checks opts and returns an Engine.

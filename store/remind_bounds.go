@@ -295,6 +295,25 @@ func (tx *Tx) eachCandidate(prefix, q string, args []any, seen map[string]bool, 
 	return rows.Err()
 }
 
+// RemindStarting gives the live items with reminders whose remind_from is
+// in (after, to]: what a rebuild that read up to after had not read yet
+// and can fire by to.
+func (tx *Tx) RemindStarting(after, to time.Time) ([]RemindCandidate, error) {
+	var out []RemindCandidate
+	seen := map[string]bool{}
+	for _, q := range []struct{ prefix, q string }{
+		{"t", `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
+			AND remind_from IS NOT NULL AND remind_from > ? AND remind_from <= ?`},
+		{"e", `SELECT id, coalesce(updated_at, '') FROM events WHERE owner_id = ? AND deleted_at IS NULL
+			AND remind_from IS NOT NULL AND remind_from > ? AND remind_from <= ?`},
+	} {
+		if err := tx.eachCandidate(q.prefix, q.q, []any{tx.owner, after.Unix(), to.Unix()}, seen, &out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // RemindFromAfter is the earliest remind_from of the person's live items
 // after t; ok is false when there is none.
 func (tx *Tx) RemindFromAfter(t time.Time) (time.Time, bool, error) {

@@ -2,6 +2,7 @@ package remind
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -303,6 +304,62 @@ func TestRemindBoundsHoldEveryFire(t *testing.T) {
 		}
 		if checked < 500 {
 			t.Fatalf("only %d fires checked", checked)
+		}
+	})
+}
+
+// TestRemindBoundsBackfill: rows without bounds (written before migration
+// 00014) get, when the store opens the database, the bounds their writer
+// would have stored, and until then a rebuild reads them all the same.
+func TestRemindBoundsBackfill(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
+		w := twin{old: newEnv(t, start), new: newEnv(t, start)}
+		randomItems(w, rand.New(rand.NewPCG(11, 21)), ada, start, 60)
+		e := w.new
+		read := func() string {
+			var out []string
+			for _, q := range []string{`SELECT id, remind_from, remind_until FROM tasks ORDER BY id`,
+				`SELECT id, remind_from, remind_until FROM events ORDER BY id`} {
+				rows, err := e.s.DB().QueryContext(e.ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rows.Next() {
+					var id int64
+					var from, until sql.NullInt64
+					if err := rows.Scan(&id, &from, &until); err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, fmt.Sprint(id, from, until))
+				}
+				rows.Close()
+			}
+			return strings.Join(out, "\n")
+		}
+		written := read()
+		if strings.Contains(written, "{0 false} {0 false}") {
+			t.Fatalf("a writer left an item without bounds:\n%s", written)
+		}
+		for _, q := range []string{`UPDATE tasks SET remind_from = NULL, remind_until = NULL`, `UPDATE events SET remind_from = NULL, remind_until = NULL`} {
+			if _, err := e.s.DB().ExecContext(e.ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Before the store opens it again, a first pass reads those rows.
+		e.now = start.Add(2 * time.Hour)
+		w.old.now = e.now
+		oracle := w.old.engine(Options{})
+		oracle.everyItem = true
+		if a, b := w.old.pass(oracle), e.pass(e.engine(Options{})); a != b {
+			t.Fatalf("without bounds: the oracle did %+v, the bounded rebuild %+v", a, b)
+		}
+		if a, b := sentKeys(w.old.rec.take()), sentKeys(e.rec.take()); !slices.Equal(a, b) {
+			t.Fatalf("without bounds: the oracle sent %v, the bounded rebuild %v", a, b)
+		}
+		e.s = e.open()
+		if got := read(); got != written {
+			t.Fatalf("backfilled bounds differ from the written ones:\nwritten\n%s\nbackfilled\n%s", written, got)
 		}
 	})
 }

@@ -296,10 +296,22 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 // due by now, without sending anything. due reports whether a delivery
 // may be taken now (read in the same transaction), so a pass with
 // nothing to send costs no claim transaction.
+//
+// A pass is one transaction per person: a rebuild of the index (the
+// first pass, or after a zone change) is done in it when it reads few
+// items (store.RemindCandidates bounds them), else first in batches.
 func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
+	due, err = e.recordDueOnce(ctx, p, now, r)
+	if !errors.Is(err, errBigRebuild) {
+		return due, err
+	}
 	if err := e.rebuild(ctx, p, now, r); err != nil {
 		return false, err
 	}
+	return e.recordDueOnce(ctx, p, now, r)
+}
+
+func (e *Engine) recordDueOnce(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		tr = Result{}

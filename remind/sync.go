@@ -2,6 +2,7 @@ package remind
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,7 +74,8 @@ func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result
 		tasks, err = openTasks(tx, p, items)
 		return err
 	})
-	if err != nil || !full {
+	if err != nil || !full || len(items) <= rebuildBatch {
+		// Few items: the pass's own transaction recomputes them (sync).
 		return err
 	}
 	labels := make([]string, 0, len(items))
@@ -141,6 +143,11 @@ func openTasks(tx *store.Tx, p person, items map[string]time.Time) (map[string]*
 	return out, err
 }
 
+// errBigRebuild is sync's answer when the whole index needs rebuilding
+// over more than rebuildBatch items: rebuild does it, in transactions of
+// its own, and the pass then syncs again.
+var errBigRebuild = errors.New("remind: the index needs a rebuild in batches")
+
 // rebuildBatch is how many items one transaction of a rebuild recomputes
 // (a few tens of milliseconds of work).
 const rebuildBatch = 500
@@ -166,6 +173,9 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 	if full {
 		if pending, _, err = e.fullItems(tx, &st, now, changed); err != nil {
 			return st, err
+		}
+		if len(changed) > rebuildBatch {
+			return st, errBigRebuild
 		}
 	} else if mark > st.ChangeMark {
 		if changed, err = tx.ItemsChangedSince(st.ChangeMark); err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/calendar"
@@ -416,15 +417,56 @@ func (s *Store) backfillBatch(ctx context.Context, table string) (int, error) {
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
-	for _, k := range keys {
-		t.owner = k.owner
-		b, err := t.remindBoundsOf(table, k.id)
+	bounds := map[int64]RemindBounds{}
+	if table == tasksTable && len(keys) > 0 {
+		// One query for the batch: most rows are tasks.
+		args := make([]any, 0, len(keys))
+		for _, k := range keys {
+			args = append(args, k.id)
+		}
+		err := t.eachTask(taskSelect+` WHERE id IN (?`+repeatComma(len(keys)-1)+`)`, args, func(r Row) error {
+			id, _ := integer(r["id"])
+			if tk, err := decodeTask(r); err == nil {
+				bounds[id] = TaskRemindBounds(tk)
+			}
+			return nil
+		})
 		if err != nil {
 			return 0, err
 		}
-		from, until := b.columns()
-		if _, err := t.exec(`UPDATE `+table+` SET remind_from = ?, remind_until = ? WHERE owner_id = ? AND id = ?`,
-			from, until, k.owner, k.id); err != nil {
+	}
+	// Many rows a statement: one statement per row is most of the time
+	// on PostgreSQL, a round trip each.
+	const perStmt = 500
+	for i := 0; i < len(keys); i += perStmt {
+		part := keys[i:min(i+perStmt, len(keys))]
+		args := make([]any, 0, 3*len(part))
+		for _, k := range part {
+			t.owner = k.owner
+			b, ok := bounds[k.id]
+			if !ok {
+				if b, err = t.remindBoundsOf(table, k.id); err != nil {
+					return 0, err
+				}
+			}
+			from, until := b.columns()
+			args = append(args, k.id, from, until)
+		}
+		if s.engine != Postgres {
+			// SQLite: a prepared statement per row costs no round trip,
+			// and its planner would scan the table for a join.
+			for j := 0; j < len(args); j += 3 {
+				if _, err := t.exec(`UPDATE `+table+` SET remind_from = ?, remind_until = ? WHERE id = ?`,
+					args[j+1], args[j+2], args[j]); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		}
+		const row = `(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT))`
+		q := `UPDATE ` + table + ` SET remind_from = v.column2, remind_until = v.column3 FROM (VALUES ` + row +
+			strings.Repeat(`, `+row, len(part)-1) + `) AS v WHERE ` + table + `.id = v.column1`
+		if _, err := t.exec(q, args...); err != nil {
 			return 0, err
 		}
 	}

@@ -35,7 +35,11 @@
 // Why passes are cheap: the next fire instant of each item is kept in
 // remind_next, and only items whose instant has come are expanded. The
 // change journal (the changes table of package store) says which items
-// were written since the last pass; only those are recomputed.
+// were written since the last pass; only those are recomputed. The index
+// is complete up to a horizon a day ahead (remind_state.horizon): a
+// rebuild reads only the items whose stored bounds (remind_from,
+// remind_until, kept by every writer of the store) say they can fire by
+// then, and passes read the next stretch as it nears.
 package remind
 
 import (

@@ -72,7 +72,13 @@ func (e *Engine) NextDue(ctx context.Context) (time.Time, bool, error) {
 					take(at)
 				}
 			}
-			return nil
+			// Past the index's horizon an item not indexed yet may fire:
+			// the pass then reads the next stretch.
+			st, found, err := tx.ReminderState()
+			if err == nil && found && !st.Horizon.IsZero() {
+				take(st.Horizon)
+			}
+			return err
 		})
 		if err != nil {
 			return best, found, err

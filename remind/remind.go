@@ -35,7 +35,11 @@
 // Why passes are cheap: the next fire instant of each item is kept in
 // remind_next, and only items whose instant has come are expanded. The
 // change journal (the changes table of package store) says which items
-// were written since the last pass; only those are recomputed.
+// were written since the last pass; only those are recomputed. The index
+// is complete up to a horizon a day ahead (remind_state.horizon): a
+// rebuild reads only the items whose stored bounds (remind_from,
+// remind_until, kept by every writer of the store) say they can fire by
+// then, and passes read the next stretch as it nears.
 package remind
 
 import (
@@ -141,6 +145,9 @@ type Engine struct {
 	digest     *Digest
 	people     []int64
 	log        *slog.Logger
+	// everyItem makes a rebuild read every item with reminders, as it did
+	// before the items' bounds were kept: the oracle of the tests.
+	everyItem bool
 }
 
 // New checks opts and returns an Engine.
@@ -293,10 +300,22 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 // due by now, without sending anything. due reports whether a delivery
 // may be taken now (read in the same transaction), so a pass with
 // nothing to send costs no claim transaction.
+//
+// A pass is one transaction per person: a rebuild of the index (the
+// first pass, or after a zone change) is done in it when it reads few
+// items (store.RemindCandidates bounds them), else first in batches.
 func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
+	due, err = e.recordDueOnce(ctx, p, now, r)
+	if !errors.Is(err, errBigRebuild) {
+		return due, err
+	}
 	if err := e.rebuild(ctx, p, now, r); err != nil {
 		return false, err
 	}
+	return e.recordDueOnce(ctx, p, now, r)
+}
+
+func (e *Engine) recordDueOnce(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		tr = Result{}

@@ -81,6 +81,9 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 				if st, err = e.sync(tx, p, now, &r); err != nil {
 					return err
 				}
+				if err := e.extendForStatus(tx, p, &st, now, &r); err != nil {
+					return err
+				}
 				return saveState(tx, st)
 			})
 		}
@@ -245,6 +248,9 @@ func (e *Engine) unsent(tx *store.Tx, p person, st state, now time.Time, title f
 		}
 	}
 	for _, n := range future {
+		if !st.Horizon.IsZero() && n.At.After(st.Horizon) {
+			continue // an item not indexed yet may fire before it
+		}
 		it, ok, err := loadItem(tx, n.Item, p.Zone)
 		if err != nil || !ok {
 			continue
@@ -478,4 +484,47 @@ func attempts(n int) string {
 		return "1 attempt"
 	}
 	return fmt.Sprintf("%d attempts", n)
+}
+
+// extendForStatus extends the index's horizon until it holds the next
+// StatusLimit fires after now, or every item: upcoming lists the soonest
+// ones whatever their distance, and only fires up to the horizon are
+// known to be the soonest. Each step reads the items whose first fire
+// comes in it, twice as long a stretch as the one before, from the next
+// item's first fire on, so a sparse future takes a few steps.
+func (e *Engine) extendForStatus(tx *store.Tx, p person, st *state, now time.Time, r *Result) error {
+	for step := horizonWindow; !st.Horizon.IsZero(); step *= 2 {
+		list, err := tx.NextFiresAfter(now, StatusLimit)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, f := range list {
+			if !f.At.After(st.Horizon) {
+				n++
+			}
+		}
+		if n >= StatusLimit {
+			return nil
+		}
+		next, ok, err := tx.RemindFromAfter(st.Horizon)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			st.Horizon = time.Time{} // every item is in the index
+			return nil
+		}
+		if err := e.extend(tx, p, st, maxTime(next, st.Horizon.Add(step)), r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -2,7 +2,10 @@ package remind
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -62,17 +65,18 @@ func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result
 		if mark, full, err = needsFull(tx, st, p.Zone.Name()); err != nil || !full {
 			return err
 		}
-		if pending, olds, err = allItems(tx, items); err != nil {
+		if st.fresh {
+			st.PassedAt = e.firstPassedAt(now)
+		}
+		if pending, olds, err = e.fullItems(tx, &st, now, items); err != nil {
 			return err
 		}
-		tasks, err = openTasks(tx, p)
+		tasks, err = openTasks(tx, p, items)
 		return err
 	})
-	if err != nil || !full {
+	if err != nil || !full || len(items) <= rebuildBatch {
+		// Few items: the pass's own transaction recomputes them (sync).
 		return err
-	}
-	if st.fresh {
-		st.PassedAt = e.firstPassedAt(now)
 	}
 	labels := make([]string, 0, len(items))
 	for l := range items {
@@ -118,11 +122,18 @@ func (e *Engine) rebuild(ctx context.Context, p person, now time.Time, r *Result
 	return err
 }
 
-// openTasks reads every open task with reminders in one query. A task
-// whose row cannot be decoded is left out, and read (and reported) one by
-// one later.
-func openTasks(tx *store.Tx, p person) (map[string]*watched, error) {
-	ts, err := tx.OpenTasksWithReminders()
+// openTasks reads the open tasks among items, a few hundred a query. A
+// task whose row cannot be decoded is left out, and read (and reported)
+// one by one later.
+func openTasks(tx *store.Tx, p person, items map[string]time.Time) (map[string]*watched, error) {
+	var ids []int64
+	for l := range items {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(l, "t"), 10, 64); err == nil && strings.HasPrefix(l, "t") {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	ts, err := tx.OpenTasksByID(ids)
 	out := make(map[string]*watched, len(ts))
 	for _, t := range ts {
 		if it, err := watchTask(t, false, p.Zone); err == nil {
@@ -131,6 +142,11 @@ func openTasks(tx *store.Tx, p person) (map[string]*watched, error) {
 	}
 	return out, err
 }
+
+// errBigRebuild is sync's answer when the whole index needs rebuilding
+// over more than rebuildBatch items: rebuild does it, in transactions of
+// its own, and the pass then syncs again.
+var errBigRebuild = errors.New("remind: the index needs a rebuild in batches")
 
 // rebuildBatch is how many items one transaction of a rebuild recomputes
 // (a few tens of milliseconds of work).
@@ -155,8 +171,11 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 	changed := map[string]time.Time{} // item → when it changed
 	var pending map[string]bool
 	if full {
-		if pending, _, err = allItems(tx, changed); err != nil {
+		if pending, _, err = e.fullItems(tx, &st, now, changed); err != nil {
 			return st, err
+		}
+		if len(changed) > rebuildBatch {
+			return st, errBigRebuild
 		}
 	} else if mark > st.ChangeMark {
 		if changed, err = tx.ItemsChangedSince(st.ChangeMark); err != nil {
@@ -177,7 +196,69 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 		e.recomputeLogged(tx, p, label, at, floor, pending, r)
 	}
 	st.ChangeMark, st.Zone = mark, p.Zone.Name()
+	if !full && !st.Horizon.IsZero() && st.Horizon.Before(now.Add(horizonWindow/2)) {
+		if err := e.extend(tx, p, &st, now.Add(horizonWindow), r); err != nil {
+			return st, err
+		}
+	}
 	return st, nil
+}
+
+// horizonWindow is how far ahead of a pass the index is kept complete
+// (remind_state.horizon): a rebuild reads the items that can fire by then
+// (their stored bounds say which, store.RemindCandidates), and a pass
+// that finds less than half of it left reads the items whose first fire
+// comes in the next stretch (store.RemindStarting). The first pass on a
+// database so costs what can fire within a day, not every item.
+const horizonWindow = 24 * time.Hour
+
+// fullItems adds to out every item a whole rebuild recomputes, with its
+// updated_at as the change instant: every live item whose reminders can
+// fire between the person's last pass and the new horizon (st.Horizon is
+// set to it), every item the index names, and every item with a pending
+// delivery. It returns the items with pending deliveries and the index.
+// With everyItem set (the oracle of the tests) it reads every live item
+// with reminders, as the job did before the bounds were kept, and leaves
+// no horizon.
+func (e *Engine) fullItems(tx *store.Tx, st *state, now time.Time, out map[string]time.Time) (pending map[string]bool, index map[string]time.Time, err error) {
+	if e.everyItem {
+		st.Horizon = time.Time{}
+		return allItems(tx, out)
+	}
+	st.Horizon = now.Add(horizonWindow).Truncate(time.Second)
+	cands, err := tx.RemindCandidates(st.PassedAt.Add(time.Second), st.Horizon)
+	if err != nil {
+		return nil, nil, err
+	}
+	live := make(map[string]time.Time, len(cands))
+	for _, c := range cands {
+		live[c.Label] = c.Updated
+	}
+	return indexedItems(tx, live, out)
+}
+
+// extend brings the index's horizon to `to`: it recomputes the items whose
+// first possible fire (remind_from) is after the horizon and at most to,
+// unless the index has them already (the journal brought them in).
+func (e *Engine) extend(tx *store.Tx, p person, st *state, to time.Time, r *Result) error {
+	to = to.Truncate(time.Second)
+	if st.Horizon.IsZero() || !st.Horizon.Before(to) {
+		return nil
+	}
+	cands, err := tx.RemindStarting(st.Horizon, to)
+	if err != nil {
+		return err
+	}
+	for _, c := range cands {
+		if _, found, err := tx.NextFire(c.Label); err != nil {
+			return err
+		} else if found {
+			continue
+		}
+		e.recomputeLogged(tx, p, c.Label, c.Updated, st.PassedAt, nil, r)
+	}
+	st.Horizon = to
+	return nil
 }
 
 func (e *Engine) recomputeLogged(tx *store.Tx, p person, label string, at, passedAt time.Time,
@@ -198,6 +279,13 @@ func allItems(tx *store.Tx, out map[string]time.Time) (pending map[string]bool, 
 	if err != nil {
 		return nil, nil, err
 	}
+	return indexedItems(tx, live, out)
+}
+
+// indexedItems adds to out the items of live, with their change instant,
+// and every item the index or an unsent delivery still names; it returns
+// the items with pending deliveries and the whole index.
+func indexedItems(tx *store.Tx, live map[string]time.Time, out map[string]time.Time) (pending map[string]bool, index map[string]time.Time, err error) {
 	for l, at := range live {
 		out[l] = at
 	}

@@ -126,7 +126,7 @@ func scanEvent(sc evScanner, extra ...any) (*calendar.Event, error) {
 
 // eventRow is every column of e that callers write (remind_once too, which
 // only an import sets), first_at and last_at from [calendar.Bounds] of e
-// with ovs.
+// with ovs, remind_from and remind_until from [EventRemindBounds].
 func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
 	vals := eventValues(e, ovs)
 	row := make(Row, len(eventCols))
@@ -139,7 +139,7 @@ func eventRow(e *calendar.Event, ovs map[string]*calendar.Override) Row {
 // eventCols are the columns eventValues gives, in its order.
 var eventCols = []string{"uid", "title", "location", "notes", "all_day", "start_local", "end_local", "tzid",
 	"start_at", "end_at", "rrule", "exdates", "rdates", "remind_before", "remind_at", "remind_once",
-	"split_from", "prev_starts", "created_at", "first_at", "last_at"}
+	"split_from", "prev_starts", "created_at", "first_at", "last_at", "remind_from", "remind_until"}
 
 // eventValues is eventRow as values in the order of eventCols, for a
 // batch insert that builds no map per row.
@@ -160,9 +160,11 @@ func eventValues(e *calendar.Event, ovs map[string]*calendar.Override) []any {
 	if bounded {
 		last = l.Unix()
 	}
+	from, until := EventRemindBounds(e, ovs).columns()
 	return []any{e.UID, e.Title, e.Location, e.Notes, evBool(e.AllDay), e.Start.String(), e.End.String(), e.Zone.Name(),
 		e.StartAt.Unix(), e.EndAt.Unix(), rrule, tz.MomentsJSON(e.ExDates), tz.MomentsJSON(e.RDates),
-		evList(e.RemindBefore), evList(e.RemindAt), evList(e.RemindOnce), split, prev, e.CreatedAt.Unix(), first.Unix(), last}
+		evList(e.RemindBefore), evList(e.RemindAt), evList(e.RemindOnce), split, prev, e.CreatedAt.Unix(), first.Unix(), last,
+		from, until}
 }
 
 func evList(s string) string {
@@ -326,14 +328,16 @@ func (tx *Tx) SaveEvent(before, after *calendar.Event) error {
 		return err
 	}
 	prev := eventRow(before, nil)
-	var first, last sql.NullInt64
-	if err := tx.queryRow(`SELECT first_at, last_at FROM events WHERE owner_id = ? AND id = ?`, tx.owner, after.ID).Scan(&first, &last); err != nil {
+	var first, last, rfrom, runtil sql.NullInt64
+	if err := tx.queryRow(`SELECT first_at, last_at, remind_from, remind_until FROM events WHERE owner_id = ? AND id = ?`,
+		tx.owner, after.ID).Scan(&first, &last, &rfrom, &runtil); err != nil {
 		return err
 	}
 	prev["first_at"], prev["last_at"] = first.Int64, nil
 	if last.Valid {
 		prev["last_at"] = last.Int64
 	}
+	prev["remind_from"], prev["remind_until"] = nullInt(rfrom), nullInt(runtil)
 	set := evChanged(prev, eventRow(after, ovs))
 	if len(set) == 0 {
 		return nil
@@ -867,6 +871,12 @@ func (tx *Tx) SyncEvent(have EventSpan, want *calendar.Event, ovs []*calendar.Ov
 	if have.Last != math.MaxInt64 {
 		prev["last_at"] = have.Last
 	}
+	var rfrom, runtil sql.NullInt64
+	if err := tx.queryRow(`SELECT remind_from, remind_until FROM events WHERE owner_id = ? AND id = ?`,
+		tx.owner, e.ID).Scan(&rfrom, &runtil); err != nil {
+		return false, err
+	}
+	prev["remind_from"], prev["remind_until"] = nullInt(rfrom), nullInt(runtil)
 	set := evChanged(prev, eventRow(&e, overrideMap(ovs)))
 	if len(set) == 0 || dry {
 		return len(set) > 0, nil

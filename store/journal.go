@@ -709,6 +709,12 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 			assign = append(assign, k+" = ?")
 			args = append(args, img[k])
 		}
+		if _, had := img["remind_from"]; !had && contains(cols, "remind_from") {
+			// An image from before migration 00014: the reminder bounds
+			// of the row it brings back are not known (the job reads such
+			// a row as any, store/remind_bounds.go).
+			assign = append(assign, "remind_from = NULL", "remind_until = NULL")
+		}
 		args = append(args, r.id, tx.owner)
 		_, after, err = tx.returning(`UPDATE `+r.table+` SET `+strings.Join(assign, ", ")+
 			` WHERE id = ? AND owner_id = ? RETURNING *`, args...)

@@ -207,7 +207,7 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		return res, err
 	}
 	if from >= latest {
-		return res, nil
+		return res, s.backfillRemindBounds(ctx)
 	}
 	var tables int
 	if s.engine == SQLite {
@@ -269,6 +269,10 @@ func (s *Store) Migrate(ctx context.Context) (MigrateResult, error) {
 		if err := s.deriveOld(ctx); err != nil {
 			return res, err
 		}
+	}
+	if to >= 14 {
+		// Rows written before migration 00014 get their reminder bounds.
+		return res, s.backfillRemindBounds(ctx)
 	}
 	return res, nil
 }

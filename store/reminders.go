@@ -24,14 +24,19 @@ type ReminderState struct {
 	ChangeMark int64     // the last change of the journal the index has seen
 	Zone       string    // the IANA zone remind_next was computed in
 	PassedAt   time.Time // every fire up to this instant (whole seconds) is recorded
+	// Horizon is how far ahead remind_next is complete: every item with a
+	// fire at or before it is in remind_next, or in the journal after
+	// ChangeMark. Zero means remind_next holds every item.
+	Horizon time.Time
 }
 
 // ReminderState reads the person's row of remind_state; found is false
 // when the job has never saved one.
 func (tx *Tx) ReminderState() (st ReminderState, found bool, err error) {
 	var passed int64
-	err = tx.queryRow(`SELECT change_mark, zone, passed_at FROM remind_state WHERE owner_id = ?`, tx.owner).
-		Scan(&st.ChangeMark, &st.Zone, &passed)
+	var horizon sql.NullInt64
+	err = tx.queryRow(`SELECT change_mark, zone, passed_at, horizon FROM remind_state WHERE owner_id = ?`, tx.owner).
+		Scan(&st.ChangeMark, &st.Zone, &passed, &horizon)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ReminderState{}, false, nil
 	}
@@ -39,6 +44,9 @@ func (tx *Tx) ReminderState() (st ReminderState, found bool, err error) {
 		return ReminderState{}, false, err
 	}
 	st.PassedAt = time.Unix(passed, 0).UTC()
+	if horizon.Valid {
+		st.Horizon = time.Unix(horizon.Int64, 0).UTC()
+	}
 	return st, true, nil
 }
 
@@ -48,9 +56,13 @@ func (tx *Tx) SaveReminderState(st ReminderState) error {
 	if err := tx.writable("SaveReminderState"); err != nil {
 		return err
 	}
-	_, err := tx.exec(`INSERT INTO remind_state (owner_id, change_mark, zone, passed_at) VALUES (?, ?, ?, ?)
+	var horizon any
+	if !st.Horizon.IsZero() {
+		horizon = st.Horizon.Unix()
+	}
+	_, err := tx.exec(`INSERT INTO remind_state (owner_id, change_mark, zone, passed_at, horizon) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (owner_id) DO UPDATE SET change_mark = excluded.change_mark, zone = excluded.zone,
-		passed_at = excluded.passed_at`, tx.owner, st.ChangeMark, st.Zone, st.PassedAt.Unix())
+		passed_at = excluded.passed_at, horizon = excluded.horizon`, tx.owner, st.ChangeMark, st.Zone, st.PassedAt.Unix(), horizon)
 	return err
 }
 

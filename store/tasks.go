@@ -295,7 +295,7 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
-	row, err := tx.withDerived(encodeTask(t), t)
+	row, err := tx.withDerived(TaskRemindBounds(t).set(encodeTask(t)), t)
 	if err != nil {
 		return 0, err
 	}
@@ -309,7 +309,7 @@ func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
 	rows := make([]Row, len(ts))
 	for i, t := range ts {
 		var err error
-		if rows[i], err = tx.withDerived(encodeTask(t), t); err != nil {
+		if rows[i], err = tx.withDerived(TaskRemindBounds(t).set(encodeTask(t)), t); err != nil {
 			return nil, err
 		}
 		rows[i]["created_at"] = t.CreatedAt.Unix()
@@ -331,7 +331,8 @@ func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
 	}
 	names := fieldNames(set)
 	after.ID = before.ID
-	set, err := tx.withDerived(set, after)
+	// The reminder bounds follow every change (store/remind_bounds.go).
+	set, err := tx.withDerived(TaskRemindBounds(after).set(set), after)
 	if err != nil {
 		return nil, err
 	}

@@ -305,14 +305,27 @@ func (e *Engine) passPerson(ctx context.Context, p person) (Result, error) {
 // first pass, or after a zone change) is done in it when it reads few
 // items (store.RemindCandidates bounds them), else first in batches.
 func (e *Engine) recordDue(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {
-	due, err = e.recordDueOnce(ctx, p, now, r)
-	if !errors.Is(err, errBigRebuild) {
-		return due, err
+	for range rebuildTries {
+		due, err = e.recordDueOnce(ctx, p, now, r)
+		if !errors.Is(err, errBigRebuild) {
+			return due, err
+		}
+		// A zone change between the rebuild and the pass asks for another.
+		if err := e.rebuild(ctx, p, now, r); err != nil {
+			return false, err
+		}
 	}
-	if err := e.rebuild(ctx, p, now, r); err != nil {
-		return false, err
-	}
-	return e.recordDueOnce(ctx, p, now, r)
+	return false, rebuildsRaced(p)
+}
+
+// rebuildTries is how many times a pass or a status rebuilds a person's
+// index when their zone keeps changing under it, before it gives up.
+const rebuildTries = 3
+
+// rebuildsRaced is the error of a pass or a status that gave up after
+// rebuildTries rebuilds.
+func rebuildsRaced(p person) error {
+	return fmt.Errorf("%s's zone changed during each of %d rebuilds of their reminders; run the pass again", p.Name, rebuildTries)
 }
 
 func (e *Engine) recordDueOnce(ctx context.Context, p person, now time.Time, r *Result) (due bool, err error) {

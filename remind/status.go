@@ -2,6 +2,7 @@ package remind
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -74,8 +75,15 @@ func (e *Engine) Status(ctx context.Context) ([]PersonStatus, error) {
 		ps := PersonStatus{Name: p.Name, Zone: p.Zone.Name(), At: now, MaxLate: e.maxLate}
 		var r Result
 		var st state
-		err := e.rebuild(ctx, p, now, &r)
-		if err == nil {
+		err := errBigRebuild
+		// A zone change between the rebuild and the sync asks for another.
+		for try := 0; errors.Is(err, errBigRebuild); try++ {
+			if try == rebuildTries {
+				return nil, rebuildsRaced(p)
+			}
+			if err = e.rebuild(ctx, p, now, &r); err != nil {
+				break
+			}
 			_, err = e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 				var err error
 				if st, err = e.sync(tx, p, now, &r); err != nil {

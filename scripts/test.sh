@@ -83,4 +83,11 @@ fi
 if [ ${#plain[@]} -gt 0 ]; then
 	go test -count=1 -timeout 30m "${plain[@]}" || status=1
 fi
+# Each scale benchmark once, at its small sizes, so none rots (docs/scale.md
+# has their numbers; bash scripts/scale.sh measures them). Nothing is timed.
+if ! go test -run '^$' -bench '^BenchmarkScale' -benchtime 1x -short -timeout 30m ./... >"$bindir/scale.txt" 2>&1; then
+	grep -v '^Benchmark' "$bindir/scale.txt" >&2
+	echo "test.sh: a scale benchmark failed (above)" >&2
+	status=1
+fi
 exit $status

@@ -40,6 +40,7 @@ var pages = []string{
 	"time.md",
 	"icalendar.md",
 	"data.md",
+	"scale.md",
 	"configuration.md",
 	"tools.md",
 	"development.md",
@@ -412,6 +413,50 @@ func TestSlug(t *testing.T) {
 	} {
 		if got := slug(in); got != want {
 			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// scaleBench is the name of a scale benchmark in Go source.
+var scaleBench = regexp.MustCompile(`(?m)^func BenchmarkScale(\w+)\(`)
+
+// TestScaleFigures checks that docs/scale.md has a table for every scale
+// benchmark in the repository (bash scripts/scale.sh writes them), and no
+// table for one that is gone.
+func TestScaleFigures(t *testing.T) {
+	inCode := map[string]string{}
+	err := filepath.WalkDir("..", func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, "_test.go") {
+			for _, m := range scaleBench.FindAllStringSubmatch(read(t, path), -1) {
+				inCode[m[1]] = path
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inCode) == 0 {
+		t.Fatal("no BenchmarkScale functions found: the walk missed them")
+	}
+	inDoc := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^### (\w+)$`).FindAllStringSubmatch(read(t, "scale.md"), -1) {
+		inDoc[m[1]] = true
+	}
+	for name, path := range inCode {
+		if !inDoc[name] {
+			t.Errorf("docs/scale.md has no table for BenchmarkScale%s (%s): run bash scripts/scale.sh", name, path)
+		}
+	}
+	for name := range inDoc {
+		if _, ok := inCode[name]; !ok {
+			t.Errorf("docs/scale.md has a table for BenchmarkScale%s, which no test file has any more: run bash scripts/scale.sh", name)
 		}
 	}
 }

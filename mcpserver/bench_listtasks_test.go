@@ -22,13 +22,13 @@ import (
 // stdio session (ServeIO over an OS pipe pair, the binary's stdio path,
 // in this process, driven by the go-sdk client), the person holding
 // rows=N open tasks. Each iteration is one list_tasks call and one
-// current_time call; run it with -benchtime 25x for the medians
+// current_time call; run it with -benchtime 25x for medians of 25 calls
 // of 25 calls:
 //
 //	go test ./mcpserver -run '^$' -bench 'ScaleMCPListTasks' -benchtime 25x -count 6
 //
 // Metrics: list-p50-ns and current_time-p50-ns, the medians of each, and
-// above-current_time-ns, their difference (the targets: at most
+// above-current_time-ns, their difference (the targets: at most
 // 0.5 ms at rows=2050; rows=20k at most 2× rows=1k).
 func BenchmarkScaleMCPListTasks(b *testing.B) {
 	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {

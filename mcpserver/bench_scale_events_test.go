@@ -25,8 +25,8 @@ import (
 // list_events call and one current_time call. It reports
 // ns-above-current_time, the median list_events less the median
 // current_time (the transport's own cost): at 10k it should be at most 2×
-// its value at 1k, or at most 1 ms more where that is under 1 ms (issue
-// 21). Medians of 25 calls, as the issue measures:
+// its value at 1k, or at most 1 ms more where that is under 1 ms.
+// Medians of 25 calls:
 //
 //	go test ./mcpserver -run '^$' -bench 'ScaleMCPListEvents' -benchtime 25x -count 6
 func BenchmarkScaleMCPListEvents(b *testing.B) {
@@ -98,7 +98,7 @@ func mcpListWeek(b *testing.B, cs *mcp.ClientSession) {
 		}
 		return took
 	}
-	call(list) // the session's first call reads the series
+	call(list)   // the session's first call reads the series
 	runtime.GC() // the seeding's and the first call's garbage is not the loop's
 	var tookList, tookNow []time.Duration
 	for b.Loop() {

@@ -19,7 +19,7 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// BenchmarkScaleMCPAddTask is the per-call figure: the p50 of an
+// BenchmarkScaleMCPAddTask is the cost of one call: the p50 of an
 // add_task tools/call through this package against the go-sdk floor, a
 // server of the SDK alone whose one tool (named add_task, same schema)
 // reads the title and makes one bare INSERT into a table of a database

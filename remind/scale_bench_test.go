@@ -39,8 +39,13 @@ var scaleSizes = []struct {
 	n    int
 }{{"1k", 1_000}, {"10k", 10_000}, {"100k", 100_000}, {"1M", 1_000_000}}
 
+// BenchmarkScaleRemindFirstPass is the reminders job's first pass on a
+// database of N items (tasks and events over N/1000 people), which builds
+// every person's index.
 func BenchmarkScaleRemindFirstPass(b *testing.B) { scaleRemind(b, true) }
 
+// BenchmarkScaleRemindPass is a later pass over the same database with
+// nothing due.
 func BenchmarkScaleRemindPass(b *testing.B) { scaleRemind(b, false) }
 
 func scaleRemind(b *testing.B, first bool) {

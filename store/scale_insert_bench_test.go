@@ -26,7 +26,7 @@ var scaleSizes = []struct {
 // transaction), on a database already holding N tasks. The two alternate
 // in one loop so both meet the same load of a shared machine; ns/op is the
 // pair, "journaled-ns" and "bare-ns" are the medians of each, and
-// "x-bare" is their ratio (the target: at most 1.5).
+// "x-bare" is their ratio (the target: at most 1.5).
 //
 //	go test ./store -run '^$' -bench ScaleJournaledInsert -count 6
 func BenchmarkScaleJournaledInsert(b *testing.B) {

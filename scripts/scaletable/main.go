@@ -164,7 +164,7 @@ func Read(r io.Reader, name string) (*Results, error) {
 			f.Package = rec.GetConfig("pkg")
 		}
 		if res.CPU == "" {
-			res.CPU = rec.GetConfig("cpu")
+			res.CPU = strings.TrimSpace(rec.GetConfig("cpu"))
 		}
 		if res.OS == "" && rec.GetConfig("goos") != "" {
 			res.OS = rec.GetConfig("goos") + "/" + rec.GetConfig("goarch")
@@ -298,7 +298,7 @@ func Render(res *Results, docs map[string][2]string, date string) string {
 			if d[0] != "" {
 				fmt.Fprintf(&b, "%s ", d[0])
 			}
-			fmt.Fprintf(&b, "(`%s%s`)\n\n", Prefix+n, " in "+d[1])
+			fmt.Fprintf(&b, "(`%s` in `%s`)\n\n", Prefix+n, d[1])
 		}
 		b.WriteString("| engine | measure |")
 		for _, s := range f.Sizes {
@@ -321,14 +321,29 @@ func Render(res *Results, docs map[string][2]string, date string) string {
 	return b.String()
 }
 
+// unitName is how a row names its unit. benchfmt tidies a custom
+// "…-ns" metric to "…-sec", shown as a time.
 func unitName(u string) string {
 	switch u {
 	case "sec/op":
 		return "time per op"
 	case "B/op":
 		return "allocated per op"
+	case "B/s":
+		return "bytes read per second"
+	}
+	if n, ok := strings.CutSuffix(u, "-sec"); ok {
+		return n + " (time)"
+	}
+	if n, ok := strings.CutPrefix(u, "sec-"); ok {
+		return n + " (time)"
 	}
 	return u
+}
+
+// isTime reports a unit whose values are seconds.
+func isTime(u string) bool {
+	return u == "sec/op" || strings.HasSuffix(u, "-sec") || strings.HasPrefix(u, "sec-")
 }
 
 // Cell is the median of a sample in the unit's own form, with ± the
@@ -350,8 +365,8 @@ func Cell(xs []float64, unit string) string {
 }
 
 func format(v float64, unit string) string {
-	switch unit {
-	case "sec/op":
+	switch {
+	case isTime(unit):
 		switch {
 		case v >= 1:
 			return fmt.Sprintf("%.2f s", v)
@@ -361,7 +376,9 @@ func format(v float64, unit string) string {
 			return fmt.Sprintf("%.3g µs", v*1e6)
 		}
 		return fmt.Sprintf("%.3g ns", v*1e9)
-	case "B/op":
+	case unit == "B/s":
+		return fmt.Sprintf("%.3g MB/s", v/1e6)
+	case unit == "B/op":
 		switch {
 		case v >= 1<<20:
 			return fmt.Sprintf("%.3g MiB", v/(1<<20))
@@ -370,7 +387,7 @@ func format(v float64, unit string) string {
 		}
 		return fmt.Sprintf("%.0f B", v)
 	}
-	if v >= 1e4 {
+	if math.Abs(v) >= 1000 {
 		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)

@@ -17,7 +17,7 @@ BenchmarkScaleListTasks/sqlite/rows=1k-2    	    1000	    110000 ns/op	    2048 
 BenchmarkScaleListTasks/sqlite/rows=1k-2    	    1000	    120000 ns/op	    2048 B/op	      20 allocs/op
 BenchmarkScaleListTasks/postgres/rows=1M-2  	      10	   3000000 ns/op	    8192 B/op	      80 allocs/op
 BenchmarkScaleImport/sqlite/rows=50k-2      	       1	2000000000 ns/op	     45000 events/s	  90.5 MiB-peak-RSS
-BenchmarkScaleMCPAddTask/sqlite-2           	     100	   1000000 ns/op	         1.24 x-floor
+BenchmarkScaleMCPAddTask/sqlite-2           	     100	   1000000 ns/op	         1.24 x-floor	    870000 floor-p50-ns	      6610 bin-events/s
 BenchmarkOther-2                            	       1	         5 ns/op
 --- some log line
 PASS
@@ -59,13 +59,15 @@ func TestRender(t *testing.T) {
 	out := Render(res, docs, "2026-12-06")
 	for _, want := range []string{
 		"Measured on Test CPU @ 2.00GHz, linux/amd64, 2026-12-06.",
-		"### ListTasks\n\nA page of 50 tasks. (`BenchmarkScaleListTasks in store/x_test.go`)",
+		"### ListTasks\n\nA page of 50 tasks. (`BenchmarkScaleListTasks` in `store/x_test.go`)",
 		"| engine | measure | 1k | 10k | 1M |",
 		"| sqlite | time per op | 110 µs | 200 µs | — |", // the median of 100, 110, 120 µs; too few runs for a spread
 		"| postgres | time per op | — | — | 3 ms |",
 		"| sqlite | events/s | 45000 |",
 		"| sqlite | MiB-peak-RSS | 90.5 |",
 		"| sqlite | time per op | 2.00 s |",
+		"| sqlite | floor-p50 (time) | 870 µs |", // benchfmt reads -ns as -sec
+		"| sqlite | bin-events/s | 6610 |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)

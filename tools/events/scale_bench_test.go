@@ -15,7 +15,7 @@ import (
 	"github.com/assistant-dev/assistant/tz"
 )
 
-// The scale benchmarks of list_events and find_free_time (issue 21): one
+// The scale benchmarks of list_events and find_free_time: one
 // week over N weekly series (eventseed.Plan), N = 1k, 10k, 50k, 100k (the
 // last two skipped under -short), on each engine, each reporting x-naive,
 // how many times faster the call was than rrule-go expanding the same
@@ -29,20 +29,28 @@ import (
 // nothing cached (as a process's first), FreeTime the first find_free_time
 // after another connection's write.
 
+// BenchmarkScaleListEvents is a one-week list_events (limit 40) over N
+// weekly series, called again with the series cached.
 func BenchmarkScaleListEvents(b *testing.B) {
 	scaleEngines(b, func(b *testing.B, sc *scaleEnv) { sc.run(b, listWeekLimit40, nil) })
 }
 
+// BenchmarkScaleListEventsAfterWrite is the same week's first list_events
+// after another connection (as another process) changed one series.
 func BenchmarkScaleListEventsAfterWrite(b *testing.B) {
 	scaleEngines(b, func(b *testing.B, sc *scaleEnv) { sc.run(b, listWeekLimit40, sc.writeElsewhere) })
 }
 
+// BenchmarkScaleListEventsCold is the same week's list_events with nothing
+// cached, as a process's first call.
 func BenchmarkScaleListEventsCold(b *testing.B) {
 	scaleEngines(b, func(b *testing.B, sc *scaleEnv) {
 		sc.run(b, listWeekLimit40, func(*testing.B, int) { snapshots.Clear() })
 	})
 }
 
+// BenchmarkScaleFreeTime is find_free_time (30 minutes) over the same week,
+// the first call after another connection changed one series.
 func BenchmarkScaleFreeTime(b *testing.B) {
 	scaleEngines(b, func(b *testing.B, sc *scaleEnv) { sc.run(b, freeWeek, sc.writeElsewhere) })
 }

@@ -23,7 +23,7 @@ import (
 //
 // rows=N is the open tasks of the person listed; rows=1M is 1,000,000
 // open tasks spread over 1,000 people, the person listed holding 100,000
-// of them (the figure). Sizes above 10k are skipped under -short;
+// of them (the 1M figure). Sizes above 10k are skipped under -short;
 // PostgreSQL runs when ASSISTANT_TEST_POSTGRES is set, up to 100k (its 1M
 // seeding takes minutes: set ASSISTANT_SCALE_PG_1M=1 for it).
 

@@ -379,6 +379,17 @@ const backfillBatch = 2000
 // database with none left costs one indexed query per table.
 func (s *Store) backfillRemindBounds(ctx context.Context) error {
 	for _, table := range []string{tasksTable, EventsTable} {
+		// Most opens find nothing to do: a read through the partial index
+		// *_remind_unknown says so without a write transaction (which
+		// would take SQLite's write lock on every start).
+		var one int
+		err := s.db.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE remind_from IS NULL LIMIT 1`).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot work out the reminder bounds of %s: %w", table, err)
+		}
 		for {
 			n, err := s.backfillBatch(ctx, table)
 			if err != nil {

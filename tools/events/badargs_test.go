@@ -75,8 +75,8 @@ func TestBadArguments(t *testing.T) {
 			{"list_events", `{"query":5}`, "“query” must be one line of text"},
 			{"list_events", `{"limit":0}`, "“limit” must be a whole number from 1 to 40"},
 			{"list_events", `{"limit":41}`, "“limit” must be a whole number from 1 to 40"},
-			{"list_events", `{"cursor":"zz"}`, "“cursor” must be the cursor a previous answer gave"},
-			{"list_events", `{"cursor":"o999"}`, "not “o999”; leave it out for the first page"},
+			{"list_events", `{"cursor":"zz"}`, "“cursor” must be the next_cursor of this same listing"},
+			{"list_events", `{"cursor":"o999"}`, "not “o999” (a cursor holds the window and search it was given for, and the person's zone); leave it out for the first page"},
 
 			{"get_event", `{}`, "“id” is required and was not given; write it such as {\"id\": \"e7\"}."},
 			{"get_event", `{"id":"e1","verbose":true}`, "“verbose” is not one of this tool's arguments"},

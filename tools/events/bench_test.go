@@ -303,7 +303,8 @@ func BenchmarkListPage(b *testing.B) {
 		// A page five years in, by the cursor of the occurrence before it.
 		{"minutely-10y-year5", `{"title":"Tick","start":"2026-10-05T09:00","duration":1,"rrule":"FREQ=MINUTELY;UNTIL=20361005T070000Z"}`,
 			fmt.Sprintf(`{"from":"2026-10-05","to":"2036-10-04","cursor":%q}`,
-				listCursor(2629440, position{start: time.Date(2031, 10, 5, 7, 0, 0, 0, time.UTC), id: 1, key: "20311005T070000Z"}))},
+				tools.SealCursor(listCursor(2629440, position{start: time.Date(2031, 10, 5, 7, 0, 0, 0, time.UTC), id: 1, key: "20311005T070000Z"}),
+					listArgs{w: tools.Window{From: parisMidnight(2026, 10, 5), To: parisMidnight(2036, 10, 5)}}.scope(paris)...))},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			env := tooltest.Open(b, monday, Register)
@@ -321,4 +322,13 @@ func BenchmarkListPage(b *testing.B) {
 			}
 		})
 	}
+}
+
+// paris is the zone of BenchmarkListPage's person.
+var paris, _ = tz.LoadZone("Europe/Paris")
+
+// parisMidnight is the start of a day in paris.
+func parisMidnight(y int, m time.Month, d int) time.Time {
+	loc, _ := time.LoadLocation("Europe/Paris")
+	return time.Date(y, m, d, 0, 0, 0, 0, loc)
 }

@@ -40,16 +40,20 @@ var cursorProp = tools.CursorProp
 
 // readListCursor reads “cursor” as a place in the listing: shown is how
 // many occurrences came before it.
-func readListCursor(a *args.Args) (at *position, shown int) {
+func readListCursor(a *args.Args, scope []string) (at *position, shown int) {
 	c := a.Text("cursor")
 	if c == "" {
 		return nil, 0
 	}
 	bad := func() (*position, int) {
-		a.Fail("cursor", fmt.Sprintf("“cursor” must be the cursor a previous answer gave (its next_cursor, such as p30.1791185400.3.20261007T073000Z), not “%s”; leave it out for the first page.", clip(c, 60)))
+		a.Fail("cursor", fmt.Sprintf("“cursor” must be the next_cursor of this same listing, not “%s” (a cursor holds the window and search it was given for, and the person's zone); leave it out for the first page.", clip(c, 60)))
 		return nil, 0
 	}
-	parts := strings.Split(c, ".")
+	body, ok := tools.OpenCursor(c, scope...)
+	if !ok {
+		return bad()
+	}
+	parts := strings.Split(body, ".")
 	if len(parts) == 2 {
 		parts = append(parts, "0", "") // a place between instants
 	}
@@ -88,8 +92,15 @@ func readList(a *args.Args, c *tools.Env) listArgs {
 	in := listArgs{w: tools.ReadWindow(a, c.Zone, c.Now), query: a.Line("query")}
 	tools.TooLong(a, "query", "search text", in.query, item.MaxQuery)
 	in.limit = a.Number("limit", listDefault, 1, listMax)
-	in.after, in.offset = readListCursor(a)
+	in.after, in.offset = readListCursor(a, in.scope(c.Zone))
 	return in
+}
+
+// scope is what a cursor of the listing in, read in zone, holds to itself
+// ([tools.SealCursor]): in another window, search or zone its place would
+// skip or repeat occurrences.
+func (in listArgs) scope(zone tz.Zone) []string {
+	return []string{strconv.FormatInt(in.w.From.Unix(), 10), strconv.FormatInt(in.w.To.Unix(), 10), in.query, zone.Name()}
 }
 
 func listEvents(c *tools.Env, in listArgs) tools.ExecResult {
@@ -110,6 +121,9 @@ func listEvents(c *tools.Env, in listArgs) tools.ExecResult {
 		next = listCursor(offset+len(page), positionOf(&page[len(page)-1]))
 	case cut:
 		next = listCursor(offset+len(page), position{start: scan.To})
+	}
+	if next != "" {
+		next = tools.SealCursor(next, in.scope(c.Zone)...)
 	}
 	total := -1
 	if ended && !cut {

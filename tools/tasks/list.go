@@ -70,14 +70,29 @@ func readList(a *args.Args, e *tools.Env) listIn {
 	limit := a.Number("limit", DefaultLimit, 1, MaxLimit)
 	in := listIn{f: f, limit: limit}
 	if c := a.Text("cursor"); c != "" {
-		var ok bool
-		in.pos, in.after, ok = parseCursor(c)
+		body, ok := tools.OpenCursor(c, f.scope(e.Zone)...)
+		if ok {
+			in.pos, in.after, ok = parseCursor(body)
+		}
 		if !ok {
-			a.Fail("cursor", fmt.Sprintf("“cursor” must be the next_cursor a previous answer gave, not %s; ask again without a cursor for the first page.", args.Quote(c)))
+			a.Fail("cursor", fmt.Sprintf("“cursor” must be the next_cursor of this same listing, not %s (a cursor holds the filters it was given for, and the person's zone); ask again without a cursor for the first page.", args.Quote(c)))
 		}
 		in.hasAfter = ok
 	}
 	return in
+}
+
+// scope is what a cursor of the listing f, read in zone, holds to itself
+// ([tools.SealCursor]): another filter, window or zone orders or cuts the
+// tasks otherwise, so its cursor would skip or repeat some.
+func (f filter) scope(zone tz.Zone) []string {
+	side := func(has bool, t time.Time) string {
+		if !has {
+			return ""
+		}
+		return strconv.FormatInt(t.Unix(), 10)
+	}
+	return []string{f.status, side(f.hasFrom, f.window.From), side(f.hasTo, f.window.To), f.tag, f.query, zone.Name()}
 }
 
 // cursor is the opaque text of list_tasks' next_cursor: "k", then in base
@@ -162,7 +177,7 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	}
 	next := ""
 	if len(rows) < len(page.Tasks) {
-		next = cursor(offset+len(rows), page.Keys[len(rows)-1])
+		next = tools.SealCursor(cursor(offset+len(rows), page.Keys[len(rows)-1]), f.scope(e.Zone)...)
 	}
 	var out tools.Output
 	switch {

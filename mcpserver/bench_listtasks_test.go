@@ -22,8 +22,7 @@ import (
 // stdio session (ServeIO over an OS pipe pair, the binary's stdio path,
 // in this process, driven by the go-sdk client), the person holding
 // rows=N open tasks. Each iteration is one list_tasks call and one
-// current_time call; run it with -benchtime 25x for medians of 25 calls
-// of 25 calls:
+// current_time call; run it with -benchtime 25x for medians of 25 calls:
 //
 //	go test ./mcpserver -run '^$' -bench 'ScaleMCPListTasks' -benchtime 25x -count 6
 //

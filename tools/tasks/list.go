@@ -152,13 +152,8 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	if err != nil {
 		return tools.Fail(err)
 	}
-	total, offset := page.Total, in.pos
-	what := f.describe(e.Zone, total)
-	count := strconv.Itoa(total)
-	if !page.Exact {
-		count = "more than " + count
-	}
-	heading := count + " " + what
+	total, offset, exact := page.Total, in.pos, page.Exact
+	heading := f.heading(e.Zone, total, exact)
 	budget := pageBudget - len(heading) - 64
 	var rows []string
 	page2 := make([]taskData, 0, min(limit, len(page.Tasks)))
@@ -179,13 +174,20 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	if len(rows) < len(page.Tasks) {
 		next = tools.SealCursor(cursor(offset+len(rows), page.Keys[len(rows)-1]), f.scope(e.Zone)...)
 	}
+	if next == "" && !exact && len(rows) > 0 && offset+len(rows) > total {
+		// The last page of a count that stopped at [TotalCap]: where it ends
+		// is the whole count.
+		total, exact = offset+len(rows), true
+		heading = f.heading(e.Zone, total, exact)
+	}
+	what := f.describe(e.Zone, total)
 	var out tools.Output
 	switch {
 	case total == 0:
 		out.Heading = "No " + what + "."
 	case len(rows) == 0:
 		out.Heading = fmt.Sprintf("%s; none after the cursor: ask again without it.", heading)
-	case offset == 0 && next == "" && page.Exact:
+	case offset == 0 && next == "" && exact:
 		out.Heading = heading + ":"
 	default:
 		out.Heading = fmt.Sprintf("%s; %d–%d shown:", heading, offset+1, offset+len(rows))
@@ -195,8 +197,18 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		out.Footer = fmt.Sprintf("More: call list_tasks again with cursor “%s”.", next)
 	}
 	return tools.SuccessWithData(out.Text(), map[string]any{
-		"tasks": page2, "total": total, "total_exact": page.Exact, "offset": offset, "next_cursor": next,
+		"tasks": page2, "total": total, "total_exact": exact, "offset": offset, "next_cursor": next,
 	})
+}
+
+// heading is list_tasks' count of total tasks: "1000 open tasks", or
+// "more than 1000 open tasks" when the count stopped at [TotalCap].
+func (f filter) heading(zone tz.Zone, total int, exact bool) string {
+	count := strconv.Itoa(total)
+	if !exact {
+		count = "more than " + count
+	}
+	return count + " " + f.describe(zone, total)
 }
 
 // query0 is the store's query for one page of in, read in zone: one task

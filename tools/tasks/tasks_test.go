@@ -390,3 +390,40 @@ func TestListWorstCaseNeverSpills(t *testing.T) {
 		}
 	})
 }
+
+// Past [TotalCap] the count says "more than"; the last page knows where the
+// listing ends, so it gives the whole count, exact.
+func TestListPastTheCountCap(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
+		p := h.paris
+		n := TotalCap + 30
+		for i := range n {
+			h.add(t, p, fmt.Sprintf(`{"title":"task %d"}`, i))
+		}
+		var page struct {
+			Total      int
+			Exact      bool `json:"total_exact"`
+			Offset     int
+			Tasks      []taskData
+			NextCursor string `json:"next_cursor"`
+		}
+		raw, seen := fmt.Sprintf(`{"limit":%d}`, MaxLimit), 0
+		for {
+			out := h.data(t, p, "list_tasks", raw, &page)
+			seen += len(page.Tasks)
+			if page.NextCursor == "" {
+				want := fmt.Sprintf("%d open tasks; %d–%d shown:", n, page.Offset+1, n)
+				if page.Total != n || !page.Exact || seen != n || !strings.HasPrefix(out, want) {
+					t.Fatalf("last page: total %d exact %v, %d seen:\n%.200s\nwant %q", page.Total, page.Exact, seen, out, want)
+				}
+				break
+			}
+			want := fmt.Sprintf("more than %d open tasks; %d–%d shown:", TotalCap, page.Offset+1, page.Offset+len(page.Tasks))
+			if page.Total != TotalCap || page.Exact || !strings.HasPrefix(out, want) {
+				t.Fatalf("page at %d: total %d exact %v:\n%.200s\nwant %q", page.Offset, page.Total, page.Exact, out, want)
+			}
+			raw = fmt.Sprintf(`{"limit":%d,"cursor":%q}`, MaxLimit, page.NextCursor)
+		}
+	})
+}

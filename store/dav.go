@@ -145,18 +145,21 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	limit = max(1, min(limit, 10000))
 	// The rows of changes of several rows (change_rows) and those of
 	// changes of one row (inline in changes, seq 0; migration 00016), each
-	// read in journal order up to limit, then merged.
+	// read in journal order up to limit, then merged. "many" is ordered by
+	// c.id, not by its equal r.change_id, so SQLite walks changes_owner and
+	// change_rows' primary key in that order and stops at limit, where it
+	// used to sort every row after the point first.
 	rows, err := tx.query(`SELECT * FROM (SELECT r.change_id, c.created, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before) AS img
 		FROM changes c JOIN change_rows r ON r.change_id = c.id
-		WHERE c.owner_id = ? AND (r.change_id > ? OR (? >= 0 AND r.change_id = ? AND r.seq > ?))
+		WHERE c.owner_id = ? AND c.id >= ? AND (c.id > ? OR (? >= 0 AND r.seq > ?))
 		  AND r.tbl IN (?, ?, ?)
-		ORDER BY r.change_id, r.seq LIMIT ?) many
+		ORDER BY c.id, r.seq LIMIT ?) many
 		UNION ALL
 		SELECT * FROM (SELECT c.id, c.created, 0, c.tbl, c.row_id, COALESCE(c.after, c.before)
 		FROM changes c WHERE c.owner_id = ? AND c.id > ? AND c.tbl IN (?, ?, ?)
 		ORDER BY c.id LIMIT ?) one
 		ORDER BY 1, 3 LIMIT ?`,
-		tx.owner, change, seq, change, seq, EventsTable, OverridesTable, tasksTable, limit,
+		tx.owner, change, change, seq, seq, EventsTable, OverridesTable, tasksTable, limit,
 		tx.owner, change, EventsTable, OverridesTable, tasksTable, limit, limit)
 	if err != nil {
 		return nil, err

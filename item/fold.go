@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/assistant-dev/assistant/args"
@@ -12,10 +13,13 @@ import (
 
 // FoldText is text as a search compares it: [args.CleanLine]'s rules (the
 // invisible format characters dropped, line breaks and tabs as spaces),
-// lower case, and accents removed (decomposed, combining marks dropped,
-// composed again), so "Crème Brûlée" and "creme brulee" read alike. A
-// query matches an item when its folded form is a substring of the folded
-// title or notes.
+// lower case, then Unicode full case folding ("ß" and "ẞ" read "ss", "ς"
+// reads "σ"), compatibility decomposition (the ligature "ﬁ" reads "fi",
+// full-width "Ａ" reads "a", "²" reads "2") with the combining marks dropped
+// (accents), composed again. So "Crème Brûlée" and "creme brulee" read
+// alike, and so do "Straße" and "STRASSE". A query matches an item when
+// its folded form is a substring of the folded title or notes. ASCII text
+// only changes case.
 func FoldText(s string) string {
 	s = strings.ToLower(args.CleanLine(s))
 	ascii := true
@@ -28,7 +32,9 @@ func FoldText(s string) string {
 	if ascii {
 		return s
 	}
-	d := norm.NFD.String(s)
+	// Folding first: a folded rune may decompose (U+01F0 folds to j and a
+	// combining caron), and the marks are dropped after.
+	d := norm.NFKD.String(cases.Fold().String(s))
 	d = strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Mn, r) {
 			return -1

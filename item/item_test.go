@@ -24,3 +24,22 @@ func TestFitNotes(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Buy MILK", "buy milk"},
+		{"Crème Brûlée", "creme brulee"},
+		{"Straße", "strasse"},
+		{"STRAẞE", "strasse"},
+		{"ﬁnance ﬂow", "finance flow"},
+		{"Ｔｅａｍ", "team"},
+		{"x²", "x2"},
+		{"ΟΔΟΣ οδος", "οδοσ οδοσ"},
+		{"Team\u200b sync", "team sync"},
+		{"ǰ", "j"},
+	} {
+		if got := FoldText(c.in); got != c.want {
+			t.Errorf("FoldText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -89,3 +89,58 @@ func TestTaskListColumns(t *testing.T) {
 		}
 	})
 }
+
+// Migration 00022 clears the search text of rows folded the older way (no
+// full case folding, no compatibility forms), up and down, and the
+// start-up pass works it out again; an ASCII text is left alone.
+func TestSearchFoldMigration(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		var street, plain int64
+		f.write(t, f.alice.ID, func(tx *Tx) (err error) {
+			if street, err = tx.InsertTask(task.Task{Title: "Straße", Notes: "ﬁle", Priority: 4, Status: task.Open, CreatedAt: t0}); err != nil {
+				return err
+			}
+			plain, err = tx.InsertTask(task.Task{Title: "Plain", Priority: 4, Status: task.Open, CreatedAt: t0})
+			return err
+		})
+		if _, _, _, s, _ := f.listCols(t, street); s != "strasse"+searchSep+"file" {
+			t.Fatalf("search_fold %q", s)
+		}
+		p, err := f.s.provider()
+		if err != nil {
+			t.Fatal(err)
+		}
+		older := func() {
+			t.Helper()
+			if _, err := f.s.DB().Exec(rebindFor(f.s, `UPDATE tasks SET search_fold = ? WHERE id = ?`), "straße"+searchSep+"ﬁle", street); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cleared := func(when string) {
+			t.Helper()
+			if _, _, _, s, _ := f.listCols(t, street); s != "" {
+				t.Errorf("%s: the older fold %q stays", when, s)
+			}
+			if _, _, _, s, _ := f.listCols(t, plain); s != "plain"+searchSep {
+				t.Errorf("%s: an ASCII row's search_fold became %q", when, s)
+			}
+		}
+		older()
+		if _, err := p.DownTo(f.ctx, 21); err != nil {
+			t.Fatal(err)
+		}
+		cleared("down")
+		older()
+		if _, err := p.Up(f.ctx); err != nil {
+			t.Fatal(err)
+		}
+		cleared("up")
+		if err := f.s.deriveOld(f.ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, s, _ := f.listCols(t, street); s != "strasse"+searchSep+"file" {
+			t.Fatalf("after the start-up pass search_fold is %q", s)
+		}
+	})
+}

@@ -159,14 +159,41 @@ func secondOccurrence(e *env, id string, days int) string {
 	return id + "@" + t.AddDate(0, 0, days).UTC().Format("20060102T150405Z")
 }
 
+// TestBatchedPassMatchesPerPerson is the differential test of the pass
+// over many people in shared transactions (batch.go): on two databases
+// with the same randomised items, the oracle takes one person at a time,
+// each in transactions of their own, as passes did before; the other
+// records and sends in batches. What they send, record and report must
+// be the same, pass after pass (see TestRebuildByBoundsMatchesEveryItem
+// for the steps).
+func TestBatchedPassMatchesPerPerson(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		seeds := []uint64{4, 5}
+		if testing.Short() {
+			seeds = seeds[:1]
+		}
+		for _, seed := range seeds {
+			t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+				diffPasses(t, seed, func(oracle *Engine) { oracle.perPerson = true })
+			})
+		}
+	})
+}
+
 func diffRebuild(t *testing.T, seed uint64) {
+	diffPasses(t, seed, func(oracle *Engine) { oracle.everyItem = true })
+}
+
+// diffPasses runs the same passes on twin databases, with an oracle
+// engine set by asOracle and a default one, and wants the same outcomes.
+func diffPasses(t *testing.T, seed uint64, asOracle func(*Engine)) {
 	r := rand.New(rand.NewPCG(seed, 21))
 	start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
 	w := twin{old: newEnv(t, start), new: newEnv(t, start)}
 	randomItems(w, r, ada, start, 70)
 	randomItems(w, r, bob, start, 25)
 	oracle := w.old.engine(Options{})
-	oracle.everyItem = true
+	asOracle(oracle)
 	bounded := w.new.engine(Options{})
 
 	// The job first runs days after the writes, then every 97 minutes

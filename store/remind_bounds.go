@@ -258,10 +258,18 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 				(SELECT event_id FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL))`, []any{tx.owner}},
 		}
 		for i, q := range qs {
-			sqlText := `SELECT id, coalesce(updated_at, '') FROM ` + tb.table + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
+			from := tb.table
+			if tx.s.engine != Postgres && i >= 2 {
+				// SQLite's planner takes an index of every open task
+				// (owner_id and status) over the small partial ones
+				// these two read, which made each rebuild read all of
+				// the person's tasks.
+				from += ` INDEXED BY ` + tb.table + []string{"_remind_open", "_remind_unknown"}[i-2]
+			}
+			sqlText := `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
 			args := append([]any{tx.owner}, q.args...)
 			if i == 3 && tb.table == "tasks" {
-				sqlText = `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND ` + tb.live +
+				sqlText = `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live +
 					` AND remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`
 				args = []any{tx.owner}
 			}

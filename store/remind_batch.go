@@ -1,0 +1,90 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// WriteMany runs fn in one write transaction that acts for each of
+// owners (people's ids) in turn: fn takes a person's view with [Tx.As].
+// It is for the bookkeeping of the reminders job, whose tables are not
+// journaled: a view that changes a journaled row (Insert, Update,
+// Delete) makes WriteMany fail and keep nothing, since no change would
+// record it. One transaction for many people costs one commit (one
+// flush to disk) instead of one a person.
+//
+// SQLite serialises it with every other write, as Write; on PostgreSQL it
+// holds the advisory lock of each person (taken in order of id, so two
+// WriteMany never wait on each other in a cycle), as a Write of each
+// would. When fn returns an error nothing is kept and the error is
+// returned as is.
+func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) error) error {
+	ids := slices.Clone(owners)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	sqlTx, end, err := s.beginWrite(ctx, 0)
+	if err != nil {
+		return s.troubled(fmt.Errorf("cannot start writing to the database: %w", err))
+	}
+	defer end()
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, now: s.now(), tool: "remind", many: &manyOwners{ids: ids}}
+	if s.engine == Postgres {
+		for _, id := range ids {
+			if _, err := sqlTx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, id); err != nil {
+				return s.troubled(err)
+			}
+		}
+	}
+	if err := fn(tx); err != nil {
+		return err
+	}
+	for _, v := range tx.many.views {
+		if len(v.touched) > 0 {
+			return errors.New("store: WriteMany changed a journaled row; use Write")
+		}
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return s.troubled(fmt.Errorf("cannot save the change: %w", s.commitFailed(err)))
+	}
+	return nil
+}
+
+// manyOwners is what a WriteMany transaction holds: the people it acts
+// for and the views handed out.
+type manyOwners struct {
+	ids   []int64
+	views []*Tx
+}
+
+// As gives the view of tx that reads and writes the rows of owner, one of
+// the people its [Store.WriteMany] was given; nil when tx is no
+// WriteMany transaction or owner is not one of them.
+func (tx *Tx) As(owner int64) *Tx {
+	if tx.many == nil {
+		return nil
+	}
+	if _, ok := slices.BinarySearch(tx.many.ids, owner); !ok {
+		return nil
+	}
+	v := &Tx{s: tx.s, ctx: tx.ctx, tx: tx.tx, owner: owner, now: tx.now, tool: tx.tool}
+	tx.many.views = append(tx.many.views, v)
+	return v
+}
+
+// Unclaim hands back the delivery rowID a sender claimed under token and
+// did not send (its pass was stopped): pending again with attempts and
+// next_attempt as they were before the claim, so the next pass takes it
+// at once rather than after the lease. A row no longer so claimed is left
+// as it is.
+func (tx *Tx) Unclaim(rowID int64, token string, attempts int, nextAttempt time.Time) error {
+	if err := tx.writable("Unclaim"); err != nil {
+		return err
+	}
+	_, err := tx.exec(`UPDATE reminder_deliveries SET status = 'pending', attempts = ?, claim_token = NULL,
+		lease_until = NULL, next_attempt = ? WHERE owner_id = ? AND id = ? AND claim_token = ? AND status = 'claimed'`,
+		attempts, nextAttempt.Unix(), tx.owner, rowID, token)
+	return err
+}

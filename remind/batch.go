@@ -33,6 +33,10 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 			firstErr = err
 		}
 	}
+	people, err := e.busy(ctx, people)
+	if err != nil {
+		return total, err
+	}
 	var due []person
 	for len(people) > 0 {
 		n, dues, r, err := e.recordMany(ctx, people, e.now())
@@ -68,6 +72,28 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 	}
 	e.deliverMany(ctx, due, &total, fail)
 	return total, firstErr
+}
+
+// busy leaves out of people those a pass has no work for now (see
+// store.RemindBusy), so a pass with nothing due costs a statement, not a
+// transaction a person. With a daily agenda every person is kept: its
+// time is their zone's.
+func (e *Engine) busy(ctx context.Context, people []person) ([]person, error) {
+	if e.digest != nil {
+		return people, nil
+	}
+	now := e.now()
+	busy, err := e.s.RemindBusy(ctx, now, now.Add(horizonWindow/2))
+	if err != nil {
+		return nil, err
+	}
+	out := people[:0:0]
+	for _, p := range people {
+		if busy[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // recordMany records what came due for the first people, in one

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
@@ -87,4 +88,48 @@ func (tx *Tx) Unclaim(rowID int64, token string, attempts int, nextAttempt time.
 		lease_until = NULL, next_attempt = ? WHERE owner_id = ? AND id = ? AND claim_token = ? AND status = 'claimed'`,
 		attempts, nextAttempt.Unix(), tx.owner, rowID, token)
 	return err
+}
+
+// RemindBusy gives the people, of all in the database, that a pass of
+// the reminders job has work for at now: no row in remind_state yet, or a
+// zone other than the one recorded there; a change in the journal after
+// the recorded mark (or the journal's numbering gone back below it); an
+// index row due by now; a pending delivery due by now or any claimed one;
+// a snooze due by now not recorded yet; or an index complete only up to
+// before horizonBefore. Anyone else would find nothing to do. It is one
+// statement whose cost is a few index probes a person, whatever their
+// items.
+func (s *Store) RemindBusy(ctx context.Context, now, horizonBefore time.Time) (map[int64]bool, error) {
+	at := now.Unix()
+	const q = `SELECT p.id FROM people p LEFT JOIN remind_state st ON st.owner_id = p.id
+		WHERE st.owner_id IS NULL OR st.zone <> p.zone
+		OR (st.horizon IS NOT NULL AND st.horizon <= ?)
+		OR EXISTS (SELECT 1 FROM changes c WHERE c.owner_id = p.id AND c.id > st.change_mark)
+		OR st.change_mark > coalesce((SELECT max(c.id) FROM changes c WHERE c.owner_id = p.id), 0)
+		OR EXISTS (SELECT 1 FROM remind_next n WHERE n.owner_id = p.id AND n.next_fire IS NOT NULL AND n.next_fire <= ?)
+		OR EXISTS (SELECT 1 FROM reminder_deliveries d WHERE d.owner_id = p.id AND d.status IN ('pending', 'claimed')
+			AND (d.status = 'claimed' OR d.next_attempt <= ?))
+		OR EXISTS (SELECT 1 FROM reminder_snoozes s WHERE s.owner_id = p.id AND s.deleted_at IS NULL AND s.fire_at <= ?
+			AND NOT EXISTS (SELECT 1 FROM reminder_deliveries d WHERE d.delivery_id = s.delivery_id))`
+	args := []any{horizonBefore.Unix(), at, at, at}
+	var rows *sql.Rows
+	var err error
+	if st := s.stmt(ctx, q); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = s.db.QueryContext(ctx, q, args...)
+	}
+	if err != nil {
+		return nil, s.troubled(err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

@@ -390,3 +390,59 @@ func TestRemindBoundsBackfill(t *testing.T) {
 		}
 	})
 }
+
+// TestIdlePassesMatchPerPerson is the differential test of the people a
+// pass leaves alone (store.RemindBusy): passes every few minutes, most
+// with nothing to do for one person or both, with items written, changed,
+// completed and deleted between them, and a zone change; the
+// batched engine must send, record and report what the per-person oracle
+// does at every pass.
+func TestIdlePassesMatchPerPerson(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(9, 21))
+		start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
+		w := twin{old: newEnv(t, start), new: newEnv(t, start)}
+		randomItems(w, r, ada, start, 20)
+		randomItems(w, r, bob, start, 10)
+		oracle := w.old.engine(Options{})
+		oracle.perPerson = true
+		batched := w.new.engine(Options{})
+		now := start.Add(time.Hour)
+		for step := range 160 {
+			w.setNow(now)
+			switch {
+			case step == 60:
+				w.call(bob, "set_time_zone", `{"time_zone":"America/New_York"}`)
+				w.old.bob.Zone, w.new.bob.Zone = tz.MustZone("America/New_York"), tz.MustZone("America/New_York")
+			case step%9 == 4:
+				who := ada
+				if r.IntN(2) == 0 {
+					who = bob
+				}
+				// Due within the next hours, so a missed change shows.
+				at := now.Add(time.Duration(20+r.IntN(200)) * time.Minute).In(w.new.ada.Zone.Location())
+				w.call(who, "add_task", fmt.Sprintf(`{"title":"Soon %d","due":%q,"remind_before":[%d]}`,
+					step, at.Format("2006-01-02T15:04"), 5*r.IntN(4)))
+			case step%13 == 7:
+				randomItems(w, r, ada, now, 1)
+			}
+			want, got := w.old.pass(oracle), w.new.pass(batched)
+			if want != got {
+				t.Fatalf("pass %d at %s: the oracle did %+v, the batched pass %+v", step, now.Format(time.RFC3339), want, got)
+			}
+			if a, b := sentKeys(w.old.rec.take()), sentKeys(w.new.rec.take()); !slices.Equal(a, b) {
+				t.Fatalf("pass %d at %s: the oracle sent\n%s\nthe batched pass\n%s", step, now.Format(time.RFC3339),
+					strings.Join(a, "\n"), strings.Join(b, "\n"))
+			}
+			now = now.Add(7 * time.Minute)
+		}
+		compareStatus(t, 160, oracle, batched)
+		a, b := w.old.rows(), w.new.rows()
+		if !slices.Equal(a, b) {
+			t.Fatalf("the recorded deliveries differ:\noracle %v\nbatched %v", a, b)
+		}
+		if len(a) < 20 {
+			t.Fatalf("only %d deliveries recorded: the test does not exercise much", len(a))
+		}
+	})
+}

@@ -257,6 +257,10 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 			{`remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]' OR id IN
 				(SELECT event_id FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL))`, []any{tx.owner}},
 		}
+		// One statement a table (its parts joined by UNION ALL): a
+		// rebuild runs it for every person.
+		var parts []string
+		args := []any{}
 		for i, q := range qs {
 			from := tb.table
 			if tx.s.engine != Postgres && i >= 2 {
@@ -266,16 +270,18 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 				// the person's tasks.
 				from += ` INDEXED BY ` + tb.table + []string{"_remind_open", "_remind_unknown"}[i-2]
 			}
-			sqlText := `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
-			args := append([]any{tx.owner}, q.args...)
+			part := `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
+			pargs := append([]any{tx.owner}, q.args...)
 			if i == 3 && tb.table == "tasks" {
-				sqlText = `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live +
+				part = `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live +
 					` AND remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`
-				args = []any{tx.owner}
+				pargs = []any{tx.owner}
 			}
-			if err := tx.eachCandidate(tb.prefix, sqlText, args, seen, &out); err != nil {
-				return nil, err
-			}
+			parts = append(parts, part)
+			args = append(args, pargs...)
+		}
+		if err := tx.eachCandidate(tb.prefix, strings.Join(parts, " UNION ALL "), args, seen, &out); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

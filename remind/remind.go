@@ -149,8 +149,8 @@ type Engine struct {
 	// before the items' bounds were kept: the oracle of the tests.
 	everyItem bool
 	// perPerson makes a pass take one person at a time, each in
-	// transactions of their own, as it did before passes were batched:
-	// the oracle of the tests.
+	// transactions of their own, and a rebuild read its items one by
+	// one, as it did before passes were batched: the oracle of the tests.
 	perPerson bool
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -153,6 +154,9 @@ func (e *Engine) recomputeAll(tx *store.Tx, p person, items, olds map[string]tim
 	if err != nil {
 		return err
 	}
+	if err := addEvents(tx, p, items, tasks); err != nil {
+		return err
+	}
 	labels := make([]string, 0, len(items))
 	for l := range items {
 		labels = append(labels, l)
@@ -183,6 +187,29 @@ func (e *Engine) recomputeAll(tx *store.Tx, p person, items, olds map[string]tim
 		}
 	}
 	return tx.SetNextFires(keep...)
+}
+
+// addEvents adds to out the events among items, read a few hundred a
+// query; an event that cannot be read so is left out, and read (and
+// reported) one by one later.
+func addEvents(tx *store.Tx, p person, items map[string]time.Time, out map[string]*watched) error {
+	var ids []int64
+	for l := range items {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(l, "e"), 10, 64); err == nil && strings.HasPrefix(l, "e") {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	evs, err := tx.EventsForReminders(ids)
+	if err != nil {
+		return err
+	}
+	for id, w := range evs {
+		if it, err := alarm.WatchEvent(w, id, p.Zone); err == nil {
+			out["e"+strconv.FormatInt(id, 10)] = it
+		}
+	}
+	return nil
 }
 
 // errBigRebuild is sync's answer when the whole index needs rebuilding
@@ -235,7 +262,7 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 		// skipped by the tool that wrote it.
 		floor = floor.Add(-ClockSkew)
 	}
-	if full {
+	if full && !e.perPerson {
 		if err := e.recomputeAll(tx, p, changed, index, floor, pending, r); err != nil {
 			return st, err
 		}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/assistant-dev/assistant/calendar"
 )
 
 // WriteMany runs fn in one write transaction that acts for each of
@@ -132,4 +134,71 @@ func (s *Store) RemindBusy(ctx context.Context, now, horizonBefore time.Time) (m
 		out[id] = true
 	}
 	return out, rows.Err()
+}
+
+// EventsForReminders reads the events of ids as [Tx.EventForReminders]
+// does, deleted or not, with their live overrides, a few hundred a
+// query: what a rebuild of the reminders' index reads. An event missing,
+// or whose row cannot be decoded, is left out (reading it alone says
+// why).
+func (tx *Tx) EventsForReminders(ids []int64) (map[int64]WatchedEvent, error) {
+	out := make(map[int64]WatchedEvent, len(ids))
+	const per = 500
+	for len(ids) > 0 {
+		n := min(len(ids), per)
+		args := []any{tx.owner}
+		for _, id := range ids[:n] {
+			args = append(args, id)
+		}
+		in := `(?` + repeatComma(n-1) + `)`
+		rows, err := tx.query(`SELECT `+eventColumns+`, updated_at, deleted_at FROM events WHERE owner_id = ? AND id IN `+in, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var updated, deleted sql.NullString
+			e, err := scanEvent(rows, &updated, &deleted)
+			if err != nil {
+				continue
+			}
+			out[e.ID] = WatchedEvent{Event: e, Dead: deleted.Valid, Updated: evStamp(updated.String),
+				Overrides: map[string]*calendar.Override{}}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		rows, err = tx.query(`SELECT `+overrideColumns+`, updated_at FROM event_overrides
+			WHERE owner_id = ? AND deleted_at IS NULL AND event_id IN `+in, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var upd sql.NullString
+			o, err := scanOverride(rows, &upd)
+			if err != nil {
+				// Which event it belongs to is unknown: the batch's
+				// events are left out, each read alone says why.
+				for _, id := range ids[:n] {
+					delete(out, id)
+				}
+				continue
+			}
+			w, ok := out[o.EventID]
+			if !ok {
+				continue
+			}
+			if u := evStamp(upd.String); u.After(w.Updated) {
+				w.Updated = u
+				out[o.EventID] = w
+			}
+			w.Overrides[o.Key] = o
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		ids = ids[n:]
+	}
+	return out, nil
 }

@@ -460,6 +460,24 @@ func (s *Store) backfillBatch(ctx context.Context, table string) (int, error) {
 			return 0, err
 		}
 	}
+	if table == EventsTable && len(keys) > 0 {
+		// A query a person for the batch's events (and their
+		// overrides), not two an event.
+		byOwner := map[int64][]int64{}
+		for _, k := range keys {
+			byOwner[k.owner] = append(byOwner[k.owner], k.id)
+		}
+		for owner, ids := range byOwner {
+			t.owner = owner
+			evs, err := t.EventsForReminders(ids)
+			if err != nil {
+				return 0, err
+			}
+			for id, w := range evs {
+				bounds[id] = EventRemindBounds(w.Event, w.Overrides)
+			}
+		}
+	}
 	// Many rows a statement: one statement per row is most of the time
 	// on PostgreSQL, a round trip each.
 	const perStmt = 500

@@ -195,6 +195,13 @@ func loadEvent(tx *store.Tx, id int64, zone tz.Zone) (*watched, bool, error) {
 	if !ok || err != nil {
 		return nil, false, err
 	}
+	return watchEvent(w, id, zone)
+}
+
+// watchEvent is event id, read as w, as the reminders job sees it for a
+// person in zone.
+func watchEvent(w store.WatchedEvent, id int64, zone tz.Zone) (*watched, bool, error) {
+	var err error
 	e := w.Event
 	it := &watched{Kind: "event", Label: e.Label(), ID: id, Title: e.Title, Location: e.Location,
 		Notes: e.Notes, zone: zone, AllDay: e.AllDay, Updated: w.Updated, Dead: w.Dead}

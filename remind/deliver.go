@@ -27,6 +27,7 @@ type delivery struct {
 	Failures    int    // earlier attempts that ended in a notifier's error
 	Token       string
 	DeliveredTo []string
+	WasDue      time.Time // next_attempt before the claim (Unclaim puts it back)
 }
 
 // afterSend runs between sending a delivery and marking it sent. It does
@@ -47,28 +48,34 @@ func (e *Engine) deliverNext(ctx context.Context, p person, r *Result) (more boo
 	// The lease is renewed while the send runs, however long a notifier
 	// takes, so no other process starts a second send of it meanwhile.
 	stopRenew := e.keepLease(sendCtx, p, d)
-	msg, err := e.message(sendCtx, p, d)
-	if err != nil {
-		e.log.Error("cannot build a reminder; sending what is known", "delivery", d.ID, "err", err)
-	}
-	body, _ := json.Marshal(msg)
-	var failures []string
-	for _, n := range e.notifiers {
-		if slices.Contains(d.DeliveredTo, n.Name()) {
-			continue
-		}
-		if err := n.Notify(sendCtx, msg, body); err != nil {
-			failures = append(failures, n.Name()+": "+err.Error())
-			continue
-		}
-		d.DeliveredTo = append(d.DeliveredTo, n.Name())
-	}
+	failures := e.send(sendCtx, p, d)
 	// Marked at once, before anything else (the renewal stops after): a
 	// crash between the send and this mark is what resends a delivery.
 	afterSend(d)
 	err = e.finish(sendCtx, p, d, failures, e.now(), r)
 	stopRenew()
 	return true, err
+}
+
+// send sends d through every notifier that has not accepted it yet, and
+// returns their errors.
+func (e *Engine) send(ctx context.Context, p person, d *delivery) (failures []string) {
+	msg, err := e.message(ctx, p, d)
+	if err != nil {
+		e.log.Error("cannot build a reminder; sending what is known", "delivery", d.ID, "err", err)
+	}
+	body, _ := json.Marshal(msg)
+	for _, n := range e.notifiers {
+		if slices.Contains(d.DeliveredTo, n.Name()) {
+			continue
+		}
+		if err := n.Notify(ctx, msg, body); err != nil {
+			failures = append(failures, n.Name()+": "+err.Error())
+			continue
+		}
+		d.DeliveredTo = append(d.DeliveredTo, n.Name())
+	}
+	return failures
 }
 
 // leaseNow is the lease clock's reading in tx: Options.LeaseClock when
@@ -139,8 +146,22 @@ func (e *Engine) keepLease(ctx context.Context, p person, d *delivery) (stop fun
 func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, bool, error) {
 	var d *delivery
 	more := false
+	var tr Result // counts of the transaction that commits
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-		d, more = nil, false
+		tr = Result{}
+		var err error
+		d, more, err = e.claimIn(tx, p, &tr)
+		return err
+	})
+	if err == nil {
+		r.add(tr)
+	}
+	return d, more, err
+}
+
+// claimIn is claim's work in tx, a transaction acting for p.
+func (e *Engine) claimIn(tx *store.Tx, p person, r *Result) (d *delivery, more bool, err error) {
+	err = func() error {
 		now := e.now()
 		found, ok, err := tx.NextToSend(now, e.leaseGiven())
 		if err != nil || !ok {
@@ -149,7 +170,7 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 		more = true
 		row := delivery{RowID: found.RowID, Item: found.Item, Occurrence: found.Occurrence, Trigger: found.Trigger,
 			FireAt: found.FireAt, ID: found.ID, Attempt: found.Attempts, Failures: found.Failures,
-			DeliveredTo: found.DeliveredTo}
+			DeliveredTo: found.DeliveredTo, WasDue: found.NextAttempt}
 		status, lastErr := found.Status, found.LastError
 		settle := func(st, why string) error { return tx.Settle(row.RowID, st, why) }
 		if late := now.Sub(row.FireAt); late > e.maxLate {
@@ -199,7 +220,7 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 		}
 		d = &row
 		return nil
-	})
+	}()
 	return d, more, err
 }
 
@@ -220,17 +241,27 @@ func times(n int) string {
 // lease now, since the message went out; a failure is recorded only while
 // this sender still holds it.
 func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []string, now time.Time, r *Result) error {
+	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error { return e.markIn(tx, d, failures, now) })
+	e.report(p, d, failures, now, r)
+	return err
+}
+
+// markIn is finish's write in tx, a transaction acting for d's person.
+func (e *Engine) markIn(tx *store.Tx, d *delivery, failures []string, now time.Time) error {
+	if len(failures) == 0 {
+		return tx.MarkSent(d.RowID, now, d.DeliveredTo)
+	}
+	fails := d.Failures + 1
+	var retryAt time.Time // zero: failed for good
+	if fails < e.maxAttempts() {
+		retryAt = now.Add(e.retry[min(fails-1, len(e.retry)-1)])
+	}
+	return tx.MarkFailed(d.RowID, d.Token, fails, strings.Join(failures, "; "), d.DeliveredTo, retryAt)
+}
+
+// report counts and logs the outcome of one attempt.
+func (e *Engine) report(p person, d *delivery, failures []string, now time.Time, r *Result) {
 	fails := d.Failures + 1 // when this attempt failed
-	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
-		if len(failures) == 0 {
-			return tx.MarkSent(d.RowID, now, d.DeliveredTo)
-		}
-		var retryAt time.Time // zero: failed for good
-		if fails < e.maxAttempts() {
-			retryAt = now.Add(e.retry[min(fails-1, len(e.retry)-1)])
-		}
-		return tx.MarkFailed(d.RowID, d.Token, fails, strings.Join(failures, "; "), d.DeliveredTo, retryAt)
-	})
 	late := now.Sub(d.FireAt)
 	attrs := []any{"person", p.Name, "delivery", d.ID, "item", d.Item, "occurrence", d.Occurrence,
 		"trigger", d.Trigger, "fire_at", tz.RFC3339(d.FireAt, p.Zone), "attempt", d.Attempt}
@@ -251,7 +282,6 @@ func (e *Engine) finish(ctx context.Context, p person, d *delivery, failures []s
 		e.log.Warn("reminder not delivered; will retry", append(attrs, "err", strings.Join(failures, "; "),
 			"retry_in", humanDuration(e.retry[min(fails-1, len(e.retry)-1)]))...)
 	}
-	return err
 }
 
 // ended reports whether the event occurrence a delivery is about has

@@ -159,14 +159,41 @@ func secondOccurrence(e *env, id string, days int) string {
 	return id + "@" + t.AddDate(0, 0, days).UTC().Format("20060102T150405Z")
 }
 
+// TestBatchedPassMatchesPerPerson is the differential test of the pass
+// over many people in shared transactions (batch.go): on two databases
+// with the same randomised items, the oracle takes one person at a time,
+// each in transactions of their own, as passes did before; the other
+// records and sends in batches. What they send, record and report must
+// be the same, pass after pass (see TestRebuildByBoundsMatchesEveryItem
+// for the steps).
+func TestBatchedPassMatchesPerPerson(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		seeds := []uint64{4, 5}
+		if testing.Short() {
+			seeds = seeds[:1]
+		}
+		for _, seed := range seeds {
+			t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+				diffPasses(t, seed, func(oracle *Engine) { oracle.perPerson = true })
+			})
+		}
+	})
+}
+
 func diffRebuild(t *testing.T, seed uint64) {
+	diffPasses(t, seed, func(oracle *Engine) { oracle.everyItem = true })
+}
+
+// diffPasses runs the same passes on twin databases, with an oracle
+// engine set by asOracle and a default one, and wants the same outcomes.
+func diffPasses(t *testing.T, seed uint64, asOracle func(*Engine)) {
 	r := rand.New(rand.NewPCG(seed, 21))
 	start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
 	w := twin{old: newEnv(t, start), new: newEnv(t, start)}
 	randomItems(w, r, ada, start, 70)
 	randomItems(w, r, bob, start, 25)
 	oracle := w.old.engine(Options{})
-	oracle.everyItem = true
+	asOracle(oracle)
 	bounded := w.new.engine(Options{})
 
 	// The job first runs days after the writes, then every 97 minutes
@@ -360,6 +387,62 @@ func TestRemindBoundsBackfill(t *testing.T) {
 		e.s = e.open()
 		if got := read(); got != written {
 			t.Fatalf("backfilled bounds differ from the written ones:\nwritten\n%s\nbackfilled\n%s", written, got)
+		}
+	})
+}
+
+// TestIdlePassesMatchPerPerson is the differential test of the people a
+// pass leaves alone (store.RemindBusy): passes every few minutes, most
+// with nothing to do for one person or both, with items written, changed,
+// completed and deleted between them, and a zone change; the
+// batched engine must send, record and report what the per-person oracle
+// does at every pass.
+func TestIdlePassesMatchPerPerson(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(9, 21))
+		start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
+		w := twin{old: newEnv(t, start), new: newEnv(t, start)}
+		randomItems(w, r, ada, start, 20)
+		randomItems(w, r, bob, start, 10)
+		oracle := w.old.engine(Options{})
+		oracle.perPerson = true
+		batched := w.new.engine(Options{})
+		now := start.Add(time.Hour)
+		for step := range 160 {
+			w.setNow(now)
+			switch {
+			case step == 60:
+				w.call(bob, "set_time_zone", `{"time_zone":"America/New_York"}`)
+				w.old.bob.Zone, w.new.bob.Zone = tz.MustZone("America/New_York"), tz.MustZone("America/New_York")
+			case step%9 == 4:
+				who := ada
+				if r.IntN(2) == 0 {
+					who = bob
+				}
+				// Due within the next hours, so a missed change shows.
+				at := now.Add(time.Duration(20+r.IntN(200)) * time.Minute).In(w.new.ada.Zone.Location())
+				w.call(who, "add_task", fmt.Sprintf(`{"title":"Soon %d","due":%q,"remind_before":[%d]}`,
+					step, at.Format("2006-01-02T15:04"), 5*r.IntN(4)))
+			case step%13 == 7:
+				randomItems(w, r, ada, now, 1)
+			}
+			want, got := w.old.pass(oracle), w.new.pass(batched)
+			if want != got {
+				t.Fatalf("pass %d at %s: the oracle did %+v, the batched pass %+v", step, now.Format(time.RFC3339), want, got)
+			}
+			if a, b := sentKeys(w.old.rec.take()), sentKeys(w.new.rec.take()); !slices.Equal(a, b) {
+				t.Fatalf("pass %d at %s: the oracle sent\n%s\nthe batched pass\n%s", step, now.Format(time.RFC3339),
+					strings.Join(a, "\n"), strings.Join(b, "\n"))
+			}
+			now = now.Add(7 * time.Minute)
+		}
+		compareStatus(t, 160, oracle, batched)
+		a, b := w.old.rows(), w.new.rows()
+		if !slices.Equal(a, b) {
+			t.Fatalf("the recorded deliveries differ:\noracle %v\nbatched %v", a, b)
+		}
+		if len(a) < 20 {
+			t.Fatalf("only %d deliveries recorded: the test does not exercise much", len(a))
 		}
 	})
 }

@@ -148,6 +148,10 @@ type Engine struct {
 	// everyItem makes a rebuild read every item with reminders, as it did
 	// before the items' bounds were kept: the oracle of the tests.
 	everyItem bool
+	// perPerson makes a pass take one person at a time, each in
+	// transactions of their own, and a rebuild read its items one by
+	// one, as it did before passes were batched: the oracle of the tests.
+	perPerson bool
 }
 
 // New checks opts and returns an Engine.
@@ -263,6 +267,9 @@ func (e *Engine) Pass(ctx context.Context) (Result, error) {
 	if err != nil {
 		return total, err
 	}
+	if !e.perPerson {
+		return e.passBatched(ctx, people)
+	}
 	var firstErr error
 	for _, p := range people {
 		r, err := e.passPerson(ctx, p)
@@ -332,24 +339,30 @@ func (e *Engine) recordDueOnce(ctx context.Context, p person, now time.Time, r *
 	var tr Result // counts of the transaction that commits
 	if _, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		tr = Result{}
-		st, err := e.sync(tx, p, now, &tr)
-		if err != nil {
-			return err
-		}
-		if err := e.record(tx, p, st, now, &tr); err != nil {
-			return err
-		}
-		st.PassedAt = now.Truncate(time.Second)
-		if err := saveState(tx, st); err != nil {
-			return err
-		}
-		_, due, err = tx.NextToSend(now, e.leaseGiven())
+		due, err = e.recordIn(tx, p, now, &tr)
 		return err
 	}); err != nil {
 		return false, err
 	}
 	r.add(tr)
 	return due, nil
+}
+
+// recordIn is recordDueOnce's work in tx, a transaction acting for p.
+func (e *Engine) recordIn(tx *store.Tx, p person, now time.Time, r *Result) (due bool, err error) {
+	st, err := e.sync(tx, p, now, r)
+	if err != nil {
+		return false, err
+	}
+	if err := e.record(tx, p, st, now, r); err != nil {
+		return false, err
+	}
+	st.PassedAt = now.Truncate(time.Second)
+	if err := saveState(tx, st); err != nil {
+		return false, err
+	}
+	_, due, err = tx.NextToSend(now, e.leaseGiven())
+	return due, err
 }
 
 func newToken() string {

@@ -1,6 +1,7 @@
 package remind
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -235,6 +237,14 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 		}
 		owners = append(owners, p.ID)
 	}
+	locs := map[string]*time.Location{}
+	for _, z := range zones {
+		l, err := time.LoadLocation(z)
+		if err != nil {
+			return err
+		}
+		locs[z] = l
+	}
 	r := rand.New(rand.NewPCG(uint64(n), 14))
 	stamp := scaleNow.Add(-400 * 24 * time.Hour).Format(time.RFC3339)
 	created := scaleNow.Add(-400 * 24 * time.Hour).Unix()
@@ -244,7 +254,7 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 		owner := owners[i%people]
 		zone := tz.MustZone(zones[(i%people)%len(zones)])
 		at := scaleNow.Add(time.Duration(r.Int64N(int64(2*365*24*time.Hour))) - 365*24*time.Hour).Truncate(15 * time.Minute)
-		goLoc, _ := time.LoadLocation(zone.Name())
+		goLoc := locs[zone.Name()]
 		local := at.In(goLoc)
 		date := local.Format("2006-01-02")
 		if i%5 == 4 { // an event
@@ -311,7 +321,21 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 		_, err = conn.Exec(ctx, `VACUUM ANALYZE`)
 		return err
 	}
-	tx, err := s.DB().BeginTx(ctx, nil)
+	// One connection with a page cache that holds the indexes being
+	// filled (SQLite's default 2 MB makes each insert of a large seed
+	// read and write index pages again), the rows grouped by person (an
+	// index led by owner_id then grows in a few places at a time), many
+	// rows per statement.
+	conn, err := s.DB().Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA cache_size = -262144`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(ctx, `PRAGMA cache_size = -2000`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
@@ -321,22 +345,37 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 		cols  []string
 		rows  [][]any
 	}{{"tasks", scaleTaskCols, tasks}, {"events", scaleEventCols, events}} {
-		st, err := tx.Prepare(`INSERT INTO ` + t.table + ` (` + strings.Join(t.cols, ", ") + `) VALUES (?` +
-			strings.Repeat(", ?", len(t.cols)-1) + `)`)
+		slices.SortStableFunc(t.rows, func(a, b []any) int { return cmp.Compare(a[0].(int64), b[0].(int64)) })
+		const perStmt = 64
+		one := `(?` + strings.Repeat(", ?", len(t.cols)-1) + `)`
+		insert := `INSERT INTO ` + t.table + ` (` + strings.Join(t.cols, ", ") + `) VALUES `
+		st, err := tx.PrepareContext(ctx, insert+one+strings.Repeat(", "+one, perStmt-1))
 		if err != nil {
 			return err
 		}
-		for _, row := range t.rows {
-			if _, err := st.Exec(row...); err != nil {
+		args := make([]any, 0, perStmt*len(t.cols))
+		rows := t.rows
+		for len(rows) >= perStmt {
+			args = args[:0]
+			for _, row := range rows[:perStmt] {
+				args = append(args, row...)
+			}
+			if _, err := st.ExecContext(ctx, args...); err != nil {
+				return err
+			}
+			rows = rows[perStmt:]
+		}
+		st.Close()
+		for _, row := range rows {
+			if _, err := tx.ExecContext(ctx, insert+one, row...); err != nil {
 				return err
 			}
 		}
-		st.Close()
 	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	_, err = s.DB().Exec(`ANALYZE`)
+	_, err = conn.ExecContext(ctx, `ANALYZE`)
 	return err
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -143,6 +144,74 @@ func openTasks(tx *store.Tx, p person, items map[string]time.Time) (map[string]*
 	return out, err
 }
 
+// recomputeAll is recompute for every item of items (each with its change
+// instant), whose index rows are olds, in a few statements: the open
+// tasks read in one query, the index written in one; an item that
+// cannot be worked out is logged and counted, as recomputeLogged does.
+func (e *Engine) recomputeAll(tx *store.Tx, p person, items, olds map[string]time.Time, passedAt time.Time,
+	pending map[string]bool, r *Result) error {
+	tasks, err := openTasks(tx, p, items)
+	if err != nil {
+		return err
+	}
+	if err := addEvents(tx, p, items, tasks); err != nil {
+		return err
+	}
+	labels := make([]string, 0, len(items))
+	for l := range items {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	problem := func(l string, err error) {
+		e.log.Error("cannot work out an item's reminders; it is skipped until it changes", "person", p.Name, "item", l, "err", err)
+		r.Problems++
+	}
+	var keep []store.NextFire
+	for _, l := range labels {
+		it, found := tasks[l]
+		if !found {
+			if it, found, err = loadItem(tx, l, p.Zone); err != nil {
+				problem(l, err)
+				continue
+			}
+		}
+		next, live, err := e.refresh(tx, l, it, found, olds[l], items[l], passedAt, pending, r)
+		if err != nil {
+			problem(l, err)
+			continue
+		}
+		if live {
+			keep = append(keep, store.NextFire{Item: l, At: next})
+		} else if err := tx.DropNextFire(l); err != nil {
+			return err
+		}
+	}
+	return tx.SetNextFires(keep...)
+}
+
+// addEvents adds to out the events among items, read a few hundred a
+// query; an event that cannot be read so is left out, and read (and
+// reported) one by one later.
+func addEvents(tx *store.Tx, p person, items map[string]time.Time, out map[string]*watched) error {
+	var ids []int64
+	for l := range items {
+		if id, err := strconv.ParseInt(strings.TrimPrefix(l, "e"), 10, 64); err == nil && strings.HasPrefix(l, "e") {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	evs, err := tx.EventsForReminders(ids)
+	if err != nil {
+		return err
+	}
+	for id, w := range evs {
+		if it, err := alarm.WatchEvent(w, id, p.Zone); err == nil {
+			out["e"+strconv.FormatInt(id, 10)] = it
+		}
+	}
+	return nil
+}
+
 // errBigRebuild is sync's answer when the whole index needs rebuilding
 // over more than rebuildBatch items: rebuild does it, in transactions of
 // its own, and the pass then syncs again.
@@ -170,8 +239,9 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 	}
 	changed := map[string]time.Time{} // item → when it changed
 	var pending map[string]bool
+	var index map[string]time.Time
 	if full {
-		if pending, _, err = e.fullItems(tx, &st, now, changed); err != nil {
+		if pending, index, err = e.fullItems(tx, &st, now, changed); err != nil {
 			return st, err
 		}
 		if len(changed) > rebuildBatch {
@@ -192,8 +262,14 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 		// skipped by the tool that wrote it.
 		floor = floor.Add(-ClockSkew)
 	}
-	for label, at := range changed {
-		e.recomputeLogged(tx, p, label, at, floor, pending, r)
+	if full && !e.perPerson {
+		if err := e.recomputeAll(tx, p, changed, index, floor, pending, r); err != nil {
+			return st, err
+		}
+	} else {
+		for label, at := range changed {
+			e.recomputeLogged(tx, p, label, at, floor, pending, r)
+		}
 	}
 	st.ChangeMark, st.Zone = mark, p.Zone.Name()
 	if !full && !st.Horizon.IsZero() && st.Horizon.Before(now.Add(horizonWindow/2)) {

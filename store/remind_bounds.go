@@ -257,17 +257,31 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 			{`remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]' OR id IN
 				(SELECT event_id FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL))`, []any{tx.owner}},
 		}
+		// One statement a table (its parts joined by UNION ALL): a
+		// rebuild runs it for every person.
+		var parts []string
+		args := []any{}
 		for i, q := range qs {
-			sqlText := `SELECT id, coalesce(updated_at, '') FROM ` + tb.table + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
-			args := append([]any{tx.owner}, q.args...)
+			from := tb.table
+			if tx.s.engine != Postgres && i >= 2 {
+				// SQLite's planner takes an index of every open task
+				// (owner_id and status) over the small partial ones
+				// these two read, which made each rebuild read all of
+				// the person's tasks.
+				from += ` INDEXED BY ` + tb.table + []string{"_remind_open", "_remind_unknown"}[i-2]
+			}
+			part := `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
+			pargs := append([]any{tx.owner}, q.args...)
 			if i == 3 && tb.table == "tasks" {
-				sqlText = `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND ` + tb.live +
+				part = `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live +
 					` AND remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`
-				args = []any{tx.owner}
+				pargs = []any{tx.owner}
 			}
-			if err := tx.eachCandidate(tb.prefix, sqlText, args, seen, &out); err != nil {
-				return nil, err
-			}
+			parts = append(parts, part)
+			args = append(args, pargs...)
+		}
+		if err := tx.eachCandidate(tb.prefix, strings.Join(parts, " UNION ALL "), args, seen, &out); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -444,6 +458,24 @@ func (s *Store) backfillBatch(ctx context.Context, table string) (int, error) {
 		})
 		if err != nil {
 			return 0, err
+		}
+	}
+	if table == EventsTable && len(keys) > 0 {
+		// A query a person for the batch's events (and their
+		// overrides), not two an event.
+		byOwner := map[int64][]int64{}
+		for _, k := range keys {
+			byOwner[k.owner] = append(byOwner[k.owner], k.id)
+		}
+		for owner, ids := range byOwner {
+			t.owner = owner
+			evs, err := t.EventsForReminders(ids)
+			if err != nil {
+				return 0, err
+			}
+			for id, w := range evs {
+				bounds[id] = EventRemindBounds(w.Event, w.Overrides)
+			}
 		}
 	}
 	// Many rows a statement: one statement per row is most of the time

@@ -40,6 +40,7 @@ type Tx struct {
 	// (0 before), and touched[:flushed] are in its change_rows.
 	change  int64
 	flushed int
+	many    *manyOwners // a WriteMany's (remind_batch.go), else nil
 }
 
 type rowKey struct {

@@ -638,7 +638,9 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 	for _, r := range rs {
 		ids = append(ids, r.id)
 	}
-	current, err := tx.images(`SELECT * FROM `+table+` WHERE owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
+	// +owner_id: by the ids, not by an index on the owner, which SQLite
+	// otherwise picks and walks every row of the owner for each batch.
+	current, err := tx.images(`SELECT * FROM `+table+` WHERE +owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
 	if err != nil {
 		return err
 	}
@@ -653,7 +655,7 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 		}
 	}
 	now := stamp(tx.now)
-	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE owner_id = ? AND id IN (`+marks+`) RETURNING *`,
+	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE +owner_id = ? AND id IN (`+marks+`) RETURNING *`,
 		append([]any{now, now, tx.owner}, ids...)...)
 	if err != nil {
 		return fmt.Errorf("cannot take back what %s added: %w", changeID(change), err)

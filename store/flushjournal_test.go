@@ -217,6 +217,13 @@ func TestUndoLargeChangeInBatches(t *testing.T) {
 		if len(c.Rows) != n || c.Undoes != change {
 			t.Fatalf("the undo %s is of %d rows undoing %q, want %d rows undoing %s", undo, len(c.Rows), c.Undoes, n, change)
 		}
+		h, err := f.s.ChangeHead(f.ctx, f.alice.ID, undo)
+		if err != nil || h.ID != undo || h.Tool != "undo" || h.Undoes != change || h.Summary != c.Summary || h.Rows != nil {
+			t.Fatalf("ChangeHead(%s) = %+v, %v; want %s of undo, undoing %s, without rows", undo, h, err, undo, change)
+		}
+		if _, err := f.s.ChangeHead(f.ctx, f.bob.ID, undo); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("ChangeHead of alice's %s for bob = %v, want ErrNotFound", undo, err)
+		}
 		if _, err := f.s.Undo(f.ctx, f.alice.ID, undo); err != nil {
 			t.Fatalf("redo: %v", err)
 		}

@@ -377,7 +377,7 @@ func (s *Store) Changes(ctx context.Context, owner int64, limit int) ([]Change, 
 	if limit <= 0 {
 		limit = 20
 	}
-	return s.changes(ctx, owner, 0, min(limit, 200))
+	return s.changes(ctx, owner, 0, min(limit, 200), true)
 }
 
 // ChangeByID is one of owner's changes ("c31"); ErrNotFound when the id is
@@ -387,7 +387,7 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 	if err != nil {
 		return Change{}, err
 	}
-	out, err := s.changes(ctx, owner, n, 1)
+	out, err := s.changes(ctx, owner, n, 1, true)
 	if err != nil {
 		return Change{}, err
 	}
@@ -397,21 +397,40 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 	return out[0], nil
 }
 
-// changes reads owner's changes newest first; only change id when only > 0.
-func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Change, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
+// ChangeHead is ChangeByID without the change's rows (Rows is nil): what
+// names a change (its tool, what it undid) without reading the rows of
+// an import of 50,000 events.
+func (s *Store) ChangeHead(ctx context.Context, owner int64, change string) (Change, error) {
+	n, err := parseChange(change)
+	if err != nil {
+		return Change{}, err
+	}
+	out, err := s.changes(ctx, owner, n, 1, false)
+	if err != nil {
+		return Change{}, err
+	}
+	if len(out) == 0 {
+		return Change{}, fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(n), ErrNotFound)
+	}
+	return out[0], nil
+}
+
+// changes reads owner's changes newest first; only change id when only > 0;
+// their rows with rows.
+func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows bool) ([]Change, error) {
+	list, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
 		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limitArg(limit))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer list.Close()
 	var out []Change
 	idx := map[int64]int{}
-	for rows.Next() {
+	for list.Next() {
 		var c Change
 		var id, created int64
 		var undoes, undoneBy sql.NullInt64
-		if err := rows.Scan(&id, &c.Tool, &c.Summary, &created, &undoes, &undoneBy); err != nil {
+		if err := list.Scan(&id, &c.Tool, &c.Summary, &created, &undoes, &undoneBy); err != nil {
 			return nil, err
 		}
 		c.ID, c.Created = changeID(id), time.Unix(created, 0).UTC()
@@ -424,11 +443,11 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Ch
 		idx[id] = len(out)
 		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
+	if err := list.Err(); err != nil {
 		return nil, err
 	}
-	rows.Close()
-	if len(out) == 0 {
+	list.Close()
+	if len(out) == 0 || !rows {
 		return out, nil
 	}
 	last, _ := parseChange(out[len(out)-1].ID)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -87,7 +88,15 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 		if err != nil {
 			return err
 		}
-		cal, err := decodeStream(r, DecodeOptions{Zone: zone, Now: now}, w.add)
+		read := readAhead(ctx, r, DecodeOptions{Zone: zone, Now: now})
+		for batch := range read.batches {
+			if w.err == nil {
+				if w.add(batch); w.err != nil {
+					read.stop()
+				}
+			}
+		}
+		cal, err := read.wait()
 		if w.err != nil {
 			return w.err
 		}
@@ -107,6 +116,7 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 		w.plan.events = append(w.plan.events, rest.events...)
 		w.plan.tasks = rest.tasks
 		for i := range rest.skips {
+			w.plan.skips[i] = append(w.plan.skips[i], read.plan.skips[i]...)
 			w.plan.skips[i] = append(w.plan.skips[i], rest.skips[i]...)
 		}
 		rep.Skipped = append(cal.Skipped, w.plan.skipped()...)
@@ -198,20 +208,138 @@ func newImportWriter(tx *store.Tx, rep *Report, dry bool, person tz.Zone, now ti
 	return &importWriter{tx: tx, rep: rep, dry: dry, person: person, plan: planned{now: now}, live: byUID, ovs: ovs}, nil
 }
 
-// add takes one streamed series: the rules applied, and written with the
-// batch it completes.
-func (w *importWriter) add(e *Event) {
-	if w.err != nil {
-		return
-	}
-	checkEvent(e, w.plan.skipper(skipTexts))
-	if !planSeries(e, w.person, w.plan.skipper(skipCancelled)) {
-		return
-	}
-	w.batch = append(w.batch, plannedEvent{src: e})
+// add takes a batch of streamed series, the rules applied (readAhead),
+// and writes the batches they complete; after a failed write (w.err) it
+// keeps nothing.
+func (w *importWriter) add(pes []plannedEvent) {
+	w.batch = append(w.batch, pes...)
 	if len(w.batch) >= flushRows {
 		w.err = w.flush()
 	}
+}
+
+// reader is a calendar being read by its own goroutine (readAhead) while
+// the import writes what it has read: on a machine of two cores the
+// reading and the writing overlap.
+type reader struct {
+	// batches are the streamed series (see decodeStream), the rules of
+	// planRows applied and their stored form made, readBatch at a time;
+	// closed when the stream is read.
+	batches <-chan []plannedEvent
+	// plan holds the report's lines of the rules applied to them.
+	plan    planned
+	stopped chan struct{} // closed by stop: the reading ends early
+	once    sync.Once
+	done    chan struct{} // closed when the goroutine has ended
+	cal     *Calendar
+	err     error
+	panic   any
+}
+
+// readBatch is how many series readAhead hands over at a time, and
+// readQueue how many batches may wait: what is read ahead of the
+// writing stays a few hundred events.
+const (
+	readBatch = 256
+	readQueue = 4
+)
+
+// readAhead decodes r (decodeStream) in a goroutine of its own: each
+// streamed series has checkEvent and planSeries applied and its stored
+// form made there, and comes out of the reader's batches. Every batch
+// must be received (or stop called, then the rest received); wait then
+// gives what decodeStream returned. The reading stops early, with an
+// error, when ctx is cancelled or stop is called.
+func readAhead(ctx context.Context, r io.Reader, opts DecodeOptions) *reader {
+	out := make(chan []plannedEvent, readQueue)
+	rd := &reader{batches: out, plan: planned{now: opts.Now}, stopped: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(rd.done)
+		defer close(out)
+		defer func() {
+			// A panic is carried over to the goroutine that waits, as if
+			// the reading had run there.
+			if p := recover(); p != nil {
+				rd.panic = p
+			}
+		}()
+		var batch []plannedEvent
+		send := func() bool {
+			select {
+			case out <- batch:
+				batch = make([]plannedEvent, 0, readBatch)
+				return true
+			case <-rd.stopped:
+				return false
+			}
+		}
+		var in io.Reader = &stoppable{r: r, ctx: ctx, stopped: rd.stopped}
+		if rs, ok := r.(io.ReadSeeker); ok {
+			in = &stoppableSeeker{stoppable{r: r, ctx: ctx, stopped: rd.stopped}, rs}
+		}
+		rd.cal, rd.err = decodeStream(in, opts, func(e *Event) {
+			checkEvent(e, rd.plan.skipper(skipTexts))
+			if !planSeries(e, opts.Zone, rd.plan.skipper(skipCancelled)) {
+				return
+			}
+			pe := plannedEvent{src: e}
+			pe.stored(opts.Now)
+			if batch = append(batch, pe); len(batch) >= readBatch {
+				send()
+			}
+		})
+		if len(batch) > 0 {
+			send()
+		}
+	}()
+	return rd
+}
+
+// stop ends the reading early: the goroutine's next read of the stream
+// fails and no more batches are sent.
+func (rd *reader) stop() { rd.once.Do(func() { close(rd.stopped) }) }
+
+// wait waits for the goroutine to end (every batch received) and gives
+// what decodeStream returned.
+func (rd *reader) wait() (*Calendar, error) {
+	<-rd.done
+	if rd.panic != nil {
+		panic(rd.panic)
+	}
+	return rd.cal, rd.err
+}
+
+// errStopped is what a stopped reading reads.
+var errStopped = errors.New("the import stopped reading the file")
+
+// stoppable is r, failing once ctx is done or stopped is closed.
+type stoppable struct {
+	r       io.Reader
+	ctx     context.Context
+	stopped chan struct{}
+}
+
+func (s *stoppable) Read(b []byte) (int, error) {
+	select {
+	case <-s.stopped:
+		return 0, errStopped
+	default:
+	}
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.r.Read(b)
+}
+
+// stoppableSeeker is stoppable of an io.ReadSeeker, which decodeStream
+// reads twice rather than hold.
+type stoppableSeeker struct {
+	stoppable
+	rs io.ReadSeeker
+}
+
+func (s *stoppableSeeker) Seek(offset int64, whence int) (int64, error) {
+	return s.rs.Seek(offset, whence)
 }
 
 // flush writes the batch.

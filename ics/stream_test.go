@@ -3,6 +3,7 @@ package ics
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -148,3 +149,58 @@ func exportOf(t *testing.T, st *store.Store, p store.Person) string {
 }
 
 func icsLines(lines ...string) string { return strings.Join(lines, "\r\n") + "\r\n" }
+
+// countingSeeker is a file in memory that counts the bytes read from it
+// and calls at, once, when more than after bytes have been read.
+type countingSeeker struct {
+	*bytes.Reader
+	read  int
+	after int
+	at    func()
+}
+
+func (c *countingSeeker) Read(b []byte) (int, error) {
+	n, err := c.Reader.Read(b)
+	c.read += n
+	if c.at != nil && c.read > c.after {
+		c.at()
+		c.at = nil
+	}
+	return n, err
+}
+
+// TestImportStopsReading fails an import's write (the person is gone)
+// and cancels another mid-file: the file is read on its own goroutine
+// while the import writes, and both end the reading early (the file is
+// read once whole for its zones, then not to its end again), with the
+// error said and nothing written.
+func TestImportStopsReading(t *testing.T) {
+	var buf bytes.Buffer
+	if err := icstest.Calendar(&buf, 10000, 3); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	st, p := openStore(t)
+	gone := store.Person{ID: p.ID + 100, Name: "gone", Zone: p.Zone}
+	f := &countingSeeker{Reader: bytes.NewReader(data)}
+	if _, err := Import(context.Background(), st, gone, f, ImportOptions{Source: "big.ics"}); err == nil {
+		t.Fatal("an import for no person was written")
+	}
+	if f.read >= 2*len(data) {
+		t.Errorf("after its write failed the import read the file to its end (%d bytes of a %d-byte file)", f.read, len(data))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f = &countingSeeker{Reader: bytes.NewReader(data), after: len(data) + len(data)/4, at: cancel}
+	_, err := Import(ctx, st, p, f, ImportOptions{Source: "big.ics"})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled import = %v, want context.Canceled", err)
+	}
+	if f.read >= 2*len(data) {
+		t.Errorf("a cancelled import read the file to its end (%d bytes of a %d-byte file)", f.read, len(data))
+	}
+	var n int
+	if err := st.DB().QueryRow(`SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM changes)`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d rows written by imports that failed (%v)", n, err)
+	}
+}

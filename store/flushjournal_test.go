@@ -149,3 +149,93 @@ func TestUndoAddedInBatches(t *testing.T) {
 		}
 	})
 }
+
+// TestUndoLargeChangeInBatches undoes (and redoes) a change of more rows
+// than one batch of Undo, added and updated rows interleaved so runs
+// cross the batches: every row comes back as it was, the undo is one
+// change of every row, and the undo never holds more than a batch of
+// rows not yet journaled.
+func TestUndoLargeChangeInBatches(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		const n = 3*undoBatch + 100
+		var olds []int64
+		for i := 0; i < n/4; i++ {
+			id, _ := f.add(t, f.alice.ID, "old")
+			olds = append(olds, id)
+		}
+		var added []int64
+		change, err := f.s.Write(f.ctx, f.alice.ID, "import", func(tx *Tx) error {
+			for i := 0; len(added)+len(olds) < n || i < len(olds); i++ {
+				if i < len(olds) {
+					if err := tx.Update("notes", olds[i], Row{"title": "new"}); err != nil {
+						return err
+					}
+				}
+				for k := 0; k < 3 && len(added)+len(olds) < n; k++ {
+					id, err := tx.Insert("notes", Row{"title": "added"})
+					if err != nil {
+						return err
+					}
+					added = append(added, id)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := 0
+		undoBatchHook = func(tx *Tx) {
+			batches++
+			if held := len(tx.touched) - tx.flushed; held > undoBatch {
+				t.Errorf("the undo holds %d rows not journaled, more than a batch (%d)", held, undoBatch)
+			}
+		}
+		defer func() { undoBatchHook = nil }()
+		undo, err := f.s.Undo(f.ctx, f.alice.ID, change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if batches < 3 {
+			t.Errorf("the undo of %d rows went in %d full batches, want 3", n, batches)
+		}
+		for _, id := range added {
+			if r := f.get(t, f.alice.ID, id); r != nil {
+				t.Fatalf("n%d still live after the undo", id)
+			}
+		}
+		for _, id := range olds {
+			if got := f.get(t, f.alice.ID, id)["title"]; got != "old" {
+				t.Fatalf("n%d's title = %v after the undo, want old", id, got)
+			}
+		}
+		c, err := f.s.ChangeByID(f.ctx, f.alice.ID, undo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(c.Rows) != n || c.Undoes != change {
+			t.Fatalf("the undo %s is of %d rows undoing %q, want %d rows undoing %s", undo, len(c.Rows), c.Undoes, n, change)
+		}
+		h, err := f.s.ChangeHead(f.ctx, f.alice.ID, undo)
+		if err != nil || h.ID != undo || h.Tool != "undo" || h.Undoes != change || h.Summary != c.Summary || h.Rows != nil {
+			t.Fatalf("ChangeHead(%s) = %+v, %v; want %s of undo, undoing %s, without rows", undo, h, err, undo, change)
+		}
+		if _, err := f.s.ChangeHead(f.ctx, f.bob.ID, undo); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("ChangeHead of alice's %s for bob = %v, want ErrNotFound", undo, err)
+		}
+		if _, err := f.s.Undo(f.ctx, f.alice.ID, undo); err != nil {
+			t.Fatalf("redo: %v", err)
+		}
+		for _, id := range added {
+			if got := f.get(t, f.alice.ID, id)["title"]; got != "added" {
+				t.Fatalf("n%d's title = %v after the redo, want added", id, got)
+			}
+		}
+		for _, id := range olds {
+			if got := f.get(t, f.alice.ID, id)["title"]; got != "new" {
+				t.Fatalf("n%d's title = %v after the redo, want new", id, got)
+			}
+		}
+	})
+}

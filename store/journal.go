@@ -377,7 +377,7 @@ func (s *Store) Changes(ctx context.Context, owner int64, limit int) ([]Change, 
 	if limit <= 0 {
 		limit = 20
 	}
-	return s.changes(ctx, owner, 0, min(limit, 200))
+	return s.changes(ctx, owner, 0, min(limit, 200), true)
 }
 
 // ChangeByID is one of owner's changes ("c31"); ErrNotFound when the id is
@@ -387,7 +387,7 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 	if err != nil {
 		return Change{}, err
 	}
-	out, err := s.changes(ctx, owner, n, 1)
+	out, err := s.changes(ctx, owner, n, 1, true)
 	if err != nil {
 		return Change{}, err
 	}
@@ -397,21 +397,40 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 	return out[0], nil
 }
 
-// changes reads owner's changes newest first; only change id when only > 0.
-func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Change, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
+// ChangeHead is ChangeByID without the change's rows (Rows is nil): what
+// names a change (its tool, what it undid) without reading the rows of
+// an import of 50,000 events.
+func (s *Store) ChangeHead(ctx context.Context, owner int64, change string) (Change, error) {
+	n, err := parseChange(change)
+	if err != nil {
+		return Change{}, err
+	}
+	out, err := s.changes(ctx, owner, n, 1, false)
+	if err != nil {
+		return Change{}, err
+	}
+	if len(out) == 0 {
+		return Change{}, fmt.Errorf("%s is not one of your changes; list_changes shows them: %w", changeID(n), ErrNotFound)
+	}
+	return out[0], nil
+}
+
+// changes reads owner's changes newest first; only change id when only > 0;
+// their rows with rows.
+func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows bool) ([]Change, error) {
+	list, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
 		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limitArg(limit))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer list.Close()
 	var out []Change
 	idx := map[int64]int{}
-	for rows.Next() {
+	for list.Next() {
 		var c Change
 		var id, created int64
 		var undoes, undoneBy sql.NullInt64
-		if err := rows.Scan(&id, &c.Tool, &c.Summary, &created, &undoes, &undoneBy); err != nil {
+		if err := list.Scan(&id, &c.Tool, &c.Summary, &created, &undoes, &undoneBy); err != nil {
 			return nil, err
 		}
 		c.ID, c.Created = changeID(id), time.Unix(created, 0).UTC()
@@ -424,11 +443,11 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int) ([]Ch
 		idx[id] = len(out)
 		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
+	if err := list.Err(); err != nil {
 		return nil, err
 	}
-	rows.Close()
-	if len(out) == 0 {
+	list.Close()
+	if len(out) == 0 || !rows {
 		return out, nil
 	}
 	last, _ := parseChange(out[len(out)-1].ID)
@@ -512,28 +531,27 @@ func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullI
 			return fmt.Errorf("%s was already undone by %s; undo %s to redo it: %w",
 				changeID(target), changeID(undoneBy.Int64), changeID(undoneBy.Int64), ErrConflict)
 		}
-		rows, err := tx.loadRows(target)
-		if err != nil {
-			return err
-		}
-		for i := 0; i < len(rows); {
-			// A run of rows the change added to one table goes back in
-			// batches (an import's 50,000 took two round trips each).
-			j := i
-			for j < len(rows) && j-i < undoBatch && rows[j].before == nil && rows[j].table == rows[i].table {
-				j++
-			}
-			if j-i > 1 {
-				if err := tx.revertAdded(target, rows[i:j]); err != nil {
-					return err
-				}
-				i = j
-				continue
-			}
-			if err := tx.revert(target, rows[i]); err != nil {
+		// The change's rows are read and put back a batch at a time, and
+		// the undo's own journal written after each full batch, so an
+		// undo of a large import holds one batch of images, not all.
+		for after := int64(-1); ; {
+			rows, err := tx.loadRows(target, after, undoBatch)
+			if err != nil {
 				return err
 			}
-			i++
+			if err := tx.revertRows(target, rows); err != nil {
+				return err
+			}
+			if len(rows) < undoBatch {
+				break
+			}
+			after = rows[len(rows)-1].seq
+			if undoBatchHook != nil {
+				undoBatchHook(tx)
+			}
+			if err := tx.FlushJournal(); err != nil {
+				return err
+			}
 		}
 		tx.Summarize("undid " + changeID(target) + " (" + tool + ")")
 		return nil
@@ -556,21 +574,39 @@ func (s *Store) undo(ctx context.Context, owner, target int64, undoes *sql.NullI
 }
 
 type journalRow struct {
+	seq           int64
 	table         string
 	id            int64
 	before, after []byte
 }
 
-func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
-	rows, err := tx.query(`SELECT tbl, row_id, before, after FROM journal_rows WHERE change_id = ? ORDER BY seq`, change)
+// loadRows reads up to limit rows of change, in order, from the place
+// after seq after on (-1: from the first). A change of one row keeps it in
+// its own row (migration 00016), at place 0; the others are read from
+// change_rows by its key, so each batch costs its own rows (the view
+// journal_rows would sort every row of the change for each batch).
+func (tx *Tx) loadRows(change, after int64, limit int) ([]journalRow, error) {
+	var out []journalRow
+	if after < 0 {
+		var r journalRow
+		err := tx.queryRow(`SELECT tbl, row_id, before, after FROM changes WHERE id = ? AND tbl IS NOT NULL`, change).
+			Scan(&r.table, &r.id, &r.before, &r.after)
+		switch {
+		case err == nil:
+			out = append(out, r)
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, err
+		}
+	}
+	rows, err := tx.query(`SELECT seq, tbl, row_id, before, after FROM change_rows
+		WHERE change_id = ? AND seq > ? ORDER BY seq LIMIT ?`, change, after, limit-len(out))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []journalRow
 	for rows.Next() {
 		var r journalRow
-		if err := rows.Scan(&r.table, &r.id, &r.before, &r.after); err != nil {
+		if err := rows.Scan(&r.seq, &r.table, &r.id, &r.before, &r.after); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -578,8 +614,36 @@ func (tx *Tx) loadRows(change int64) ([]journalRow, error) {
 	return out, rows.Err()
 }
 
-// undoBatch is the most added rows revertAdded takes back in one
-// statement.
+// revertRows puts back rows of change, in order: a run of rows the change
+// added to one table goes back in one statement (an import's 50,000 took
+// two round trips each), any other row on its own.
+func (tx *Tx) revertRows(change int64, rows []journalRow) error {
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].before == nil && rows[j].table == rows[i].table {
+			j++
+		}
+		if j-i > 1 {
+			if err := tx.revertAdded(change, rows[i:j]); err != nil {
+				return err
+			}
+			i = j
+			continue
+		}
+		if err := tx.revert(change, rows[i]); err != nil {
+			return err
+		}
+		i++
+	}
+	return nil
+}
+
+// undoBatchHook, when set (by a test), sees the undo's transaction after
+// each full batch, before its journal is written.
+var undoBatchHook func(tx *Tx)
+
+// undoBatch is the most rows of a change Undo reads and puts back at a
+// time, and the most added rows revertAdded takes back in one statement.
 const undoBatch = 512
 
 // revertAdded is revert of rows the change added, all of one table: each
@@ -593,7 +657,9 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 	for _, r := range rs {
 		ids = append(ids, r.id)
 	}
-	current, err := tx.images(`SELECT * FROM `+table+` WHERE owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
+	// +owner_id: by the ids, not by an index on the owner, which SQLite
+	// otherwise picks and walks every row of the owner for each batch.
+	current, err := tx.images(`SELECT * FROM `+table+` WHERE +owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
 	if err != nil {
 		return err
 	}
@@ -608,7 +674,7 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 		}
 	}
 	now := stamp(tx.now)
-	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE owner_id = ? AND id IN (`+marks+`) RETURNING *`,
+	after, err := tx.images(`UPDATE `+table+` SET deleted_at = ?, updated_at = ? WHERE +owner_id = ? AND id IN (`+marks+`) RETURNING *`,
 		append([]any{now, now, tx.owner}, ids...)...)
 	if err != nil {
 		return fmt.Errorf("cannot take back what %s added: %w", changeID(change), err)

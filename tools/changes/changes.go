@@ -7,7 +7,6 @@ package changes
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -89,12 +88,14 @@ func rowsOf(c store.Change) []rowData {
 // counted as their item.
 func itemsOf(c store.Change) []string {
 	var out []string
+	seen := map[string]bool{} // an undone import names 50,000
 	for _, r := range c.Rows {
 		l := r.Label
 		if store.IsPart(r.Table) {
 			l = r.Parent
 		}
-		if l != "" && !slices.Contains(out, l) {
+		if l != "" && !seen[l] {
+			seen[l] = true
 			out = append(out, l)
 		}
 	}
@@ -123,7 +124,7 @@ func undo(e *tools.Env, change string) tools.ExecResult {
 	if err != nil {
 		return tools.Internal(err)
 	}
-	undone, err := e.Store.ChangeByID(e.Ctx, e.Person.ID, c.Undoes)
+	undone, err := e.Store.ChangeHead(e.Ctx, e.Person.ID, c.Undoes)
 	if err != nil {
 		return tools.Internal(err)
 	}

@@ -84,8 +84,13 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	var change int64
 	if len(tx.touched) == 1 {
 		// One row rides in the change's own row (migration 00016).
+		// Exec and the rowid, not RETURNING: no rows to open and read.
 		t := tx.touched[0]
-		err = tx.queryRow(journalOne, owner, tool, summary, tx.now.Unix(), t.table, t.id, nullText(t.before), nullText(t.after)).Scan(&change)
+		var res sql.Result
+		res, err = tx.exec(journalOneSQLite, owner, tool, summary, tx.now.Unix(), t.table, t.id, nullText(t.before), nullText(t.after))
+		if err == nil {
+			change, err = res.LastInsertId()
+		}
 	} else {
 		err = tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
 			owner, tool, summary, tx.now.Unix()).Scan(&change)
@@ -113,6 +118,11 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 // fewer. Readers see both kinds through the view journal_rows.
 const journalOne = `INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+// journalOneSQLite is journalOne without RETURNING, for SQLite, where the
+// change's id is the connection's last inserted rowid.
+const journalOneSQLite = `INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 
 // journalRows writes the rows touched[from:] of a change of two rows or
 // more (or one that [Tx.FlushJournal] began) to change_rows, up to

@@ -264,12 +264,14 @@ func (tx *Tx) journalPostgres(tool, summary string, then func(tx *Tx, change int
 }
 
 // written is row id of table as this transaction last wrote it (the image
-// its RETURNING * gave, which every later change of the row in the
-// transaction replaces), on PostgreSQL only, where reading it back would
-// cost a round trip (a task's reminders are checked right after it is
-// added). ok is false for a row this transaction did not write.
+// its RETURNING gave, which every later change of the row in the
+// transaction replaces), so reading it back costs no statement (on
+// PostgreSQL a round trip): a task's reminders are checked right after it
+// is added. The image leaves out the derived list columns, which only
+// execWrite changes besides. ok is false for a row this transaction did
+// not write, or whose image FlushJournal let go of.
 func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
-	if tx.s.engine != Postgres || tx.readOnly {
+	if tx.readOnly {
 		return nil, false
 	}
 	t := tx.touchOf(table, id)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/assistant-dev/assistant/store/storetest"
@@ -50,6 +51,59 @@ func TestInsertTaskReadsZoneInItsInsert(t *testing.T) {
 		})
 		if !errors.Is(err, ErrNotFound) {
 			t.Fatalf("an unknown owner: %v, want ErrNotFound", err)
+		}
+	})
+}
+
+// A task read back in the Write that wrote it comes from the image its
+// INSERT or UPDATE returned (no statement), and is the task a later read
+// of the database gives.
+func TestTaskReadBackInItsWrite(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		tk := task.New("Renew the passport", t0)
+		tk.Notes = "photos first"
+		tk.Tags = []string{"admin"}
+		tk.Priority = 2
+		tk.Due, tk.HasDue = task.Timed(tz.Date{Year: 2026, Month: 11, Day: 3}.At(9, 30), tz.MustZone("Europe/Paris")), true
+		var id int64
+		var added, changed task.Task
+		if _, err := f.s.Write(f.ctx, f.alice.ID, "add_task", func(tx *Tx) error {
+			var err error
+			if id, err = tx.InsertTask(tk); err != nil {
+				return err
+			}
+			if added, _, err = tx.TaskEvenDeleted(id); err != nil {
+				return err
+			}
+			after := added
+			after.Title, after.Priority = "Renew both passports", 1
+			if _, err := tx.SaveTask(added, after); err != nil {
+				return err
+			}
+			changed, _, err = tx.TaskEvenDeleted(id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if f.s.Engine() == SQLite {
+			if _, ok := f.s.stmts.Load(taskSelect + ` WHERE owner_id = ? AND id = ?`); ok {
+				t.Fatal("the task was read back from the database, not from its image")
+			}
+		}
+		var stored task.Task
+		if err := f.s.Read(f.ctx, f.alice.ID, func(tx *Tx) error {
+			var err error
+			stored, _, err = tx.TaskEvenDeleted(id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(changed, stored) {
+			t.Fatalf("read back in the write:\n%+v\nstored:\n%+v", changed, stored)
+		}
+		if added.Title != tk.Title || added.Priority != 2 || changed.Title != "Renew both passports" {
+			t.Fatalf("read back: added %q %d, changed %q", added.Title, added.Priority, changed.Title)
 		}
 	})
 }

@@ -84,8 +84,13 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	var change int64
 	if len(tx.touched) == 1 {
 		// One row rides in the change's own row (migration 00016).
+		// Exec and the rowid, not RETURNING: no rows to open and read.
 		t := tx.touched[0]
-		err = tx.queryRow(journalOne, owner, tool, summary, tx.now.Unix(), t.table, t.id, nullText(t.before), nullText(t.after)).Scan(&change)
+		var res sql.Result
+		res, err = tx.exec(journalOneSQLite, owner, tool, summary, tx.now.Unix(), t.table, t.id, nullText(t.before), nullText(t.after))
+		if err == nil {
+			change, err = res.LastInsertId()
+		}
 	} else {
 		err = tx.queryRow(`INSERT INTO changes (owner_id, tool, summary, created) VALUES (?, ?, ?, ?) RETURNING id`,
 			owner, tool, summary, tx.now.Unix()).Scan(&change)
@@ -113,6 +118,11 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 // fewer. Readers see both kinds through the view journal_rows.
 const journalOne = `INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+
+// journalOneSQLite is journalOne without RETURNING, for SQLite, where the
+// change's id is the connection's last inserted rowid.
+const journalOneSQLite = `INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 
 // journalRows writes the rows touched[from:] of a change of two rows or
 // more (or one that [Tx.FlushJournal] began) to change_rows, up to
@@ -254,12 +264,14 @@ func (tx *Tx) journalPostgres(tool, summary string, then func(tx *Tx, change int
 }
 
 // written is row id of table as this transaction last wrote it (the image
-// its RETURNING * gave, which every later change of the row in the
-// transaction replaces), on PostgreSQL only, where reading it back would
-// cost a round trip (a task's reminders are checked right after it is
-// added). ok is false for a row this transaction did not write.
+// its RETURNING gave, which every later change of the row in the
+// transaction replaces), so reading it back costs no statement (on
+// PostgreSQL a round trip): a task's reminders are checked right after it
+// is added. The image leaves out the derived list columns, which only
+// execWrite changes besides. ok is false for a row this transaction did
+// not write, or whose image FlushJournal let go of.
 func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
-	if tx.s.engine != Postgres || tx.readOnly {
+	if tx.readOnly {
 		return nil, false
 	}
 	t := tx.touchOf(table, id)

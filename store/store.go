@@ -83,6 +83,9 @@ type Store struct {
 
 	colMu sync.Mutex
 	cols  map[string][]string // registered table → its columns, read once
+	// returning is, per registered table, the RETURNING clause of its
+	// journaled writes: the columns an image holds ([imageReturning]).
+	returning map[string]string
 }
 
 // DefaultPath is where the database lives when no flag or environment

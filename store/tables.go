@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -116,6 +117,30 @@ func (s *Store) columns(ctx context.Context, q querier, table string) ([]string,
 	s.cols[table] = cols
 	s.colMu.Unlock()
 	return cols, nil
+}
+
+// imageReturning is the RETURNING clause of a journaled write of table,
+// whose columns are cols: the columns its image keeps (not the derived
+// ones encodeRow leaves out), so the statement hands over no value that
+// is thrown away.
+func (s *Store) imageReturning(table string, cols []string) string {
+	s.colMu.Lock()
+	defer s.colMu.Unlock()
+	if r, ok := s.returning[table]; ok {
+		return r
+	}
+	keep := make([]string, 0, len(cols))
+	for _, c := range cols {
+		if !derivedColumn(c) {
+			keep = append(keep, c)
+		}
+	}
+	r := ` RETURNING ` + strings.Join(keep, ", ")
+	if s.returning == nil {
+		s.returning = map[string]string{}
+	}
+	s.returning[table] = r
+	return r
 }
 
 func contains(list []string, s string) bool {

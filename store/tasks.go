@@ -295,9 +295,22 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
-	row, err := tx.withDerived(TaskRemindBounds(t).set(encodeTask(t)), t)
-	if err != nil {
-		return 0, err
+	row := TaskRemindBounds(t).set(encodeTask(t))
+	if !t.HasDue && tx.listZone == "" {
+		// Without a due the zone works out no day: it is only list_zone's
+		// text, which the INSERT reads itself, so the write makes no
+		// statement of its own to read the owner's zone.
+		for k, v := range derivedRow(t, tz.UTC) {
+			row[k] = v
+		}
+		if t.Status != task.Done {
+			row["list_zone"] = ownerZone{}
+		}
+	} else {
+		var err error
+		if row, err = tx.withDerived(row, t); err != nil {
+			return 0, err
+		}
 	}
 	row["created_at"] = t.CreatedAt.Unix()
 	return tx.Insert(tasksTable, row)

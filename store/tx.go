@@ -170,19 +170,50 @@ func (tx *Tx) Insert(table string, row Row) (int64, error) {
 		names = append(names, "updated_at")
 		args = append(args, stamp(tx.now))
 	}
-	for _, k := range sortedKeys(row) {
-		names = append(names, k)
+	var q strings.Builder
+	q.Grow(512)
+	q.WriteString(`INSERT INTO `)
+	q.WriteString(table)
+	q.WriteString(` (`)
+	for i, n := range names {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString(n)
+	}
+	keys := sortedKeys(row)
+	for _, k := range keys {
+		q.WriteString(", ")
+		q.WriteString(k)
+	}
+	q.WriteString(`) VALUES (?`)
+	q.WriteString(strings.Repeat(", ?", len(names)-1))
+	for _, k := range keys {
+		if _, ok := row[k].(ownerZone); ok {
+			q.WriteString(", " + ownerZoneSQL)
+			args = append(args, tx.owner)
+			continue
+		}
+		q.WriteString(", ?")
 		args = append(args, row[k])
 	}
-	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES (?` +
-		strings.Repeat(", ?", len(names)-1) + `) RETURNING *`
-	id, after, err := tx.returning(q, args...)
+	q.WriteString(`)`)
+	q.WriteString(tx.s.imageReturning(table, cols))
+	id, after, err := tx.returning(q.String(), args...)
 	if err != nil {
 		return 0, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
 	tx.record(table, id, nil, after, true)
 	return id, nil
 }
+
+// ownerZone, as a value of a row given to [Tx.Insert], is the owner's
+// zone as stored, read by the INSERT itself ([ownerZoneSQL]).
+type ownerZone struct{}
+
+// ownerZoneSQL is the expression of an [ownerZone] value; its one
+// argument is the owner.
+const ownerZoneSQL = `(SELECT zone FROM people WHERE id = ?)`
 
 // Update changes the given columns of one live row of tx.Owner() and
 // journals the whole row before and after; updated_at is stamped unless
@@ -218,7 +249,7 @@ func (tx *Tx) Update(table string, id int64, set Row) error {
 	}
 	args = append(args, id, tx.owner)
 	q := `UPDATE ` + table + ` SET ` + strings.Join(assign, ", ") +
-		` WHERE id = ? AND owner_id = ? RETURNING *`
+		` WHERE id = ? AND owner_id = ?` + tx.s.imageReturning(table, cols)
 	_, after, err := tx.returning(q, args...)
 	if err != nil {
 		return fmt.Errorf("cannot change %s: %w", label(table, id), err)
@@ -234,7 +265,8 @@ func (tx *Tx) Delete(table string, id int64) error {
 	if err := tx.writable("Delete"); err != nil {
 		return err
 	}
-	if _, err := tx.s.columns(tx.ctx, tx.tx, table); err != nil {
+	cols, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
 		return err
 	}
 	before, err := tx.image(table, id, true)
@@ -243,7 +275,7 @@ func (tx *Tx) Delete(table string, id int64) error {
 	}
 	now := stamp(tx.now)
 	_, after, err := tx.returning(`UPDATE `+table+` SET deleted_at = ?, updated_at = ?
-		WHERE id = ? AND owner_id = ? RETURNING *`, now, now, id, tx.owner)
+		WHERE id = ? AND owner_id = ?`+tx.s.imageReturning(table, cols), now, now, id, tx.owner)
 	if err != nil {
 		return fmt.Errorf("cannot delete %s: %w", label(table, id), err)
 	}
@@ -301,8 +333,8 @@ func (tx *Tx) image(table string, id int64, live bool) ([]byte, error) {
 	return encodeRow(cols, vals)
 }
 
-// returning runs a statement ending in RETURNING * and gives the row's id
-// and JSON image.
+// returning runs a statement ending in the RETURNING clause of
+// [Store.imageReturning] and gives the row's id and JSON image.
 func (tx *Tx) returning(q string, args ...any) (int64, []byte, error) {
 	rows, err := tx.query(q, args...)
 	if err != nil {

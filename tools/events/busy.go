@@ -67,13 +67,14 @@ const (
 	// for; longer searches stream every series (memory then does not
 	// grow with the window).
 	busyMaxDays = 35
-	// busyMaxEntries is the most occurrences a busy index holds
-	// (24 bytes each).
-	busyMaxEntries = 1 << 18
 	// maxBusy is how many busy indexes a snapshot keeps; past it they
 	// are all dropped and built again on demand.
 	maxBusy = 4
 )
+
+// busyMaxEntries is the most occurrences the busy indexes of one snapshot
+// hold together (32 bytes each); a variable for the tests.
+var busyMaxEntries = 1 << 18
 
 // busyMaxPatch is how many entries and ids a busy index keeps beside its
 // base (at least; or a sixteenth of the base); a variable for the tests.
@@ -148,7 +149,11 @@ func (s *snapshot) busyIndex(ctx context.Context, zone tz.Zone, w tools.Window) 
 	}
 	slices.SortFunc(list, compareBusy)
 	s.mu.Lock()
-	if s.busy == nil || len(s.busy) >= maxBusy {
+	held := len(list)
+	for _, o := range s.busy {
+		held += len(o.base) + len(o.add)
+	}
+	if s.busy == nil || len(s.busy) >= maxBusy || held > busyMaxEntries {
 		s.busy = map[busyKey]busyList{}
 	}
 	bl = busyList{zone: zone, base: list, over: over}

@@ -469,14 +469,17 @@ func (tx *Tx) EventsChangedSince(mark int64, limit int) (n int, ids []int64, las
 	// The rows of changes of several rows (change_rows) and those of
 	// changes of one row (inline in changes, seq 0; migration 00016), each
 	// read in journal order up to limit, then merged, as in ChangedRows.
+	// r.change_id > mark repeats c.id > mark on change_rows' key: without
+	// it PostgreSQL hash-joins the changes after mark with every row of
+	// change_rows (a 10k-row import's rows read on each call).
 	rows, err := tx.query(`SELECT change_id, tbl, row_id FROM (
 		SELECT * FROM (SELECT r.change_id, r.seq, r.tbl, r.row_id FROM changes c JOIN change_rows r ON r.change_id = c.id
-		WHERE c.owner_id = ? AND c.id > ? AND r.tbl IN (?, ?) ORDER BY c.id, r.seq LIMIT ?) many
+		WHERE c.owner_id = ? AND c.id > ? AND r.change_id > ? AND r.tbl IN (?, ?) ORDER BY c.id, r.seq LIMIT ?) many
 		UNION ALL
 		SELECT * FROM (SELECT c.id, 0, c.tbl, c.row_id FROM changes c
 		WHERE c.owner_id = ? AND c.id > ? AND c.tbl IN (?, ?) ORDER BY c.id LIMIT ?) one
 		ORDER BY 1, 2 LIMIT ?) j`,
-		tx.owner, mark, EventsTable, OverridesTable, limit,
+		tx.owner, mark, mark, EventsTable, OverridesTable, limit,
 		tx.owner, mark, EventsTable, OverridesTable, limit, limit)
 	if err != nil {
 		return 0, nil, mark, err

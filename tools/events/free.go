@@ -1,8 +1,10 @@
 package events
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -145,17 +147,13 @@ const freeMaxDays = 92
 
 // freeSlots returns up to maxSlots free slots of at least need minutes
 // within working hours (dayStart to dayEnd, minutes after midnight in
-// zone) of w, and how many there are in all. Busy times stream in start
-// order from the event streams (timed occurrences) and, with withTasks,
-// the half hour before each open task's due time, so memory does not
-// grow with the window. It stops with ctx's error when ctx is done; days
-// is how many days it looked at, for the tests of bounded work.
+// zone) of w, and how many there are in all. Busy times come in start
+// order from [busyTimes] (timed occurrences) and, with withTasks, the half
+// hour before each open task's due time. It stops with ctx's error when
+// ctx is done; days is how many days it looked at, for the tests of
+// bounded work.
 func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, need, dayStart, dayEnd int, weekends, withTasks bool) (free []interval, total, days int, err error) {
-	streams, err := windowStreams(tx, nil, zone, w, 0, nil, "")
-	if err != nil {
-		return nil, 0, 0, err
-	}
-	occs, err := newMerger(ctx, streams)
+	busy, err := busyTimes(ctx, tx, zone, w)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -166,25 +164,33 @@ func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, 
 		}
 		slices.SortFunc(dues, time.Time.Compare)
 	}
+	return walkFree(ctx, zone, w, need, dayStart, dayEnd, weekends, busy, dues)
+}
+
+// busySource gives busy intervals in order of their start: next the next
+// one (ok false at the end), skip lets it drop those that end at or
+// before t (it may keep some).
+type busySource interface {
+	next() (iv interval, ok bool, err error)
+	skip(t time.Time)
+}
+
+// walkFree finds the free slots as freeSlots says, from the busy times of
+// busy and the task due times dues (sorted).
+func walkFree(ctx context.Context, zone tz.Zone, w tools.Window, need, dayStart, dayEnd int, weekends bool, busy busySource, dues []time.Time) (free []interval, total, days int, err error) {
 	// next gives the busy intervals in order of their start.
 	var (
-		head    occ
+		head    interval
 		hasHead bool
 	)
 	next := func() (interval, bool, error) {
-		for !hasHead {
-			o, ok, err := occs.next()
-			if err != nil || !ok {
-				if err != nil {
-					return interval{}, false, err
-				}
-				break
-			}
-			if !o.AllDay {
-				head, hasHead = o, true
+		if !hasHead {
+			var err error
+			if head, hasHead, err = busy.next(); err != nil {
+				return interval{}, false, err
 			}
 		}
-		if len(dues) > 0 && (!hasHead || dues[0].Add(-taskBusy).Before(head.Start)) {
+		if len(dues) > 0 && (!hasHead || dues[0].Add(-taskBusy).Before(head.from)) {
 			d := dues[0]
 			dues = dues[1:]
 			return interval{d.Add(-taskBusy), d}, true, nil
@@ -193,7 +199,7 @@ func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, 
 			return interval{}, false, nil
 		}
 		hasHead = false
-		return interval{head.Start, head.End}, true, nil
+		return head, true, nil
 	}
 	var (
 		pending    interval
@@ -214,6 +220,14 @@ func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, 
 		lo, hi = later(lo, w.From), earlier(hi, w.To)
 		if !lo.Before(hi) {
 			continue
+		}
+		// Busy times that end by lo change nothing from here on (carry
+		// counts only past lo): the source may drop them unread.
+		if hasPending && !pending.to.After(lo) {
+			carry, hasPending = later(carry, pending.to), false
+		}
+		if !hasPending && !hasHead {
+			busy.skip(lo)
 		}
 		cur := later(lo, carry)
 		gap := func(to time.Time) {
@@ -251,6 +265,154 @@ func freeSlots(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window, 
 		}
 	}
 	return free, total, days, nil
+}
+
+// busyTimes gives the timed occurrences of tx's owner's live series that
+// overlap w, overrides applied, in order of their start. Within
+// busyMaxDays it reads them from the snapshot's busy index of w's days
+// (made once, then patched), and streams only the series that have an
+// override near w; a longer window streams every series, so memory does
+// not grow with it.
+func busyTimes(ctx context.Context, tx *store.Tx, zone tz.Zone, w tools.Window) (busySource, error) {
+	days, indexed := busyDays(zone, w)
+	snap, err := seriesFor(tx, days.From, days.To)
+	if err != nil {
+		return nil, err
+	}
+	b := &busyWalk{w: w, snap: snap, from: w.From.Unix(), to: w.To.Unix(), fromNs: w.From.UnixNano(), toNs: w.To.UnixNano(), span: snap.span}
+	if indexed {
+		var bl busyList
+		if bl, indexed, err = snap.busyIndex(ctx, zone, days); err != nil {
+			return nil, err
+		}
+		b.base, b.add, b.gone = busyCursor{list: bl.base}, busyCursor{list: bl.add}, bl.gone
+	}
+	if !indexed {
+		streams, err := windowStreams(tx, snap, zone, w, 0, nil, "")
+		if err != nil {
+			return nil, err
+		}
+		b.m, err = newMerger(ctx, streams)
+		return b, err
+	}
+	if b.ovs, err = windowOverrides(tx, w.From, w.To, snap.span); err != nil {
+		return nil, err
+	}
+	var own []*stream
+	for id, ovs := range b.ovs {
+		r := snap.row(id)
+		if r == nil || !r.reaches(b.from, b.to) {
+			continue
+		}
+		first, last := time.Unix(r.first, 0), time.Time{}
+		if r.last != math.MaxInt64 {
+			last = time.Unix(r.last, 0)
+		}
+		own = append(own, newStream(r.e, first, last, ovs, zone, w, nil, nil, true))
+	}
+	b.m, err = newMerger(ctx, own)
+	return b, err
+}
+
+// busyWalk merges a busy index (base less the series of gone, and add;
+// the entries of series with an override near w, of series not reaching
+// w and of occurrences outside w passed over) with the streams of m, in
+// order of start.
+type busyWalk struct {
+	w            tools.Window
+	snap         *snapshot
+	from, to     int64 // w, Unix seconds, as seriesRow.reaches takes it
+	fromNs, toNs int64 // w, Unix nanoseconds
+	span         time.Duration
+	base, add    busyCursor
+	gone         []int64
+	ovs          map[int64]map[string]*override
+	m            *merger
+	mo           occ // m's next timed occurrence, when hasM
+	hasM         bool
+	mDone        bool
+}
+
+// busyCursor is a place in a sorted list of busy entries.
+type busyCursor struct {
+	list []busyEntry
+	i    int
+}
+
+// counts reports whether en is busy time in w.
+func (b *busyWalk) counts(en *busyEntry, base bool) bool {
+	if len(b.ovs) > 0 && b.ovs[en.id] != nil {
+		return false
+	}
+	if base && len(b.gone) > 0 {
+		if _, found := slices.BinarySearch(b.gone, en.id); found {
+			return false
+		}
+	}
+	// A start within w is in w, and its series reaches w (unless odd);
+	// an earlier one is weighed in full.
+	if !en.odd && en.start >= b.fromNs && en.start < b.toNs {
+		return true
+	}
+	if en.end > en.start {
+		if en.start >= b.toNs || en.end <= b.fromNs {
+			return false
+		}
+	} else if en.start < b.fromNs || en.start >= b.toNs {
+		return false
+	}
+	r := b.snap.row(en.id)
+	return r != nil && r.reaches(b.from, b.to)
+}
+
+// peek moves c to its next entry that counts, if any.
+func (b *busyWalk) peek(c *busyCursor, base bool) (*busyEntry, bool) {
+	for ; c.i < len(c.list); c.i++ {
+		if en := &c.list[c.i]; b.counts(en, base) {
+			return en, true
+		}
+	}
+	return nil, false
+}
+
+func (b *busyWalk) next() (interval, bool, error) {
+	for !b.hasM && !b.mDone {
+		o, ok, err := b.m.next()
+		if err != nil {
+			return interval{}, false, err
+		}
+		if !ok {
+			b.mDone = true
+		} else if !o.AllDay {
+			b.mo, b.hasM = o, true
+		}
+	}
+	en, ok := b.peek(&b.base, true)
+	c := &b.base
+	if a, aok := b.peek(&b.add, false); aok && (!ok || a.start < en.start) {
+		en, ok, c = a, true, &b.add
+	}
+	if ok && (!b.hasM || en.start < b.mo.Start.UnixNano()) {
+		c.i++
+		return interval{time.Unix(0, en.start), time.Unix(0, en.end)}, true, nil
+	}
+	if b.hasM {
+		b.hasM = false
+		return interval{b.mo.Start, b.mo.End}, true, nil
+	}
+	return interval{}, false, nil
+}
+
+// skip passes over the index's entries that start before t less the
+// longest occurrence of any series: they end by t.
+func (b *busyWalk) skip(t time.Time) {
+	cut := t.Add(-b.span).UnixNano()
+	for _, c := range []*busyCursor{&b.base, &b.add} {
+		if c.i < len(c.list) && c.list[c.i].start < cut {
+			j, _ := slices.BinarySearchFunc(c.list[c.i:], cut, func(en busyEntry, c int64) int { return cmp.Compare(en.start, c) })
+			c.i += j
+		}
+	}
 }
 
 func later(a, b time.Time) time.Time {

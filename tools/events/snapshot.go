@@ -40,6 +40,7 @@ type snapshot struct {
 
 	mu     sync.Mutex
 	orders map[orderKey]orderList
+	busy   map[busyKey]busyList
 }
 
 // orderList is an order with the zone it was made in.
@@ -75,6 +76,9 @@ const patchAge = 10 * time.Minute
 
 // patched counts the snapshots made by [patch], for the tests.
 var patched atomic.Int64
+
+// busyPatched counts the busy indexes [patch] carried over, for the tests.
+var busyPatched atomic.Int64
 
 // snapshots holds the latest snapshot per person (owner id → *snapshot);
 // a snapshot of another store is not used (its src differs).
@@ -206,6 +210,22 @@ func patch(tx *store.Tx, s *snapshot, gen int64) (*snapshot, error) {
 				}
 			}
 			n.orders[k] = orderList{ol.zone, list}
+		}
+	}
+	s.mu.Lock()
+	oldBusy := maps.Clone(s.busy)
+	s.mu.Unlock()
+	if len(oldBusy) > 0 {
+		n.busy = make(map[busyKey]busyList, len(oldBusy))
+		for k, bl := range oldBusy {
+			if bl.over {
+				n.busy[k] = bl
+				continue
+			}
+			if nb, ok := bl.patched(k, ids, fresh); ok {
+				n.busy[k] = nb
+				busyPatched.Add(1)
+			}
 		}
 	}
 	patched.Add(1)

@@ -148,10 +148,11 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 	// read in journal order up to limit, then merged. "many" is ordered by
 	// c.id, not by its equal r.change_id, so SQLite walks changes_owner and
 	// change_rows' primary key in that order and stops at limit, where it
-	// used to sort every row after the point first.
+	// used to sort every row after the point first; r.change_id is bounded
+	// too, or PostgreSQL hash-joins every row of change_rows.
 	rows, err := tx.query(`SELECT * FROM (SELECT r.change_id, c.created, r.seq, r.tbl, r.row_id, COALESCE(r.after, r.before) AS img
 		FROM changes c JOIN change_rows r ON r.change_id = c.id
-		WHERE c.owner_id = ? AND c.id >= ? AND (c.id > ? OR (? >= 0 AND r.seq > ?))
+		WHERE c.owner_id = ? AND c.id >= ? AND r.change_id >= ? AND (c.id > ? OR (? >= 0 AND r.seq > ?))
 		  AND r.tbl IN (?, ?, ?)
 		ORDER BY c.id, r.seq LIMIT ?) many
 		UNION ALL
@@ -159,7 +160,7 @@ func (tx *Tx) ChangedRows(change, seq int64, limit int) ([]ChangedRow, error) {
 		FROM changes c WHERE c.owner_id = ? AND c.id > ? AND c.tbl IN (?, ?, ?)
 		ORDER BY c.id LIMIT ?) one
 		ORDER BY 1, 3 LIMIT ?`,
-		tx.owner, change, change, seq, seq, EventsTable, OverridesTable, tasksTable, limit,
+		tx.owner, change, change, change, seq, seq, EventsTable, OverridesTable, tasksTable, limit,
 		tx.owner, change, EventsTable, OverridesTable, tasksTable, limit, limit)
 	if err != nil {
 		return nil, err

@@ -248,7 +248,7 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 		}{
 			// Narrow items: a fire in the window puts remind_from within
 			// WideReminders before it.
-			{`remind_from IS NOT NULL AND remind_from >= ? AND remind_from <= ?`, []any{lo - wide, hi}},
+			{`remind_from <> 0 AND remind_from >= ? AND remind_from <= ?`, []any{lo - wide, hi}},
 			// Wide items whose fires are not all past.
 			{`remind_until - remind_from > ` + strconv.FormatInt(wide, 10) + ` AND remind_until >= ? AND remind_from <= ?`, []any{lo, hi}},
 			// Series without end.
@@ -318,9 +318,9 @@ func (tx *Tx) RemindStarting(after, to time.Time) ([]RemindCandidate, error) {
 	seen := map[string]bool{}
 	for _, q := range []struct{ prefix, q string }{
 		{"t", `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
-			AND remind_from IS NOT NULL AND remind_from > ? AND remind_from <= ?`},
+			AND remind_from <> 0 AND remind_from > ? AND remind_from <= ?`},
 		{"e", `SELECT id, coalesce(updated_at, '') FROM events WHERE owner_id = ? AND deleted_at IS NULL
-			AND remind_from IS NOT NULL AND remind_from > ? AND remind_from <= ?`},
+			AND remind_from <> 0 AND remind_from > ? AND remind_from <= ?`},
 	} {
 		if err := tx.eachCandidate(q.prefix, q.q, []any{tx.owner, after.Unix(), to.Unix()}, seen, &out); err != nil {
 			return nil, err
@@ -334,8 +334,8 @@ func (tx *Tx) RemindStarting(after, to time.Time) ([]RemindCandidate, error) {
 func (tx *Tx) RemindFromAfter(t time.Time) (time.Time, bool, error) {
 	best, found := time.Time{}, false
 	for _, q := range []string{
-		`SELECT min(remind_from) FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open' AND remind_from IS NOT NULL AND remind_from > ?`,
-		`SELECT min(remind_from) FROM events WHERE owner_id = ? AND deleted_at IS NULL AND remind_from IS NOT NULL AND remind_from > ?`,
+		`SELECT min(remind_from) FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open' AND remind_from <> 0 AND remind_from > ?`,
+		`SELECT min(remind_from) FROM events WHERE owner_id = ? AND deleted_at IS NULL AND remind_from <> 0 AND remind_from > ?`,
 	} {
 		var v sql.NullInt64
 		if err := tx.queryRow(q, tx.owner, t.Unix()).Scan(&v); err != nil {

@@ -237,19 +237,17 @@ func Result(r tools.ExecResult, limit int) *mcp.CallToolResult {
 		Content: []mcp.Content{&mcp.TextContent{Text: r.TextOut()}},
 		IsError: !r.OK(),
 	}
-	if r.OK() {
+	if r.OK() && r.DataValid() {
 		out.StructuredContent = structured(r.Data)
 	}
 	return out
 }
 
-// structured returns data as structuredContent: an object as it is, any
-// other JSON value wrapped as {"result": value}, nothing for no data.
+// structured returns data, valid JSON, as structuredContent: an object as
+// it is, any other JSON value wrapped as {"result": value}. It is not
+// copied: the SDK encodes it once, when the answer is written.
 func structured(data json.RawMessage) any {
-	d := strings.TrimSpace(string(data))
-	if d == "" || !json.Valid([]byte(d)) {
-		return nil
-	}
+	d := bytes.TrimSpace(data)
 	if d[0] == '{' {
 		return json.RawMessage(d)
 	}

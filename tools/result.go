@@ -48,6 +48,25 @@ type ExecResult struct {
 	Readings []args.Reading `json:"-"`
 
 	internal error // the cause of a CodeInternal result, for the log only
+	// checked is Data as this package's constructors made it, valid JSON
+	// (json.Marshal's output, or text json.Valid passed): see DataValid.
+	checked json.RawMessage
+}
+
+// DataValid reports whether Data is one valid JSON value. While Data is
+// still the slice a constructor of this package made (SuccessWithData,
+// SuccessData, Success, FromOutput), that is known without reading it
+// again; Data set or replaced by anyone else is read (json.Valid). A front
+// that sends Data on (MCP structuredContent) checks it with this rather
+// than scanning tens of kilobytes per answer.
+func (r ExecResult) DataValid() bool {
+	if len(r.Data) == 0 {
+		return false
+	}
+	if len(r.Data) == len(r.checked) && &r.Data[0] == &r.checked[0] {
+		return true
+	}
+	return json.Valid(r.Data)
 }
 
 // Cause returns the internal error behind a CodeInternal result, for the
@@ -99,7 +118,8 @@ func (o *Output) Text() string {
 // Success is an ok result whose Out is out. Data is sniffed from out when
 // out is one whole JSON value (see Sniff).
 func Success(out string) ExecResult {
-	return ExecResult{Code: CodeOK, Out: out, Data: Sniff(CodeOK, out)}
+	data := Sniff(CodeOK, out)
+	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data}
 }
 
 // WithOutput is an ok result rendered from o; Out is materialised by TextOut.
@@ -119,7 +139,7 @@ func SuccessData(v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: string(data), Data: data}
+	return ExecResult{Code: CodeOK, Out: string(data), Data: data, checked: data}
 }
 
 // SuccessWithData is an ok result with the text out for the model and v as
@@ -129,7 +149,7 @@ func SuccessWithData(out string, v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: out, Data: data}
+	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data}
 }
 
 // Failure is a failed result with code and the sentence err. A code of 0 is
@@ -144,7 +164,8 @@ func Failure(code int, err string) ExecResult {
 // FromOutput is a result with the given code, Out and Err as a program gave
 // them; Data is sniffed from out on success only.
 func FromOutput(code int, out, err string) ExecResult {
-	return ExecResult{Code: code, Out: out, Err: err, Data: Sniff(code, out)}
+	data := Sniff(code, out)
+	return ExecResult{Code: code, Out: out, Err: err, Data: data, checked: data}
 }
 
 // Invalid is the CodeInvalid result for an argument error (usually an

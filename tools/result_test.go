@@ -203,3 +203,38 @@ func checkCuts(t *testing.T, orig, spilled string) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestDataValid: Data made by the constructors is known valid without a
+// second read; Data set or replaced afterwards is read again, so a bad
+// value is never passed on as JSON.
+func TestDataValid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    ExecResult
+		want bool
+	}{
+		{"SuccessWithData", SuccessWithData("x", map[string]int{"a": 1}), true},
+		{"SuccessData", SuccessData([]int{1}), true},
+		{"Success sniffed", Success(`{"a":1}`), true},
+		{"Success not JSON", Success("Done."), false},
+		{"FromOutput", FromOutput(CodeOK, `[1,2]`, ""), true},
+		{"set by hand", ExecResult{Code: CodeOK, Data: json.RawMessage(`{"a":1}`)}, true},
+		{"set by hand, bad", ExecResult{Code: CodeOK, Data: json.RawMessage(`{bad`)}, false},
+		{"none", ExecResult{Code: CodeOK}, false},
+		{"blank", ExecResult{Code: CodeOK, Data: json.RawMessage("  ")}, false},
+	} {
+		if got := tc.r.DataValid(); got != tc.want {
+			t.Errorf("%s: DataValid() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	r := SuccessWithData("x", map[string]int{"a": 1})
+	r.Data = json.RawMessage(`{"a":`) // replaced: read again
+	if r.DataValid() {
+		t.Error("Data replaced by bad JSON after the constructor: DataValid() = true")
+	}
+	r = SuccessWithData("x", map[string]int{"a": 1})
+	r.Data = r.Data[:len(r.Data)-1] // cut: the same start, another length
+	if r.DataValid() {
+		t.Error("Data cut after the constructor: DataValid() = true")
+	}
+}

@@ -540,6 +540,9 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		return p, err
 	}
 	p.Total, p.Exact = min(n, q.Cap), n <= q.Cap
+	if want := min(q.Limit, n, 256); want > 0 {
+		p.Tasks, p.Keys = make([]task.Task, 0, want), make([]TaskKey, 0, want)
+	}
 	// Open tasks, then done ones.
 	for _, done := range []bool{false, true} {
 		if q.Status == task.Open && done || q.Status == task.Done && !done {

@@ -341,7 +341,7 @@ func (r ExecResult) Bound() ExecResult {
 	text := r.TextOut()
 	chars := utf8.RuneCountInString(text)
 	sent := serialized(text)
-	textCut := !textFits(text)
+	textCut := chars > TextBound || sent > AnswerBound-dataRoom // !textFits(text)
 	if textCut {
 		note := fmt.Sprintf("\n[The text of this answer was cut here: its %d characters are more than one answer holds. Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars)
 		keep := headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2)
@@ -375,10 +375,36 @@ func textFits(text string) bool {
 	return utf8.RuneCountInString(text) <= TextBound && serialized(text) <= AnswerBound-dataRoom
 }
 
-// serialized is the length in characters of s written as a JSON string.
+// serialized is the length in characters of s written as a JSON string
+// by encoding/json (json.Marshal: quotes, backslashes and \b \f \n \r \t
+// as two characters; other control characters, <, >, &, U+2028, U+2029
+// and each byte of invalid UTF-8 as six), counted without writing it:
+// every answer's text is measured so.
 func serialized(s string) int {
-	b, _ := json.Marshal(s)
-	return utf8.RuneCount(b)
+	n := 2 // the quotes
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+				n += 2
+			case b < 0x20 || b == '<' || b == '>' || b == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 || c == '\u2028' || c == '\u2029' {
+			n += 6
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
 }
 
 // headSerialized returns the longest prefix of s that takes at most n

@@ -238,3 +238,28 @@ func TestDataValid(t *testing.T) {
 		t.Error("Data cut after the constructor: DataValid() = true")
 	}
 }
+
+// TestSerializedMatchesJSON: serialized counts what json.Marshal writes,
+// character for character, for every kind of byte and rune it escapes.
+func TestSerializedMatchesJSON(t *testing.T) {
+	cases := []string{"", "plain", "a\"b\\c", "\b\f\n\r\t\x00\x01\x1f\x7f", "<a & b>", "é·“”…\u2028\u2029\ufffd",
+		"bad \xff\xfe utf-8 \xc3", "\xe2\x80", "tail \xf0\x9f\x98"}
+	rng := uint64(7)
+	for range 2000 {
+		b := make([]byte, int(rng%40))
+		for i := range b {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b[i] = byte(rng >> 56)
+			if rng>>40&3 == 0 {
+				b[i] = "é<\"\\\n\xe2\x80\xa8"[rng>>32%9]
+			}
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		j, _ := json.Marshal(s)
+		if got, want := serialized(s), utf8.RuneCount(j); got != want {
+			t.Errorf("serialized(%q) = %d, json.Marshal writes %d characters: %s", s, got, want, j)
+		}
+	}
+}

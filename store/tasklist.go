@@ -528,7 +528,14 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	}
 	from, where, args := tx.taskPageFilter(q, pl, hits)
 	statusCond, statusArgs := "", []any(nil)
-	if q.Status != "" {
+	switch q.Status {
+	case "":
+	case task.Open, task.Done:
+		// Written in, not bound: SQLite prepares `status = ?` again on
+		// every run, since a bound status decides whether the partial
+		// indexes on status = 'open' (migration 00014) may serve it.
+		statusCond = ` AND t.status = '` + q.Status + `'`
+	default:
 		statusCond, statusArgs = ` AND t.status = ?`, []any{q.Status}
 	}
 	// A tag or a text is planned for its value (see customPlan).

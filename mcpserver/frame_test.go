@@ -70,3 +70,48 @@ func TestAppendMessageMatchesEncodeMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestSplicedResultMatchesSDK: a tools/call answer whose structured
+// content json.Marshal wrote is written byte for byte as the SDK writes
+// the CallToolResult, with and without _meta, for text and data holding
+// what encoding/json escapes; any other structured content is left to
+// the SDK.
+func TestSplicedResultMatchesSDK(t *testing.T) {
+	data := map[string]any{
+		"tasks":       []map[string]any{{"id": "t1", "title": "a <b> & \"c\" \u2028 é 😀", "notes": "x\ny\t\\"}},
+		"total":       3,
+		"next_cursor": "",
+		"nested":      map[string]any{"structuredContent": 0, "k": []any{nil, true, 1.5}},
+	}
+	texts := []string{"", "3 tasks:\nt1 · a <b> & \"c\"", `{"structuredContent":0}`, "\"structuredContent\":0 and \u2028"}
+	for i, text := range texts {
+		r := Result(tools.SuccessWithData(text, data), 0)
+		if _, ok := r.StructuredContent.(marshaledJSON); !ok {
+			t.Fatalf("case %d: structuredContent is %T, want marshaledJSON", i, r.StructuredContent)
+		}
+		for _, meta := range []map[string]any{nil, {"io.modelcontextprotocol/serverInfo": &mcp.Implementation{Name: "assistant", Version: "dev"}, "structuredContent": 0}} {
+			c := *r
+			c.SetMeta(meta)
+			want, err := c.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := splicedResult{&c}.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("case %d, meta %v:\ngot  %s\nwant %s", i, meta != nil, got, want)
+			}
+		}
+	}
+	// Data not written by json.Marshal (sniffed from text), and Data not
+	// an object, keep the SDK's way.
+	for _, r := range []tools.ExecResult{tools.Success(`{"a": "<b>"}`), tools.SuccessData([]int{1, 2})} {
+		if res := Result(r, 0); res.StructuredContent != nil {
+			if _, ok := res.StructuredContent.(marshaledJSON); ok {
+				t.Errorf("%s: structuredContent is marshaledJSON", r.Data)
+			}
+		}
+	}
+}

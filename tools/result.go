@@ -51,6 +51,16 @@ type ExecResult struct {
 	// checked is Data as this package's constructors made it, valid JSON
 	// (json.Marshal's output, or text json.Valid passed): see DataValid.
 	checked json.RawMessage
+	// marshaled: checked is json.Marshal's output (see DataMarshaled).
+	marshaled bool
+}
+
+// DataMarshaled reports whether Data is still the bytes json.Marshal wrote
+// for it (SuccessWithData, SuccessData): compact, with <, > and & and
+// U+2028 and U+2029 escaped, as encoding/json writes a json.RawMessage
+// back out, so a front may copy it into JSON of its own unread.
+func (r ExecResult) DataMarshaled() bool {
+	return r.marshaled && len(r.Data) > 0 && len(r.Data) == len(r.checked) && &r.Data[0] == &r.checked[0]
 }
 
 // DataValid reports whether Data is one valid JSON value. While Data is
@@ -139,7 +149,7 @@ func SuccessData(v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: string(data), Data: data, checked: data}
+	return ExecResult{Code: CodeOK, Out: string(data), Data: data, checked: data, marshaled: true}
 }
 
 // SuccessWithData is an ok result with the text out for the model and v as
@@ -149,7 +159,7 @@ func SuccessWithData(out string, v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data}
+	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data, marshaled: true}
 }
 
 // Failure is a failed result with code and the sentence err. A code of 0 is

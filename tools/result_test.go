@@ -263,3 +263,22 @@ func TestSerializedMatchesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestDataMarshaled: only Data json.Marshal wrote, still as it was
+// written, is reported as marshaled.
+func TestDataMarshaled(t *testing.T) {
+	r := SuccessWithData("x", map[string]string{"a": "<b>"})
+	if !r.DataMarshaled() || !SuccessData([]int{1}).DataMarshaled() {
+		t.Error("Data of SuccessWithData or SuccessData not reported as marshaled")
+	}
+	if Success(`{"a": "<b>"}`).DataMarshaled() || FromOutput(CodeOK, `[1]`, "").DataMarshaled() {
+		t.Error("Data sniffed from text reported as marshaled")
+	}
+	r.Data = json.RawMessage(`{"a": "<b>"}`)
+	if r.DataMarshaled() {
+		t.Error("Data replaced after SuccessWithData reported as marshaled")
+	}
+	if (ExecResult{Code: CodeOK, Data: json.RawMessage(`{}`)}).DataMarshaled() {
+		t.Error("Data set by hand reported as marshaled")
+	}
+}

@@ -97,7 +97,9 @@ func errorFor(err error) *jsonrpc.Error {
 // protocolErrors is a receiving middleware that words every error a
 // method handler returns (an unknown tool, a call without a person) as
 // [publicError] does, for stdio and HTTP alike; an unknown tool is named,
-// with the list of tools, as the Registry names it.
+// with the list of tools, as the Registry names it. A tools/call answer
+// whose structured content json.Marshal wrote goes on as a splicedResult,
+// which writes that content without reading it again.
 func protocolErrors(reg *tools.Registry) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -112,6 +114,11 @@ func protocolErrors(reg *tools.Registry) mcp.Middleware {
 			res, err := next(ctx, method, req)
 			if err != nil {
 				return nil, errorFor(err)
+			}
+			if cr, ok := res.(*mcp.CallToolResult); ok && cr != nil {
+				if _, ok := cr.StructuredContent.(marshaledJSON); ok {
+					return splicedResult{cr}, nil
+				}
 			}
 			return res, nil
 		}

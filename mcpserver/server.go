@@ -237,19 +237,69 @@ func Result(r tools.ExecResult, limit int) *mcp.CallToolResult {
 		Content: []mcp.Content{&mcp.TextContent{Text: r.TextOut()}},
 		IsError: !r.OK(),
 	}
-	if r.OK() {
+	switch {
+	case r.OK() && r.DataMarshaled() && r.Data[0] == '{':
+		out.StructuredContent = marshaledJSON(r.Data)
+	case r.OK() && r.DataValid():
 		out.StructuredContent = structured(r.Data)
 	}
 	return out
 }
 
-// structured returns data as structuredContent: an object as it is, any
-// other JSON value wrapped as {"result": value}, nothing for no data.
-func structured(data json.RawMessage) any {
-	d := strings.TrimSpace(string(data))
-	if d == "" || !json.Valid([]byte(d)) {
-		return nil
+// marshaledJSON is structuredContent that json.Marshal wrote (see
+// tools.ExecResult.DataMarshaled): encoding/json writes it back as a
+// json.RawMessage, and a tools/call answer holding it is written by
+// splicedResult, which copies it in without reading it again.
+type marshaledJSON []byte
+
+// MarshalJSON implements json.Marshaler: m as it is.
+func (m marshaledJSON) MarshalJSON() ([]byte, error) { return m, nil }
+
+// splicedResult is a tools/call answer whose structuredContent is
+// marshaledJSON; protocolErrors hands it to the SDK in place of the
+// CallToolResult, whose methods it has (the SDK still sets _meta and
+// the result type on it after the handler).
+type splicedResult struct{ *mcp.CallToolResult }
+
+// structuredPlaceholder stands for structuredContent while the rest of
+// the answer is encoded: `"structuredContent":0` cannot occur inside a
+// JSON string, whose quotes are escaped.
+var structuredPlaceholder = []byte(`"structuredContent":0`)
+
+// MarshalJSON writes r as the SDK's CallToolResult.MarshalJSON does, but
+// encodes only the small part (the text, _meta, isError) and copies the
+// structured content in as it is: the SDK's encoding read the 20 kB of a
+// list page's structured content once more only to copy it unchanged,
+// which the SDK's framing then reads again (a page of 50 tasks cost more
+// to encode than to read from SQLite). An answer in any other shape is
+// left to the SDK's own encoding.
+func (r splicedResult) MarshalJSON() ([]byte, error) {
+	data, ok := r.StructuredContent.(marshaledJSON)
+	if !ok {
+		return r.CallToolResult.MarshalJSON()
 	}
+	c := *r.CallToolResult
+	c.StructuredContent = json.RawMessage(`0`)
+	b, err := c.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	i := bytes.Index(b, structuredPlaceholder)
+	if i < 0 || bytes.Count(b, structuredPlaceholder) != 1 {
+		return r.CallToolResult.MarshalJSON()
+	}
+	key := len(structuredPlaceholder) - 1 // up to the colon
+	out := make([]byte, 0, len(b)+len(data))
+	out = append(out, b[:i+key]...)
+	out = append(out, data...)
+	return append(out, b[i+len(structuredPlaceholder):]...), nil
+}
+
+// structured returns data, valid JSON, as structuredContent: an object as
+// it is, any other JSON value wrapped as {"result": value}. It is not
+// copied: the SDK encodes it once, when the answer is written.
+func structured(data json.RawMessage) any {
+	d := bytes.TrimSpace(data)
 	if d[0] == '{' {
 		return json.RawMessage(d)
 	}

@@ -48,6 +48,35 @@ type ExecResult struct {
 	Readings []args.Reading `json:"-"`
 
 	internal error // the cause of a CodeInternal result, for the log only
+	// checked is Data as this package's constructors made it, valid JSON
+	// (json.Marshal's output, or text json.Valid passed): see DataValid.
+	checked json.RawMessage
+	// marshaled: checked is json.Marshal's output (see DataMarshaled).
+	marshaled bool
+}
+
+// DataMarshaled reports whether Data is still the bytes json.Marshal wrote
+// for it (SuccessWithData, SuccessData): compact, with <, > and & and
+// U+2028 and U+2029 escaped, as encoding/json writes a json.RawMessage
+// back out, so a front may copy it into JSON of its own unread.
+func (r ExecResult) DataMarshaled() bool {
+	return r.marshaled && len(r.Data) > 0 && len(r.Data) == len(r.checked) && &r.Data[0] == &r.checked[0]
+}
+
+// DataValid reports whether Data is one valid JSON value. While Data is
+// still the slice a constructor of this package made (SuccessWithData,
+// SuccessData, Success, FromOutput), that is known without reading it
+// again; Data set or replaced by anyone else is read (json.Valid). A front
+// that sends Data on (MCP structuredContent) checks it with this rather
+// than scanning tens of kilobytes per answer.
+func (r ExecResult) DataValid() bool {
+	if len(r.Data) == 0 {
+		return false
+	}
+	if len(r.Data) == len(r.checked) && &r.Data[0] == &r.checked[0] {
+		return true
+	}
+	return json.Valid(r.Data)
 }
 
 // Cause returns the internal error behind a CodeInternal result, for the
@@ -99,7 +128,8 @@ func (o *Output) Text() string {
 // Success is an ok result whose Out is out. Data is sniffed from out when
 // out is one whole JSON value (see Sniff).
 func Success(out string) ExecResult {
-	return ExecResult{Code: CodeOK, Out: out, Data: Sniff(CodeOK, out)}
+	data := Sniff(CodeOK, out)
+	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data}
 }
 
 // WithOutput is an ok result rendered from o; Out is materialised by TextOut.
@@ -119,7 +149,7 @@ func SuccessData(v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: string(data), Data: data}
+	return ExecResult{Code: CodeOK, Out: string(data), Data: data, checked: data, marshaled: true}
 }
 
 // SuccessWithData is an ok result with the text out for the model and v as
@@ -129,7 +159,7 @@ func SuccessWithData(out string, v any) ExecResult {
 	if err != nil {
 		return Internal(err)
 	}
-	return ExecResult{Code: CodeOK, Out: out, Data: data}
+	return ExecResult{Code: CodeOK, Out: out, Data: data, checked: data, marshaled: true}
 }
 
 // Failure is a failed result with code and the sentence err. A code of 0 is
@@ -144,7 +174,8 @@ func Failure(code int, err string) ExecResult {
 // FromOutput is a result with the given code, Out and Err as a program gave
 // them; Data is sniffed from out on success only.
 func FromOutput(code int, out, err string) ExecResult {
-	return ExecResult{Code: code, Out: out, Err: err, Data: Sniff(code, out)}
+	data := Sniff(code, out)
+	return ExecResult{Code: code, Out: out, Err: err, Data: data, checked: data}
 }
 
 // Invalid is the CodeInvalid result for an argument error (usually an
@@ -320,7 +351,7 @@ func (r ExecResult) Bound() ExecResult {
 	text := r.TextOut()
 	chars := utf8.RuneCountInString(text)
 	sent := serialized(text)
-	textCut := !textFits(text)
+	textCut := chars > TextBound || sent > AnswerBound-dataRoom // !textFits(text)
 	if textCut {
 		note := fmt.Sprintf("\n[The text of this answer was cut here: its %d characters are more than one answer holds. Ask for less: a lower limit, the next page's cursor, a narrower from/to, or one item with get_task or get_event.]", chars)
 		keep := headRunes(text, TextBound-utf8.RuneCountInString(note)-utf8.RuneCountInString(dataCutSentence)-2)
@@ -354,10 +385,36 @@ func textFits(text string) bool {
 	return utf8.RuneCountInString(text) <= TextBound && serialized(text) <= AnswerBound-dataRoom
 }
 
-// serialized is the length in characters of s written as a JSON string.
+// serialized is the length in characters of s written as a JSON string
+// by encoding/json (json.Marshal: quotes, backslashes and \b \f \n \r \t
+// as two characters; other control characters, <, >, &, U+2028, U+2029
+// and each byte of invalid UTF-8 as six), counted without writing it:
+// every answer's text is measured so.
 func serialized(s string) int {
-	b, _ := json.Marshal(s)
-	return utf8.RuneCount(b)
+	n := 2 // the quotes
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+				n += 2
+			case b < 0x20 || b == '<' || b == '>' || b == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 || c == '\u2028' || c == '\u2029' {
+			n += 6
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
 }
 
 // headSerialized returns the longest prefix of s that takes at most n

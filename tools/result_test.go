@@ -203,3 +203,82 @@ func checkCuts(t *testing.T, orig, spilled string) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestDataValid: Data made by the constructors is known valid without a
+// second read; Data set or replaced afterwards is read again, so a bad
+// value is never passed on as JSON.
+func TestDataValid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    ExecResult
+		want bool
+	}{
+		{"SuccessWithData", SuccessWithData("x", map[string]int{"a": 1}), true},
+		{"SuccessData", SuccessData([]int{1}), true},
+		{"Success sniffed", Success(`{"a":1}`), true},
+		{"Success not JSON", Success("Done."), false},
+		{"FromOutput", FromOutput(CodeOK, `[1,2]`, ""), true},
+		{"set by hand", ExecResult{Code: CodeOK, Data: json.RawMessage(`{"a":1}`)}, true},
+		{"set by hand, bad", ExecResult{Code: CodeOK, Data: json.RawMessage(`{bad`)}, false},
+		{"none", ExecResult{Code: CodeOK}, false},
+		{"blank", ExecResult{Code: CodeOK, Data: json.RawMessage("  ")}, false},
+	} {
+		if got := tc.r.DataValid(); got != tc.want {
+			t.Errorf("%s: DataValid() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	r := SuccessWithData("x", map[string]int{"a": 1})
+	r.Data = json.RawMessage(`{"a":`) // replaced: read again
+	if r.DataValid() {
+		t.Error("Data replaced by bad JSON after the constructor: DataValid() = true")
+	}
+	r = SuccessWithData("x", map[string]int{"a": 1})
+	r.Data = r.Data[:len(r.Data)-1] // cut: the same start, another length
+	if r.DataValid() {
+		t.Error("Data cut after the constructor: DataValid() = true")
+	}
+}
+
+// TestSerializedMatchesJSON: serialized counts what json.Marshal writes,
+// character for character, for every kind of byte and rune it escapes.
+func TestSerializedMatchesJSON(t *testing.T) {
+	cases := []string{"", "plain", "a\"b\\c", "\b\f\n\r\t\x00\x01\x1f\x7f", "<a & b>", "é·“”…\u2028\u2029\ufffd",
+		"bad \xff\xfe utf-8 \xc3", "\xe2\x80", "tail \xf0\x9f\x98"}
+	rng := uint64(7)
+	for range 2000 {
+		b := make([]byte, int(rng%40))
+		for i := range b {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			b[i] = byte(rng >> 56)
+			if rng>>40&3 == 0 {
+				b[i] = "é<\"\\\n\xe2\x80\xa8"[rng>>32%9]
+			}
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		j, _ := json.Marshal(s)
+		if got, want := serialized(s), utf8.RuneCount(j); got != want {
+			t.Errorf("serialized(%q) = %d, json.Marshal writes %d characters: %s", s, got, want, j)
+		}
+	}
+}
+
+// TestDataMarshaled: only Data json.Marshal wrote, still as it was
+// written, is reported as marshaled.
+func TestDataMarshaled(t *testing.T) {
+	r := SuccessWithData("x", map[string]string{"a": "<b>"})
+	if !r.DataMarshaled() || !SuccessData([]int{1}).DataMarshaled() {
+		t.Error("Data of SuccessWithData or SuccessData not reported as marshaled")
+	}
+	if Success(`{"a": "<b>"}`).DataMarshaled() || FromOutput(CodeOK, `[1]`, "").DataMarshaled() {
+		t.Error("Data sniffed from text reported as marshaled")
+	}
+	r.Data = json.RawMessage(`{"a": "<b>"}`)
+	if r.DataMarshaled() {
+		t.Error("Data replaced after SuccessWithData reported as marshaled")
+	}
+	if (ExecResult{Code: CodeOK, Data: json.RawMessage(`{}`)}).DataMarshaled() {
+		t.Error("Data set by hand reported as marshaled")
+	}
+}

@@ -162,13 +162,14 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		if len(rows) == limit {
 			break
 		}
-		l := v.line(t)
+		st := v.standing(t)
+		l := v.line(t, st)
 		if len(rows) > 0 && used+len(l)+1 > budget {
 			break
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page2 = append(page2, v.listData(t))
+		page2 = append(page2, v.listDataAs(t, st))
 	}
 	next := ""
 	if len(rows) < len(page.Tasks) {

@@ -147,10 +147,12 @@ func tagText(tags []string) string {
 	return strings.Join(parts, " ")
 }
 
-// line is one task on one line, for lists and for the answers of writes:
+// line is one task on one line, as lists show it:
 // "t12 · today 17:00 · Buy milk · p2 · #home · repeats every week".
-func (v view) line(t task.Task) string {
-	parts := []string{label(t.ID), v.standing(t), t.Title}
+// standing is v.standing(t), which the caller works out once for the line
+// and the task's Data.
+func (v view) line(t task.Task, standing string) string {
+	parts := []string{label(t.ID), standing, t.Title}
 	if t.Priority < 4 {
 		parts = append(parts, "p"+strconv.Itoa(t.Priority))
 	}
@@ -210,10 +212,13 @@ type completionData struct {
 	CompletedAt string `json:"completed_at"`
 }
 
-func (v view) data(t task.Task) taskData {
+func (v view) data(t task.Task) taskData { return v.dataAs(t, v.standing(t)) }
+
+// dataAs is data with t's standing worked out already.
+func (v view) dataAs(t task.Task, standing string) taskData {
 	d := taskData{
 		ID: label(t.ID), Title: t.Title, Notes: t.Notes, Status: t.Status,
-		Standing: v.standing(t), Overdue: v.overdue(t), Priority: t.Priority,
+		Standing: standing, Overdue: v.overdue(t), Priority: t.Priority,
 		Tags: t.Tags, RemindBefore: t.Reminders.Before, RemindAt: []string{},
 		CreatedAt: tz.RFC3339(t.CreatedAt, v.zone),
 	}
@@ -252,10 +257,11 @@ func (v view) data(t task.Task) taskData {
 	return d
 }
 
-// listData is t as a list's Data gives it: notes only as their preview
-// (item.Preview), with notes_cut set when get_task has more.
-func (v view) listData(t task.Task) taskData {
-	d := v.data(t)
+// listDataAs is t as a list's Data gives it (standing is v.standing(t)):
+// notes only as their preview (item.Preview), with notes_cut set when
+// get_task has more.
+func (v view) listDataAs(t task.Task, standing string) taskData {
+	d := v.dataAs(t, standing)
 	d.Notes, d.NotesCut = item.Preview(t.Notes)
 	return d
 }

@@ -37,6 +37,12 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 	if err != nil {
 		return total, err
 	}
+	if len(people) == 0 {
+		// Nothing to write this time; a pass still says at once when it
+		// could not write (a read-only file), not only when a reminder
+		// comes due.
+		return total, e.s.WriteMany(ctx, nil, func(*store.Tx) error { return nil })
+	}
 	var due []person
 	for len(people) > 0 {
 		n, dues, r, err := e.recordMany(ctx, people, e.now())

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/assistant-dev/assistant/calendar"
@@ -25,6 +26,12 @@ import (
 // would. When fn returns an error nothing is kept and the error is
 // returned as is.
 func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) error) error {
+	if s.readOnly {
+		// Refused before it starts, even when fn would write nothing (a
+		// pass with no work still tells that it cannot write): a file
+		// opened immutable would take an empty transaction.
+		return s.troubled(fmt.Errorf("cannot start writing to the database: %w", syscall.EROFS))
+	}
 	ids := slices.Clone(owners)
 	slices.Sort(ids)
 	ids = slices.Compact(ids)

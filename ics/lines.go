@@ -177,6 +177,10 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 	return roots
 }
 
+// topLevel are the components RFC 5545 §3.6 allows only directly in
+// VCALENDAR.
+var topLevel = map[string]bool{"VEVENT": true, "VTODO": true, "VJOURNAL": true, "VFREEBUSY": true, "VTIMEZONE": true}
+
 // close pops the innermost open component and attaches it to its parent.
 func (p *parser) close(stack *[]*node, roots *[]*node) {
 	s := *stack
@@ -229,6 +233,17 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		name := strings.ToUpper(strings.TrimSpace(prop.Value))
 		if len(*stack) == 0 && name != ical.CompCalendar {
 			p.skip(lineNo, name, "a component outside BEGIN:VCALENDAR")
+		}
+		if topLevel[name] && len(*stack) > 1 && (*stack)[0].Name == ical.CompCalendar {
+			// A calendar component is a child of VCALENDAR only (RFC 5545
+			// §3.6): one begun inside another means the one before lost
+			// its END line. It ends there, so the rest of the file still
+			// comes in rather than nesting, unseen, under the broken one.
+			for len(*stack) > 1 {
+				n := (*stack)[len(*stack)-1]
+				p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before BEGIN:%s", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
+				p.close(stack, roots)
+			}
 		}
 		n := &node{Component: ical.NewComponent(name), line: lineNo, lines: map[string][]int{}}
 		*stack = append(*stack, n)

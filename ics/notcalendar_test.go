@@ -49,3 +49,52 @@ func TestImportRefusesWhatIsNoCalendar(t *testing.T) {
 		}
 	})
 }
+
+// An event whose END:VEVENT line is lost ends where the next calendar
+// component begins (RFC 5545 §3.6 nests them only in VCALENDAR): the
+// events after it come in, and the report names the broken one; a lost
+// END:VALARM inside an event still closes with the event.
+func TestImportEventWithoutEnd(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ev := func(uid, extra string) string {
+			return "BEGIN:VEVENT\r\nUID:" + uid + "@x\r\nSUMMARY:" + uid + "\r\nDTSTART:20261005T090000Z\r\nDTEND:20261005T100000Z\r\n" + extra
+		}
+		data := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" +
+			ev("one", "END:VEVENT\r\n") +
+			ev("two", "") + // no END:VEVENT
+			ev("three", "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT5M\r\nEND:VEVENT\r\n") + // no END:VALARM
+			ev("four", "END:VEVENT\r\n") +
+			"BEGIN:VTODO\r\nUID:todo@x\r\nSUMMARY:Todo\r\n" + // no END:VTODO
+			ev("five", "END:VEVENT\r\n") +
+			"END:VCALENDAR\r\n"
+		st, _ := openStore(t)
+		p := addPerson(t, st, "ada")
+		rep, err := Import(context.Background(), st, p, strings.NewReader(data), ImportOptions{Source: "cal.ics"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		rows, err := st.DB().Query(`SELECT title FROM events WHERE owner_id = ? AND deleted_at IS NULL ORDER BY title`, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			titles = append(titles, s)
+		}
+		rows.Close()
+		got := strings.Join(titles, ",")
+		if !strings.Contains(got, "five") || !strings.Contains(got, "four") || !strings.Contains(got, "three") || !strings.Contains(got, "one") {
+			t.Errorf("imported %q; want one, three, four and five at least", got)
+		}
+		var said []string
+		for _, s := range rep.Skipped {
+			said = append(said, s.Reason)
+		}
+		if all := strings.Join(said, "\n"); !strings.Contains(all, "BEGIN:VEVENT has no END:VEVENT before BEGIN:VEVENT") ||
+			!strings.Contains(all, "BEGIN:VTODO has no END:VTODO before BEGIN:VEVENT") {
+			t.Errorf("the report says:\n%s", all)
+		}
+	})
+}

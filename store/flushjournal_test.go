@@ -214,8 +214,12 @@ func TestUndoLargeChangeInBatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(c.Rows) != n || c.Undoes != change {
-			t.Fatalf("the undo %s is of %d rows undoing %q, want %d rows undoing %s", undo, len(c.Rows), c.Undoes, n, change)
+		if c.RowsTotal != n || len(c.Rows) != min(n, ChangeRowsRead) || c.Undoes != change {
+			t.Fatalf("the undo %s is of %d rows (%d read) undoing %q, want %d rows undoing %s", undo, c.RowsTotal, len(c.Rows), c.Undoes, n, change)
+		}
+		var journaled int
+		if err := f.s.DB().QueryRow(rebindFor(f.s, `SELECT count(*) FROM journal_rows WHERE change_id = ?`), mustChange(t, undo)).Scan(&journaled); err != nil || journaled != n {
+			t.Fatalf("the undo journaled %d rows (%v), want %d", journaled, err, n)
 		}
 		h, err := f.s.ChangeHead(f.ctx, f.alice.ID, undo)
 		if err != nil || h.ID != undo || h.Tool != "undo" || h.Undoes != change || h.Summary != c.Summary || h.Rows != nil {
@@ -238,4 +242,13 @@ func TestUndoLargeChangeInBatches(t *testing.T) {
 			}
 		}
 	})
+}
+
+func mustChange(t *testing.T, c string) int64 {
+	t.Helper()
+	n, err := parseChange(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

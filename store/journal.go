@@ -369,8 +369,16 @@ type Change struct {
 	Created  time.Time // UTC, whole seconds
 	Undoes   string    // the change this one undid, "" if none
 	UndoneBy string    // the change that undid this one, "" if none
-	Rows     []ChangeRow
+	// Rows are the first rows the change touched, in journal order, at
+	// most [ChangeRowsRead]; RowsTotal is how many it touched in all.
+	Rows      []ChangeRow
+	RowsTotal int
 }
+
+// ChangeRowsRead is the most rows of one change that [Store.Changes] and
+// [Store.ChangeByID] read: a change of an import can hold 50,000, and a
+// listing pays for what it shows.
+const ChangeRowsRead = 100
 
 // ChangeRow is one row a change touched.
 type ChangeRow struct {
@@ -437,7 +445,6 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows 
 	}
 	defer list.Close()
 	var out []Change
-	idx := map[int64]int{}
 	for list.Next() {
 		var c Change
 		var id, created int64
@@ -452,7 +459,6 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows 
 		if undoneBy.Valid {
 			c.UndoneBy = changeID(undoneBy.Int64)
 		}
-		idx[id] = len(out)
 		out = append(out, c)
 	}
 	if err := list.Err(); err != nil {
@@ -462,30 +468,66 @@ func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows 
 	if len(out) == 0 || !rows {
 		return out, nil
 	}
-	last, _ := parseChange(out[len(out)-1].ID)
-	first, _ := parseChange(out[0].ID)
-	rr, err := s.db.QueryContext(ctx, `SELECT r.change_id, r.tbl, r.row_id, r.before, r.after
-		FROM journal_rows r JOIN changes c ON c.id = r.change_id
-		WHERE c.owner_id = ? AND r.change_id BETWEEN ? AND ? ORDER BY r.change_id, r.seq`, owner, last, first)
-	if err != nil {
-		return nil, err
-	}
-	defer rr.Close()
-	for rr.Next() {
-		var id, rowID int64
-		var tbl string
-		var before, after []byte
-		if err := rr.Scan(&id, &tbl, &rowID, &before, &after); err != nil {
+	for i := range out {
+		if err := s.changeRows(ctx, &out[i]); err != nil {
 			return nil, err
 		}
-		i, ok := idx[id]
-		if !ok {
-			continue
+	}
+	return out, nil
+}
+
+// changeRows reads c's first [ChangeRowsRead] rows by the journal's key
+// and, when there are more, counts them all.
+func (s *Store) changeRows(ctx context.Context, c *Change) error {
+	id, _ := parseChange(c.ID)
+	// change_rows by its key, then the one row a change may hold inline
+	// (migration 00016), not the journal_rows view: SQLite sorts the
+	// view's rows before it cuts them.
+	rr, err := s.db.QueryContext(ctx, `SELECT tbl, row_id, before, after FROM change_rows
+		WHERE change_id = ? ORDER BY seq LIMIT ?`, id, ChangeRowsRead+1)
+	if err != nil {
+		return err
+	}
+	defer rr.Close()
+	n := 0
+	for rr.Next() {
+		if n++; n > ChangeRowsRead {
+			break
 		}
-		out[i].Rows = append(out[i].Rows, ChangeRow{Table: tbl, ID: rowID, Label: label(tbl, rowID),
+		var rowID int64
+		var tbl string
+		var before, after []byte
+		if err := rr.Scan(&tbl, &rowID, &before, &after); err != nil {
+			return err
+		}
+		c.Rows = append(c.Rows, ChangeRow{Table: tbl, ID: rowID, Label: label(tbl, rowID),
 			Action: action(before, after), Parent: parentLabel(tbl, before, after)})
 	}
-	return out, rr.Err()
+	if err := rr.Err(); err != nil {
+		return err
+	}
+	rr.Close()
+	c.RowsTotal = len(c.Rows)
+	if n > ChangeRowsRead {
+		return s.db.QueryRowContext(ctx, `SELECT count(*) FROM change_rows WHERE change_id = ?`, id).Scan(&c.RowsTotal)
+	}
+	if n > 0 {
+		return nil
+	}
+	var tbl sql.NullString
+	var rowID sql.NullInt64
+	var before, after []byte
+	err = s.db.QueryRowContext(ctx, `SELECT tbl, row_id, before, after FROM changes WHERE id = ?`, id).Scan(&tbl, &rowID, &before, &after)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !tbl.Valid {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Rows = append(c.Rows, ChangeRow{Table: tbl.String, ID: rowID.Int64, Label: label(tbl.String, rowID.Int64),
+		Action: action(before, after), Parent: parentLabel(tbl.String, before, after)})
+	c.RowsTotal = 1
+	return nil
 }
 
 // Undo puts back the rows of one of owner's changes as they were before it,

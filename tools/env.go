@@ -66,10 +66,16 @@ func (e *Env) Read(fn func(tx *store.Tx) error) error {
 // e.Tool (store.Store.Write), and returns the change id ("c31"; "" when
 // fn wrote nothing).
 func (e *Env) Write(fn func(tx *store.Tx) error) (string, error) {
-	return e.Store.Write(e.Ctx, e.Person.ID, e.Tool, func(tx *store.Tx) error {
+	c, err := e.Store.Write(e.Ctx, e.Person.ID, e.Tool, func(tx *store.Tx) error {
 		tx.AssumeZone(e.Zone.Name())
 		return fn(tx)
 	})
+	if err == nil {
+		// Known at once, so a call that runs out of time after the
+		// commit says its change was saved ([Env.Changed] adds the items).
+		e.Changed(c)
+	}
+	return c, err
 }
 
 // Changed attaches to the call, for the host, the change id a write made

@@ -130,6 +130,11 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	defer func() {
 		if res.Code != CodeOK && ctx.Err() != nil {
 			res = r.stopped(ctx, name, timeout)
+			if ch, ok := Result[Changed](call); ok && ch.Change != "" {
+				// The write was saved before the call ran out: saying
+				// "nothing was changed" would make a retry do it twice.
+				res.Err = fmt.Sprintf("The call was stopped after its change %s was saved, before its answer was ready; list_changes shows %s, and undo with change=%s takes it back.", ch.Change, ch.Change, ch.Change)
+			}
 		}
 	}()
 	if ctx.Err() != nil {

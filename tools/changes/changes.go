@@ -120,6 +120,7 @@ func undo(e *tools.Env, change string) tools.ExecResult {
 	if err != nil {
 		return tools.Fail(err)
 	}
+	e.Changed(newID) // saved: known before the answer is made
 	c, err := e.Store.ChangeByID(e.Ctx, e.Person.ID, newID)
 	if err != nil {
 		return tools.Internal(err)
@@ -129,8 +130,17 @@ func undo(e *tools.Env, change string) tools.ExecResult {
 		return tools.Internal(err)
 	}
 	e.Changed(newID, itemsOf(c)...)
+	what := store.Describe(c.Rows, undoItemsShown)
+	if c.RowsTotal > len(c.Rows) {
+		// Only the first rows were read: their "and N more" would
+		// undercount, so the total of rows is given instead.
+		if i := strings.LastIndex(what, ", and "); i >= 0 && strings.HasSuffix(what, " more") {
+			what = what[:i]
+		}
+		what = fmt.Sprintf("%s and more, %d rows in all", what, c.RowsTotal)
+	}
 	out := fmt.Sprintf("Undid %s (%s): %s. This undo is %s; undo %s to redo it.",
-		undone.ID, undone.Tool, store.Describe(c.Rows, undoItemsShown), newID, newID)
+		undone.ID, undone.Tool, what, newID, newID)
 	return tools.SuccessWithData(out, map[string]any{
 		"change": newID, "undid": undone.ID, "tool": undone.Tool, "rows": rowsOf(c),
 	})

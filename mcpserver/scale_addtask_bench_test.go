@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -108,26 +107,7 @@ func sessionServerOn(b *testing.B, engine string) *mcp.Server {
 // addTaskVsFloorRatio alternates add_task calls of floor and ours and
 // reports both medians and their ratio.
 func addTaskVsFloorRatio(b *testing.B, floor, ours *mcp.ClientSession) {
-	ctx := context.Background()
-	var tookFloor, tookOurs []time.Duration
-	i := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		i++
-		params := &mcp.CallToolParams{Name: "add_task", Arguments: json.RawMessage(fmt.Sprintf(`{"title":"Task number %d"}`, i))}
-		for _, s := range []struct {
-			cs   *mcp.ClientSession
-			took *[]time.Duration
-		}{{floor, &tookFloor}, {ours, &tookOurs}} {
-			start := time.Now()
-			res, err := s.cs.CallTool(ctx, params)
-			*s.took = append(*s.took, time.Since(start))
-			if err != nil || res.IsError {
-				b.Fatalf("call %d failed: %v %+v", i, err, res)
-			}
-		}
-	}
-	b.StopTimer()
+	tookFloor, tookOurs := timeAddTasks(b, floor, ours)
 	o, f := medianOf(tookOurs), medianOf(tookFloor)
 	b.ReportMetric(float64(o.Nanoseconds()), "p50-ns")
 	b.ReportMetric(float64(f.Nanoseconds()), "floor-p50-ns")

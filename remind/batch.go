@@ -2,6 +2,9 @@ package remind
 
 import (
 	"context"
+	"errors"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -26,8 +29,11 @@ const (
 func (e *Engine) passBatched(ctx context.Context, people []person) (Result, error) {
 	var total Result
 	var firstErr error
+	var mu sync.Mutex // fail is called by the record workers at once
 	fail := func(p person, err error) {
 		e.log.Error("reminders pass failed for a person", "person", p.Name, "err", err)
+		mu.Lock()
+		defer mu.Unlock()
 		total.Problems++
 		if firstErr == nil {
 			firstErr = err
@@ -43,16 +49,82 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 		// comes due.
 		return total, e.s.WriteMany(ctx, nil, func(*store.Tx) error { return nil })
 	}
+	due, err := e.recordAll(ctx, people, &total, &mu, fail)
+	if err != nil {
+		return total, err
+	}
+	e.deliverMany(ctx, due, &total, fail)
+	return total, firstErr
+}
+
+// recordWorkers is how many record transactions a pass runs at once on
+// PostgreSQL, each for its own people (so their advisory locks never
+// meet): a record step is mostly round trips to the server, which wait in
+// parallel. SQLite takes one writer at a time, so there it is one.
+const recordWorkers = 4
+
+// recordPart0 is the fewest people worth a worker of their own.
+const recordPart0 = 16
+
+// recordAll records what came due for people, in shared transactions
+// (recordMany), and returns those with a delivery to take now, in the
+// order of people. Results go into total under mu (which fail takes
+// too); the error is ctx's when the pass was stopped.
+func (e *Engine) recordAll(ctx context.Context, people []person, total *Result, mu *sync.Mutex,
+	fail func(person, error)) ([]person, error) {
+	workers := 1
+	if e.s.Engine() == store.Postgres {
+		part := recordPart0
+		if e.recordMin > 0 {
+			part = e.recordMin
+		}
+		workers = min(recordWorkers, (len(people)+part-1)/part)
+	}
+	if workers <= 1 {
+		return e.recordPart(ctx, people, total, mu, fail)
+	}
+	// Contiguous parts, one a worker, so the dues keep people's order.
+	var (
+		wg    sync.WaitGroup
+		dues  = make([][]person, workers)
+		part  = (len(people) + workers - 1) / workers
+		errOf = make([]error, workers)
+	)
+	for w := range workers {
+		lo, hi := min(w*part, len(people)), min((w+1)*part, len(people))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dues[w], errOf[w] = e.recordPart(ctx, people[lo:hi], total, mu, fail)
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errOf...); err != nil {
+		return nil, ctx.Err()
+	}
+	return slices.Concat(dues...), nil
+}
+
+// recordPart is recordAll's work on one part of the people, one shared
+// transaction after another; a batch whose transaction failed is done
+// again person by person, as a pass of one person does. mu guards total.
+func (e *Engine) recordPart(ctx context.Context, people []person, total *Result, mu *sync.Mutex,
+	fail func(person, error)) ([]person, error) {
+	add := func(r Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		total.add(r)
+	}
 	var due []person
 	for len(people) > 0 {
 		n, dues, r, err := e.recordMany(ctx, people, e.now())
 		if ctx.Err() != nil {
-			return total, ctx.Err()
+			return nil, ctx.Err()
 		}
 		batch := people[:n]
 		people = people[n:]
 		if err == nil {
-			total.add(r)
+			add(r)
 			for i, p := range batch {
 				if dues[i] {
 					due = append(due, p)
@@ -65,9 +137,9 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 		for _, p := range batch {
 			var r Result
 			d, err := e.recordDue(ctx, p, e.now(), &r)
-			total.add(r)
+			add(r)
 			if ctx.Err() != nil {
-				return total, ctx.Err()
+				return nil, ctx.Err()
 			}
 			if err != nil {
 				fail(p, err)
@@ -76,8 +148,7 @@ func (e *Engine) passBatched(ctx context.Context, people []person) (Result, erro
 			}
 		}
 	}
-	e.deliverMany(ctx, due, &total, fail)
-	return total, firstErr
+	return due, nil
 }
 
 // busy leaves out of people those a pass has no work for now (see

@@ -174,19 +174,20 @@ func TestBatchedPassMatchesPerPerson(t *testing.T) {
 		}
 		for _, seed := range seeds {
 			t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
-				diffPasses(t, seed, func(oracle *Engine) { oracle.perPerson = true })
+				diffPasses(t, seed, func(oracle *Engine) { oracle.perPerson = true }, func(e *Engine) { e.recordMin = 1 })
 			})
 		}
 	})
 }
 
 func diffRebuild(t *testing.T, seed uint64) {
-	diffPasses(t, seed, func(oracle *Engine) { oracle.everyItem = true })
+	diffPasses(t, seed, func(oracle *Engine) { oracle.everyItem = true }, func(*Engine) {})
 }
 
 // diffPasses runs the same passes on twin databases, with an oracle
-// engine set by asOracle and a default one, and wants the same outcomes.
-func diffPasses(t *testing.T, seed uint64, asOracle func(*Engine)) {
+// engine set by asOracle and one set by asTried, and wants the same
+// outcomes.
+func diffPasses(t *testing.T, seed uint64, asOracle, asTried func(*Engine)) {
 	r := rand.New(rand.NewPCG(seed, 21))
 	start := civilAt(t, "Europe/Paris", "2026-10-20T08:00")
 	w := twin{old: newEnv(t, start), new: newEnv(t, start)}
@@ -195,6 +196,7 @@ func diffPasses(t *testing.T, seed uint64, asOracle func(*Engine)) {
 	oracle := w.old.engine(Options{})
 	asOracle(oracle)
 	bounded := w.new.engine(Options{})
+	asTried(bounded)
 
 	// The job first runs days after the writes, then every 97 minutes
 	// for a week (the horizon is extended about every 12 hours).

@@ -170,10 +170,13 @@ type row struct {
 	Attempts                                                 int
 }
 
+// rows gives every delivery row in an order of what they hold (not of
+// their ids, which passes recording people at once hand out in any
+// order).
 func (e *env) rows() []row {
 	e.t.Helper()
 	q, err := e.s.DB().QueryContext(e.ctx, `SELECT item, occurrence, trigger, delivery_id, status, last_error,
-		fire_at, attempts FROM reminder_deliveries ORDER BY fire_at, id`)
+		fire_at, attempts FROM reminder_deliveries ORDER BY fire_at, delivery_id, item, occurrence, trigger, id`)
 	if err != nil {
 		e.t.Fatal(err)
 	}

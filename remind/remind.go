@@ -152,6 +152,10 @@ type Engine struct {
 	// transactions of their own, and a rebuild read its items one by
 	// one, as it did before passes were batched: the oracle of the tests.
 	perPerson bool
+	// recordMin, when above 0, is the fewest people a record worker
+	// takes on PostgreSQL instead of recordPart0 (tests run two people
+	// on two workers).
+	recordMin int
 }
 
 // New checks opts and returns an Engine.

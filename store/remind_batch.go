@@ -41,11 +41,12 @@ func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) e
 	}
 	defer end()
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, now: s.now(), tool: "remind", many: &manyOwners{ids: ids}}
-	if s.engine == Postgres {
-		for _, id := range ids {
-			if _, err := sqlTx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, id); err != nil {
-				return s.troubled(err)
-			}
+	if s.engine == Postgres && len(ids) > 0 {
+		// Every lock in one statement (one round trip, not one a
+		// person), taken in the order of the sorted subquery.
+		if _, err := sqlTx.ExecContext(ctx, `SELECT count(pg_advisory_xact_lock(id))
+			FROM (SELECT unnest(CAST(? AS bigint[])) AS id ORDER BY 1) ids`, ids); err != nil {
+			return s.troubled(err)
 		}
 	}
 	if err := fn(tx); err != nil {

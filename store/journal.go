@@ -72,6 +72,10 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	if err := fn(tx); err != nil {
 		// An unknown owner shows up as a failed foreign key on insert or a
 		// row not found; checking it only now keeps a query off every write.
+		// A failed PersonCheck has already read the person's row.
+		if errors.Is(err, ErrPersonChanged) {
+			return "", err
+		}
 		if perr := tx.personExists(); perr != nil {
 			return "", perr
 		}

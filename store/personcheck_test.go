@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 
 	"github.com/assistant-dev/assistant/store/storetest"
@@ -90,6 +92,39 @@ func TestPersonCheck(t *testing.T) {
 		})
 		if !errors.Is(err, ErrPersonChanged) || !c.Changed() {
 			t.Fatalf("Read after the person was deleted: err %v, changed %v; want ErrPersonChanged", err, c.Changed())
+		}
+	})
+}
+
+// TestPersonCheckRidesWithBegin counts the round trips of a journaled add
+// on PostgreSQL: two (BEGIN, the advisory lock and the INSERT; the journal
+// and COMMIT) whether or not a PersonCheck is made, which rides in the
+// first; a failed check ends with the rollback's.
+func TestPersonCheckRidesWithBegin(t *testing.T) {
+	t.Run(storetest.Postgres, func(t *testing.T) {
+		storetest.SkipUnlessPostgres(t)
+		f := newFixture(t)
+		add := func(ctx context.Context) (int64, error) {
+			var n atomic.Int64
+			_, err := f.s.Write(context.WithValue(ctx, roundTripsKey{}, &n), f.alice.ID, "add_note", func(tx *Tx) error {
+				_, err := tx.Insert("notes", Row{"title": "x", "due": t0.Unix()})
+				return err
+			})
+			return n.Load(), err
+		}
+		if _, err := add(f.ctx); err != nil { // reads the columns of notes once
+			t.Fatal(err)
+		}
+		if n, err := add(f.ctx); err != nil || n != 2 {
+			t.Fatalf("an add without a check: %d round trips, %v; want 2", n, err)
+		}
+		ctx, c := WithPersonCheck(f.ctx, f.alice.ID, "alice", "Europe/Paris")
+		if n, err := add(ctx); err != nil || n != 2 || !c.Made() {
+			t.Fatalf("an add with a check: %d round trips, %v, made %v; want 2, made", n, err, c.Made())
+		}
+		ctx, c = WithPersonCheck(f.ctx, f.alice.ID, "alice", "Asia/Tokyo")
+		if n, err := add(ctx); !errors.Is(err, ErrPersonChanged) || n != 2 || !c.Changed() {
+			t.Fatalf("an add with a failed check: %d round trips, %v; want 2 and ErrPersonChanged", n, err)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -40,6 +41,18 @@ type lazyBegin struct {
 	owner    int64
 	readOnly bool
 	check    *PersonCheck
+}
+
+// roundTripsKey marks a context whose round trips pipeConn counts, in the
+// *atomic.Int64 it holds: a test's check that a write's statements ride
+// together as this file says.
+type roundTripsKey struct{}
+
+// trip counts one round trip made for ctx, when ctx asks (roundTripsKey).
+func trip(ctx context.Context) {
+	if n, ok := ctx.Value(roundTripsKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 }
 
 // commitKey marks a statement's context: COMMIT rides behind it.
@@ -86,6 +99,7 @@ func (t pipeTx) Commit() error {
 		return nil // nothing was sent, or COMMIT rode with the last statement
 	}
 	c.open = false
+	trip(c.txCtx)
 	return commitErr(c.Conn.Conn().Exec(c.txCtx, "commit"))
 }
 
@@ -107,6 +121,7 @@ func (t pipeTx) Rollback() error {
 	}
 	c.open = false
 	pg := c.Conn.Conn()
+	trip(c.txCtx)
 	if _, err := pg.Exec(c.txCtx, "rollback"); err != nil {
 		// A connection left inside a transaction must not be reused.
 		pg.PgConn().Close(context.Background())
@@ -126,6 +141,7 @@ func (c *pipeConn) batched(ctx context.Context) bool {
 
 func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
 	if !c.batched(ctx) {
+		trip(ctx)
 		return c.rebindConn.ExecContext(ctx, q, args)
 	}
 	_, tag, err := c.run(ctx, q, args, false)
@@ -134,6 +150,7 @@ func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.Name
 
 func (c *pipeConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	if !c.batched(ctx) {
+		trip(ctx)
 		return c.rebindConn.QueryContext(ctx, q, args)
 	}
 	rows, _, err := c.run(ctx, q, args, true)
@@ -159,6 +176,7 @@ func (c *pipeConn) Prepare(q string) (driver.Stmt, error) {
 func (c *pipeConn) flush(ctx context.Context) error {
 	b := &pgx.Batch{}
 	n, check := c.queueBegin(b)
+	trip(ctx)
 	br := c.Conn.Conn().SendBatch(ctx, b)
 	err := readBegin(br, n, check)
 	if cerr := br.Close(); err == nil {
@@ -240,6 +258,7 @@ func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, 
 		b.Queue("commit")
 	}
 	pg := c.Conn.Conn()
+	trip(ctx)
 	br := pg.SendBatch(ctx, b)
 	if err := readBegin(br, before, check); err != nil {
 		// The statement behind ran in the transaction, which the

@@ -3,6 +3,8 @@ package tools_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -155,6 +157,93 @@ func TestSessionCallsFollowAnotherConnection(t *testing.T) {
 			if res := call(name, `{}`); res.Code == tools.CodeOK {
 				t.Fatalf("%s right after another connection deleted the person = %q; want a failure", name, res.Out)
 			}
+		}
+	})
+}
+
+// TestSessionMatchesReadingFirst is a differential test of the kept
+// person against reading the person before each call (the oracle, as
+// SessionPerson does): random zone changes from a second store, each
+// followed or not by calls of random tools (a write, a read, a call with
+// no transaction), on both engines. Every call must act in the zone the
+// oracle reads just before it, and every add_task add exactly one task.
+func TestSessionMatchesReadingFirst(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		now := time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
+		e := tooltest.Open(t, now, events.Register, tasks.Register)
+		ctx := context.Background()
+		other, err := store.Open(ctx, e.Path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		ada := e.Person("ada", "Europe/Paris")
+		tc := &tools.ToolContext{}
+		tools.Insert(tc, ada)
+		tools.Insert(tc, tools.Clock(func() time.Time { return now }))
+		tools.Insert(tc, e.Store)
+		tools.InsertSession(tc, tools.NewSession(e.Store, ada))
+		oracle := tools.SessionPerson(other, ada)
+		zones := []string{"Europe/Paris", "Asia/Tokyo", "America/New_York", "Australia/Sydney"}
+		rng := rand.New(rand.NewPCG(21, uint64(len(t.Name()))))
+		added := 0
+		for i := range 60 {
+			if rng.IntN(3) == 0 {
+				if _, _, err := other.SetZone(ctx, ada.ID, zones[rng.IntN(len(zones))], "person set-zone"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := oracle(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zone := want.Zone.Name()
+			switch rng.IntN(3) {
+			case 0:
+				res, _ := e.Reg.Call(ctx, tc, "current_time", []byte(`{}`))
+				if res.Code != tools.CodeOK || !strings.Contains(res.Out, zone) {
+					t.Fatalf("call %d: current_time = %q %q, want it in %s", i, res.Out, res.Err, zone)
+				}
+			case 1:
+				title := fmt.Sprintf("Task %d", i)
+				res, _ := e.Reg.Call(ctx, tc, "add_task", []byte(`{"title":"`+title+`","due":"2026-10-06T09:00"}`))
+				if res.Code != tools.CodeOK {
+					t.Fatalf("call %d: add_task = %q %q", i, res.Out, res.Err)
+				}
+				added++
+				var n int
+				var dueZone string
+				if err := other.DB().QueryRowContext(ctx, `SELECT count(*), max(due_zone) FROM tasks WHERE title = ?`, title).Scan(&n, &dueZone); err != nil {
+					t.Fatal(err)
+				}
+				if n != 1 || dueZone != zone {
+					t.Fatalf("call %d: add_task stored %d tasks due in %q, want 1 in %s", i, n, dueZone, zone)
+				}
+			case 2:
+				res, _ := e.Reg.Call(ctx, tc, "list_tasks", []byte(`{"limit":1}`))
+				if res.Code != tools.CodeOK {
+					t.Fatalf("call %d: list_tasks = %q %q", i, res.Out, res.Err)
+				}
+				if added > 0 {
+					// Task 0's due, 09:00 in the zone it was added in, read
+					// in the zone of the call: compare with the oracle's.
+					var at int64
+					if err := other.DB().QueryRowContext(ctx, `SELECT min(due_at) FROM tasks`).Scan(&at); err != nil {
+						t.Fatal(err)
+					}
+					hm := time.Unix(at, 0).In(want.Zone.Location()).Format("15:04")
+					if !strings.Contains(res.Out, hm) {
+						t.Fatalf("call %d: list_tasks = %q, want the first due at %s in %s", i, res.Out, hm, zone)
+					}
+				}
+			}
+		}
+		var n int
+		if err := other.DB().QueryRowContext(ctx, `SELECT count(*) FROM tasks`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != added {
+			t.Fatalf("%d add_task calls left %d tasks", added, n)
 		}
 	})
 }

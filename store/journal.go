@@ -21,7 +21,8 @@ import (
 // changed no journaled row. When fn returns an error (or panics) nothing is
 // kept and the error is returned as is. tool names what did it
 // ("add_task"), for list_changes and undo's sentences. ErrNotFound when
-// owner is no person.
+// owner is no person. A [PersonCheck] of owner in ctx not made yet is made
+// first: ErrPersonChanged, and fn does not run, when it fails.
 func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error) (string, error) {
 	change, err := s.write(ctx, owner, tool, fn, nil)
 	return change, s.troubled(err)
@@ -29,6 +30,7 @@ func (s *Store) Write(ctx context.Context, owner int64, tool string, fn func(tx 
 
 // Read runs fn in one read transaction (a consistent snapshot; it does not
 // block writers). Insert, Update, Delete, SaveKey and Exec are refused in it.
+// A [PersonCheck] in ctx is made as by Write.
 func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) error {
 	opt := &sql.TxOptions{ReadOnly: true}
 	begin := ctx
@@ -36,7 +38,7 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 		// BEGIN rides with the first statement (see pipeConn); the
 		// snapshot is taken at that statement either way.
 		opt.Isolation = sql.LevelRepeatableRead
-		begin = context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{readOnly: true})
+		begin = context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{readOnly: true, check: pendingCheck(ctx, owner)})
 	}
 	sqlTx, err := s.db.BeginTx(begin, opt)
 	if err != nil {
@@ -44,6 +46,11 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 	}
 	defer sqlTx.Rollback()
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, readOnly: true, now: s.now()}
+	if c := pendingCheck(ctx, owner); c != nil && s.engine == SQLite {
+		if err := tx.checkPerson(c); err != nil {
+			return err
+		}
+	}
 	return s.troubled(fn(tx))
 }
 
@@ -57,9 +64,18 @@ func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx 
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now(), tool: tool}
+	if c := pendingCheck(ctx, owner); c != nil && s.engine == SQLite {
+		if err := tx.checkPerson(c); err != nil {
+			return "", err
+		}
+	}
 	if err := fn(tx); err != nil {
 		// An unknown owner shows up as a failed foreign key on insert or a
 		// row not found; checking it only now keeps a query off every write.
+		// A failed PersonCheck has already read the person's row.
+		if errors.Is(err, ErrPersonChanged) {
+			return "", err
+		}
 		if perr := tx.personExists(); perr != nil {
 			return "", perr
 		}

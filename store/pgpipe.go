@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -34,10 +35,24 @@ type lazyBeginKey struct{}
 
 // lazyBegin is a transaction's deferred start: a write's READ COMMITTED
 // and the transaction-level advisory lock of owner unless it is 0, or a
-// read's REPEATABLE READ READ ONLY.
+// read's REPEATABLE READ READ ONLY; then check's read of the person, when
+// there is one ([PersonCheck]).
 type lazyBegin struct {
 	owner    int64
 	readOnly bool
+	check    *PersonCheck
+}
+
+// roundTripsKey marks a context whose round trips pipeConn counts, in the
+// *atomic.Int64 it holds: a test's check that a write's statements ride
+// together as this file says.
+type roundTripsKey struct{}
+
+// trip counts one round trip made for ctx, when ctx asks (roundTripsKey).
+func trip(ctx context.Context) {
+	if n, ok := ctx.Value(roundTripsKey{}).(*atomic.Int64); ok {
+		n.Add(1)
+	}
 }
 
 // commitKey marks a statement's context: COMMIT rides behind it.
@@ -84,6 +99,7 @@ func (t pipeTx) Commit() error {
 		return nil // nothing was sent, or COMMIT rode with the last statement
 	}
 	c.open = false
+	trip(c.txCtx)
 	return commitErr(c.Conn.Conn().Exec(c.txCtx, "commit"))
 }
 
@@ -105,6 +121,7 @@ func (t pipeTx) Rollback() error {
 	}
 	c.open = false
 	pg := c.Conn.Conn()
+	trip(c.txCtx)
 	if _, err := pg.Exec(c.txCtx, "rollback"); err != nil {
 		// A connection left inside a transaction must not be reused.
 		pg.PgConn().Close(context.Background())
@@ -124,6 +141,7 @@ func (c *pipeConn) batched(ctx context.Context) bool {
 
 func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
 	if !c.batched(ctx) {
+		trip(ctx)
 		return c.rebindConn.ExecContext(ctx, q, args)
 	}
 	_, tag, err := c.run(ctx, q, args, false)
@@ -132,6 +150,7 @@ func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.Name
 
 func (c *pipeConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
 	if !c.batched(ctx) {
+		trip(ctx)
 		return c.rebindConn.QueryContext(ctx, q, args)
 	}
 	rows, _, err := c.run(ctx, q, args, true)
@@ -153,31 +172,65 @@ func (c *pipeConn) Prepare(q string) (driver.Stmt, error) {
 	return c.PrepareContext(context.Background(), q)
 }
 
-// flush sends a pending BEGIN and lock on their own.
+// flush sends a pending BEGIN and lock (and person check) on their own.
 func (c *pipeConn) flush(ctx context.Context) error {
 	b := &pgx.Batch{}
-	c.queueBegin(b)
-	return c.Conn.Conn().SendBatch(ctx, b).Close()
+	n, check := c.queueBegin(b)
+	trip(ctx)
+	br := c.Conn.Conn().SendBatch(ctx, b)
+	err := readBegin(br, n, check)
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
-// queueBegin queues the pending BEGIN (and lock) in b, if any, and
-// returns how many statements it queued.
-func (c *pipeConn) queueBegin(b *pgx.Batch) int {
+// queueBegin queues the pending BEGIN (and lock, and the person check) in
+// b, if any, and returns how many statements it queued and the check,
+// which is the last of them when it is not nil.
+func (c *pipeConn) queueBegin(b *pgx.Batch) (int, *PersonCheck) {
 	lb := c.pending
 	if lb == nil {
-		return 0
+		return 0, nil
 	}
 	c.pending, c.open = nil, true
+	n := 1
 	if lb.readOnly {
 		b.Queue("begin isolation level repeatable read read only")
-		return 1
+	} else {
+		b.Queue("begin isolation level read committed")
+		if lb.owner != 0 {
+			b.Queue("select pg_advisory_xact_lock($1)", lb.owner)
+			n++
+		}
 	}
-	b.Queue("begin isolation level read committed")
-	if lb.owner == 0 {
-		return 1
+	if lb.check != nil && !lb.check.Made() {
+		b.Queue(rebound(personCheckSQL), lb.check.id)
+		return n + 1, lb.check
 	}
-	b.Queue("select pg_advisory_xact_lock($1)", lb.owner)
-	return 2
+	return n, nil
+}
+
+// readBegin reads the answers to the n statements queueBegin queued, the
+// person check's last: ErrPersonChanged when it fails.
+func readBegin(br pgx.BatchResults, n int, check *PersonCheck) error {
+	if check != nil {
+		n--
+	}
+	for range n {
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+	}
+	if check == nil {
+		return nil
+	}
+	var name, zone string
+	err := br.QueryRow().Scan(&name, &zone)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return err
+	}
+	return check.settle(name, zone, err == nil)
 }
 
 // run sends q with the pending BEGIN in front and, when ctx asks, COMMIT
@@ -190,20 +243,28 @@ func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, 
 	}
 	vals := make([]any, len(args))
 	convertArgs(vals, args)
-	b := &pgx.Batch{}
-	before := c.queueBegin(b)
-	b.Queue(q, vals...)
 	commit, _ := ctx.Value(commitKey{}).(*committed)
+	if commit != nil && c.pending != nil && c.pending.check != nil {
+		// The COMMIT must not ride behind a statement that a failed check
+		// would have let run: the check goes first, on its own.
+		if err := c.flush(ctx); err != nil {
+			return nil, tag, err
+		}
+	}
+	b := &pgx.Batch{}
+	before, check := c.queueBegin(b)
+	b.Queue(q, vals...)
 	if commit != nil {
 		b.Queue("commit")
 	}
 	pg := c.Conn.Conn()
+	trip(ctx)
 	br := pg.SendBatch(ctx, b)
-	for range before {
-		if _, err := br.Exec(); err != nil {
-			br.Close()
-			return nil, tag, err
-		}
+	if err := readBegin(br, before, check); err != nil {
+		// The statement behind ran in the transaction, which the
+		// caller's rollback takes back.
+		br.Close()
+		return nil, tag, err
 	}
 	if !wantRows {
 		tag, err := br.Exec()

@@ -357,7 +357,8 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // round trip with the transaction's first statement (see pipeConn).
 func (s *Store) beginWrite(ctx context.Context, owner int64) (tx *sql.Tx, end func(), err error) {
 	if s.engine == Postgres {
-		tx, err = s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{owner: owner}),
+		lb := &lazyBegin{owner: owner, check: pendingCheck(ctx, owner)}
+		tx, err = s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, lb),
 			&sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
 			return nil, nil, err

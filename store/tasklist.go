@@ -105,21 +105,27 @@ func (k TaskKey) Compare(o TaskKey) int {
 func DerivedTaskColumns(t task.Task, zone tz.Zone) Row { return derivedRow(t, zone) }
 
 // derivedRow is the derived columns of t for an owner in zone.
-func derivedRow(t task.Task, zone tz.Zone) Row {
+func derivedRow(t task.Task, zone tz.Zone) Row { return deriveInto(make(Row, 5), t, zone) }
+
+// deriveInto sets the derived columns of derivedRow in row, and returns it.
+func deriveInto(row Row, t task.Task, zone tz.Zone) Row {
 	k := TaskKeyOf(t, zone)
-	row := Row{"list_day": k.Day, "list_at": k.At, "list_zone": ""}
+	row["list_day"], row["list_at"], row["list_zone"] = k.Day, k.At, ""
 	if k.Done {
 		row["list_day"] = int64(0)
 	} else {
 		row["list_zone"] = zone.Name()
 	}
 	row["search_fold"] = item.FoldText(t.Title) + searchSep + item.FoldText(t.Notes)
-	tags := make([]string, 0, len(t.Tags))
-	for _, x := range t.Tags {
-		tags = append(tags, item.FoldTag(x))
+	row["tags_fold"] = "[]"
+	if len(t.Tags) > 0 {
+		tags := make([]string, 0, len(t.Tags))
+		for _, x := range t.Tags {
+			tags = append(tags, item.FoldTag(x))
+		}
+		b, _ := json.Marshal(tags)
+		row["tags_fold"] = string(b)
 	}
-	b, _ := json.Marshal(tags)
-	row["tags_fold"] = string(b)
 	return row
 }
 
@@ -160,10 +166,7 @@ func (tx *Tx) withDerived(row Row, t task.Task) (Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range derivedRow(t, z) {
-		row[k] = v
-	}
-	return row, nil
+	return deriveInto(row, t, z), nil
 }
 
 // setDerived writes the derived columns of task t, outside the journal.

@@ -85,7 +85,9 @@ func decodeDue(date, civil, zone string, at any) (d task.Due, has bool, err erro
 
 // encodeDue is the four due columns of d (all NULL when there is none).
 func encodeDue(d task.Due, has bool) Row {
-	row := Row{"due_date": nil, "due_time": nil, "due_zone": nil, "due_at": nil}
+	// Room for a whole task's columns: encodeTask and InsertTask add to it.
+	row := make(Row, 32)
+	row["due_date"], row["due_time"], row["due_zone"], row["due_at"] = nil, nil, nil, nil
 	if !has {
 		return row
 	}
@@ -154,11 +156,10 @@ func decodeTask(r Row) (task.Task, error) {
 // kept only where it means something (remind_at without a timed due).
 func encodeTask(t task.Task) Row {
 	row := encodeDue(t.Due, t.HasDue)
-	tags := t.Tags
-	if tags == nil {
-		tags = []string{}
+	tb := []byte("[]")
+	if len(t.Tags) > 0 {
+		tb, _ = json.Marshal(t.Tags)
 	}
-	tb, _ := json.Marshal(tags)
 	row["uid"] = nil
 	if t.UID != "" {
 		row["uid"] = t.UID
@@ -300,9 +301,7 @@ func (tx *Tx) InsertTask(t task.Task) (int64, error) {
 		// Without a due the zone works out no day: it is only list_zone's
 		// text, which the INSERT reads itself, so the write makes no
 		// statement of its own to read the owner's zone.
-		for k, v := range derivedRow(t, tz.UTC) {
-			row[k] = v
-		}
+		deriveInto(row, t, tz.UTC)
 		if t.Status != task.Done {
 			row["list_zone"] = ownerZone{}
 		}

@@ -165,7 +165,8 @@ func (tx *Tx) Insert(table string, row Row) (int64, error) {
 		return 0, err
 	}
 	names := []string{"owner_id"}
-	args := []any{tx.owner}
+	args := make([]any, 1, len(row)+3)
+	args[0] = tx.owner
 	if _, ok := row["updated_at"]; !ok {
 		names = append(names, "updated_at")
 		args = append(args, stamp(tx.now))
@@ -190,7 +191,8 @@ func (tx *Tx) Insert(table string, row Row) (int64, error) {
 	q.WriteString(strings.Repeat(", ?", len(names)-1))
 	for _, k := range keys {
 		if _, ok := row[k].(ownerZone); ok {
-			q.WriteString(", " + ownerZoneSQL)
+			q.WriteString(", ")
+			q.WriteString(ownerZoneSQL)
 			args = append(args, tx.owner)
 			continue
 		}

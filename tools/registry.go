@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/store"
 )
 
 // Registry holds the tools, in the order they were added, and calls them by
@@ -140,23 +141,68 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if ctx.Err() != nil {
 		return r.stopped(ctx, name, timeout), call
 	}
-	if src, ok := Get[PersonSource](call); ok && src != nil {
+	runCtx := ctx
+	session, _ := Get[*Session](call)
+	var check *store.PersonCheck
+	if session != nil {
+		// The call's first transaction checks the kept person (Session).
+		p := session.Kept()
+		Insert(call, p)
+		runCtx, check = store.WithPersonCheck(ctx, p.ID, p.Name, p.Zone.Name())
+	} else if src, ok := Get[PersonSource](call); ok && src != nil {
 		p, err := src(ctx)
 		if err != nil {
-			r.logger().Error("reading the person", "tool", name, "err", err)
-			res = unavailable(Internal(err))
-			if explain, ok := Get[ExplainError](call); ok && explain != nil {
-				if s := explain(err); s != "" {
-					res.Err = s
-				}
-			}
-			return res, call
+			return r.personFailed(name, call, err), call
 		}
 		Insert(call, p)
 	}
+	res = r.run(runCtx, call, t, raw)
+	if session != nil && (check.Changed() || !check.Made()) {
+		ch, _ := Result[Changed](call)
+		if check.Changed() || ch.Change == "" {
+			kept, _ := Get[Person](call)
+			p, err := session.Read(ctx)
+			if err != nil {
+				return r.personFailed(name, call, err), call
+			}
+			if check.Changed() || p.Name != kept.Name || p.Zone.Name() != kept.Zone.Name() {
+				// Nothing was written in the old zone: the call runs again.
+				call = tc.ForCall()
+				Insert(call, p)
+				res = r.run(ctx, call, t, raw)
+			}
+		}
+	}
+	if (res.Code == CodeInternal || res.Code == CodeUnavailable) && res.internal != nil && ctx.Err() == nil {
+		if explain, ok := Get[ExplainError](call); ok && explain != nil {
+			if s := explain(res.internal); s != "" {
+				res.Err = s
+			}
+		}
+		r.logger().Error("tool failed", "tool", name, "err", res.internal)
+	}
+	res = res.Bound()
+	return res, call
+}
+
+// personFailed is the answer of a call whose person could not be read.
+func (r *Registry) personFailed(name string, call *ToolContext, err error) ExecResult {
+	r.logger().Error("reading the person", "tool", name, "err", err)
+	res := unavailable(Internal(err))
+	if explain, ok := Get[ExplainError](call); ok && explain != nil {
+		if s := explain(err); s != "" {
+			res.Err = s
+		}
+	}
+	return res
+}
+
+// run reads raw by t's schema and runs t's handler on call, its person
+// already in call; a panic of the handler is an internal failure.
+func (r *Registry) run(ctx context.Context, call *ToolContext, t Tool, raw []byte) (res ExecResult) {
 	a, err := args.New(raw, t.Schema.Names(), t.Schema.Required)
 	if err != nil {
-		return Invalid(withExample(t.Schema, err)), call
+		return Invalid(withExample(t.Schema, err))
 	}
 	if p, ok := Get[Person](call); ok {
 		a.SetHome(p.Zone) // named first when a zone abbreviation is refused
@@ -166,7 +212,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	a.SetNow(Now(call).UTC().Truncate(time.Second))
 	defer func() {
 		if p := recover(); p != nil {
-			r.logger().Error("tool panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			r.logger().Error("tool panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = Internal(fmt.Errorf("panic: %v", p))
 		}
 	}()
@@ -179,17 +225,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	if res.Code == CodeOK {
 		res = res.withReadings(a.Readings())
 	}
-	res = unavailable(res)
-	if (res.Code == CodeInternal || res.Code == CodeUnavailable) && res.internal != nil && ctx.Err() == nil {
-		if explain, ok := Get[ExplainError](call); ok && explain != nil {
-			if s := explain(res.internal); s != "" {
-				res.Err = s
-			}
-		}
-		r.logger().Error("tool failed", "tool", name, "err", res.internal)
-	}
-	res = res.Bound()
-	return res, call
+	return unavailable(res)
 }
 
 // withExample adds to the refusal of a required argument left out or

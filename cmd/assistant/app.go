@@ -437,13 +437,20 @@ func (a *app) session(ctx context.Context) (*store.Store, tools.Person, error) {
 }
 
 // toolContext is the context for one person's calls: the person, the
-// clock, the store, a source that reads the person afresh before each call
-// and the store's own wording of its failures. Fronts that serve several people (MCP
-// over HTTP) build one per request with the token's person instead
+// clock, the store, the person kept for the session (tools.Session: each
+// call's first transaction checks that the stored zone is still the kept
+// one, so a long session follows a set_time_zone or its undo) and the
+// store's own wording of its failures. With --tz / ASSISTANT_TZ the run's
+// zone stays the override. Fronts that serve several people (MCP over
+// HTTP) build one per request with the token's person instead
 // (requestContext).
 func (a *app) toolContext(st *store.Store, p tools.Person) *tools.ToolContext {
 	tc := a.requestContext(st, p)
-	tools.Insert(tc, a.personSource(st, p))
+	if a.tzOverride != "" {
+		tools.Insert(tc, tools.PersonSource(func(context.Context) (tools.Person, error) { return p, nil }))
+	} else {
+		tools.InsertSession(tc, tools.NewSession(st, p))
+	}
 	return tc
 }
 
@@ -458,17 +465,6 @@ func (a *app) requestContext(st *store.Store, p tools.Person) *tools.ToolContext
 	tools.Insert(tc, st)
 	tools.Insert(tc, tools.ExplainError(st.Explain))
 	return tc
-}
-
-// personSource re-reads p from the store before each tool call, so a
-// long session (chat, MCP over stdio) follows a set_time_zone or its undo
-// (tools.SessionPerson: one prepared read, the zone kept while it is the
-// stored one). With --tz / ASSISTANT_TZ the run's zone stays the override.
-func (a *app) personSource(st *store.Store, p tools.Person) tools.PersonSource {
-	if a.tzOverride != "" {
-		return func(context.Context) (tools.Person, error) { return p, nil }
-	}
-	return tools.SessionPerson(st, p)
 }
 
 // chatSettings are the model endpoint settings of `chat`, after

@@ -107,8 +107,12 @@ func add(e *tools.Env, in addIn) tools.ExecResult {
 			if err != nil {
 				return "", err
 			}
-			if past, err = alarm.SkipPast(tx, label(id), e.Zone, e.Now); err != nil {
-				return "", err
+			// A task without reminders has none already past: no need to
+			// read it back and work its fires out.
+			if !t.Reminders.Empty() || len(t.RemindOnce) > 0 {
+				if past, err = alarm.SkipPast(tx, label(id), e.Zone, e.Now); err != nil {
+					return "", err
+				}
 			}
 			tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
 			return label(id), nil

@@ -17,8 +17,8 @@ import (
 func TestUndoBringsBackMissedReminder(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		for _, c := range []struct {
-			name, undoAt string
-			sent, tooLate  int
+			name, undoAt  string
+			sent, tooLate int
 		}{
 			{"within max-late", "2026-10-05T10:00", 1, 0},
 			{"past max-late", "2026-10-05T16:30", 0, 1},

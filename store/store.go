@@ -273,7 +273,9 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, err
 	}
 	if opts.NoMakeFolder {
-		if fi, err := os.Stat(filepath.Dir(abs)); err != nil || !fi.IsDir() {
+		// Only a missing folder: a file in the way is refused below, by
+		// MkdirAll, as without NoMakeFolder.
+		if _, err := os.Stat(filepath.Dir(abs)); errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("there is no folder “%s” for the database “%s”; make the folder first, or check the path: %w",
 				filepath.Dir(abs), abs, ErrNoFolder)
 		}

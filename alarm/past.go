@@ -1,6 +1,7 @@
 package alarm
 
 import (
+	"slices"
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
@@ -79,4 +80,51 @@ func SkipPast(tx *store.Tx, label string, zone tz.Zone, now time.Time) ([]time.T
 		fires = append(fires, nd)
 	}
 	return tx.SkipFires(fires, "its time had already passed when it was set ("+tz.FormatModel(now, zone)+")", now)
+}
+
+// MissedLookback is how far back [RecordMissed] looks: past it the
+// reminders job would skip a fire anyway, at any --max-late worth having.
+const MissedLookback = 7 * 24 * time.Hour
+
+// RecordMissed records as pending, in tx, every reminder of the task or
+// event label ("t12", "e7"), in the form it has now, whose instant is in
+// [from, now) (at most MissedLookback before now) and that has no
+// delivery row: the fires an undo brings back, which passed while the
+// change it undid was in place (a deleted task's, a completed one's, a
+// moved due's), and which the reminders job, which looks for fires only
+// after an item changed, would never record. It treats them as it treats
+// those it missed while it was down: sent late, or recorded as skipped
+// when more than its --max-late late. It returns the instants added,
+// sorted and without repeats. zone is the person's zone.
+func RecordMissed(tx *store.Tx, label string, zone tz.Zone, from, now time.Time) ([]time.Time, error) {
+	if lo := now.Add(-MissedLookback); from.Before(lo) {
+		from = lo
+	}
+	if !from.Before(now) {
+		return nil, nil
+	}
+	it, found, err := loadItem(tx, label, zone)
+	if err != nil || !found || it.Dead {
+		return nil, err
+	}
+	var out []time.Time
+	for _, f := range it.between(from, now) {
+		if !f.At.Before(now) {
+			continue
+		}
+		nd := store.NewDelivery{Item: label, Occurrence: f.Occurrence, Trigger: f.Trigger, FireAt: f.At.Truncate(time.Second),
+			Status: store.DeliveryPending}
+		if it.AllDay {
+			nd.LocalFire = WallClock(f.At, zone)
+		}
+		added, err := tx.RecordDelivery(nd, now)
+		if err != nil {
+			return nil, err
+		}
+		if added {
+			out = append(out, nd.FireAt)
+		}
+	}
+	slices.SortFunc(out, time.Time.Compare)
+	return slices.CompactFunc(out, time.Time.Equal), nil
 }

@@ -68,6 +68,19 @@ func (a *Args) Line(name string) string {
 	return strings.TrimSpace(cleanLine(v.str()))
 }
 
+// InvisibleOnly reports whether name is a text that holds characters, none
+// of which Line keeps but white space (a zero-width joiner, a bidi mark):
+// the getters read it as absent, which a caller for whom absent means
+// "everything" may want to refuse instead.
+func (a *Args) InvisibleOnly(name string) bool {
+	for i := range a.members {
+		if m := a.members[i]; m.name == name {
+			return m.v.kind == kindString && m.v.blank() && strings.TrimSpace(m.v.str()) != ""
+		}
+	}
+	return false
+}
+
 // NeededLine is Line for an argument that must be present and not blank.
 func (a *Args) NeededLine(name string) string {
 	return a.needed(name, a.Line(name))

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -105,6 +106,11 @@ func testPersonAddTakesTZ(t *testing.T) {
 func TestMissingPersonHintNamesTheDB(t *testing.T) {
 	h := newHome(t)
 	db := filepath.Join(h.dir, "alice dir", "assistant.db")
+	// A folder of its own, made first: a --db whose folder is missing is
+	// refused (TestDatabaseLocationWords).
+	if err := os.Mkdir(filepath.Dir(db), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	r := h.run("mcp", "--person", "alice", "--db", db)
 	want := "add them with `assistant --db '" + db + "' person add alice --zone Area/City`"
 	if r.code != 4 || !strings.Contains(r.stderr, want) {

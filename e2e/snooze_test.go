@@ -104,3 +104,35 @@ func testRemindSnooze(t *testing.T) {
 		t.Errorf("a deleted task's reminder: %s", r)
 	}
 }
+
+// A second snooze of a reminder whose first snooze is still waiting says
+// that it replaces that one, naming it; the reminder then goes off once,
+// at the second time.
+func TestRemindSnoozeAgainSaysItReplaces(t *testing.T) {
+	storetest.Engines(t, testRemindSnoozeAgainSaysItReplaces)
+}
+
+func testRemindSnoozeAgainSaysItReplaces(t *testing.T) {
+	h := newHome(t)
+	h.env["ASSISTANT_NOW"] = "2026-10-05T08:00:00+02:00"
+	h.must("call", "add_task", "--args", `{"title":"Call the bank","due":"2026-10-05T10:00","remind_before":[15]}`)
+	h.must("remind", "--once")
+	h.env["ASSISTANT_NOW"] = "2026-10-05T09:45:00+02:00"
+	var m struct {
+		DeliveryID string `json:"delivery_id"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(h.must("remind", "--once").stdout)), &m); err != nil || m.DeliveryID == "" {
+		t.Fatalf("the first pass sent no reminder (%v)", err)
+	}
+	h.must("remind", "snooze", m.DeliveryID, "10m")
+	h.env["ASSISTANT_NOW"] = "2026-10-05T09:47:00+02:00"
+	r := h.must("remind", "snooze", "t1", "30m")
+	if !strings.Contains(r.stdout, "as "+m.DeliveryID+"-s2.") ||
+		!strings.Contains(r.stdout, "It replaces the snooze "+m.DeliveryID+"-s1, which was still waiting.") {
+		t.Errorf("the second snooze does not say it replaces the first: %q", r.stdout)
+	}
+	h.env["ASSISTANT_NOW"] = "2026-10-05T09:56:00+02:00"
+	if r := h.must("remind", "--once"); strings.TrimSpace(r.stdout) != "" {
+		t.Errorf("the replaced snooze went off: %s", r.stdout)
+	}
+}

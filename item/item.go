@@ -271,3 +271,30 @@ func OnceData(ts []time.Time, zone tz.Zone) []string {
 	}
 	return out
 }
+
+// MissedReminders is the note of an undo that brought back reminders whose
+// time passed while the change it undid was in place: "The reminder time
+// Mon 2026-10-05 09:45 (+02:00) of t3 passed meanwhile; it goes out now,
+// late, as one the reminders job missed while it was down (skipped when
+// more than its --max-late late)." (the first five named, the rest
+// counted); "" when ts is empty. The times are shown in zone.
+func MissedReminders(ts []time.Time, zone tz.Zone) string {
+	if len(ts) == 0 {
+		return ""
+	}
+	const shown = 5
+	names := make([]string, 0, min(len(ts), shown))
+	for _, t := range ts[:min(len(ts), shown)] {
+		names = append(names, tz.FormatModel(t, zone))
+	}
+	if len(ts) == 1 {
+		return "The reminder time " + names[0] + " passed meanwhile; it goes out now, late, as one the reminders job " +
+			"missed while it was down (skipped when more than its --max-late late)."
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if len(ts) > shown {
+		list = strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(ts)-shown)
+	}
+	return "The reminder times " + list + " passed meanwhile; they go out now, late, as ones the reminders job " +
+		"missed while it was down (skipped when more than its --max-late late)."
+}

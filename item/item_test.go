@@ -37,6 +37,13 @@ func TestFoldText(t *testing.T) {
 		{"ΟΔΟΣ οδος", "οδοσ οδοσ"},
 		{"Team\u200b sync", "team sync"},
 		{"ǰ", "j"},
+		{"Æsir ÆSIR", "aesir aesir"},
+		{"Œuvre cœur", "oeuvre coeur"},
+		{"ĳs", "ijs"},
+		{"İstanbul ISTANBUL", "istanbul istanbul"},
+		{"Diyarbakır DIYARBAKIR", "diyarbakir diyarbakir"},
+		{"Øre Łódź Đuro Þing", "ore lodz duro thing"},
+		{"\u200d\u0301\u2060", ""},
 	} {
 		if got := FoldText(c.in); got != c.want {
 			t.Errorf("FoldText(%q) = %q, want %q", c.in, got, c.want)

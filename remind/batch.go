@@ -213,123 +213,189 @@ type claimed struct {
 	at       time.Time // when the attempt ended
 }
 
-// deliverMany sends what is due for people, sendBatch deliveries at a
-// time: one transaction records the outcomes of the last batch and claims
-// the next (so each costs one commit), then the batch is sent, one
-// delivery after another, its leases renewed meanwhile. A process killed
-// in the middle of a batch leaves the deliveries it sent and had not
-// marked claimed: once their leases run out they are sent again, under
-// the same delivery ids, as after a crash between one send and its mark.
-// When ctx is cancelled the delivery in flight finishes, the others of
-// its batch are handed back unsent, and what was sent is recorded.
+// sendGather is how long, once one send of those in flight ended, the
+// others are waited for before the ended ones are recorded and the next
+// deliveries claimed: sends that take about as long are recorded in one
+// transaction, and one that hangs (a notifier that never answers, until
+// its own timeout) holds the others' records and the next claims back by
+// this long, not by its timeout.
+const sendGather = time.Second
+
+// deliverMany sends what is due for people, up to sendBatch deliveries at
+// a time, side by side: one transaction records the outcomes of the sends
+// that ended and claims as many deliveries as there is room for, and each
+// is sent in a goroutine of its own, its lease renewed meanwhile. One
+// delivery a person is in flight at a time, so a person's notifier that
+// hangs (or their webhook, slow) delays their next delivery only; the
+// others' go out meanwhile. A process killed in the middle leaves the
+// deliveries it sent and had not marked claimed: once their leases run
+// out they are sent again, under the same delivery ids, as after a crash
+// between one send and its mark. When ctx is cancelled nothing more is
+// claimed; the sends in flight finish and are recorded.
 func (e *Engine) deliverMany(ctx context.Context, people []person, total *Result, fail func(person, error)) {
 	queue := people
 	var done []claimed // sent (or failed), not recorded yet
-	// The renewals of a batch stop once its marks are written (the next
-	// transaction); a renewal of a row marked meanwhile changes nothing
-	// (it is no longer claimed under its token).
-	stopRenew := func() {}
-	defer func() { stopRenew() }()
-	for len(queue) > 0 || len(done) > 0 {
+	inFlight := map[int64]bool{}
+	ended := make(chan claimed)
+	// Leases are renewed from the claim until the mark is written; a
+	// renewal of a row marked meanwhile changes nothing (it is no longer
+	// claimed under its token).
+	leases := e.keepLeases(context.WithoutCancel(ctx))
+	defer leases.stop()
+	receive := func(c claimed) {
+		delete(inFlight, c.p.ID)
+		done = append(done, c)
+	}
+	for {
 		stopped := ctx.Err() != nil
-		take := queue[:min(len(queue), claimPeople)]
-		if stopped {
-			take = nil
-		}
-		owners := make([]int64, 0, len(take)+len(done))
-		for _, p := range take {
-			owners = append(owners, p.ID)
-		}
-		for _, c := range done {
-			owners = append(owners, c.p.ID)
-		}
-		var (
-			batch     []claimed
-			tr        Result
-			exhausted map[int64]bool
-		)
-		err := e.s.WriteMany(context.WithoutCancel(ctx), owners, func(tx *store.Tx) error {
-			batch, tr, exhausted = nil, Result{}, map[int64]bool{}
-			for _, c := range done {
-				if err := e.markIn(tx.As(c.p.ID), c.d, c.failures, c.at); err != nil {
-					return err
-				}
-			}
-			// One delivery a person a batch, so other processes take
-			// the person's next ones meanwhile, as they would from a
-			// pass of one person.
-			for _, p := range take {
-				if len(batch) >= sendBatch {
-					break
-				}
-				ptx := tx.As(p.ID)
-				for {
-					d, more, err := e.claimIn(ptx, p, &tr)
-					if err != nil {
-						return err
-					}
-					if d != nil {
-						batch = append(batch, claimed{p: p, d: d})
-						break
-					}
-					if !more {
-						exhausted[p.ID] = true
-						break
-					}
-				}
-			}
-			return nil
-		})
-		stopRenew()
-		stopRenew = func() {}
-		if err != nil {
-			// Each person alone, as a pass of one person does.
-			for _, c := range done {
-				if err := e.finish(context.WithoutCancel(ctx), c.p, c.d, c.failures, c.at, total); err != nil {
-					fail(c.p, err)
-				}
-			}
-			if !stopped {
-				for _, p := range queue {
-					if err := e.deliverEach(ctx, p, total); err != nil {
-						fail(p, err)
-					}
-				}
-			}
+		if len(done) == 0 && len(inFlight) == 0 && (len(queue) == 0 || stopped) {
 			return
 		}
-		for _, c := range done {
-			e.report(c.p, c.d, c.failures, c.at, total)
-		}
-		total.add(tr)
-		done = nil
-		if stopped {
-			return
-		}
-		rest := queue[:0:0]
+		room := sendBatch - len(inFlight)
+		var take []person
 		for _, p := range queue {
-			if !exhausted[p.ID] {
-				rest = append(rest, p)
-			}
-		}
-		queue = rest
-		if len(batch) == 0 {
-			continue
-		}
-		sendCtx := context.WithoutCancel(ctx)
-		stopRenew = e.keepLeases(sendCtx, batch)
-		for i := range batch {
-			c := &batch[i]
-			if i > 0 && ctx.Err() != nil {
-				e.unclaim(sendCtx, batch[i:])
+			if stopped || room <= 0 || len(take) >= claimPeople {
 				break
 			}
-			c.failures = e.send(sendCtx, c.p, c.d)
-			afterSend(c.d)
-			c.at = e.now()
-			done = append(done, *c)
+			if !inFlight[p.ID] {
+				take = append(take, p)
+			}
 		}
+		if len(take) > 0 || len(done) > 0 {
+			owners := make([]int64, 0, len(take)+len(done))
+			for _, p := range take {
+				owners = append(owners, p.ID)
+			}
+			for _, c := range done {
+				owners = append(owners, c.p.ID)
+			}
+			var (
+				batch     []claimed
+				tr        Result
+				exhausted map[int64]bool
+			)
+			err := e.s.WriteMany(context.WithoutCancel(ctx), owners, func(tx *store.Tx) error {
+				batch, tr, exhausted = nil, Result{}, map[int64]bool{}
+				for _, c := range done {
+					if err := e.markIn(tx.As(c.p.ID), c.d, c.failures, c.at); err != nil {
+						return err
+					}
+				}
+				// One delivery a person at a time, so other processes
+				// take the person's next ones meanwhile, as they would
+				// from a pass of one person.
+				for _, p := range take {
+					if len(batch) >= room {
+						break
+					}
+					ptx := tx.As(p.ID)
+					for {
+						d, more, err := e.claimIn(ptx, p, &tr)
+						if err != nil {
+							return err
+						}
+						if d != nil {
+							batch = append(batch, claimed{p: p, d: d})
+							break
+						}
+						if !more {
+							exhausted[p.ID] = true
+							break
+						}
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				// Each person alone, as a pass of one person does, once
+				// the sends in flight ended.
+				for len(inFlight) > 0 {
+					receive(<-ended)
+				}
+				for _, c := range done {
+					if err := e.finish(context.WithoutCancel(ctx), c.p, c.d, c.failures, c.at, total); err != nil {
+						fail(c.p, err)
+					}
+				}
+				if !stopped {
+					e.deliverEachSideBySide(ctx, queue, total, fail)
+				}
+				return
+			}
+			for _, c := range done {
+				leases.drop(c)
+				e.report(c.p, c.d, c.failures, c.at, total)
+			}
+			total.add(tr)
+			done = nil
+			if len(exhausted) > 0 {
+				rest := queue[:0:0]
+				for _, p := range queue {
+					if !exhausted[p.ID] {
+						rest = append(rest, p)
+					}
+				}
+				queue = rest
+			}
+			// The send itself is not cut short by a shutdown: each
+			// notifier has its own timeout.
+			sendCtx := context.WithoutCancel(ctx)
+			for _, c := range batch {
+				inFlight[c.p.ID] = true
+				leases.add(c)
+				go func() {
+					c.failures = e.send(sendCtx, c.p, c.d)
+					afterSend(c.d)
+					c.at = e.now()
+					ended <- c
+				}()
+			}
+		}
+		if len(inFlight) == 0 {
+			continue
+		}
+		receive(<-ended)
+		gather := time.NewTimer(sendGather)
+	wait:
+		for len(inFlight) > 0 {
+			select {
+			case c := <-ended:
+				receive(c)
+			case <-gather.C:
+				break wait
+			}
+		}
+		gather.Stop()
 	}
+}
+
+// deliverEachSideBySide is deliverEach for each of people, up to
+// sendBatch people at a time, so one whose sends hang holds up no other.
+func (e *Engine) deliverEachSideBySide(ctx context.Context, people []person, total *Result, fail func(person, error)) {
+	var mu sync.Mutex
+	next := make(chan person)
+	var wg sync.WaitGroup
+	for range min(sendBatch, len(people)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				var r Result
+				err := e.deliverEach(ctx, p, &r)
+				mu.Lock()
+				total.add(r)
+				if err != nil {
+					fail(p, err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, p := range people {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
 }
 
 // deliverEach sends p's due deliveries one at a time, as a pass of one
@@ -344,43 +410,59 @@ func (e *Engine) deliverEach(ctx context.Context, p person, r *Result) error {
 	return nil
 }
 
-// unclaim hands back deliveries claimed and not sent.
-func (e *Engine) unclaim(ctx context.Context, list []claimed) {
-	owners := make([]int64, len(list))
-	for i, c := range list {
-		owners[i] = c.p.ID
-	}
-	err := e.s.WriteMany(ctx, owners, func(tx *store.Tx) error {
-		for _, c := range list {
-			if err := tx.As(c.p.ID).Unclaim(c.d.RowID, c.d.Token, c.d.Attempt-1, c.d.WasDue); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		e.log.Warn("cannot hand back the deliveries not sent; they go out once their leases run out", "err", err)
-	}
+// leaseKeeper renews the leases of the deliveries a pass holds (claimed,
+// sent or being sent, not marked yet) every third of the lease, as
+// keepLease does for one delivery.
+type leaseKeeper struct {
+	mu    sync.Mutex
+	held  map[int64]claimed // by delivery row id
+	done  chan struct{}
+	ended chan struct{}
 }
 
-// keepLeases renews the leases of batch every third of the lease, as
-// keepLease does for one delivery, until the returned stop is called.
-func (e *Engine) keepLeases(ctx context.Context, batch []claimed) (stop func()) {
-	done := make(chan struct{})
-	ended := make(chan struct{})
-	owners := make([]int64, len(batch))
-	for i, c := range batch {
-		owners[i] = c.p.ID
-	}
+func (k *leaseKeeper) add(c claimed) {
+	k.mu.Lock()
+	k.held[c.d.RowID] = c
+	k.mu.Unlock()
+}
+
+func (k *leaseKeeper) drop(c claimed) {
+	k.mu.Lock()
+	delete(k.held, c.d.RowID)
+	k.mu.Unlock()
+}
+
+// stop ends the renewals and returns once none runs.
+func (k *leaseKeeper) stop() {
+	close(k.done)
+	<-k.ended
+}
+
+// keepLeases starts a leaseKeeper, holding nothing yet.
+func (e *Engine) keepLeases(ctx context.Context) *leaseKeeper {
+	k := &leaseKeeper{held: map[int64]claimed{}, done: make(chan struct{}), ended: make(chan struct{})}
 	go func() {
-		defer close(ended)
+		defer close(k.ended)
 		t := time.NewTicker(e.lease / 3)
 		defer t.Stop()
 		for {
 			select {
-			case <-done:
+			case <-k.done:
 				return
 			case <-t.C:
+			}
+			k.mu.Lock()
+			batch := make([]claimed, 0, len(k.held))
+			for _, c := range k.held {
+				batch = append(batch, c)
+			}
+			k.mu.Unlock()
+			if len(batch) == 0 {
+				continue
+			}
+			owners := make([]int64, len(batch))
+			for i, c := range batch {
+				owners[i] = c.p.ID
 			}
 			err := e.s.WriteMany(ctx, owners, func(tx *store.Tx) error {
 				real, err := e.leaseNow(tx)
@@ -399,8 +481,5 @@ func (e *Engine) keepLeases(ctx context.Context, batch []claimed) (stop func()) 
 			}
 		}
 	}()
-	return func() {
-		close(done)
-		<-ended
-	}
+	return k
 }

@@ -18,7 +18,9 @@ import (
 	"time"
 )
 
-// Notifier delivers one message. Notify returns nil only when the message
+// Notifier delivers one message. Notify is called from several goroutines
+// at once (the sends of different people run side by side), so it must be
+// safe for concurrent use. Notify returns nil only when the message
 // was accepted; any error makes the delivery retry later under the same
 // delivery id. Name identifies the notifier in the delivery record, so a
 // retry skips the notifiers that accepted the message already.
@@ -116,7 +118,22 @@ func (w *Webhook) Notify(ctx context.Context, m *Message, body []byte) error {
 type Command struct {
 	Line string
 	// Stdout and Stderr receive the command's output; nil discards it.
+	// Commands of several sends run at once; their writes reach these one
+	// at a time.
 	Stdout, Stderr io.Writer
+	mu             sync.Mutex // serialises the writes to Stdout and Stderr
+}
+
+// lockedWriter writes to w holding mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // Name is "exec " and the command line.
@@ -129,7 +146,12 @@ func (c *Command) Notify(ctx context.Context, m *Message, body []byte) error {
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", c.Line)
 	cmd.Stdin = bytes.NewReader(body)
 	cmd.Env = append(os.Environ(), "ASSISTANT_DELIVERY_ID="+m.DeliveryID)
-	cmd.Stdout, cmd.Stderr = c.Stdout, c.Stderr
+	if c.Stdout != nil {
+		cmd.Stdout = lockedWriter{&c.mu, c.Stdout}
+	}
+	if c.Stderr != nil {
+		cmd.Stderr = lockedWriter{&c.mu, c.Stderr}
+	}
 	var tail tailBuffer
 	if cmd.Stderr == nil {
 		cmd.Stderr = &tail

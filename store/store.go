@@ -52,7 +52,16 @@ type Options struct {
 	ReadOnly bool
 	// Now replaces the clock (tests); nil means time.Now.
 	Now func() time.Time
+	// NoMakeFolder refuses a SQLite file whose folder does not exist
+	// (an error wrapping [ErrNoFolder]) instead of making the folder: for
+	// a location a person typed, where a missing folder is more likely a
+	// slip than a wish for a new one.
+	NoMakeFolder bool
 }
+
+// ErrNoFolder is wrapped by the error of Open for a SQLite file whose
+// folder does not exist, when Options.NoMakeFolder is set.
+var ErrNoFolder = errors.New("no such folder")
 
 // Store is an open database. It is safe for concurrent use by many
 // goroutines, and several processes may open the same file at once.
@@ -192,6 +201,9 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 	if err != nil {
 		return nil, fmt.Errorf("cannot use “%s” as the database file: %v", path, err)
 	}
+	if err := notFile(abs); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(abs); err != nil || fi.Size() == 0 {
 		if err == nil || errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("there is no database at “%s” to read; run once without --db-read-only to make it", abs)
@@ -223,11 +235,17 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 		}
 		if err := db.PingContext(ctx); err != nil {
 			db.Close()
+			if notDatabase(err) {
+				return nil, notDatabaseError(abs)
+			}
 			last = err
 			continue
 		}
 		if err := s.checkVersion(ctx); err != nil {
 			db.Close()
+			if notDatabase(err) {
+				return nil, notDatabaseError(abs)
+			}
 			if TroubleOf(err) != NoTrouble {
 				last = err
 				continue
@@ -251,6 +269,17 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot use “%s” as the database file: %v", path, err)
 	}
+	if err := notFile(abs); err != nil {
+		return nil, err
+	}
+	if opts.NoMakeFolder {
+		// Only a missing folder: a file in the way is refused below, by
+		// MkdirAll, as without NoMakeFolder.
+		if _, err := os.Stat(filepath.Dir(abs)); errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("there is no folder “%s” for the database “%s”; make the folder first, or check the path: %w",
+				filepath.Dir(abs), abs, ErrNoFolder)
+		}
+	}
 	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create the folder for the database “%s”: %v", abs, err)
 	}
@@ -271,10 +300,16 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 	if err := pingFresh(ctx, db); err != nil {
 		db.Close()
+		if notDatabase(err) {
+			return nil, notDatabaseError(abs)
+		}
 		return nil, fmt.Errorf("cannot open the database file “%s”: %w", abs, err)
 	}
 	if err := s.checkVersion(ctx); err != nil {
 		db.Close()
+		if notDatabase(err) {
+			return nil, notDatabaseError(abs)
+		}
 		return nil, err
 	}
 	if !opts.NoMigrate {
@@ -284,6 +319,31 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// sqliteNotADB is SQLITE_NOTADB: the file is not a SQLite database.
+const sqliteNotADB = 26
+
+// notDatabase reports SQLite's "file is not a database (26)".
+func notDatabase(err error) bool {
+	var coded interface{ Code() int }
+	return errors.As(err, &coded) && coded.Code()&0xff == sqliteNotADB
+}
+
+// notDatabaseError is the sentence for a file at path that is not a
+// SQLite database.
+func notDatabaseError(path string) error {
+	return fmt.Errorf("“%s” is not a database file (another kind of file is there); name the database file, "+
+		"or move this file away to start a new database in its place", path)
+}
+
+// notFile refuses a location that is a folder, not a file, in a sentence.
+func notFile(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("“%s” is a folder, not a database file; name a file, such as “%s”",
+			path, filepath.Join(path, "assistant.db"))
+	}
+	return nil
 }
 
 // pingFresh opens the first connection. On a new file, the first

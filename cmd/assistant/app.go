@@ -78,6 +78,7 @@ type app struct {
 	// Settings after precedence (flag, environment, config file, default).
 	dbPath     string
 	dbFlag     bool   // dbPath came from --db, so a command to run next must name it too
+	dbFrom     string // where dbPath came from, as a sentence names it ("the default" when nothing named it)
 	personName string // who commands act as
 	personSet  bool   // chosen by --person or ASSISTANT_PERSON, not the local person
 	localName  string // the local person, created on first run
@@ -194,6 +195,7 @@ func (a *app) configure(cmd *cobra.Command) error {
 	var dbFrom string
 	a.dbPath, dbFrom = a.settingFrom(cmd, "db", envDB, "db", def)
 	a.dbFlag = dbFrom == "“--db”"
+	a.dbFrom = dbFrom
 	if strings.TrimSpace(a.dbPath) == "" {
 		if dbFrom != "the default" {
 			return failf(exitConfig, "%s is empty; give a file path or a postgres:// URL, or leave it out for the default database", dbFrom)
@@ -372,11 +374,19 @@ func (a *app) libraryLog() *slog.Logger {
 // exitDiskFull or exitReadOnly for a full disk or a file that cannot be
 // written, exitUnavailable for a connection lost while it was opening.
 func (a *app) openStore(ctx context.Context, noMigrate bool) (*store.Store, error) {
-	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now})
+	// Only the default location may have its folder made: a folder
+	// missing from a path someone wrote is a slip to point out, not a
+	// wish for a new database somewhere unexpected.
+	named := a.dbFrom != "" && a.dbFrom != "the default"
+	st, err := store.Open(ctx, a.dbPath, &store.Options{NoMigrate: noMigrate, ReadOnly: a.flags.dbReadOnly, Now: a.now,
+		NoMakeFolder: named})
 	a.opened = st
 	if err != nil {
 		if ctx.Err() != nil { // a signal while it opened: a stop, not a broken database
 			return nil, quietExit(exitCancelled)
+		}
+		if errors.Is(err, store.ErrNoFolder) {
+			return nil, failf(exitConfig, "%s is wrong: %v", a.dbFrom, sentence(err, store.ErrNoFolder))
 		}
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)

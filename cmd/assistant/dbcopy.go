@@ -110,8 +110,11 @@ transaction. --person here names who to copy; ASSISTANT_PERSON does not.`,
 // location no engine takes is a setting to fix (exitConfig), a server that
 // cannot be used or a file that cannot be opened exitDatabase.
 func openTarget(ctx context.Context, loc string, a *app) (*store.Store, error) {
-	st, err := store.Open(ctx, loc, &store.Options{Now: a.now})
+	st, err := store.Open(ctx, loc, &store.Options{Now: a.now, NoMakeFolder: true})
 	if err != nil {
+		if errors.Is(err, store.ErrNoFolder) {
+			return nil, failf(exitConfig, "“--to” is wrong: %v", sentence(err, store.ErrNoFolder))
+		}
 		if code := troubleExit(store.TroubleOf(err)); code != 0 {
 			return nil, fail(code, err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -75,7 +76,7 @@ or standard output.`,
 // imports it for the chosen person through package ics: one journaled
 // change, or with --dry-run only the counts. Skipped lines are listed.
 func runImport(cmd *cobra.Command, a *app, o icsOptions) error {
-	var r io.Reader = a.stdin
+	var r io.Reader = &stopReader{ctx: cmd.Context(), r: a.stdin}
 	name := "standard input"
 	shown := name // how a refusal names the input: the path as written
 	if o.File != "-" && o.File != "" {
@@ -89,12 +90,27 @@ func runImport(cmd *cobra.Command, a *app, o icsOptions) error {
 		defer f.Close()
 		r, name, shown = f, filepath.Base(o.File), "“"+o.File+"”"
 	}
+	// The import is one transaction: stopped before its commit, nothing
+	// of it was written, and the person is told so rather than left to
+	// guess from the exit status.
+	stoppedBefore := func() error {
+		if o.DryRun {
+			return failf(exitCancelled, "the dry run of the import was stopped before it finished; nothing was imported")
+		}
+		return failf(exitCancelled, "the import was stopped before it was written; nothing of %s was imported", shown)
+	}
 	st, p, err := a.session(cmd.Context())
 	if err != nil {
+		if cmd.Context().Err() != nil {
+			return stoppedBefore()
+		}
 		return err
 	}
 	defer st.Close()
 	rep, err := ics.Import(cmd.Context(), st, store.Person{ID: p.ID, Name: p.Name, Zone: p.Zone.Name()}, r, ics.ImportOptions{DryRun: o.DryRun, Source: name})
+	if err != nil && rep.Change == "" && cmd.Context().Err() != nil {
+		return stoppedBefore()
+	}
 	var nc *ics.NotCalendarError
 	if errors.As(err, &nc) {
 		nc.Source = shown
@@ -195,4 +211,63 @@ func runExport(cmd *cobra.Command, a *app, o icsOptions) error {
 		}
 	}
 	return nil
+}
+
+// stopReader is standard input for an import: a Read waiting for input (a
+// terminal, a pipe whose writer is slow) ends with ctx's error once ctx is
+// done, so an interrupt stops the import at once instead of after the next
+// line typed. The reads run in a goroutine of their own, into its own
+// buffer, which ends with the input or once ctx is done.
+type stopReader struct {
+	ctx    context.Context
+	r      io.Reader
+	chunks chan readChunk
+	rest   []byte
+	err    error
+}
+
+type readChunk struct {
+	b   []byte
+	err error
+}
+
+// Read gives what the input gave, or ctx's error once ctx is done.
+func (s *stopReader) Read(p []byte) (int, error) {
+	if len(s.rest) == 0 && s.err == nil {
+		if s.chunks == nil {
+			s.chunks = make(chan readChunk)
+			go s.pump()
+		}
+		select {
+		case c := <-s.chunks:
+			s.rest, s.err = c.b, c.err
+		case <-s.ctx.Done():
+			return 0, s.ctx.Err()
+		}
+	}
+	if err := s.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if len(s.rest) > 0 {
+		n := copy(p, s.rest)
+		s.rest = s.rest[n:]
+		return n, nil
+	}
+	return 0, s.err
+}
+
+// pump reads the input until it ends, fails, or ctx is done.
+func (s *stopReader) pump() {
+	for {
+		b := make([]byte, 64<<10)
+		n, err := s.r.Read(b)
+		select {
+		case s.chunks <- readChunk{b[:n], err}:
+		case <-s.ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,8 +53,12 @@ was not sent (or given up), or its task or event was deleted or done.`,
 			if err != nil {
 				return storeFail(err)
 			}
-			fmt.Fprintf(a.stdout, "Snoozed %s (%s): it goes off again %s as %s. Change %s; `assistant call undo change=%s` takes it back.\n",
-				s.Snoozed, s.Item, tz.FormatModel(s.FireAt, p.Zone), s.ID, s.Change, s.Change)
+			fmt.Fprintf(a.stdout, "Snoozed %s (%s): it goes off again %s as %s.", s.Snoozed, s.Item, tz.FormatModel(s.FireAt, p.Zone), s.ID)
+			if len(s.Replaced) > 0 {
+				// As the snooze tool says it: the earlier time is gone.
+				fmt.Fprintf(a.stdout, " It replaces the snooze %s, which was still waiting.", strings.Join(s.Replaced, ", "))
+			}
+			fmt.Fprintf(a.stdout, " Change %s; `assistant call undo change=%s` takes it back.\n", s.Change, s.Change)
 			return nil
 		},
 	}

@@ -6,11 +6,15 @@ package changes
 
 import (
 	"fmt"
+	"log/slog"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/assistant-dev/assistant/alarm"
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
 )
@@ -141,9 +145,44 @@ func undo(e *tools.Env, change string) tools.ExecResult {
 	}
 	out := fmt.Sprintf("Undid %s (%s): %s. This undo is %s; undo %s to redo it.",
 		undone.ID, undone.Tool, what, newID, newID)
+	if s := item.MissedReminders(missed(e, c, undone), e.Zone); s != "" {
+		out += " " + s
+	}
 	return tools.SuccessWithData(out, map[string]any{
 		"change": newID, "undid": undone.ID, "tool": undone.Tool, "rows": rowsOf(c),
 	})
+}
+
+// missed records the reminders of the items the undo c put back whose
+// time passed while the change undone was in place ([alarm.RecordMissed]),
+// and returns their instants. It runs after the undo is saved, in a write
+// of its own that journals nothing; when it fails, the undo stands and
+// the failure is logged.
+func missed(e *tools.Env, c, undone store.Change) []time.Time {
+	if !undone.Created.Before(e.Now) {
+		return nil
+	}
+	var out []time.Time
+	_, err := e.Store.Write(e.Ctx, e.Person.ID, "undo", func(tx *store.Tx) error {
+		out = nil
+		for _, l := range itemsOf(c) {
+			if !strings.HasPrefix(l, "t") && !strings.HasPrefix(l, "e") {
+				continue
+			}
+			ts, err := alarm.RecordMissed(tx, l, e.Zone, undone.Created, e.Now)
+			if err != nil {
+				return err
+			}
+			out = append(out, ts...)
+		}
+		return nil
+	})
+	if err != nil {
+		slog.Error("cannot record the reminders an undo brought back", "change", c.ID, "err", err)
+		return nil
+	}
+	slices.SortFunc(out, time.Time.Compare)
+	return slices.CompactFunc(out, time.Time.Equal)
 }
 
 type changeData struct {

@@ -77,6 +77,8 @@ func TestBadArguments(t *testing.T) {
 			{"list_tasks", `{"tag":"` + long(41) + `"}`, "tag", 1},
 			{"list_tasks", `{"query":"` + long(201) + `"}`, "query", 1},
 			{"list_tasks", `{"query":{}}`, "query", 1},
+			{"list_tasks", `{"query":"\u200d\u200b\u2060"}`, "query", 1},
+			{"list_tasks", `{"query":"\u0301\u0308 \u0327"}`, "query", 1},
 			{"list_tasks", `{"limit":0}`, "limit", 1},
 			{"list_tasks", `{"limit":101}`, "limit", 1},
 			{"list_tasks", `{"cursor":"abc"}`, "cursor", 1},

@@ -37,17 +37,24 @@ func TestDueInTheRepeatedHourIsKept(t *testing.T) {
 }
 
 // A text query folds as titles do: full case folding and compatibility
-// forms, so "strasse" finds "Straße" and "fi" finds the ligature "ﬁ", by the
-// index and by the Go path alike.
+// forms, so "strasse" finds "Straße" and "fi" finds the ligature "ﬁ", and
+// the letters Unicode does not decompose read as typed ("aesir" finds
+// "Æsir", "istanbul" "İstanbul", "diyarbakir" "Diyarbakır"), by the index
+// and by the Go path alike.
 func TestQueryFoldsLikeTitles(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))
 		street := h.add(t, h.paris, `{"title":"Call Hauptstraße office"}`)
 		lig := h.add(t, h.paris, `{"title":"Pay the ﬁne"}`)
 		h.add(t, h.paris, `{"title":"Street party"}`)
+		saga := h.add(t, h.paris, `{"title":"Read the Æsir saga","notes":"Œuvres complètes"}`)
+		city := h.add(t, h.paris, `{"title":"Fly to İstanbul via Diyarbakır"}`)
+		bridge := h.add(t, h.paris, `{"title":"Cross Øresund by Łódź"}`)
 		for _, goPath := range []bool{false, true} {
 			forceGoPath = goPath
-			for q, want := range map[string]string{"strasse": street, "STRASSE": street, "straße": street, "fine": lig, "ＦＩＮＥ": lig} {
+			for q, want := range map[string]string{"strasse": street, "STRASSE": street, "straße": street, "fine": lig, "ＦＩＮＥ": lig,
+				"aesir": saga, "Æsir": saga, "oeuvres": saga, "istanbul": city, "ISTANBUL": city, "diyarbakir": city,
+				"DİYARBAKIR": city, "oresund": bridge, "lodz": bridge} {
 				var page struct{ Tasks []taskData }
 				h.data(t, h.paris, "list_tasks", `{"query":"`+q+`"}`, &page)
 				if len(page.Tasks) != 1 || page.Tasks[0].ID != want {

@@ -67,6 +67,10 @@ func readList(a *args.Args, e *tools.Env) listIn {
 	tooLong(a, "tag", "tag", f.tag, MaxTag)
 	f.query = a.Line("query")
 	tooLong(a, "query", "search text", f.query, MaxQuery)
+	if a.InvisibleOnly("query") || f.query != "" && strings.TrimSpace(item.FoldText(f.query)) == "" {
+		// Folded to nothing, it is a substring of every task.
+		a.Fail("query", "“query” holds only invisible characters or accents, which would match every task; write the words to look for, or leave “query” out.")
+	}
 	limit := a.Number("limit", DefaultLimit, 1, MaxLimit)
 	in := listIn{f: f, limit: limit}
 	if c := a.Text("cursor"); c != "" {

@@ -272,33 +272,35 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			return
 		}
 		n := (*stack)[len(*stack)-1]
-		n.Props[prop.Name] = append(n.Props[prop.Name], *prop)
+		n.Props[prop.Name] = append(n.Props[prop.Name], prop)
 		n.lines[prop.Name] = append(n.lines[prop.Name], lineNo)
 	}
 }
 
 // decodeLine splits one content line into name, parameters and value
 // (RFC 5545 §3.1). It returns a reason when the line breaks the grammar.
-func decodeLine(s string) (*ical.Prop, string) {
+// Params is nil for a property without parameters (most are): a large
+// import made a map for each of its hundreds of thousands of properties.
+func decodeLine(s string) (ical.Prop, string) {
 	i := strings.IndexAny(s, ";:")
 	if i < 0 {
-		return nil, "no “:” between the property name and its value"
+		return ical.Prop{}, "no “:” between the property name and its value"
 	}
 	name := strings.ToUpper(s[:i])
 	if r := badName(name); r != "" {
-		return nil, r
+		return ical.Prop{}, r
 	}
-	prop := &ical.Prop{Name: name, Params: ical.Params{}}
+	prop := ical.Prop{Name: name}
 	s = s[i:]
 	for len(s) > 0 && s[0] == ';' {
 		s = s[1:]
 		eq := strings.IndexByte(s, '=')
 		if eq <= 0 {
-			return nil, "a parameter of " + name + " has no “=”"
+			return ical.Prop{}, "a parameter of " + name + " has no “=”"
 		}
 		pname := strings.ToUpper(s[:eq])
 		if r := badName(pname); r != "" {
-			return nil, "parameter of " + name + ": " + r
+			return ical.Prop{}, "parameter of " + name + ": " + r
 		}
 		s = s[eq+1:]
 		for {
@@ -306,22 +308,25 @@ func decodeLine(s string) (*ical.Prop, string) {
 			if len(s) > 0 && s[0] == '"' {
 				end := strings.IndexByte(s[1:], '"')
 				if end < 0 {
-					return nil, "the quoted value of parameter " + pname + " is not closed"
+					return ical.Prop{}, "the quoted value of parameter " + pname + " is not closed"
 				}
 				v, s = s[1:1+end], s[2+end:]
 			} else {
 				end := strings.IndexAny(s, ";:,\"")
 				if end < 0 {
-					return nil, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+					return ical.Prop{}, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
 				}
 				if s[end] == '"' {
-					return nil, "a “\"” inside the unquoted value of parameter " + pname
+					return ical.Prop{}, "a “\"” inside the unquoted value of parameter " + pname
 				}
 				v, s = s[:end], s[end:]
 			}
+			if prop.Params == nil {
+				prop.Params = make(ical.Params, 2)
+			}
 			prop.Params[pname] = append(prop.Params[pname], v)
 			if len(s) == 0 {
-				return nil, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+				return ical.Prop{}, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
 			}
 			if s[0] != ',' {
 				break
@@ -329,11 +334,11 @@ func decodeLine(s string) (*ical.Prop, string) {
 			s = s[1:]
 		}
 		if s[0] != ';' && s[0] != ':' {
-			return nil, "unexpected “" + s[:1] + "” after parameter " + pname
+			return ical.Prop{}, "unexpected “" + s[:1] + "” after parameter " + pname
 		}
 	}
 	if len(s) == 0 || s[0] != ':' {
-		return nil, "no “:” between the property name and its value"
+		return ical.Prop{}, "no “:” between the property name and its value"
 	}
 	prop.Value = s[1:]
 	return prop, ""

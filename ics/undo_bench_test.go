@@ -70,6 +70,67 @@ func benchImportUndo(b *testing.B, n int) {
 	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
 }
 
+// BenchmarkImportRedo redoes an undone import (the undo of its undo) of a
+// generated calendar (icstest.Calendar, as BenchmarkScaleImport's) of 10k
+// and 50k VEVENTs in a fresh database of each engine, one op a redo (the
+// import and its undo are not timed): ns/op and B/op are Store.Undo's, and
+// MiB-peak-heap the most heap in use meanwhile. The 50k size is skipped
+// under -short.
+func BenchmarkImportRedo(b *testing.B) {
+	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
+		b.Run(engine, func(b *testing.B) {
+			if engine == storetest.Postgres {
+				storetest.SkipUnlessPostgres(b)
+			}
+			for _, n := range []int{10000, 50000} {
+				b.Run(fmt.Sprintf("rows=%dk", n/1000), func(b *testing.B) {
+					if n > 10000 && testing.Short() {
+						b.Skip("above 10k rows under -short")
+					}
+					benchImportRedo(b, n)
+				})
+			}
+		})
+	}
+}
+
+func benchImportRedo(b *testing.B, n int) {
+	data, err := os.ReadFile(scaleFile(b, n))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	var peak uint64
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		st, p := openStore(b)
+		rep, err := Import(ctx, st, p, bytes.NewReader(data), ImportOptions{Source: "scale.ics"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		undo, err := st.Undo(ctx, p.ID, rep.Change)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stop := watchHeap(&peak)
+		b.StartTimer()
+		_, err = st.Undo(ctx, p.ID, undo)
+		b.StopTimer()
+		stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var live int
+		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE deleted_at IS NULL`).Scan(&live); err != nil || live != n {
+			b.Fatalf("%d live events after the redo (%v), want %d", live, err, n)
+		}
+		st.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
+}
+
 // watchHeap reads the heap in use every 5 ms into *peak (the most seen)
 // until the returned stop is called.
 func watchHeap(peak *uint64) (stop func()) {

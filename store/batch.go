@@ -63,7 +63,9 @@ const insertChunk = 256
 
 // InsertValues is InsertMany of rows that all set the columns cols, each
 // row its values in the order of cols: no map is built per row. The
-// columns are checked once.
+// columns are checked once. On SQLite the journal's images of the rows
+// are made from their values where the table's columns allow it (see
+// insertImaged), so table's triggers must not change the rows inserted.
 func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, error) {
 	if err := tx.writable("InsertValues"); err != nil {
 		return nil, err
@@ -82,6 +84,8 @@ func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, 
 	if err := checkSet(table, have, set, "id", "owner_id", "deleted_at"); err != nil {
 		return nil, err
 	}
+	tx.imaged = !noImaged
+	defer func() { tx.imaged = false }()
 	return tx.insertRuns(table, cols, rows)
 }
 
@@ -108,6 +112,18 @@ func (tx *Tx) insertRuns(table string, keys []string, rows [][]any) ([]int64, er
 // insertRun inserts rows that all set the columns keys in one statement and
 // journals them.
 func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, error) {
+	if tx.imaged {
+		l, err := tx.imageLayoutOf(table, keys)
+		if err != nil {
+			return nil, err
+		}
+		if l != nil && l.fits(rows) {
+			ids, err := tx.insertImaged(table, keys, rows, l)
+			if err != errNoImage {
+				return ids, err
+			}
+		}
+	}
 	names := []string{"owner_id"}
 	stampIt := !slices.Contains(keys, "updated_at")
 	if stampIt {

@@ -686,8 +686,11 @@ func (tx *Tx) loadRows(change, after int64, limit int) ([]journalRow, error) {
 
 // revertRows puts back rows of change, in order: a run of rows the change
 // added to one table goes back in one statement (an import's 50,000 took
-// two round trips each), any other row on its own.
+// two round trips each), as does a run of rows of one table that the
+// change altered alike (the same columns set to the same values: the undo
+// of an import, which a redo takes back); any other row on its own.
 func (tx *Tx) revertRows(change int64, rows []journalRow) error {
+	var sets []string
 	for i := 0; i < len(rows); {
 		j := i
 		for j < len(rows) && rows[j].before == nil && rows[j].table == rows[i].table {
@@ -699,6 +702,36 @@ func (tx *Tx) revertRows(change int64, rows []journalRow) error {
 			}
 			i = j
 			continue
+		}
+		if rows[i].before != nil && !perRowRevert {
+			if sets == nil {
+				sets = make([]string, len(rows))
+			}
+			j = i
+			for j < len(rows) && rows[j].before != nil && rows[j].table == rows[i].table {
+				if sets[j] == "" {
+					sets[j] = alike(rows[j])
+				}
+				if sets[j] == "-" || sets[j] != sets[i] {
+					break
+				}
+				j++
+			}
+			if j-i > 1 {
+				done, err := tx.revertAlike(change, rows[i:j])
+				if err != nil {
+					return err
+				}
+				if !done {
+					for _, r := range rows[i:j] {
+						if err := tx.revert(change, r); err != nil {
+							return err
+						}
+					}
+				}
+				i = j
+				continue
+			}
 		}
 		if err := tx.revert(change, rows[i]); err != nil {
 			return err
@@ -757,6 +790,239 @@ func (tx *Tx) revertAdded(change int64, rs []journalRow) error {
 		tx.record(table, r.id, current[r.id], img, false)
 	}
 	return nil
+}
+
+// perRowRevert, when set (by a test), puts back every row the change
+// altered on its own, as revert does: the oracle of the batched path.
+var perRowRevert bool
+
+// revertAlikeHook, when set (by a test), is told how many rows each
+// statement of revertAlike put back.
+var revertAlikeHook func(rows int)
+
+// alike is the key of what putting r back sets: its columns whose value
+// in the before image differs from the after image, with the before
+// values, as a JSON object. Rows of one table with the same key go back in
+// one statement (revertAlike). "-" for a row that has to go back on its
+// own: its images do not name the same columns, or cannot be read.
+func alike(r journalRow) string {
+	before, ok := imageFields(r.before)
+	if !ok {
+		return "-"
+	}
+	after, ok := imageFields(r.after)
+	if !ok || len(after) != len(before) {
+		return "-"
+	}
+	b := []byte{'{'}
+	for i, f := range before {
+		g := after[i]
+		if !bytes.Equal(f.key, g.key) {
+			return "-"
+		}
+		if bytes.Equal(f.value, g.value) {
+			continue
+		}
+		if k := string(f.key); k == `"id"` || k == `"owner_id"` {
+			return "-"
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, f.key...), ':'), f.value...)
+	}
+	if len(b) == 1 {
+		return "-"
+	}
+	return string(append(b, '}'))
+}
+
+// field is one member of a journal image as written: its key and its
+// value, each as JSON text.
+type field struct{ key, value []byte }
+
+// imageFields splits a journal image (a JSON object, as encodeRow writes
+// it) into its members, in order, without decoding them; ok is false for
+// anything else.
+func imageFields(img []byte) (out []field, ok bool) {
+	i := skipSpace(img, 0)
+	if i >= len(img) || img[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(img, i+1)
+	if i < len(img) && img[i] == '}' {
+		return nil, skipSpace(img, i+1) == len(img)
+	}
+	for {
+		if i >= len(img) || img[i] != '"' {
+			return nil, false
+		}
+		k := skipJSON(img, i)
+		if k < 0 {
+			return nil, false
+		}
+		j := skipSpace(img, k)
+		if j >= len(img) || img[j] != ':' {
+			return nil, false
+		}
+		j = skipSpace(img, j+1)
+		v := skipJSON(img, j)
+		if v < 0 {
+			return nil, false
+		}
+		out = append(out, field{img[i:k], img[j:v]})
+		i = skipSpace(img, v)
+		if i >= len(img) {
+			return nil, false
+		}
+		if img[i] == '}' {
+			return out, skipSpace(img, i+1) == len(img)
+		}
+		if img[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(img, i+1)
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSON is the end of the JSON value that starts at b[i] (a string, a
+// scalar, an object or an array, nested), -1 when there is none.
+func skipJSON(b []byte, i int) int {
+	start, depth := i, 0
+	for i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			i++
+			for i < len(b) && b[i] != '"' {
+				if b[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(b) {
+				return -1
+			}
+			i++
+		case c == '{' || c == '[':
+			depth++
+			i++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			i++
+		case c == ',' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if depth == 0 {
+				return i
+			}
+			i++
+		default:
+			i++
+		}
+		if depth == 0 && i > 0 && (b[i-1] == '"' || b[i-1] == '}' || b[i-1] == ']') {
+			return i
+		}
+	}
+	if depth != 0 || i == start {
+		return -1
+	}
+	return i
+}
+
+// revertAlike is revert of rows of one table that the change altered
+// alike (alike gives them one key): each is checked to be still as the
+// change left it, then all are put back in one statement. done is false,
+// and nothing is written, when a row is not as the change left it, when
+// the table has not every column the images name, or when a row cannot
+// come back (another live row holds its UID): revert, row by row, then
+// says why or puts back what it can.
+func (tx *Tx) revertAlike(change int64, rs []journalRow) (done bool, err error) {
+	table := rs[0].table
+	cols, err := tx.s.columns(tx.ctx, tx.tx, table)
+	if err != nil {
+		return false, err
+	}
+	set, err := decodeRow([]byte(alike(rs[0])))
+	if err != nil {
+		return false, nil
+	}
+	whole, err := decodeRow(rs[0].before)
+	if err != nil {
+		return false, nil
+	}
+	for k := range whole {
+		if !contains(cols, k) {
+			return false, nil
+		}
+	}
+	if _, had := whole["remind_from"]; !had && contains(cols, "remind_from") {
+		return false, nil
+	}
+	ids := make([]any, 0, len(rs)+1)
+	marks := "?" + strings.Repeat(", ?", len(rs)-1)
+	for _, r := range rs {
+		ids = append(ids, r.id)
+	}
+	current, err := tx.images(`SELECT * FROM `+table+` WHERE +owner_id = ? AND id IN (`+marks+`)`, append([]any{tx.owner}, ids...)...)
+	if err != nil {
+		return false, err
+	}
+	for _, r := range rs {
+		if img, ok := current[r.id]; !ok || !bytes.Equal(img, r.after) {
+			return false, nil
+		}
+	}
+	var assign []string
+	var args []any
+	for _, k := range sortedKeys(set) {
+		assign = append(assign, k+" = ?")
+		args = append(args, set[k])
+	}
+	args = append(append(args, tx.owner), ids...)
+	// A savepoint, so that a row that cannot come back (a unique index)
+	// leaves the transaction as it was, on PostgreSQL too.
+	if _, err := tx.exec(`SAVEPOINT revert_alike`); err != nil {
+		return false, err
+	}
+	after, err := tx.images(`UPDATE `+table+` SET `+strings.Join(assign, ", ")+
+		` WHERE +owner_id = ? AND id IN (`+marks+`) RETURNING *`, args...)
+	if err != nil {
+		if _, rerr := tx.exec(`ROLLBACK TO SAVEPOINT revert_alike`); rerr != nil {
+			return false, rerr
+		}
+		if _, rerr := tx.exec(`RELEASE SAVEPOINT revert_alike`); rerr != nil {
+			return false, rerr
+		}
+		if uniqueViolation(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("cannot put back what %s changed: %w", changeID(change), err)
+	}
+	if _, err := tx.exec(`RELEASE SAVEPOINT revert_alike`); err != nil {
+		return false, err
+	}
+	if revertAlikeHook != nil {
+		revertAlikeHook(len(rs))
+	}
+	for _, r := range rs {
+		img, ok := after[r.id]
+		if !ok {
+			return false, fmt.Errorf("cannot put back %s, which %s changed", label(table, r.id), changeID(change))
+		}
+		tx.record(table, r.id, current[r.id], img, false)
+		if err := tx.rederive(table, r.id); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // images runs a query of whole rows (SELECT * or RETURNING *) and gives

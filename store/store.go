@@ -92,6 +92,9 @@ type Store struct {
 
 	colMu sync.Mutex
 	cols  map[string][]string // registered table → its columns, read once
+	// layouts are the images insertImaged makes, by table and columns
+	// set (see imageLayoutOf); nil where it cannot make them.
+	layouts map[string]*imageLayout
 	// returning is, per registered table, the RETURNING clause of its
 	// journaled writes: the columns an image holds ([imageReturning]).
 	returning map[string]string

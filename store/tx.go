@@ -30,6 +30,9 @@ type Tx struct {
 	tx       *sql.Tx
 	owner    int64
 	readOnly bool
+	// imaged is set while InsertValues runs: its rows' images are made
+	// from their values where the table allows (insertImaged).
+	imaged   bool
 	now      time.Time
 	summary  string
 	touched  []*touch

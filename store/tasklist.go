@@ -396,6 +396,7 @@ const (
 	walk   plan = iota // list order, each filter checked per task
 	byTag              // from task_tags
 	byText             // from the ids tasks_fts found (SQLite)
+	byIDs              // from the ids of the tasks the count found (PostgreSQL)
 )
 
 // planOf chooses how a page of q is read; for byText it returns the
@@ -444,7 +445,7 @@ func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`
 
 // taskPageFilter is the FROM and WHERE clauses shared by the count and the
 // page of q read by p, without the status and the keyset.
-func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where string, args []any) {
+func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits any) (from, where string, args []any) {
 	var b strings.Builder
 	from = `tasks t`
 	// CROSS JOIN: SQLite keeps the left table as the outer loop;
@@ -469,6 +470,12 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where stri
 		args = append(args, tx.owner, item.FoldCase(q.Tag))
 	case byText:
 		from = `json_each(?) AS j` + join + `tasks t ON t.id = j.value`
+		args = append(args, hits)
+	case byIDs:
+		// Probes by id, whatever the statistics say (as for a tag): the
+		// filter below is checked on each task found, not read from an
+		// index again.
+		from = `unnest(?::bigint[]) AS j(id) CROSS JOIN LATERAL (SELECT * FROM tasks t0 WHERE t0.id = j.id OFFSET 0) AS t`
 		args = append(args, hits)
 	}
 	b.WriteString(`t.owner_id = ? AND t.deleted_at IS NULL`)
@@ -540,10 +547,24 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	}
 	// A tag or a text is planned for its value (see customPlan).
 	custom := q.Tag != "" || q.Query != ""
+	countArgs := tx.customPlan(custom, append(append(append([]any{}, args...), statusArgs...), q.Cap+1))
 	var n int
-	err = tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+statusCond+` LIMIT ?) AS m`,
-		tx.customPlan(custom, append(append(append([]any{}, args...), statusArgs...), q.Cap+1))...).Scan(&n)
-	if err != nil {
+	if tx.s.engine == Postgres && q.Query != "" && utf8.RuneCountInString(item.FoldText(q.Query)) >= minTrigram {
+		// A text on PostgreSQL is found through pg_trgm's index, whose
+		// posting lists of common trigrams ("num", "ber") hold most
+		// tasks of the database: the count reads the ids of the tasks
+		// it counts, and when they are few the page is read from them,
+		// so those lists are read once a page, not twice.
+		ids, err := tx.taskIDs(`SELECT t.id FROM `+from+` WHERE `+where+statusCond+` LIMIT ?`, countArgs)
+		if err != nil {
+			return p, err
+		}
+		n = len(ids)
+		if n <= TaskDriveCap {
+			from, where, args = tx.taskPageFilter(q, byIDs, ids)
+		}
+	} else if err := tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+statusCond+` LIMIT ?) AS m`,
+		countArgs...).Scan(&n); err != nil {
 		return p, err
 	}
 	p.Total, p.Exact = min(n, q.Cap), n <= q.Cap
@@ -598,6 +619,24 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// taskIDs runs q, a query of task ids, and returns them.
+func (tx *Tx) taskIDs(q string, args []any) ([]int64, error) {
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // customPlan returns args for a query whose best plan depends on its

@@ -96,7 +96,7 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := splicedResult{&c}.MarshalJSON()
+			got, err := splicedResult{CallToolResult: &c}.MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -69,6 +69,9 @@ type lineTransport struct {
 	// serve sets both; nil runs calls as the SDK does, all at once.
 	readOnly func(tool string) bool
 	order    *callOrder
+	// held are the answers this transport encodes itself (see
+	// heldAnswers); serve sets it.
+	held *heldAnswers
 }
 
 // Connect implements mcp.Transport.
@@ -100,6 +103,7 @@ func (t *lineTransport) Connect(context.Context) (mcp.Connection, error) {
 		out:      out,
 		readOnly: t.readOnly,
 		order:    t.order,
+		held:     t.held,
 		calls:    calls,
 		incoming: make(chan lineMsgs),
 		closed:   make(chan struct{}),
@@ -143,6 +147,7 @@ type lineConn struct {
 	queue    []jsonrpc.Message // the rest of the last batch; the SDK reads from one goroutine
 	readOnly func(tool string) bool
 	order    *callOrder
+	held     *heldAnswers
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -207,15 +212,31 @@ func (c *lineConn) enter(m jsonrpc.Message) jsonrpc.Message {
 // Write implements mcp.Connection. An answer to a call of a batch is held
 // until the batch's last answer, and then all are written as one array.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	r, isAnswer := msg.(*jsonrpc.Response)
+	var held splicedResult
+	if isAnswer && r.Error == nil {
+		// An answer held for this transport (see heldAnswers), taken
+		// first so that it is forgotten even when it is not written.
+		held, _ = c.held.take(r.Result)
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r, isAnswer := msg.(*jsonrpc.Response)
 	if !isAnswer {
 		return c.write(msg)
 	}
 	if c.order != nil {
 		defer c.order.answered(r.ID)
+	}
+	if held.CallToolResult != nil {
+		// Its result is written here, in place of the SDK's token.
+		result, err := held.encode()
+		if err != nil {
+			c.calls.answered(r.ID)
+			return fmt.Errorf("encoding an answer: %w", err)
+		}
+		r = &jsonrpc.Response{ID: r.ID, Result: result, Extra: r.Extra}
+		msg = r
 	}
 	if r.Error != nil {
 		// The SDK words some errors in its decoder's terms; the client
@@ -289,6 +310,7 @@ func appendMessage(b []byte, msg jsonrpc.Message) ([]byte, error) {
 // the wait for open calls at the end of input.
 func (c *lineConn) Close() error {
 	c.calls.close()
+	c.held.close()
 	if c.order != nil {
 		c.order.close()
 	}

@@ -99,8 +99,9 @@ func errorFor(err error) *jsonrpc.Error {
 // [publicError] does, for stdio and HTTP alike; an unknown tool is named,
 // with the list of tools, as the Registry names it. A tools/call answer
 // whose structured content json.Marshal wrote goes on as a splicedResult,
-// which writes that content without reading it again.
-func protocolErrors(reg *tools.Registry) mcp.Middleware {
+// which writes that content without reading it again; with held (stdio),
+// the transport writes it (see heldAnswers).
+func protocolErrors(reg *tools.Registry, held *heldAnswers) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/call" {
@@ -117,7 +118,10 @@ func protocolErrors(reg *tools.Registry) mcp.Middleware {
 			}
 			if cr, ok := res.(*mcp.CallToolResult); ok && cr != nil {
 				if _, ok := cr.StructuredContent.(marshaledJSON); ok {
-					return splicedResult{cr}, nil
+					if held != nil {
+						return held.hold(splicedResult{CallToolResult: cr}), nil
+					}
+					return splicedResult{CallToolResult: cr}, nil
 				}
 			}
 			return res, nil

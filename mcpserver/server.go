@@ -93,9 +93,11 @@ type Options struct {
 	// any other Origin header gets 403. Not used over stdio.
 	AllowedOrigins []string
 
-	// order keeps a stdio session's calls in order (see callOrder); set by
-	// serve.
+	// order keeps a stdio session's calls in order (see callOrder), and
+	// held lets its transport write the answers it can encode itself (see
+	// heldAnswers); both set by serve.
 	order *callOrder
+	held  *heldAnswers
 }
 
 // errNoContext refuses a call when the host gave no ToolContext.
@@ -139,7 +141,7 @@ func New(reg *tools.Registry, opts *Options) (*mcp.Server, error) {
 	if getContext == nil {
 		getContext = func(context.Context, *mcp.CallToolRequest) (*tools.ToolContext, error) { return nil, errNoContext }
 	}
-	srv.AddReceivingMiddleware(protocolErrors(served))
+	srv.AddReceivingMiddleware(protocolErrors(served, o.held))
 	for _, t := range served.Tools() {
 		srv.AddTool(Tool(t), handler(served, t.Name, getContext, limit, o.order))
 	}
@@ -259,7 +261,12 @@ func (m marshaledJSON) MarshalJSON() ([]byte, error) { return m, nil }
 // marshaledJSON; protocolErrors hands it to the SDK in place of the
 // CallToolResult, whose methods it has (the SDK still sets _meta and
 // the result type on it after the handler).
-type splicedResult struct{ *mcp.CallToolResult }
+type splicedResult struct {
+	*mcp.CallToolResult
+	// held, when not 0, numbers the answer its stdio transport writes
+	// itself (see heldAnswers): the SDK is given heldToken(held) to encode.
+	held uint64
+}
 
 // structuredPlaceholder stands for structuredContent while the rest of
 // the answer is encoded: `"structuredContent":0` cannot occur inside a
@@ -272,8 +279,17 @@ var structuredPlaceholder = []byte(`"structuredContent":0`)
 // list page's structured content once more only to copy it unchanged,
 // which the SDK's framing then reads again (a page of 50 tasks cost more
 // to encode than to read from SQLite). An answer in any other shape is
-// left to the SDK's own encoding.
+// left to the SDK's own encoding. A held answer is its token here: its
+// transport writes it with encode.
 func (r splicedResult) MarshalJSON() ([]byte, error) {
+	if r.held != 0 {
+		return append(heldToken(r.held), '}'), nil
+	}
+	return r.encode()
+}
+
+// encode writes r as MarshalJSON says.
+func (r splicedResult) encode() ([]byte, error) {
 	data, ok := r.StructuredContent.(marshaledJSON)
 	if !ok {
 		return r.CallToolResult.MarshalJSON()

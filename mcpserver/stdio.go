@@ -42,6 +42,8 @@ func ServeIO(ctx context.Context, reg *tools.Registry, base *tools.ToolContext, 
 func serve(ctx context.Context, reg *tools.Registry, base *tools.ToolContext, opts *Options, t *lineTransport) error {
 	o := Fixed(base, opts)
 	t.order = newCallOrder()
+	t.held = newHeldAnswers()
+	o.held = t.held
 	t.readOnly = func(name string) bool {
 		tool, ok := reg.Get(name)
 		return ok && tool.ReadOnly

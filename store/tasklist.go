@@ -326,20 +326,29 @@ func (s *Store) deriveOld(ctx context.Context) error {
 // migration 00012), a caller lists through [Tx.Tasks] instead. Two looks
 // into indexes.
 func (tx *Tx) TaskListFresh(zone string) (bool, error) {
-	var lo, hi sql.NullString
-	var old int64
-	err := tx.queryRow(`SELECT
-		(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone LIMIT 1),
-		(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone DESC LIMIT 1),
-		(SELECT count(*) FROM (SELECT 1 FROM tasks WHERE search_fold IS NULL AND owner_id = ? LIMIT 1) AS u)`,
-		tx.owner, tx.owner, tx.owner).Scan(&lo, &hi, &old)
-	if err != nil {
+	var f freshness
+	if err := tx.queryRow(`SELECT `+freshColumns, tx.owner, tx.owner, tx.owner).Scan(&f.lo, &f.hi, &f.old); err != nil {
 		return false, err
 	}
-	if old > 0 {
-		return false, nil
-	}
-	return !lo.Valid || lo.String == zone && hi.String == zone, nil
+	return f.in(zone), nil
+}
+
+// freshColumns are what [Tx.TaskListFresh] reads, as the columns of a
+// SELECT taking the owner three times: the lowest and highest list_zone
+// of the open tasks, and whether a task lacks its search text.
+const freshColumns = `(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone LIMIT 1),
+		(SELECT list_zone FROM tasks WHERE owner_id = ? AND status = 'open' AND deleted_at IS NULL ORDER BY list_zone DESC LIMIT 1),
+		(SELECT count(*) FROM (SELECT 1 FROM tasks WHERE search_fold IS NULL AND owner_id = ? LIMIT 1) AS u)`
+
+// freshness is what freshColumns read.
+type freshness struct {
+	lo, hi sql.NullString
+	old    int64
+}
+
+// in reports whether the list columns were all worked out in zone.
+func (f freshness) in(zone string) bool {
+	return f.old == 0 && (!f.lo.Valid || f.lo.String == zone && f.hi.String == zone)
 }
 
 // TaskQuery is one page of list_tasks for [Tx.TaskPage].
@@ -361,6 +370,11 @@ type TaskQuery struct {
 	HasAfter bool
 	// Limit is the most tasks returned; Cap the most counted.
 	Limit, Cap int
+	// Zone, when set, is the zone the page is listed in: the page is
+	// read only if the owner's list columns were worked out in it, as
+	// [Tx.TaskListFresh] tells (asked in the count's own statement);
+	// else [TaskPage.Stale] is set and nothing is read.
+	Zone string
 }
 
 // TaskPage is what [Tx.TaskPage] found.
@@ -371,6 +385,10 @@ type TaskPage struct {
 	// Cap; Exact is false when there are more than Cap.
 	Total int
 	Exact bool
+	// Stale is set when the query's Zone was given and the list columns
+	// were worked out in another (see [Tx.TaskListFresh]): the page is
+	// empty, and the caller lists another way.
+	Stale bool
 }
 
 // minTrigram is the shortest folded query the trigram indexes can find:
@@ -399,6 +417,7 @@ const (
 	walk   plan = iota // list order, each filter checked per task
 	byTag              // from task_tags
 	byText             // from the ids tasks_fts found (SQLite)
+	byIDs              // from the ids of the tasks the count found (PostgreSQL)
 )
 
 // planOf chooses how a page of q is read; for byText it returns the
@@ -447,7 +466,7 @@ func ftsPhrase(fq string) string { return `"` + strings.ReplaceAll(fq, `"`, `""`
 
 // taskPageFilter is the FROM and WHERE clauses shared by the count and the
 // page of q read by p, without the status and the keyset.
-func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where string, args []any) {
+func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits any) (from, where string, args []any) {
 	var b strings.Builder
 	from = `tasks t`
 	// CROSS JOIN: SQLite keeps the left table as the outer loop;
@@ -472,6 +491,12 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits string) (from, where stri
 		args = append(args, tx.owner, item.FoldCase(q.Tag))
 	case byText:
 		from = `json_each(?) AS j` + join + `tasks t ON t.id = j.value`
+		args = append(args, hits)
+	case byIDs:
+		// Probes by id, whatever the statistics say (as for a tag): the
+		// filter below is checked on each task found, not read from an
+		// index again.
+		from = `unnest(?::bigint[]) AS j(id) CROSS JOIN LATERAL (SELECT * FROM tasks t0 WHERE t0.id = j.id OFFSET 0) AS t`
 		args = append(args, hits)
 	}
 	b.WriteString(`t.owner_id = ? AND t.deleted_at IS NULL`)
@@ -543,11 +568,49 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	}
 	// A tag or a text is planned for its value (see customPlan).
 	custom := q.Tag != "" || q.Query != ""
+	countArgs := tx.customPlan(custom, append(append(append([]any{}, args...), statusArgs...), q.Cap+1))
+	// Whether the list columns are fresh is asked in the count's own
+	// statement (one round trip on PostgreSQL), but for a count planned
+	// for its values on PostgreSQL: a statement that may ride with BEGIN
+	// (pipeConn) cannot be, so the check rides there instead.
+	freshApart := q.Zone != "" && custom && tx.s.engine == Postgres
+	if freshApart {
+		if fresh, err := tx.TaskListFresh(q.Zone); err != nil || !fresh {
+			p.Stale = err == nil
+			return p, err
+		}
+	}
 	var n int
-	err = tx.queryRow(`SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+statusCond+` LIMIT ?) AS m`,
-		tx.customPlan(custom, append(append(append([]any{}, args...), statusArgs...), q.Cap+1))...).Scan(&n)
-	if err != nil {
-		return p, err
+	if tx.s.engine == Postgres && q.Query != "" && utf8.RuneCountInString(item.FoldText(q.Query)) >= minTrigram {
+		// A text on PostgreSQL is found through pg_trgm's index, whose
+		// posting lists of common trigrams ("num", "ber") hold most
+		// tasks of the database: the count reads the ids of the tasks
+		// it counts, and when they are few the page is read from them,
+		// so those lists are read once a page, not twice.
+		ids, err := tx.taskIDs(`SELECT t.id FROM `+from+` WHERE `+where+statusCond+` LIMIT ?`, countArgs)
+		if err != nil {
+			return p, err
+		}
+		n = len(ids)
+		if n <= TaskDriveCap {
+			from, where, args = tx.taskPageFilter(q, byIDs, ids)
+		}
+	} else {
+		s := `SELECT (SELECT count(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + where + statusCond + ` LIMIT ?) AS m)`
+		dest := []any{&n}
+		var f freshness
+		if q.Zone != "" && !freshApart {
+			s += `, ` + freshColumns
+			countArgs = append(countArgs, tx.owner, tx.owner, tx.owner)
+			dest = append(dest, &f.lo, &f.hi, &f.old)
+		}
+		if err := tx.queryRow(s, countArgs...).Scan(dest...); err != nil {
+			return p, err
+		}
+		if q.Zone != "" && !freshApart && !f.in(q.Zone) {
+			p.Stale = true
+			return p, nil
+		}
 	}
 	p.Total, p.Exact = min(n, q.Cap), n <= q.Cap
 	if want := min(q.Limit, n, 256); want > 0 {
@@ -601,6 +664,24 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		}
 	}
 	return p, nil
+}
+
+// taskIDs runs q, a query of task ids, and returns them.
+func (tx *Tx) taskIDs(q string, args []any) ([]int64, error) {
+	rows, err := tx.query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // customPlan returns args for a query whose best plan depends on its

@@ -142,15 +142,15 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	f, limit := in.f, in.limit
 	var page store.TaskPage
 	err := e.Read(func(tx *store.Tx) error {
-		fresh, err := tx.TaskListFresh(e.Zone.Name())
-		if err != nil {
-			return err
+		var err error
+		if !forceGoPath {
+			// Read the Go way only when the list columns were
+			// worked out in another zone (Stale).
+			if page, err = tx.TaskPage(f.query0(in, e.Zone)); err != nil || !page.Stale {
+				return err
+			}
 		}
-		if !fresh || forceGoPath {
-			page, err = goPage(tx, in, v)
-			return err
-		}
-		page, err = tx.TaskPage(f.query0(in, e.Zone))
+		page, err = goPage(tx, in, v)
 		return err
 	})
 	if err != nil {
@@ -221,7 +221,7 @@ func (f filter) heading(zone tz.Zone, total int, exact bool) string {
 func (f filter) query0(in listIn, zone tz.Zone) store.TaskQuery {
 	w := selectFilter(f, zone)
 	return store.TaskQuery{Status: w.Status, Window: w.Window, From: w.From, To: w.To, FromDay: w.FromDay, ToDay: w.ToDay,
-		Tag: f.tag, Query: f.query, After: in.after, HasAfter: in.hasAfter, Limit: in.limit + 1, Cap: TotalCap}
+		Tag: f.tag, Query: f.query, After: in.after, HasAfter: in.hasAfter, Limit: in.limit + 1, Cap: TotalCap, Zone: zone.Name()}
 }
 
 // goPage is the page read the way list_tasks read every page before

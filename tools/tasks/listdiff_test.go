@@ -246,3 +246,45 @@ func TestListSQLMatchesGoPath(t *testing.T) {
 		}
 	})
 }
+
+// A list in a zone other than the one the list columns were worked out
+// in (another process changed the person's zone meanwhile) is read the
+// Go way: TaskPage says so in the count's statement (Stale) and the
+// answer is the Go path's, page by page, on both engines.
+func TestListStaleColumnsReadTheGoWay(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+		h := newHarness(t, now)
+		r := rand.New(rand.NewPCG(5, 21))
+		if _, err := h.Store.Write(h.Ctx, h.paris.ID, "test", func(tx *store.Tx) error {
+			_, err := tx.InsertTasks(randomTasks(r, 120, now))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, zone := range []string{"Europe/Paris", "Pacific/Kiritimati"} {
+			for _, query := range []string{"", "milk"} {
+				var p store.TaskPage
+				if err := h.Store.Read(h.Ctx, h.paris.ID, func(tx *store.Tx) error {
+					var err error
+					p, err = tx.TaskPage(store.TaskQuery{Status: "open", Query: query, Limit: 10, Cap: TotalCap, Zone: zone})
+					return err
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if want := zone != "Europe/Paris"; p.Stale != want || want && len(p.Tasks) > 0 {
+					t.Errorf("zone %s, query %q: Stale %v with %d tasks, want Stale %v", zone, query, p.Stale, len(p.Tasks), want)
+				}
+			}
+		}
+		elsewhere := h.paris
+		elsewhere.Zone = tz.MustZone("Pacific/Kiritimati")
+		for range 12 {
+			raw := listFilters(r)
+			got, want := pages(t, h, &elsewhere, raw, false, nil), pages(t, h, &elsewhere, raw, true, nil)
+			if strings.Join(got, "\n--\n") != strings.Join(want, "\n--\n") {
+				t.Fatalf("list_tasks %s in another zone than the columns':\n%s\nGo path:\n%s", raw, strings.Join(got, "\n--\n"), strings.Join(want, "\n--\n"))
+			}
+		}
+	})
+}

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/assistant-dev/assistant/store/storetest"
 )
 
@@ -125,6 +127,58 @@ func TestPersonCheckRidesWithBegin(t *testing.T) {
 		ctx, c = WithPersonCheck(f.ctx, f.alice.ID, "alice", "Asia/Tokyo")
 		if n, err := add(ctx); !errors.Is(err, ErrPersonChanged) || n != 2 || !c.Changed() {
 			t.Fatalf("an add with a failed check: %d round trips, %v; want 2 and ErrPersonChanged", n, err)
+		}
+	})
+}
+
+// TestOwnModeFirstInTransaction is a read and a write whose first
+// statement asks for its own pgx.QueryExecMode (Tx.customPlan): pgx's
+// batch, which carries a deferred BEGIN, cannot take one, and the
+// statement failed with "mismatched param and argument count". It now
+// runs alone after the BEGIN, a person check included.
+func TestOwnModeFirstInTransaction(t *testing.T) {
+	t.Run(storetest.Postgres, func(t *testing.T) {
+		storetest.SkipUnlessPostgres(t)
+		f := newFixture(t)
+		if _, err := f.s.Write(f.ctx, f.alice.ID, "add_note", func(tx *Tx) error {
+			_, err := tx.Insert("notes", Row{"title": "x", "due": t0.Unix()})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		count := func(tx *Tx) (int, error) {
+			var n int
+			err := tx.queryRow(`SELECT count(*) FROM notes WHERE owner_id = ? AND title = ?`,
+				pgx.QueryExecModeCacheDescribe, tx.owner, "x").Scan(&n)
+			return n, err
+		}
+		for _, check := range []string{"", "Europe/Paris", "Asia/Tokyo"} {
+			ctx := f.ctx
+			var c *PersonCheck
+			if check != "" {
+				ctx, c = WithPersonCheck(f.ctx, f.alice.ID, "alice", check)
+			}
+			var n int
+			err := f.s.Read(ctx, f.alice.ID, func(tx *Tx) error {
+				var err error
+				n, err = count(tx)
+				return err
+			})
+			if check == "Asia/Tokyo" {
+				if !errors.Is(err, ErrPersonChanged) || !c.Changed() {
+					t.Fatalf("a read with a failed check: %v; want ErrPersonChanged", err)
+				}
+				continue
+			}
+			if err != nil || n != 1 {
+				t.Fatalf("a read (check %q) led by its own mode: %d, %v; want 1", check, n, err)
+			}
+			if _, err := f.s.Write(ctx, f.alice.ID, "add_note", func(tx *Tx) error {
+				n, err = count(tx)
+				return err
+			}); err != nil || n != 1 {
+				t.Fatalf("a write (check %q) led by its own mode: %d, %v; want 1", check, n, err)
+			}
 		}
 	})
 }

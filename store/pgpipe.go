@@ -139,7 +139,35 @@ func (c *pipeConn) batched(ctx context.Context) bool {
 	return ok && c.open
 }
 
+// ownMode reports whether args lead with a pgx.QueryExecMode (see
+// Tx.customPlan): such a statement cannot go in a pgx.Batch, which runs
+// every statement in the batch's own mode, so it goes on its own after a
+// pending BEGIN is sent.
+func ownMode(args []driver.NamedValue) bool {
+	if len(args) == 0 {
+		return false
+	}
+	_, ok := args[0].Value.(pgx.QueryExecMode)
+	return ok
+}
+
+// alone sends a pending BEGIN, so the statement of args that ownMode
+// names runs by itself.
+func (c *pipeConn) alone(ctx context.Context) error {
+	if c.pending == nil {
+		return nil
+	}
+	return c.flush(ctx)
+}
+
 func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if ownMode(args) {
+		if err := c.alone(ctx); err != nil {
+			return nil, err
+		}
+		trip(ctx)
+		return c.rebindConn.ExecContext(ctx, q, args)
+	}
 	if !c.batched(ctx) {
 		trip(ctx)
 		return c.rebindConn.ExecContext(ctx, q, args)
@@ -149,6 +177,13 @@ func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.Name
 }
 
 func (c *pipeConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if ownMode(args) {
+		if err := c.alone(ctx); err != nil {
+			return nil, err
+		}
+		trip(ctx)
+		return c.rebindConn.QueryContext(ctx, q, args)
+	}
 	if !c.batched(ctx) {
 		trip(ctx)
 		return c.rebindConn.QueryContext(ctx, q, args)

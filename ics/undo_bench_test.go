@@ -19,7 +19,11 @@ import (
 // (the import itself is not timed): ns/op and B/op are Store.Undo's, and
 // MiB-peak-heap the most heap in use the process reached meanwhile (read
 // every 5 ms). The 50k size is skipped under -short.
-func BenchmarkImportUndo(b *testing.B) {
+func BenchmarkImportUndo(b *testing.B) { eachUndoSize(b, benchImportUndo) }
+
+// eachUndoSize runs bench on each engine for a calendar of 10k and of 50k
+// VEVENTs (n), the latter skipped under -short.
+func eachUndoSize(b *testing.B, bench func(b *testing.B, n int)) {
 	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
 		b.Run(engine, func(b *testing.B) {
 			if engine == storetest.Postgres {
@@ -30,7 +34,7 @@ func BenchmarkImportUndo(b *testing.B) {
 					if n > 10000 && testing.Short() {
 						b.Skip("above 10k rows under -short")
 					}
-					benchImportUndo(b, n)
+					bench(b, n)
 				})
 			}
 		})
@@ -76,23 +80,7 @@ func benchImportUndo(b *testing.B, n int) {
 // import and its undo are not timed): ns/op and B/op are Store.Undo's, and
 // MiB-peak-heap the most heap in use meanwhile. The 50k size is skipped
 // under -short.
-func BenchmarkImportRedo(b *testing.B) {
-	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
-		b.Run(engine, func(b *testing.B) {
-			if engine == storetest.Postgres {
-				storetest.SkipUnlessPostgres(b)
-			}
-			for _, n := range []int{10000, 50000} {
-				b.Run(fmt.Sprintf("rows=%dk", n/1000), func(b *testing.B) {
-					if n > 10000 && testing.Short() {
-						b.Skip("above 10k rows under -short")
-					}
-					benchImportRedo(b, n)
-				})
-			}
-		})
-	}
-}
+func BenchmarkImportRedo(b *testing.B) { eachUndoSize(b, benchImportRedo) }
 
 func benchImportRedo(b *testing.B, n int) {
 	data, err := os.ReadFile(scaleFile(b, n))

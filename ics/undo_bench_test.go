@@ -41,39 +41,6 @@ func eachUndoSize(b *testing.B, bench func(b *testing.B, n int)) {
 	}
 }
 
-func benchImportUndo(b *testing.B, n int) {
-	data, err := os.ReadFile(scaleFile(b, n))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	var peak uint64
-	for i := 0; i < b.N; i++ {
-		b.StopTimer()
-		st, p := openStore(b)
-		rep, err := Import(ctx, st, p, bytes.NewReader(data), ImportOptions{Source: "scale.ics"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		stop := watchHeap(&peak)
-		b.StartTimer()
-		_, err = st.Undo(ctx, p.ID, rep.Change)
-		b.StopTimer()
-		stop()
-		if err != nil {
-			b.Fatal(err)
-		}
-		var live int
-		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE deleted_at IS NULL`).Scan(&live); err != nil || live != 0 {
-			b.Fatalf("%d live events after the undo (%v), want 0", live, err)
-		}
-		st.Close()
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(peak)/(1<<20), "MiB-peak-heap")
-}
-
 // BenchmarkImportRedo redoes an undone import (the undo of its undo) of a
 // generated calendar (icstest.Calendar, as BenchmarkScaleImport's) of 10k
 // and 50k VEVENTs in a fresh database of each engine, one op a redo (the
@@ -82,7 +49,13 @@ func benchImportUndo(b *testing.B, n int) {
 // under -short.
 func BenchmarkImportRedo(b *testing.B) { eachUndoSize(b, benchImportRedo) }
 
-func benchImportRedo(b *testing.B, n int) {
+func benchImportUndo(b *testing.B, n int) { benchUndoing(b, n, false) }
+
+func benchImportRedo(b *testing.B, n int) { benchUndoing(b, n, true) }
+
+// benchUndoing times the undo of an import of n events, or with redo the
+// undo of that undo, and wants every event gone, or back.
+func benchUndoing(b *testing.B, n int, redo bool) {
 	data, err := os.ReadFile(scaleFile(b, n))
 	if err != nil {
 		b.Fatal(err)
@@ -97,21 +70,24 @@ func benchImportRedo(b *testing.B, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		undo, err := st.Undo(ctx, p.ID, rep.Change)
-		if err != nil {
-			b.Fatal(err)
+		timed, want, what := rep.Change, 0, "undo"
+		if redo {
+			if timed, err = st.Undo(ctx, p.ID, rep.Change); err != nil {
+				b.Fatal(err)
+			}
+			want, what = n, "redo"
 		}
 		stop := watchHeap(&peak)
 		b.StartTimer()
-		_, err = st.Undo(ctx, p.ID, undo)
+		_, err = st.Undo(ctx, p.ID, timed)
 		b.StopTimer()
 		stop()
 		if err != nil {
 			b.Fatal(err)
 		}
 		var live int
-		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE deleted_at IS NULL`).Scan(&live); err != nil || live != n {
-			b.Fatalf("%d live events after the redo (%v), want %d", live, err, n)
+		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE deleted_at IS NULL`).Scan(&live); err != nil || live != want {
+			b.Fatalf("%d live events after the %s (%v), want %d", live, what, err, want)
 		}
 		st.Close()
 		b.StartTimer()

@@ -124,25 +124,8 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 			}
 		}
 	}
-	names := []string{"owner_id"}
-	stampIt := !slices.Contains(keys, "updated_at")
-	if stampIt {
-		names = append(names, "updated_at")
-	}
-	names = append(names, keys...)
-	one := "(?" + strings.Repeat(", ?", len(names)-1) + ")"
-	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
-		one + strings.Repeat(", "+one, len(rows)-1) + ` RETURNING *`
-	args := make([]any, 0, len(names)*len(rows))
-	now := stamp(tx.now)
-	for _, row := range rows {
-		args = append(args, tx.owner)
-		if stampIt {
-			args = append(args, now)
-		}
-		args = append(args, row...)
-	}
-	res, err := tx.query(q, args...)
+	q, args := tx.insertRows(table, keys, rows)
+	res, err := tx.query(q+` RETURNING *`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
@@ -193,4 +176,29 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 		tx.record(table, m.id, nil, m.img, true)
 	}
 	return ids, nil
+}
+
+// insertRows is the INSERT of rows (values of keys, in order) into table
+// for tx's owner, many rows in one statement, and its arguments: owner_id
+// leads each row, then updated_at (tx's time) unless keys name it.
+func (tx *Tx) insertRows(table string, keys []string, rows [][]any) (string, []any) {
+	names := []string{"owner_id"}
+	stampIt := !slices.Contains(keys, "updated_at")
+	if stampIt {
+		names = append(names, "updated_at")
+	}
+	names = append(names, keys...)
+	one := "(?" + strings.Repeat(", ?", len(names)-1) + ")"
+	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
+		one + strings.Repeat(", "+one, len(rows)-1)
+	args := make([]any, 0, len(names)*len(rows))
+	now := stamp(tx.now)
+	for _, row := range rows {
+		args = append(args, tx.owner)
+		if stampIt {
+			args = append(args, now)
+		}
+		args = append(args, row...)
+	}
+	return q, args
 }

@@ -165,24 +165,7 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 		}
 		first = *top + 1
 	}
-	names := []string{"owner_id"}
-	stampIt := !slices.Contains(keys, "updated_at")
-	if stampIt {
-		names = append(names, "updated_at")
-	}
-	names = append(names, keys...)
-	one := "(?" + strings.Repeat(", ?", len(names)-1) + ")"
-	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
-		one + strings.Repeat(", "+one, len(rows)-1)
-	args := make([]any, 0, len(names)*len(rows))
-	now := stamp(tx.now)
-	for _, row := range rows {
-		args = append(args, tx.owner)
-		if stampIt {
-			args = append(args, now)
-		}
-		args = append(args, row...)
-	}
+	q, args := tx.insertRows(table, keys, rows)
 	res, err := tx.exec(q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
@@ -196,6 +179,7 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	}
 	ids := make([]int64, len(rows))
 	vals := make([]any, len(l.cols))
+	now := stamp(tx.now) // as insertRows stamps the rows
 	for i, row := range rows {
 		id := first + int64(i)
 		for c, from := range l.from {

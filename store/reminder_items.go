@@ -122,21 +122,8 @@ func (tx *Tx) ItemsChangedSince(mark int64) (map[string]time.Time, error) {
 // (first_at, last_at; last_at NULL for a series without end) meets
 // (lo, hi): first_at < hi and last_at > lo.
 func (tx *Tx) EventIDsBetween(lo, hi time.Time) ([]int64, error) {
-	rows, err := tx.query(`SELECT id FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ?
+	return tx.ids(`SELECT id FROM events WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ?
 		AND (last_at IS NULL OR last_at > ?) ORDER BY id`, tx.owner, hi.Unix(), lo.Unix())
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // DueTask is an open task in an agenda: its due date ("2026-10-05") and,

@@ -587,7 +587,7 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		// tasks of the database: the count reads the ids of the tasks
 		// it counts, and when they are few the page is read from them,
 		// so those lists are read once a page, not twice.
-		ids, err := tx.taskIDs(`SELECT t.id FROM `+from+` WHERE `+where+statusCond+` LIMIT ?`, countArgs)
+		ids, err := tx.ids(`SELECT t.id FROM `+from+` WHERE `+where+statusCond+` LIMIT ?`, countArgs...)
 		if err != nil {
 			return p, err
 		}
@@ -666,8 +666,9 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	return p, nil
 }
 
-// taskIDs runs q, a query of task ids, and returns them.
-func (tx *Tx) taskIDs(q string, args []any) ([]int64, error) {
+// ids runs q, a query of one integer column (row ids), and returns its
+// values in the order read.
+func (tx *Tx) ids(q string, args ...any) ([]int64, error) {
 	rows, err := tx.query(q, args...)
 	if err != nil {
 		return nil, err

@@ -40,14 +40,13 @@ func RemindColumns(b store.RemindBounds) (from, until any) {
 
 // SeedTasks adds n open tasks to owner, whose zone is zone, fast: straight
 // INSERTs of 500 rows, in one transaction, outside the journal, with the
-// columns list_tasks reads and the reminder bounds worked out as the
-// store works them out. The
-// tasks are varied but fixed by n and first (the first title's number):
-// one in four floating, two in four timed (in the owner's zone or another,
-// a day within three months of now), the rest without a due; priorities 1
-// to 4; tags from a few; a note on one in three. On PostgreSQL it ends
-// with ANALYZE of tasks and task_tags. For benchmarks: the store's own
-// writes are what tests exercise.
+// columns list_tasks reads and the reminder bounds worked out as the store
+// works them out. The tasks are varied but fixed by n and first (the
+// first title's number): one in four floating, two in four timed (in the
+// owner's zone or another, a day within three months of now), the rest
+// without a due; priorities 1 to 4; tags from a few; a note on one in
+// three. On PostgreSQL it ends with ANALYZE of tasks and task_tags. For
+// benchmarks: the store's own writes are what tests exercise.
 func SeedTasks(ctx context.Context, s *store.Store, owner int64, zone string, n, first int, now time.Time) error {
 	return SeedTaskSets(ctx, s, now, TaskSet{Owner: owner, Zone: zone, N: n, First: first})
 }

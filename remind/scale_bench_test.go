@@ -17,8 +17,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
+	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -215,10 +220,43 @@ func scaleStore(b *testing.B, engine string, n int) *store.Store {
 // The seeded columns, in the migrations' names (as main's schema has them).
 var (
 	scaleTaskCols = []string{"owner_id", "title", "title_norm", "due_date", "due_time", "due_zone", "due_at", "rrule", "repeat_from",
-		"remind_before", "status", "completed_at", "created_at", "updated_at"}
+		"remind_before", "status", "completed_at", "created_at", "updated_at", "remind_from", "remind_until"}
 	scaleEventCols = []string{"owner_id", "uid", "title", "all_day", "start_local", "end_local", "tzid", "start_at", "end_at",
-		"rrule", "first_at", "last_at", "remind_before", "created_at", "updated_at"}
+		"rrule", "first_at", "last_at", "remind_before", "created_at", "updated_at", "remind_from", "remind_until"}
 )
+
+// seedTaskBounds are the reminder bounds of a seeded task, worked out from
+// the task as the store reads it back from the seeded columns.
+func seedTaskBounds(zone tz.Zone, local, at time.Time, timed bool, rule any, rem string) (from, until any) {
+	t := task.Task{HasDue: true, Due: task.Day(tz.DateOf(local))}
+	if timed {
+		dt := zone.Reading(tz.DateOf(local).At(local.Hour(), local.Minute()), at)
+		t.Due = task.Timed(dt, zone)
+	}
+	if r, ok := rule.(string); ok {
+		t.Rule, _ = recur.ParseRule(r)
+		t.RepeatFrom = task.Schedule
+	}
+	t.Reminders, _ = item.ParseReminders(rem, "[]")
+	return tooltest.RemindColumns(store.TaskRemindBounds(t))
+}
+
+// seedEventBounds are the reminder bounds of a seeded event, worked out
+// from the event as the store reads it back from the seeded columns.
+func seedEventBounds(zone tz.Zone, allDay bool, start, end string, startAt, endAt int64, rule any, rem string) (from, until any) {
+	e := &calendar.Event{AllDay: allDay, Zone: zone, StartAt: time.Unix(startAt, 0).UTC(), EndAt: time.Unix(endAt, 0).UTC(),
+		RemindBefore: rem, RemindAt: "[]", RemindOnce: "[]"}
+	e.Start, _ = tz.ParseMoment(start)
+	e.End, _ = tz.ParseMoment(end)
+	if !allDay {
+		e.Start.DateTime = zone.Reading(e.Start.DateTime, e.StartAt)
+		e.End.DateTime = zone.Reading(e.End.DateTime, e.EndAt)
+	}
+	if r, ok := rule.(string); ok {
+		e.Rule, _ = recur.ParseRule(r)
+	}
+	return tooltest.RemindColumns(store.EventRemindBounds(e, nil))
+}
 
 // seedScale writes n items over n/1000 people (at least one), each with
 // 800 tasks and 200 events in that proportion:
@@ -233,7 +271,10 @@ var (
 //
 // The people's zones are Europe/Paris, America/New_York and Asia/Tokyo in
 // turn. Rows go in through one transaction of prepared INSERTs on SQLite,
-// pgx's CopyFrom on PostgreSQL.
+// pgx's CopyFrom on PostgreSQL, with their reminder bounds worked out as
+// the store works them out (it would otherwise do so row by row, an
+// UPDATE each, when it next opens the database: most of a 1M seed's
+// time).
 func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 	zones := []string{"Europe/Paris", "America/New_York", "Asia/Tokyo"}
 	people := max(1, n/1000)
@@ -289,8 +330,9 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 			if r.IntN(2) == 0 {
 				rem = pick("[10]", "[15,60]")
 			}
+			rf, ru := seedEventBounds(zone, allDay, start, end, startAt, endAt, rule, rem)
 			events = append(events, []any{owner, fmt.Sprintf("scale-%d", i), fmt.Sprintf("Event %d", i), b2i(allDay), start, end,
-				zone.Name(), startAt, endAt, rule, first, last, rem, created, stamp})
+				zone.Name(), startAt, endAt, rule, first, last, rem, created, stamp, rf, ru})
 			continue
 		}
 		var dueTime, dueZone, dueAt any
@@ -310,8 +352,9 @@ func seedScale(ctx context.Context, s *store.Store, loc string, n int) error {
 			status, done = "done", at.Unix()
 		}
 		title := fmt.Sprintf("Task %d", i)
+		rf, ru := seedTaskBounds(zone, local, at, dueTime != nil, rule, rem)
 		tasks = append(tasks, []any{owner, title, strings.ToLower(title), date, dueTime, dueZone, dueAt, rule, from, rem,
-			status, done, created, stamp})
+			status, done, created, stamp, rf, ru})
 	}
 	if s.Engine() == store.Postgres {
 		conn, err := pgx.Connect(ctx, loc)

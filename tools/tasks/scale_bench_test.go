@@ -2,9 +2,13 @@ package tasks
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,8 +28,7 @@ import (
 // rows=N is the open tasks of the person listed; rows=1M is 1,000,000
 // open tasks spread over 1,000 people, the person listed holding 100,000
 // of them (the 1M figure). Sizes above 10k are skipped under -short;
-// PostgreSQL runs when ASSISTANT_TEST_POSTGRES is set, up to 100k (its 1M
-// seeding takes minutes: set ASSISTANT_SCALE_PG_1M=1 for it).
+// PostgreSQL runs when ASSISTANT_TEST_POSTGRES is set.
 
 var scaleNow = time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 
@@ -36,45 +39,45 @@ type scaleSize struct {
 
 var scaleSizes = []scaleSize{{"1k", 1000, 0}, {"10k", 10000, 0}, {"100k", 100000, 0}, {"1M", 100000, 900000}}
 
-// scaleFiles are the SQLite files seeded once per process, by size.
+// scaleLocs are the databases seeded once per process, by engine and
+// size; scaleDir holds the SQLite files, scaleDrop drops the PostgreSQL
+// databases.
 var (
-	scaleMu    sync.Mutex
-	scaleFiles = map[string]string{}
-	scaleDir   string
+	scaleMu   sync.Mutex
+	scaleLocs = map[string]string{}
+	scaleDir  string
+	scaleDrop []func()
 )
 
 // seedScale seeds the person "ada" (Europe/Paris) with sz.own open tasks
-// and, when sz.others > 0, 999 more people sharing sz.others.
-func seedScale(ctx context.Context, s *store.Store, sz scaleSize) (tools.Person, error) {
+// and, when sz.others > 0, 999 more people sharing sz.others, in one
+// tooltest.SeedTaskSets.
+func seedScale(ctx context.Context, s *store.Store, sz scaleSize) error {
 	p, err := s.EnsurePerson(ctx, "ada", "Europe/Paris")
 	if err != nil {
-		return tools.Person{}, err
+		return err
 	}
-	if err := tooltest.SeedTasks(ctx, s, p.ID, p.Zone, sz.own, 0, scaleNow); err != nil {
-		return tools.Person{}, err
-	}
+	sets := []tooltest.TaskSet{{Owner: p.ID, Zone: p.Zone, N: sz.own}}
 	if sz.others > 0 {
 		each := sz.others / 999
 		for i := range 999 {
 			o, err := s.EnsurePerson(ctx, fmt.Sprintf("p%03d", i), []string{"Asia/Tokyo", "America/New_York", "UTC"}[i%3])
 			if err != nil {
-				return tools.Person{}, err
+				return err
 			}
 			n := each
 			if i == 998 {
 				n = sz.others - each*998
 			}
-			if err := tooltest.SeedTasks(ctx, s, o.ID, o.Zone, n, i*each, scaleNow); err != nil {
-				return tools.Person{}, err
-			}
+			sets = append(sets, tooltest.TaskSet{Owner: o.ID, Zone: o.Zone, N: n, First: i * each})
 		}
 	}
-	return tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)}, nil
+	return tooltest.SeedTaskSets(ctx, s, scaleNow, sets...)
 }
 
 // scaleEnv is a store seeded at sz for b's engine and a registry of the
-// task tools: on SQLite a file seeded once per process and opened again
-// for each benchmark, on PostgreSQL a database seeded for b.
+// task tools: a database (a SQLite file, a PostgreSQL database) seeded
+// once per process and engine, opened again for each benchmark.
 func scaleEnv(b *testing.B, sz scaleSize) (*tooltest.Env, tools.Person) {
 	b.Helper()
 	if testing.Short() && sz.own+sz.others > 10000 {
@@ -85,46 +88,27 @@ func scaleEnv(b *testing.B, sz scaleSize) (*tooltest.Env, tools.Person) {
 	Register(env.Reg)
 	changes.Register(env.Reg)
 	opts := &store.Options{Now: func() time.Time { return env.Now }}
-	if storetest.Engine(b) == storetest.Postgres {
-		if sz.others > 0 && os.Getenv("ASSISTANT_SCALE_PG_1M") == "" {
-			b.Skip("seeding 1M rows on PostgreSQL takes minutes: set ASSISTANT_SCALE_PG_1M=1")
-		}
-		s, err := store.Open(ctx, tooltest.Location(b), opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { s.Close() })
-		env.Store = s
-		p, err := seedScale(ctx, s, sz)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return env, p
-	}
+	engine := storetest.Engine(b)
 	scaleMu.Lock()
 	defer scaleMu.Unlock()
-	path, ok := scaleFiles[sz.name]
+	key := engine + "/" + sz.name
+	loc, ok := scaleLocs[key]
 	if !ok {
-		if scaleDir == "" {
-			d, err := os.MkdirTemp("", "assistant-scale-")
-			if err != nil {
-				b.Fatal(err)
-			}
-			scaleDir = d
-		}
-		path = filepath.Join(scaleDir, sz.name+".db")
-		s, err := store.Open(ctx, path, nil)
+		loc = newScaleLocation(b, engine, sz.name)
+		s, err := store.Open(ctx, loc, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, err = seedScale(ctx, s, sz)
+		start := time.Now()
+		err = seedScale(ctx, s, sz)
 		s.Close()
 		if err != nil {
 			b.Fatal(err)
 		}
-		scaleFiles[sz.name] = path
+		b.Logf("seeded %s on %s in %v", sz.name, engine, time.Since(start).Round(time.Millisecond))
+		scaleLocs[key] = loc
 	}
-	s, err := store.Open(ctx, path, opts)
+	s, err := store.Open(ctx, loc, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -137,10 +121,48 @@ func scaleEnv(b *testing.B, sz scaleSize) (*tooltest.Env, tools.Person) {
 	return env, tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)}
 }
 
+// newScaleLocation makes an empty database of engine for size that lives
+// until the process ends (TestMain removes it).
+func newScaleLocation(b *testing.B, engine, size string) string {
+	if engine == storetest.Postgres {
+		server := storetest.PostgresDSN(b)
+		admin, err := sql.Open("pgx", server)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := fmt.Sprintf("t_scale_tasks_%s_%d", strings.ToLower(size), rand.Uint32())
+		if _, err := admin.Exec(`CREATE DATABASE ` + name); err != nil {
+			admin.Close()
+			b.Fatal(err)
+		}
+		scaleDrop = append(scaleDrop, func() {
+			_, _ = admin.Exec(`DROP DATABASE IF EXISTS ` + name + ` WITH (FORCE)`)
+			admin.Close()
+		})
+		u, err := url.Parse(server)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u.Path = "/" + name
+		return u.String()
+	}
+	if scaleDir == "" {
+		d, err := os.MkdirTemp("", "assistant-scale-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		scaleDir = d
+	}
+	return filepath.Join(scaleDir, size+".db")
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if scaleDir != "" {
 		os.RemoveAll(scaleDir)
+	}
+	for _, drop := range scaleDrop {
+		drop()
 	}
 	os.Exit(code)
 }

@@ -2,6 +2,7 @@ package tooltest
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -15,26 +16,67 @@ import (
 )
 
 // seedColumns are the columns SeedTasks writes, the derived list columns
-// of migration 00012 among them.
+// of migration 00012 and the reminder bounds of migration 00014 among
+// them.
 var seedColumns = []string{"owner_id", "title", "title_norm", "notes", "due_date", "due_time", "due_zone", "due_at",
-	"priority", "tags", "status", "created_at", "updated_at", "list_day", "list_at", "list_zone", "search_fold", "tags_fold"}
+	"priority", "tags", "status", "created_at", "updated_at", "list_day", "list_at", "list_zone", "search_fold", "tags_fold",
+	"remind_from", "remind_until"}
+
+// RemindColumns are the values of the columns remind_from and
+// remind_until for bounds b, as the store writes them: 0 and 0 when none
+// of the item's reminders can fire, NULL remind_until for a series
+// without end. A seeder that writes them spares the store working them
+// out for every row when it next opens the database.
+func RemindColumns(b store.RemindBounds) (from, until any) {
+	if b.Never {
+		return int64(0), int64(0)
+	}
+	from = b.From.Unix()
+	if !b.Until.IsZero() {
+		until = b.Until.Unix()
+	}
+	return from, until
+}
 
 // SeedTasks adds n open tasks to owner, whose zone is zone, fast: straight
 // INSERTs of 500 rows, in one transaction, outside the journal, with the
-// columns list_tasks reads worked out as the store works them out. The
-// tasks are varied but fixed by n and first (the first title's number):
-// one in four floating, two in four timed (in the owner's zone or another,
-// a day within three months of now), the rest without a due; priorities 1
-// to 4; tags from a few; a note on one in three. On PostgreSQL it ends
-// with ANALYZE of tasks and task_tags. For benchmarks: the store's own
-// writes are what tests exercise.
+// columns list_tasks reads and the reminder bounds worked out as the store
+// works them out. The tasks are varied but fixed by n and first (the
+// first title's number): one in four floating, two in four timed (in the
+// owner's zone or another, a day within three months of now), the rest
+// without a due; priorities 1 to 4; tags from a few; a note on one in
+// three. On PostgreSQL it ends with ANALYZE of tasks and task_tags. For
+// benchmarks: the store's own writes are what tests exercise.
 func SeedTasks(ctx context.Context, s *store.Store, owner int64, zone string, n, first int, now time.Time) error {
-	z, err := tz.LoadZone(zone)
-	if err != nil {
-		return err
+	return SeedTaskSets(ctx, s, now, TaskSet{Owner: owner, Zone: zone, N: n, First: first})
+}
+
+// TaskSet is a share of [SeedTaskSets]: N open tasks of Owner, whose zone
+// is Zone, the first titled with number First.
+type TaskSet struct {
+	Owner int64
+	Zone  string
+	N     int
+	First int
+}
+
+// BulkSeed is the number of tasks from which [SeedTaskSets] builds the
+// secondary indexes of tasks after the rows are in, one pass each, rather
+// than keeping them row by row. A variable so tests can take that path
+// with few rows.
+var BulkSeed = 100_000
+
+// SeedTaskSets adds the tasks of every set as [SeedTasks] adds those of
+// one, all in one transaction and with one ANALYZE at the end on
+// PostgreSQL (an ANALYZE of a million tasks takes about a second: one per
+// person made the 1M seed take a quarter of an hour). From [BulkSeed]
+// tasks in all, the secondary indexes of tasks are dropped first and made
+// again, as they were defined, after the rows are in.
+func SeedTaskSets(ctx context.Context, s *store.Store, now time.Time, sets ...TaskSet) error {
+	total := 0
+	for _, set := range sets {
+		total += set.N
 	}
-	other := tz.MustZone("America/New_York")
-	today := z.Today(now)
 	tx, err := s.DB().BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -48,6 +90,90 @@ func SeedTasks(ctx context.Context, s *store.Store, owner int64, zone string, n,
 			return err
 		}
 	}
+	var restore func() error
+	if total >= BulkSeed {
+		if restore, err = withoutIndexes(ctx, tx, s.Engine(), "tasks"); err != nil {
+			return err
+		}
+	}
+	for _, set := range sets {
+		if err := seedTaskSet(ctx, s, tx, set, now); err != nil {
+			return err
+		}
+	}
+	if restore != nil {
+		if err := restore(); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if s.Engine() == store.Postgres {
+		// What autovacuum does within a minute of a bulk load: without
+		// statistics the planner takes the tables for nearly empty and
+		// may walk every task of the person for a page.
+		_, err = s.DB().ExecContext(ctx, `ANALYZE tasks, task_tags`)
+	}
+	return err
+}
+
+// withoutIndexes drops the secondary indexes of table (not those behind
+// its primary key or constraints) in tx and returns what makes them again
+// as they were defined.
+func withoutIndexes(ctx context.Context, tx *sql.Tx, engine store.Engine, table string) (restore func() error, err error) {
+	q := `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`
+	if engine == store.Postgres {
+		q = `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1
+			AND indexname NOT IN (SELECT conname FROM pg_constraint)`
+	}
+	rows, err := tx.QueryContext(ctx, q, table)
+	if err != nil {
+		return nil, err
+	}
+	var names, defs []string
+	for rows.Next() {
+		var name, def string
+		if err := rows.Scan(&name, &def); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		names, defs = append(names, name), append(defs, def)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if _, err := tx.ExecContext(ctx, `DROP INDEX `+name); err != nil {
+			return nil, err
+		}
+	}
+	return func() error {
+		if engine == store.Postgres {
+			// The trigram index of search_fold builds in one pass when
+			// its work fits in memory.
+			if _, err := tx.ExecContext(ctx, `SET LOCAL maintenance_work_mem = '256MB'`); err != nil {
+				return err
+			}
+		}
+		for _, def := range defs {
+			if _, err := tx.ExecContext(ctx, def); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
+
+// seedTaskSet inserts the tasks of set in tx.
+func seedTaskSet(ctx context.Context, s *store.Store, tx *sql.Tx, set TaskSet, now time.Time) error {
+	owner, n, first := set.Owner, set.N, set.First
+	z, err := tz.LoadZone(set.Zone)
+	if err != nil {
+		return err
+	}
+	other := tz.MustZone("America/New_York")
+	today := z.Today(now)
 	const batch = 500
 	stamp := now.UTC().Format(time.RFC3339)
 	rows := make([]any, 0, batch*len(seedColumns))
@@ -111,9 +237,10 @@ func SeedTasks(ctx context.Context, s *store.Store, owner int64, zone string, n,
 		}
 		tj, _ := json.Marshal(tags)
 		d := store.DerivedTaskColumns(t, z)
+		from, until := RemindColumns(store.TaskRemindBounds(t))
 		rows = append(rows, owner, t.Title, item.NormTitle(t.Title), t.Notes, dueDate, dueTime, dueZone, dueAt,
 			t.Priority, string(tj), t.Status, now.Unix(), stamp, d["list_day"], d["list_at"], d["list_zone"],
-			d["search_fold"], d["tags_fold"])
+			d["search_fold"], d["tags_fold"], from, until)
 		if k++; k == batch {
 			if err := flush(k); err != nil {
 				return err
@@ -121,17 +248,5 @@ func SeedTasks(ctx context.Context, s *store.Store, owner int64, zone string, n,
 			k = 0
 		}
 	}
-	if err := flush(k); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return err
-	}
-	if s.Engine() == store.Postgres {
-		// What autovacuum does within a minute of a bulk load: without
-		// statistics the planner takes the tables for nearly empty and
-		// may walk every task of the person for a page.
-		_, err = s.DB().ExecContext(ctx, `ANALYZE tasks, task_tags`)
-	}
-	return err
+	return flush(k)
 }

@@ -68,6 +68,7 @@ func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) e
 type manyOwners struct {
 	ids   []int64
 	views []*Tx
+	ahead map[int64]*ahead // what was read ahead, by person (remind_ahead.go)
 }
 
 // As gives the view of tx that reads and writes the rows of owner, one of
@@ -80,7 +81,7 @@ func (tx *Tx) As(owner int64) *Tx {
 	if _, ok := slices.BinarySearch(tx.many.ids, owner); !ok {
 		return nil
 	}
-	v := &Tx{s: tx.s, ctx: tx.ctx, tx: tx.tx, owner: owner, now: tx.now, tool: tx.tool}
+	v := &Tx{s: tx.s, ctx: tx.ctx, tx: tx.tx, owner: owner, now: tx.now, tool: tx.tool, ahead: tx.aheadOf(owner)}
 	tx.many.views = append(tx.many.views, v)
 	return v
 }
@@ -150,6 +151,9 @@ func (s *Store) RemindBusy(ctx context.Context, now, horizonBefore time.Time) (m
 // or whose row cannot be decoded, is left out (reading it alone says
 // why).
 func (tx *Tx) EventsForReminders(ids []int64) (map[int64]WatchedEvent, error) {
+	if m, ok := tx.takeEvents(ids); ok {
+		return m, nil
+	}
 	out := make(map[int64]WatchedEvent, len(ids))
 	const per = 500
 	for len(ids) > 0 {

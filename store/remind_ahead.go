@@ -503,3 +503,27 @@ func (tx *Tx) takeEvents(ids []int64) (map[int64]WatchedEvent, bool) {
 	tx.ahead.events, tx.ahead.eventIDs, tx.ahead.haveEvents = nil, nil, false
 	return out, true
 }
+
+// AheadHeld names what is read ahead for the view's person and not yet
+// answered, in the names of the methods it answers ("ReminderState",
+// "LatestChange", "RemindCandidates", "NextFires", "PendingItems",
+// "OpenTasksByID", "EventsForReminders"): for tests that check a call
+// was answered from it.
+func (tx *Tx) AheadHeld() []string {
+	a := tx.ahead
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, h := range []struct {
+		name string
+		held bool
+	}{{"ReminderState", a.state != nil}, {"LatestChange", a.mark != nil}, {"RemindCandidates", a.cands != nil},
+		{"NextFires", a.haveFires}, {"PendingItems", a.pending != nil}, {"OpenTasksByID", a.taskIDs != nil},
+		{"EventsForReminders", a.eventIDs != nil && a.haveEvents}} {
+		if h.held {
+			out = append(out, h.name)
+		}
+	}
+	return out
+}

@@ -280,7 +280,7 @@ func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 	for id, owner := range eventOwner {
 		tx.aheadOf(owner).eventIDs[id] = true
 	}
-	if err := tx.tasksAhead(all, taskOwner); err != nil {
+	if err := tx.tasksAhead(taskOwner); err != nil {
 		return err
 	}
 	return tx.eventsAhead(all, eventOwner)
@@ -297,14 +297,16 @@ func idsOf(m map[int64]int64) []int64 {
 
 // tasksAhead reads the live open tasks among the ids of byID (each
 // given to its owner) in one statement.
-func (tx *Tx) tasksAhead(owners []int64, byID map[int64]int64) error {
+func (tx *Tx) tasksAhead(byID map[int64]int64) error {
 	if len(byID) == 0 {
 		return nil
 	}
-	inOwners, ownersArg := tx.inList("owner_id", owners)
+	// By id alone, so the planner probes the primary key for each
+	// (with the people's ids too it took an index of all their open
+	// tasks); a row of someone else is left out below.
 	inIDs, idsArg := tx.inList("id", idsOf(byID))
-	rows, err := tx.query(`SELECT `+strings.Join(taskColumns, ", ")+`, owner_id FROM tasks WHERE `+inOwners+` AND `+inIDs+`
-		AND deleted_at IS NULL AND status = 'open'`, ownersArg, idsArg)
+	rows, err := tx.query(`SELECT `+strings.Join(taskColumns, ", ")+`, owner_id FROM tasks WHERE `+inIDs+`
+		AND deleted_at IS NULL AND status = 'open'`, idsArg)
 	if err != nil {
 		return err
 	}
@@ -344,10 +346,8 @@ func (tx *Tx) eventsAhead(owners []int64, byID map[int64]int64) error {
 		}
 		return nil
 	}
-	inOwners, ownersArg := tx.inList("owner_id", owners)
-	inIDs, idsArg := tx.inList("id", idsOf(byID))
-	rows, err := tx.query(`SELECT `+eventColumns+`, updated_at, deleted_at, owner_id FROM events WHERE `+inOwners+` AND `+inIDs,
-		ownersArg, idsArg)
+	inIDs, idsArg := tx.inList("id", idsOf(byID)) // by id alone, as tasksAhead
+	rows, err := tx.query(`SELECT `+eventColumns+`, updated_at, deleted_at, owner_id FROM events WHERE `+inIDs, idsArg)
 	if err != nil {
 		return err
 	}
@@ -371,6 +371,7 @@ func (tx *Tx) eventsAhead(owners []int64, byID map[int64]int64) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	inOwners, ownersArg := tx.inList("owner_id", owners)
 	inEvents, eventsArg := tx.inList("event_id", idsOf(byID))
 	rows, err = tx.query(`SELECT `+overrideColumns+`, updated_at, owner_id FROM event_overrides
 		WHERE `+inOwners+` AND deleted_at IS NULL AND `+inEvents, ownersArg, eventsArg)

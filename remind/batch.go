@@ -246,7 +246,7 @@ func (e *Engine) readAhead(tx *store.Tx, people []person, now time.Time) error {
 		if k := len(windows) - 1; k >= 0 && windows[k].From.Equal(from) && windows[k].To.Equal(to) {
 			windows[k].Owners = append(windows[k].Owners, p.ID)
 		} else {
-			windows = append(windows, store.RebuildAhead{Owners: []int64{p.ID}, From: from, To: to})
+			windows = append(windows, store.RebuildAhead{Owners: []int64{p.ID}, From: from, To: to, MaxItems: rebuildBatch})
 		}
 	}
 	return tx.ReadRebuildAhead(windows)

@@ -165,6 +165,10 @@ type StateAhead struct {
 type RebuildAhead struct {
 	Owners   []int64
 	From, To time.Time
+	// MaxItems, when above 0, is the most items a person's rebuild
+	// reads in the transaction: the open tasks and events of one who
+	// has more are not read ahead.
+	MaxItems int
 }
 
 // ReadRebuildAhead reads, for the people of each window (of tx, a
@@ -175,6 +179,7 @@ type RebuildAhead struct {
 // table for all of them. Each person's next call of each answers from it.
 func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 	var all []int64
+	maxItems := map[int64]int{}
 	for _, w := range windows {
 		if len(w.Owners) == 0 {
 			continue
@@ -188,6 +193,7 @@ func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 				continue
 			}
 			tx.aheadOf(id).cands = &aheadCands{from: w.From.Unix(), to: w.To.Unix(), list: byOwner[id]}
+			maxItems[id] = w.MaxItems
 			all = append(all, id)
 		}
 	}
@@ -241,18 +247,6 @@ func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 	}
 	// The items those name: the open tasks and the events.
 	taskOwner, eventOwner := map[int64]int64{}, map[int64]int64{}
-	name := func(owner int64, l string) {
-		id, err := strconv.ParseInt(l[1:], 10, 64)
-		if err != nil || len(l) < 2 {
-			return
-		}
-		switch l[0] {
-		case 't':
-			taskOwner[id] = owner
-		case 'e':
-			eventOwner[id] = owner
-		}
-	}
 	for _, owner := range all {
 		a := tx.aheadOf(owner)
 		a.fires, a.haveFires = fires[owner], true
@@ -260,18 +254,43 @@ func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 		if a.pending == nil {
 			a.pending = map[string]bool{}
 		}
-		a.taskIDs, a.eventIDs = map[int64]bool{}, map[int64]bool{}
-		a.tasks, a.events = map[int64]task.Task{}, map[int64]WatchedEvent{}
+		names := map[string]bool{}
 		for _, c := range a.cands.list {
-			name(owner, c.Label)
+			names[c.Label] = true
 		}
 		for _, n := range a.fires {
-			name(owner, n.Item)
+			names[n.Item] = true
 		}
 		for l := range a.pending {
 			if l != "digest" {
-				name(owner, l)
+				names[l] = true
 			}
+		}
+		if limit := maxItems[owner]; limit > 0 && len(names) > limit {
+			continue // read in batches of its own (remind's rebuild)
+		}
+		a.taskIDs, a.eventIDs = map[int64]bool{}, map[int64]bool{}
+		a.tasks, a.events = map[int64]task.Task{}, map[int64]WatchedEvent{}
+		for l := range names {
+			if len(l) < 2 {
+				continue
+			}
+			id, err := strconv.ParseInt(l[1:], 10, 64)
+			if err != nil {
+				continue
+			}
+			switch l[0] {
+			case 't':
+				taskOwner[id] = owner
+			case 'e':
+				eventOwner[id] = owner
+			}
+		}
+	}
+	var readable []int64 // the people whose items are read ahead
+	for _, owner := range all {
+		if tx.aheadOf(owner).taskIDs != nil {
+			readable = append(readable, owner)
 		}
 	}
 	for id, owner := range taskOwner {
@@ -283,7 +302,7 @@ func (tx *Tx) ReadRebuildAhead(windows []RebuildAhead) error {
 	if err := tx.tasksAhead(taskOwner); err != nil {
 		return err
 	}
-	return tx.eventsAhead(all, eventOwner)
+	return tx.eventsAhead(readable, eventOwner)
 }
 
 // idsOf is the keys of m.

@@ -175,7 +175,7 @@ func (e *Engine) busy(ctx context.Context, people []person) ([]person, error) {
 
 // recordMany records what came due for the first people, in one
 // transaction: as many of them as recordPeople and recordBudget allow
-// (at least one). It returns how many it took, and which have a delivery
+// (at least one group read ahead, readAheadPeople). It returns how many it took, and which have a delivery
 // to take now.
 func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time) (n int, due []bool, r Result, err error) {
 	people = people[:min(len(people), recordPeople)]
@@ -186,12 +186,16 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 	err = e.s.WriteMany(ctx, ids, func(tx *store.Tx) error {
 		r, n, due = Result{}, 0, make([]bool, 0, len(people))
 		start := time.Now()
-		read := 0 // people read ahead
+		read := 0 // people[:read] are read ahead
 		for i, p := range people {
-			if n > 0 && time.Since(start) > recordBudget {
-				break
-			}
-			if i == read && !e.noReadAhead {
+			if i == read {
+				// The budget ends the transaction between the groups
+				// read ahead, never inside one: a loaded machine would
+				// otherwise read a group ahead for each one it then
+				// has the time to take.
+				if n > 0 && time.Since(start) > recordBudget {
+					break
+				}
 				read = min(len(people), i+readAheadPeople)
 				if err := e.readAhead(tx, people[i:read], now); err != nil {
 					return err
@@ -213,9 +217,10 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 }
 
 // readAheadPeople is how many people of a record transaction have what
-// their record step reads read ahead at once (store.Tx.ReadStatesAhead):
-// a budget that ends the transaction wastes the reads of at most so many.
-const readAheadPeople = 32
+// their record step reads read ahead at once (store.Tx.ReadStatesAhead);
+// a transaction takes whole groups of them, so it may run past
+// recordBudget by the work of so many people.
+const readAheadPeople = 16
 
 // readAhead reads for people, in a few statements for all of them, what
 // their record step (recordIn) reads first, person by person: their state

@@ -156,9 +156,6 @@ type Engine struct {
 	// takes on PostgreSQL instead of recordPart0 (tests run two people
 	// on two workers).
 	recordMin int
-	// noReadAhead makes the record transactions of many people read
-	// each person's state and rebuild alone (readAhead off).
-	noReadAhead bool
 }
 
 // New checks opts and returns an Engine.

@@ -175,7 +175,7 @@ func (e *Engine) busy(ctx context.Context, people []person) ([]person, error) {
 
 // recordMany records what came due for the first people, in one
 // transaction: as many of them as recordPeople and recordBudget allow
-// (at least one). It returns how many it took, and which have a delivery
+// (at least one group read ahead, readAheadPeople). It returns how many it took, and which have a delivery
 // to take now.
 func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time) (n int, due []bool, r Result, err error) {
 	people = people[:min(len(people), recordPeople)]
@@ -186,9 +186,20 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 	err = e.s.WriteMany(ctx, ids, func(tx *store.Tx) error {
 		r, n, due = Result{}, 0, make([]bool, 0, len(people))
 		start := time.Now()
-		for _, p := range people {
-			if n > 0 && time.Since(start) > recordBudget {
-				break
+		read := 0 // people[:read] are read ahead
+		for i, p := range people {
+			if i == read {
+				// The budget ends the transaction between the groups
+				// read ahead, never inside one: a loaded machine would
+				// otherwise read a group ahead for each one it then
+				// has the time to take.
+				if n > 0 && time.Since(start) > recordBudget {
+					break
+				}
+				read = min(len(people), i+readAheadPeople)
+				if err := e.readAhead(tx, people[i:read], now); err != nil {
+					return err
+				}
 			}
 			d, err := e.recordIn(tx.As(p.ID), p, now, &r)
 			if err != nil {
@@ -203,6 +214,47 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 		n = len(people)
 	}
 	return n, due, r, err
+}
+
+// readAheadPeople is how many people of a record transaction have what
+// their record step reads read ahead at once (store.Tx.ReadStatesAhead);
+// a transaction takes whole groups of them, so it may run past
+// recordBudget by the work of so many people.
+const readAheadPeople = 16
+
+// readAhead reads for people, in a few statements for all of them, what
+// their record step (recordIn) reads first, person by person: their state
+// and latest change, and for those whose index is rebuilt in it (sync,
+// fullItems) the items the rebuild reads. What it works out of the state
+// is sync's own reckoning; a person it reckons otherwise than sync does
+// only has their reads made again.
+func (e *Engine) readAhead(tx *store.Tx, people []person, now time.Time) error {
+	ids := make([]int64, len(people))
+	for i, p := range people {
+		ids[i] = p.ID
+	}
+	states, err := tx.ReadStatesAhead(ids)
+	if err != nil || e.everyItem {
+		return err
+	}
+	var windows []store.RebuildAhead
+	for _, p := range people {
+		s := states[p.ID]
+		passed := s.State.PassedAt
+		if !s.Found {
+			passed = e.firstPassedAt(now)
+		}
+		if s.Found && s.State.Zone == p.Zone.Name() && s.Latest >= s.State.ChangeMark {
+			continue // no rebuild (needsFull)
+		}
+		from, to := passed.Add(time.Second), now.Add(horizonWindow).Truncate(time.Second)
+		if k := len(windows) - 1; k >= 0 && windows[k].From.Equal(from) && windows[k].To.Equal(to) {
+			windows[k].Owners = append(windows[k].Owners, p.ID)
+		} else {
+			windows = append(windows, store.RebuildAhead{Owners: []int64{p.ID}, From: from, To: to, MaxItems: rebuildBatch})
+		}
+	}
+	return tx.ReadRebuildAhead(windows)
 }
 
 // claimed is a delivery claimed by a batch, and once sent, its outcome.

@@ -162,8 +162,10 @@ func secondOccurrence(e *env, id string, days int) string {
 // TestBatchedPassMatchesPerPerson is the differential test of the pass
 // over many people in shared transactions (batch.go): on two databases
 // with the same randomised items, the oracle takes one person at a time,
-// each in transactions of their own, as passes did before; the other
-// records and sends in batches. What they send, record and report must
+// each in transactions of their own, reading everything as it needs it,
+// as passes did before; the other records and sends in batches, what a
+// record step reads first read ahead for the people of its transaction
+// (readAhead). What they send, record and report must
 // be the same, pass after pass (see TestRebuildByBoundsMatchesEveryItem
 // for the steps).
 func TestBatchedPassMatchesPerPerson(t *testing.T) {
@@ -177,6 +179,12 @@ func TestBatchedPassMatchesPerPerson(t *testing.T) {
 				diffPasses(t, seed, func(oracle *Engine) { oracle.perPerson = true }, func(e *Engine) { e.recordMin = 1 })
 			})
 		}
+		// Both people in one record transaction (one worker on
+		// PostgreSQL too), so what it reads ahead is read for both in
+		// each statement (readAhead).
+		t.Run("seed=6/together", func(t *testing.T) {
+			diffPasses(t, 6, func(oracle *Engine) { oracle.perPerson = true }, func(*Engine) {})
+		})
 	})
 }
 

@@ -17,6 +17,11 @@ import (
 type state struct {
 	store.ReminderState
 	fresh bool // no row yet
+	// loaded is the items the pass's rebuild read in its transaction,
+	// by label (nil when it read none so): the pass's record step takes
+	// them from here instead of reading them again, as nothing changes
+	// them meanwhile.
+	loaded map[string]*watched
 }
 
 func loadState(tx *store.Tx) (state, error) {
@@ -148,14 +153,16 @@ func openTasks(tx *store.Tx, p person, items map[string]time.Time) (map[string]*
 // instant), whose index rows are olds, in a few statements: the open
 // tasks read in one query, the index written in one; an item that
 // cannot be worked out is logged and counted, as recomputeLogged does.
+//
+// It returns the items it read so, by label.
 func (e *Engine) recomputeAll(tx *store.Tx, p person, items, olds map[string]time.Time, passedAt time.Time,
-	pending map[string]bool, r *Result) error {
+	pending map[string]bool, r *Result) (map[string]*watched, error) {
 	tasks, err := openTasks(tx, p, items)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := addEvents(tx, p, items, tasks); err != nil {
-		return err
+		return nil, err
 	}
 	labels := make([]string, 0, len(items))
 	for l := range items {
@@ -183,10 +190,10 @@ func (e *Engine) recomputeAll(tx *store.Tx, p person, items, olds map[string]tim
 		if live {
 			keep = append(keep, store.NextFire{Item: l, At: next})
 		} else if err := tx.DropNextFire(l); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return tx.SetNextFires(keep...)
+	return tasks, tx.SetNextFires(keep...)
 }
 
 // addEvents adds to out the events among items, read a few hundred a
@@ -263,7 +270,7 @@ func (e *Engine) sync(tx *store.Tx, p person, now time.Time, r *Result) (state, 
 		floor = floor.Add(-ClockSkew)
 	}
 	if full && !e.perPerson {
-		if err := e.recomputeAll(tx, p, changed, index, floor, pending, r); err != nil {
+		if st.loaded, err = e.recomputeAll(tx, p, changed, index, floor, pending, r); err != nil {
 			return st, err
 		}
 	} else {
@@ -479,7 +486,11 @@ func (e *Engine) record(tx *store.Tx, p person, st state, now time.Time, r *Resu
 	}
 	after := now.Truncate(time.Second).Add(time.Second)
 	for _, d := range list {
-		it, ok, err := loadItem(tx, d.Item, p.Zone)
+		it, ok := st.loaded[d.Item]
+		var err error
+		if !ok {
+			it, ok, err = loadItem(tx, d.Item, p.Zone)
+		}
 		if err != nil {
 			e.log.Error("cannot read an item's reminders", "person", p.Name, "item", d.Item, "err", err)
 			r.Problems++

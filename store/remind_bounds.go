@@ -235,9 +235,23 @@ type RemindCandidate struct {
 // yet. Each is given once; the order is not meaningful. Its cost follows
 // the items it gives, not the person's items.
 func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
+	if list, ok := tx.takeCandidates(from, to); ok {
+		return list, nil
+	}
+	byOwner, err := tx.remindCandidatesOf(nil, from, to)
+	return byOwner[tx.owner], err
+}
+
+// remindCandidatesOf is RemindCandidates for each of owners (nil: tx's
+// owner), in one statement a table, by owner.
+func (tx *Tx) remindCandidatesOf(owners []int64, from, to time.Time) (map[int64][]RemindCandidate, error) {
 	lo, hi, wide := from.Unix(), to.Unix(), int64(WideReminders/time.Second)
-	var out []RemindCandidate
-	seen := map[string]bool{}
+	owner, ownerArg := `owner_id = ?`, any(tx.owner)
+	if owners != nil {
+		owner, ownerArg = tx.inList("owner_id", owners)
+	}
+	out := map[int64][]RemindCandidate{}
+	seen := map[int64]map[string]bool{}
 	for _, tb := range []struct{ prefix, table, live string }{
 		{"t", "tasks", `deleted_at IS NULL AND status = 'open'`},
 		{"e", "events", `deleted_at IS NULL`},
@@ -255,7 +269,7 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 			{`remind_until IS NULL AND remind_from <= ?`, []any{hi}},
 			// Not worked out yet.
 			{`remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]' OR id IN
-				(SELECT event_id FROM event_overrides WHERE owner_id = ? AND deleted_at IS NULL))`, []any{tx.owner}},
+				(SELECT event_id FROM event_overrides WHERE ` + owner + ` AND deleted_at IS NULL))`, []any{ownerArg}},
 		}
 		// One statement a table (its parts joined by UNION ALL): a
 		// rebuild runs it for every person.
@@ -270,42 +284,45 @@ func (tx *Tx) RemindCandidates(from, to time.Time) ([]RemindCandidate, error) {
 				// the person's tasks.
 				from += ` INDEXED BY ` + tb.table + []string{"_remind_open", "_remind_unknown"}[i-2]
 			}
-			part := `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live + ` AND ` + q.q
-			pargs := append([]any{tx.owner}, q.args...)
+			part := `SELECT owner_id, id, coalesce(updated_at, '') FROM ` + from + ` WHERE ` + owner + ` AND ` + tb.live + ` AND ` + q.q
+			pargs := append([]any{ownerArg}, q.args...)
 			if i == 3 && tb.table == "tasks" {
-				part = `SELECT id, coalesce(updated_at, '') FROM ` + from + ` WHERE owner_id = ? AND ` + tb.live +
+				part = `SELECT owner_id, id, coalesce(updated_at, '') FROM ` + from + ` WHERE ` + owner + ` AND ` + tb.live +
 					` AND remind_from IS NULL AND (remind_before <> '[]' OR remind_at <> '[]' OR remind_once <> '[]')`
-				pargs = []any{tx.owner}
+				pargs = []any{ownerArg}
 			}
 			parts = append(parts, part)
 			args = append(args, pargs...)
 		}
-		if err := tx.eachCandidate(tb.prefix, strings.Join(parts, " UNION ALL "), args, seen, &out); err != nil {
+		if err := tx.eachCandidate(tb.prefix, strings.Join(parts, " UNION ALL "), args, seen, out); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (tx *Tx) eachCandidate(prefix, q string, args []any, seen map[string]bool, out *[]RemindCandidate) error {
+func (tx *Tx) eachCandidate(prefix, q string, args []any, seen map[int64]map[string]bool, out map[int64][]RemindCandidate) error {
 	rows, err := tx.query(q, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
+		var owner, id int64
 		var upd string
-		if err := rows.Scan(&id, &upd); err != nil {
+		if err := rows.Scan(&owner, &id, &upd); err != nil {
 			return err
 		}
 		l := prefix + strconv.FormatInt(id, 10)
-		if seen[l] {
+		if seen[owner] == nil {
+			seen[owner] = map[string]bool{}
+		}
+		if seen[owner][l] {
 			continue
 		}
-		seen[l] = true
+		seen[owner][l] = true
 		at, _ := time.Parse(time.RFC3339, upd)
-		*out = append(*out, RemindCandidate{Label: l, Updated: at})
+		out[owner] = append(out[owner], RemindCandidate{Label: l, Updated: at})
 	}
 	return rows.Err()
 }
@@ -314,19 +331,19 @@ func (tx *Tx) eachCandidate(prefix, q string, args []any, seen map[string]bool, 
 // in (after, to]: what a rebuild that read up to after had not read yet
 // and can fire by to.
 func (tx *Tx) RemindStarting(after, to time.Time) ([]RemindCandidate, error) {
-	var out []RemindCandidate
-	seen := map[string]bool{}
+	out := map[int64][]RemindCandidate{}
+	seen := map[int64]map[string]bool{}
 	for _, q := range []struct{ prefix, q string }{
-		{"t", `SELECT id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
+		{"t", `SELECT owner_id, id, coalesce(updated_at, '') FROM tasks WHERE owner_id = ? AND deleted_at IS NULL AND status = 'open'
 			AND remind_from <> 0 AND remind_from > ? AND remind_from <= ?`},
-		{"e", `SELECT id, coalesce(updated_at, '') FROM events WHERE owner_id = ? AND deleted_at IS NULL
+		{"e", `SELECT owner_id, id, coalesce(updated_at, '') FROM events WHERE owner_id = ? AND deleted_at IS NULL
 			AND remind_from <> 0 AND remind_from > ? AND remind_from <= ?`},
 	} {
-		if err := tx.eachCandidate(q.prefix, q.q, []any{tx.owner, after.Unix(), to.Unix()}, seen, &out); err != nil {
+		if err := tx.eachCandidate(q.prefix, q.q, []any{tx.owner, after.Unix(), to.Unix()}, seen, out); err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return out[tx.owner], nil
 }
 
 // RemindFromAfter is the earliest remind_from of the person's live items
@@ -352,6 +369,9 @@ func (tx *Tx) RemindFromAfter(t time.Time) (time.Time, bool, error) {
 // hundred; a task whose row cannot be decoded is left out (reading it
 // alone says why).
 func (tx *Tx) OpenTasksByID(ids []int64) ([]task.Task, error) {
+	if list, ok := tx.takeTasks(ids); ok {
+		return list, nil
+	}
 	var out []task.Task
 	const per = 500
 	for len(ids) > 0 {

@@ -14,6 +14,9 @@ import (
 // LatestChange is the id of the person's latest change in the journal, 0
 // when there is none.
 func (tx *Tx) LatestChange() (int64, error) {
+	if m, ok := tx.takeMark(); ok {
+		return m, nil
+	}
 	var mark int64
 	err := tx.queryRow(`SELECT coalesce(max(id), 0) FROM changes WHERE owner_id = ?`, tx.owner).Scan(&mark)
 	return mark, err

@@ -33,6 +33,9 @@ type ReminderState struct {
 // ReminderState reads the person's row of remind_state; found is false
 // when the job has never saved one.
 func (tx *Tx) ReminderState() (st ReminderState, found bool, err error) {
+	if a, ok := tx.takeState(); ok {
+		return a.st, a.found, nil
+	}
 	var passed int64
 	var horizon sql.NullInt64
 	err = tx.queryRow(`SELECT change_mark, zone, passed_at, horizon FROM remind_state WHERE owner_id = ?`, tx.owner).
@@ -119,6 +122,9 @@ func (tx *Tx) NextFire(item string) (n NextFire, found bool, err error) {
 
 // NextFires reads the person's whole index, sorted by item.
 func (tx *Tx) NextFires() ([]NextFire, error) {
+	if list, ok := tx.takeFires(); ok {
+		return list, nil
+	}
 	rows, err := tx.query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? ORDER BY item`, tx.owner)
 	if err != nil {
 		return nil, err
@@ -388,6 +394,9 @@ func (tx *Tx) DigestRecorded(day string) (bool, error) {
 // PendingItems is the set of items with pending (unsent, unclaimed)
 // deliveries, "digest" included.
 func (tx *Tx) PendingItems() (map[string]bool, error) {
+	if p, ok := tx.takePending(); ok {
+		return p, nil
+	}
 	rows, err := tx.query(`SELECT DISTINCT item FROM reminder_deliveries WHERE owner_id = ? AND status = 'pending'`, tx.owner)
 	if err != nil {
 		return nil, err

@@ -44,6 +44,7 @@ type Tx struct {
 	change  int64
 	flushed int
 	many    *manyOwners // a WriteMany's (remind_batch.go), else nil
+	ahead   *ahead      // a WriteMany view's read-ahead (remind_ahead.go), else nil
 }
 
 type rowKey struct {
@@ -127,6 +128,7 @@ func (tx *Tx) writable(op string) error {
 	if tx.readOnly {
 		return fmt.Errorf("store: %s inside Read; writes go through Write", op)
 	}
+	tx.ahead.forgetWritable()
 	return nil
 }
 

@@ -122,7 +122,9 @@ func (r Reminders) AtJSON() string { return tz.MomentsJSON(r.At) }
 // AtJSON; empty text reads as no reminders.
 func ParseReminders(beforeJSON, atJSON string) (Reminders, error) {
 	var r Reminders
-	if s := strings.TrimSpace(beforeJSON); s != "" {
+	if s := strings.TrimSpace(beforeJSON); s == "[]" {
+		r.Before = []int{} // as json.Unmarshal leaves it, without its cost
+	} else if s != "" {
 		if err := json.Unmarshal([]byte(s), &r.Before); err != nil {
 			return r, fmt.Errorf("stored remind_before %q: %w", s, err)
 		}

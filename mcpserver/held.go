@@ -10,7 +10,7 @@ import (
 // heldAnswers are the tools/call answers of one stdio session that its
 // transport encodes itself, as it writes them. The SDK encodes an answer
 // with encoding/json, which reads the bytes of a json.Marshaler once more
-// to compact them: for a list_tasks page of 50 (25 kB, already compact)
+// to compact them: for a list_tasks page of 50 (about 19 kB, already compact)
 // that read and its copies cost about as much as the client's read of the
 // whole line. A held answer gives the SDK a token to encode instead
 // (heldToken: a small object no real result can be), and lineConn.Write

@@ -546,7 +546,9 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits any) (from, where string,
 
 // TaskPage reads one page of the owner's live tasks that q selects, in
 // list order ([TaskKey]), after q.After when set, and counts them up to
-// q.Cap. Each task is read whole but for its uid. The caller has checked
+// q.Cap. Each task is read whole but for its uid and its stamps
+// (CreatedAt and UpdatedAt are zero: a list row does not show them,
+// get_task does). The caller has checked
 // [Tx.TaskListFresh] for the zone it lists in.
 func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	var p TaskPage
@@ -705,17 +707,22 @@ func (tx *Tx) customPlan(on bool, args []any) []any {
 
 func dayNumber(d tz.Date) int64 { return int64(d.Year*10000 + int(d.Month)*100 + d.Day) }
 
-// listColumns are the columns a page reads: what a list line and its Data
-// show, and the key.
-var listColumns = func() string {
+// pageColumns are the task columns a page reads: what a list line and its
+// Data show (every column but the uid, the stamps and deleted_at).
+var pageColumns = func() []string {
 	var cols []string
 	for _, c := range taskColumns {
-		if c != "uid" && c != "deleted_at" {
-			cols = append(cols, "t."+c)
+		switch c {
+		case "uid", "created_at", "updated_at", "deleted_at":
+		default:
+			cols = append(cols, c)
 		}
 	}
-	return strings.Join(cols, ", ") + ", t.list_day, t.list_at"
+	return cols
 }()
+
+// listColumns are the columns a page reads: pageColumns and the key.
+var listColumns = "t." + strings.Join(pageColumns, ", t.") + ", t.list_day, t.list_at"
 
 // pageRows runs one page query and appends its tasks and keys to p.
 func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage) error {
@@ -724,12 +731,7 @@ func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage) error {
 		return err
 	}
 	defer rows.Close()
-	var names []string
-	for _, c := range taskColumns {
-		if c != "uid" && c != "deleted_at" {
-			names = append(names, c)
-		}
-	}
+	names := pageColumns
 	vals := make([]any, len(names)+2)
 	ptrs := make([]any, len(vals))
 	for i := range vals {

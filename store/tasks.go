@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
@@ -100,6 +101,52 @@ func encodeDue(d task.Due, has bool) Row {
 	return row
 }
 
+// plainStrings reads s, a JSON array of strings as json.Marshal writes
+// it, without encoding/json when it is plain: compact, and no string holds
+// a backslash, a control character or invalid UTF-8. ok is false for any
+// other s, which json.Unmarshal then reads; where ok is true the strings
+// are what json.Unmarshal gives (an empty, non-nil slice for "[]"). A
+// page's tags are read this way: one json.Unmarshal a row was a tenth of
+// the page.
+func plainStrings(s string) (out []string, ok bool) {
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	body := s[1 : len(s)-1]
+	if body == "" {
+		return []string{}, true
+	}
+	n := strings.Count(body, `","`) + 1
+	out = make([]string, 0, n)
+	for body != "" {
+		if body[0] != '"' {
+			return nil, false
+		}
+		end := strings.IndexByte(body[1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		v := body[1 : 1+end]
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c < 0x20 || c == '\\' {
+				return nil, false
+			}
+		}
+		if !utf8.ValidString(v) {
+			return nil, false
+		}
+		out = append(out, v)
+		body = body[2+end:]
+		if body != "" {
+			if body[0] != ',' || len(body) == 1 {
+				return nil, false
+			}
+			body = body[1:]
+		}
+	}
+	return out, true
+}
+
 // decodeTask reads one row of tasks (any of taskColumns present); an error
 // means the row breaks the schema's own forms, a bug or a hand-edited
 // database, and names the task.
@@ -118,8 +165,11 @@ func decodeTask(r Row) (task.Task, error) {
 		return bad(err)
 	}
 	if tags := text(r["tags"]); tags != "" {
-		if err := json.Unmarshal([]byte(tags), &t.Tags); err != nil {
-			return bad(fmt.Errorf("tags: %w", err))
+		var ok bool
+		if t.Tags, ok = plainStrings(tags); !ok {
+			if err := json.Unmarshal([]byte(tags), &t.Tags); err != nil {
+				return bad(fmt.Errorf("tags: %w", err))
+			}
 		}
 	}
 	if rr := text(r["rrule"]); rr != "" {

@@ -160,7 +160,7 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	heading := f.heading(e.Zone, total, exact)
 	budget := pageBudget - len(heading) - 64
 	var rows []string
-	page2 := make([]taskData, 0, min(limit, len(page.Tasks)))
+	page2 := make([]listRow, 0, min(limit, len(page.Tasks)))
 	used := 0
 	for _, t := range page.Tasks {
 		if len(rows) == limit {
@@ -173,7 +173,7 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page2 = append(page2, v.listDataAs(t, st))
+		page2 = append(page2, v.listRowAs(t, st))
 	}
 	next := ""
 	if len(rows) < len(page.Tasks) {

@@ -13,7 +13,7 @@ var (
 	writtenOutput = tools.OutputOf[written]()
 	shownOutput   = tools.OutputOf[shown]()
 	listOutput    = tools.Schema{Properties: []tools.Property{
-		tools.NestedList[taskData]("tasks", "The tasks of this page, in the order of the text."),
+		tools.NestedList[listRow]("tasks", "The tasks of this page, in the order of the text."),
 		tools.Int("total", "How many tasks match, counted up to 1000, on every page."),
 		tools.Bool("total_exact", "False when more than total match."),
 		tools.Int("offset", "How many matching tasks come before this page."),

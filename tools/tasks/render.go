@@ -257,12 +257,71 @@ func (v view) dataAs(t task.Task, standing string) taskData {
 	return d
 }
 
-// listDataAs is t as a list's Data gives it (standing is v.standing(t)):
-// notes only as their preview (item.Preview), with notes_cut set when
-// get_task has more.
-func (v view) listDataAs(t task.Task, standing string) taskData {
-	d := v.dataAs(t, standing)
+// listRow is a task as a list's Data gives it (list_tasks): lean, so a
+// page of 50 stays small for the client that decodes it. A field at its
+// empty value is left out (no notes, tags or reminders, not overdue, no
+// due, not repeating, not done), and the stamps (created_at, updated_at)
+// are get_task's only. The fields it has read as in [taskData].
+type listRow struct {
+	ID           string   `json:"id"`
+	Title        string   `json:"title"`
+	Notes        string   `json:"notes,omitempty"`
+	NotesCut     bool     `json:"notes_cut,omitempty"`
+	Status       string   `json:"status"`
+	Standing     string   `json:"standing"`
+	Overdue      bool     `json:"overdue,omitempty"`
+	Due          string   `json:"due,omitempty"`
+	DueAllDay    bool     `json:"due_all_day,omitempty"`
+	DueZone      string   `json:"due_zone,omitempty"`
+	DueAt        string   `json:"due_at,omitempty"`
+	Priority     int      `json:"priority"`
+	Tags         []string `json:"tags,omitempty"`
+	RRule        string   `json:"rrule,omitempty"`
+	RepeatFrom   string   `json:"repeat_from,omitempty"`
+	Repeats      string   `json:"repeats,omitempty"`
+	RemindBefore []int    `json:"remind_before,omitempty"`
+	RemindAt     []string `json:"remind_at,omitempty"`
+	RemindZone   string   `json:"remind_zone,omitempty"`
+	RemindOnce   []string `json:"remind_once,omitempty"`
+	CompletedAt  string   `json:"completed_at,omitempty"`
+}
+
+// listRowAs is t as a list row (standing is v.standing(t)): notes only as
+// their preview (item.Preview), with notes_cut set when get_task has
+// more.
+func (v view) listRowAs(t task.Task, standing string) listRow {
+	d := listRow{
+		ID: label(t.ID), Title: t.Title, Status: t.Status,
+		Standing: standing, Overdue: v.overdue(t), Priority: t.Priority,
+		Tags: t.Tags, RemindBefore: t.Reminders.Before,
+	}
 	d.Notes, d.NotesCut = item.Preview(t.Notes)
+	if len(t.Reminders.At) > 0 {
+		d.RemindAt = make([]string, len(t.Reminders.At))
+		for i, m := range t.Reminders.At {
+			d.RemindAt[i] = m.String()
+		}
+	}
+	d.RemindZone = v.remindZone(t)
+	if len(t.RemindOnce) > 0 {
+		d.RemindOnce = item.OnceData(t.RemindOnce, v.zone)
+	}
+	if t.HasDue {
+		d.Due = t.Due.String()
+		d.DueAllDay = !t.Due.HasTime
+		if t.Due.HasTime {
+			d.DueZone = t.Due.Zone.Name()
+			d.DueAt = tz.RFC3339(t.Due.At, t.Due.Zone)
+		}
+	}
+	if t.Rule != nil {
+		d.RRule = t.Rule.String()
+		d.RepeatFrom = t.RepeatFrom
+		d.Repeats = t.Rule.Describe()
+	}
+	if !t.CompletedAt.IsZero() {
+		d.CompletedAt = tz.RFC3339(t.CompletedAt, v.zone)
+	}
 	return d
 }
 

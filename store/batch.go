@@ -15,11 +15,9 @@ const batchRows = 64
 // (owner_id and updated_at set by the store, id by SQLite, every row
 // journaled in this Write's change), and returns the new ids in the order
 // of rows. Runs of rows that set the same columns go in multi-row INSERT …
-// RETURNING statements of up to 64 rows, which return only the ids where
-// the journal keeps no image of an added row (keptAfter), else the whole
-// rows, the journal's after images, so no row is read back on its own and
-// the images are exactly what a SELECT gives (which Undo compares
-// against). A row that
+// RETURNING * statements of up to 64 rows, whose returned rows are the
+// journal's after images, so no row is read back on its own and the images
+// are exactly what a SELECT gives (which Undo compares against). A row that
 // fails (a constraint, an unknown column) fails the whole call; the Write
 // then keeps nothing.
 func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
@@ -127,11 +125,7 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 		}
 	}
 	q, args := tx.insertRows(table, keys, rows)
-	returning := ` RETURNING *`
-	if !keptImage(table) {
-		returning = ` RETURNING id`
-	}
-	res, err := tx.query(q+returning, args...)
+	res, err := tx.query(q+` RETURNING *`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
@@ -156,11 +150,9 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 			return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 		}
 		id, _ := vals[idAt].(int64)
-		var img []byte
-		if len(cols) > 1 {
-			if img, err = encodeRow(cols, vals); err != nil {
-				return nil, err
-			}
+		img, err := encodeRow(cols, vals)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, made{id, img})
 	}

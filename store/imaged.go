@@ -152,8 +152,7 @@ func (l *imageLayout) fits(rows [][]any) bool {
 
 // insertImaged is insertRun on SQLite for rows that fit l: one INSERT
 // without RETURNING, the ids worked out from the largest rowid before it,
-// and each row's image made from its values where the journal keeps it
-// (keptImage).
+// and each row's image made from its values.
 func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLayout) ([]int64, error) {
 	var top *int64
 	if err := tx.queryRow(`SELECT max(id) FROM ` + table).Scan(&top); err != nil {
@@ -179,13 +178,6 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", len(rows), table)
 	}
 	ids := make([]int64, len(rows))
-	if !keptImage(table) {
-		for i := range rows {
-			ids[i] = first + int64(i)
-			tx.record(table, ids[i], nil, nil, true)
-		}
-		return ids, nil
-	}
 	vals := make([]any, len(l.cols))
 	now := stamp(tx.now) // as insertRows stamps the rows
 	for i, row := range rows {

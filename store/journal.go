@@ -307,16 +307,11 @@ func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
 // list_changes and CalDAV sync read from it, so it is kept; so is the
 // image of a change of one row (journalOne), which costs no statement.
 func (t *touch) keptAfter() []byte {
-	if t.added && !keptImage(t.table) {
+	if t.added && !IsPart(t.table) && !keepAdded {
 		return nil
 	}
 	return t.after
 }
-
-// keptImage reports whether the journal keeps the after image of a row
-// added to table (keptAfter): when it does not, a batch insert makes none
-// (insertRun, insertImaged) and a transaction that needs the row reads it.
-func keptImage(table string) bool { return IsPart(table) || keepAdded }
 
 // keepAdded, when set (by a test), makes change_rows keep the after image
 // of every added row, as it did before keptAfter, so a test can hold the

@@ -3,7 +3,9 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -210,8 +212,8 @@ func (tx *Tx) journalRest(summary string, then func(tx *Tx, change int64) error)
 		return "", fmt.Errorf("cannot journal the change: %w", err)
 	}
 	for _, t := range tx.touched[:tx.flushed] {
-		if t.stale && t.keptAfter() != nil {
-			if _, err := tx.exec(`UPDATE change_rows SET after = ? WHERE change_id = ? AND seq = ?`, nullText(t.after), tx.change, t.seq); err != nil {
+		if t.stale {
+			if _, err := tx.exec(`UPDATE change_rows SET after = ? WHERE change_id = ? AND seq = ?`, nullText(t.keptAfter()), tx.change, t.seq); err != nil {
 				return "", fmt.Errorf("cannot journal the change: %w", err)
 			}
 		}
@@ -298,20 +300,35 @@ func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
 	return r, err == nil
 }
 
-// keptAfter is the after image change_rows keeps of t: none for a row the
-// change added (before nil) to a table whose rows are items, not parts of
-// one. Such a row as the change left it is the before image of the next
-// change in the journal that touched it or, if none did, the row as it is
-// (addedImages): keeping it again was most of what a large import wrote (32
-// of 49.5 MB after 50,000 events). A part's image names its item, which
-// list_changes and CalDAV sync read from it, so it is kept; so is the
-// image of a change of one row (journalOne), which costs no statement.
+// keptAfter is the after image change_rows keeps of t. For a row the
+// change added to a table whose rows are items, not parts of one, it is a
+// digest of the image ({"$sha256": …}, digestImage): the row as the change
+// left it is the before image of the next change in the journal that
+// touched it or, if none did, the row as it is, if its digest matches
+// (addedImages). Keeping each added row again was most of what a large
+// import wrote (32 of 49.5 MB after 50,000 events). A part's image names
+// its item, which list_changes and CalDAV sync read from it, so it is kept
+// whole; so is the image of a change of one row (journalOne), which costs
+// no statement.
 func (t *touch) keptAfter() []byte {
-	if t.added && !IsPart(t.table) && !keepAdded {
-		return nil
+	if t.added && t.after != nil && !IsPart(t.table) && !keepAdded {
+		return digestImage(t.after)
 	}
 	return t.after
 }
+
+// digestImage is the journal's stand-in for the image img of an added
+// row: the first 128 bits of its SHA-256, as a JSON object that no row's
+// image can be (a row's image has its id).
+func digestImage(img []byte) []byte {
+	sum := sha256.Sum256(img)
+	b := append(make([]byte, 0, 48), `{"$sha256":"`...)
+	b = hex.AppendEncode(b, sum[:16])
+	return append(b, `"}`...)
+}
+
+// isDigest reports whether img is a digestImage.
+func isDigest(img []byte) bool { return bytes.HasPrefix(img, []byte(`{"$sha256":"`)) }
 
 // keepAdded, when set (by a test), makes change_rows keep the after image
 // of every added row, as it did before keptAfter, so a test can hold the
@@ -668,31 +685,31 @@ type journalRow struct {
 	table         string
 	id            int64
 	before, after []byte
-	// asIs says the row as the change left it is the row as it is now:
-	// an added row whose after image the journal did not keep (keptAfter)
-	// and that no later change touched (addedImages).
+	// asIs says the row as the change left it is the row as it is now if
+	// its digest is r.after: an added row whose image the journal keeps
+	// as a digest (keptAfter) and that no later change touched
+	// (addedImages).
 	asIs bool
 }
 
 // leftAs is what r's row must be now for the change to be undone: its
-// after image, or current itself when that is what the change left.
+// after image, or current itself when the change left what current is.
 func (r journalRow) leftAs(current []byte) []byte {
-	if r.asIs {
+	if r.asIs && bytes.Equal(digestImage(current), r.after) {
 		return current
 	}
 	return r.after
 }
 
-// addedImages fills in the after images of rows that change added without
-// keeping them (keptAfter): the before image of the first later change of
-// the owner that touched the row is the row as change left it; a row no
-// later change touched is as change left it if nothing outside the journal
-// changed it (asIs). The later journal is read once per table of such rows,
-// by the change's order from change on.
+// addedImages fills in the after images of rows that change added and
+// kept a digest of (keptAfter): the before image of the first later change
+// of the owner that touched the row is the row as change left it; a row no
+// later change touched is as change left it if its digest matches (asIs).
+// The later journal is read once per table of such rows, from change on.
 func (tx *Tx) addedImages(change int64, rows []journalRow) error {
 	byTable := map[string][]int{}
 	for i, r := range rows {
-		if r.before == nil && r.after == nil {
+		if r.before == nil && isDigest(r.after) {
 			byTable[r.table] = append(byTable[r.table], i)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -714,13 +715,20 @@ func (tx *Tx) addedImages(change int64, rows []journalRow) error {
 		}
 	}
 	for table, at := range byTable {
-		ids := make([]any, 0, len(at)+3)
-		ids = append(ids, change, tx.owner, table)
+		// Up to this transaction's own change, if it has one yet: an undo
+		// writes its journal a batch at a time, and reading back what it
+		// wrote made undoing a large import grow with its square.
+		upTo := int64(math.MaxInt64)
+		if tx.change != 0 {
+			upTo = tx.change
+		}
+		ids := make([]any, 0, len(at)+4)
+		ids = append(ids, change, upTo, tx.owner, table)
 		for _, i := range at {
 			ids = append(ids, rows[i].id)
 		}
 		q, err := tx.query(`SELECT r.row_id, r.before FROM journal_rows r JOIN changes c ON c.id = r.change_id
-			WHERE r.change_id > ? AND c.owner_id = ? AND r.tbl = ? AND r.row_id IN (?`+strings.Repeat(", ?", len(at)-1)+`)
+			WHERE r.change_id > ? AND r.change_id < ? AND c.owner_id = ? AND r.tbl = ? AND r.row_id IN (?`+strings.Repeat(", ?", len(at)-1)+`)
 			ORDER BY r.change_id, r.seq`, ids...)
 		if err != nil {
 			return err

@@ -53,6 +53,8 @@ func journalAfter(t *testing.T, f *fixture, c string) map[int64]string {
 }
 
 func TestInsertManyJournalsWhatSelectReads(t *testing.T) {
+	keepAdded = true
+	defer func() { keepAdded = false }()
 	storetest.Engines(t, func(t *testing.T) {
 		for _, n := range []int{1, 3, 64, 65, 151} {
 			t.Run(fmt.Sprint(n), func(t *testing.T) {

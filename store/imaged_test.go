@@ -20,6 +20,8 @@ import (
 // the row as stored), and the same as when every row is read back with
 // RETURNING (noImaged); the undo and the redo of the batch go through.
 func TestInsertEventsImagesMatchSelect(t *testing.T) {
+	keepAdded = true
+	defer func() { keepAdded = false }()
 	storetest.Engines(t, func(t *testing.T) {
 		for seed := uint64(1); seed <= 3; seed++ {
 			got := imagedScenario(t, seed)

@@ -64,6 +64,9 @@ type touch struct {
 	// images), stale that the row changed again since.
 	seq            int
 	written, stale bool
+	// added says the Write added the row (its before image was nil; it
+	// stays so after FlushJournal let go of the images).
+	added bool
 }
 
 // Owner is the person whose rows this transaction may read and change;
@@ -396,7 +399,7 @@ func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool
 		t.stale = t.written
 		return
 	}
-	t := &touch{table: table, id: id, before: before, after: after, seq: len(tx.touched)}
+	t := &touch{table: table, id: id, before: before, after: after, seq: len(tx.touched), added: before == nil}
 	tx.touched = append(tx.touched, t)
 	if tx.byRow != nil {
 		tx.byRow[rowKey{table, id}] = t

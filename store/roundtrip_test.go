@@ -13,8 +13,10 @@ import (
 )
 
 // maxAddTaskRoundTrips is the most round trips one add_task may make to
-// PostgreSQL once the connection has its statements prepared.
-const maxAddTaskRoundTrips = 3
+// PostgreSQL once the connection has its statements prepared: BEGIN, the
+// lock, the look for a task like it, the INSERT, the journal and COMMIT
+// in one batch (store.AddTask).
+const maxAddTaskRoundTrips = 1
 
 // maxReadRoundTrips is the most round trips of a Read whose function runs
 // one statement.

@@ -75,8 +75,11 @@ func readAdd(a *args.Args, e *tools.Env) addIn {
 	}
 	checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.Zone)
 	// The fingerprint is of what would be stored, so spellings of the same
-	// call ("RRULE:" or not, spaces) count as the same arguments.
-	once.Fingerprint = tools.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": once.AllowDuplicate})
+	// call ("RRULE:" or not, spaces) count as the same arguments. Only a
+	// key's record keeps it, so a call without a key does not hash.
+	if once.Key != "" {
+		once.Fingerprint = tools.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": once.AllowDuplicate})
+	}
 	return addIn{t: t, once: once}
 }
 

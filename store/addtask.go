@@ -99,9 +99,11 @@ var imageIDMark = []byte(`"id":-9223372036854775808`)
 // checked: a failed check adds nothing.
 //
 // ok is false, with nothing written, when it cannot make the image from
-// the values (a column it does not know), or the server refused the
-// statement (a person that does not exist, a broken check): AddTask then
-// goes the general way, which words the error as Write does.
+// the values (a column it does not know), or the statement broke a
+// constraint (a person that does not exist, a check): AddTask then goes
+// the general way, which words the error as Write does. Any other error
+// (a connection lost, the server shutting down) is the change's, as a
+// Write's journal with COMMIT behind it says it.
 func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone string, t task.Task, since time.Time,
 	summary func(ref string) string) (id int64, change string, added, ok bool, err error) {
 	sumPre, sumPost, found := strings.Cut(summary("\x00"), "\x00")
@@ -180,9 +182,10 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 		return 0, "", false, true, nil
 	case errors.Is(err, ErrPersonChanged):
 		return 0, "", false, true, err
-	case errors.As(err, &pe):
-		// The server answered with an error, so the COMMIT behind did
-		// not run: nothing was kept.
+	case errors.As(err, &pe) && strings.HasPrefix(pe.Code, "23"):
+		// The statement broke a constraint (a person that does not
+		// exist, a check), so the COMMIT behind did not run: nothing was
+		// kept, and the general way words the error.
 		rearm(ctx)
 		return 0, "", false, false, nil
 	case !done.ok:

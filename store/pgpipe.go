@@ -62,6 +62,12 @@ type commitKey struct{}
 // answered with success, so the transaction is over and kept.
 type committed struct{ ok bool }
 
+// guardedKey marks a statement's context: the statement writes nothing
+// unless the person is stored as a pending [PersonCheck] of its
+// transaction holds (addTaskPostgres), so COMMIT may ride behind it in the
+// check's batch.
+type guardedKey struct{}
+
 // withCommit is ctx for the last statement of a write transaction: on
 // PostgreSQL COMMIT is sent with it, and c.ok says whether it succeeded
 // (then the *sql.Tx's own Commit has nothing left to do).
@@ -279,9 +285,10 @@ func (c *pipeConn) run(ctx context.Context, q string, args []driver.NamedValue, 
 	vals := make([]any, len(args))
 	convertArgs(vals, args)
 	commit, _ := ctx.Value(commitKey{}).(*committed)
-	if commit != nil && c.pending != nil && c.pending.check != nil {
+	if commit != nil && c.pending != nil && c.pending.check != nil && ctx.Value(guardedKey{}) == nil {
 		// The COMMIT must not ride behind a statement that a failed check
-		// would have let run: the check goes first, on its own.
+		// would have let run: the check goes first, on its own (unless
+		// the statement itself requires what the check does).
 		if err := c.flush(ctx); err != nil {
 			return nil, tag, err
 		}

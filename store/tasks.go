@@ -346,6 +346,16 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
+	row, err := tx.taskRow(t)
+	if err != nil {
+		return 0, err
+	}
+	return tx.Insert(tasksTable, row)
+}
+
+// taskRow is the row InsertTask adds for t: its columns, the reminder
+// bounds, the derived list columns and created_at.
+func (tx *Tx) taskRow(t task.Task) (Row, error) {
 	row := TaskRemindBounds(t).set(encodeTask(t))
 	if !t.HasDue && tx.listZone == "" {
 		// Without a due the zone works out no day: it is only list_zone's
@@ -358,11 +368,11 @@ func (tx *Tx) InsertTask(t task.Task) (int64, error) {
 	} else {
 		var err error
 		if row, err = tx.withDerived(row, t); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
 	row["created_at"] = t.CreatedAt.Unix()
-	return tx.Insert(tasksTable, row)
+	return row, nil
 }
 
 // InsertTasks adds many tasks in batches ([Tx.InsertMany]), each journaled,
@@ -537,10 +547,17 @@ func madeTaskID(uid string) (int64, bool) {
 // whose normalised title ([item.NormTitle]) and due are t's, by id: the
 // candidates of a duplicate of t.
 func (tx *Tx) TasksLike(t task.Task, since time.Time) ([]task.Task, error) {
+	return tx.tasks(taskSelect+tasksLikeWhere+` ORDER BY id`, tasksLikeArgs(tx.owner, t, since)...)
+}
+
+// tasksLikeWhere selects TasksLike's tasks; its arguments are
+// tasksLikeArgs'.
+const tasksLikeWhere = ` WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
+		AND due_date IS NOT DISTINCT FROM ? AND due_time IS NOT DISTINCT FROM ? AND due_zone IS NOT DISTINCT FROM ?`
+
+func tasksLikeArgs(owner int64, t task.Task, since time.Time) []any {
 	d := encodeDue(t.Due, t.HasDue)
-	return tx.tasks(taskSelect+` WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
-		AND due_date IS NOT DISTINCT FROM ? AND due_time IS NOT DISTINCT FROM ? AND due_zone IS NOT DISTINCT FROM ? ORDER BY id`,
-		tx.owner, item.NormTitle(t.Title), since.Unix(), d["due_date"], d["due_time"], d["due_zone"])
+	return []any{owner, item.NormTitle(t.Title), since.Unix(), d["due_date"], d["due_time"], d["due_zone"]}
 }
 
 // tasks runs a query of taskColumns and decodes every row.

@@ -75,13 +75,19 @@ func readAdd(a *args.Args, e *tools.Env) addIn {
 	}
 	checkRepeat(a, t.Rule, t.RepeatFrom, t.Due, t.HasDue, e.Zone)
 	// The fingerprint is of what would be stored, so spellings of the same
-	// call ("RRULE:" or not, spaces) count as the same arguments.
-	once.Fingerprint = tools.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": once.AllowDuplicate})
+	// call ("RRULE:" or not, spaces) count as the same arguments. Only a
+	// key's record keeps it, so a call without a key does not hash.
+	if once.Key != "" {
+		once.Fingerprint = tools.Fingerprint(map[string]any{"task": store.TaskFingerprint(t), "allow_duplicate": once.AllowDuplicate})
+	}
 	return addIn{t: t, once: once}
 }
 
 func add(e *tools.Env, in addIn) tools.ExecResult {
 	v := newView(e.Zone, e.Now)
+	if res, done := addAlone(e, in, v); done {
+		return res
+	}
 	t, key := in.t, in.once.Key
 	var alike string     // a warning about a task much like the new one
 	var past []time.Time // reminder times already past, recorded as skipped
@@ -114,7 +120,7 @@ func add(e *tools.Env, in addIn) tools.ExecResult {
 					return "", err
 				}
 			}
-			tx.Summarize(fmt.Sprintf("added %s “%s”", label(id), t.Title))
+			tx.Summarize(addedSummary(label(id), t))
 			return label(id), nil
 		}
 		var err error
@@ -132,10 +138,7 @@ func add(e *tools.Env, in addIn) tools.ExecResult {
 		return tools.Fail(err)
 	}
 	if outcome == tools.Added {
-		attach(e, change, t.ID)
-		warn := pastWarning(past, e)
-		out := "Added " + v.summary(t) + "." + v.movedNote(t.Due) + v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
-		return tools.SuccessWithData(out, written{Task: v.data(t), Change: change, Warnings: warn})
+		return added(e, v, t, change, alike, past)
 	}
 	// An earlier task answers: show it as it is now.
 	var cur task.Task
@@ -157,6 +160,47 @@ func add(e *tools.Env, in addIn) tools.ExecResult {
 	}
 	out := fmt.Sprintf("Already there: %s (%s).", v.summary(cur), why)
 	return tools.SuccessWithData(out, written{Task: v.data(cur), Existing: true})
+}
+
+// added is the answer of a call that added t in change.
+func added(e *tools.Env, v view, t task.Task, change, alike string, past []time.Time) tools.ExecResult {
+	attach(e, change, t.ID)
+	warn := pastWarning(past, e)
+	out := "Added " + v.summary(t) + "." + v.movedNote(t.Due) + v.ruleNote(t) + alike + warnText(warn) + changeNote(change)
+	return tools.SuccessWithData(out, written{Task: v.data(t), Change: change, Warnings: warn})
+}
+
+// addAlone is the most common add_task in one store call (store.AddTask,
+// one round trip on PostgreSQL): no key, no reminders (which a task must
+// be read back for), and no task like it within item.DuplicateWindow
+// unless allow_duplicate. done is false, with nothing written, when
+// there is one like it or the call is not of that kind: add goes on the
+// general way.
+func addAlone(e *tools.Env, in addIn, v view) (res tools.ExecResult, done bool) {
+	t := in.t
+	if in.once.Key != "" || !t.Reminders.Empty() || len(t.RemindOnce) > 0 {
+		return res, false
+	}
+	var since time.Time // none: allow_duplicate looks for no task like it
+	if !in.once.AllowDuplicate {
+		since = e.Now.Add(-item.DuplicateWindow)
+	}
+	id, change, ok, err := e.Store.AddTask(e.Ctx, e.Person.ID, e.Tool, e.Zone.Name(), t, since,
+		func(ref string) string { return addedSummary(ref, t) })
+	if err != nil {
+		return tools.Fail(err), true
+	}
+	if !ok {
+		return res, false
+	}
+	e.Changed(change)
+	t.ID = id
+	return added(e, v, t, change, "", nil), true
+}
+
+// addedSummary is the journal's summary of adding t as ref ("t12").
+func addedSummary(ref string, t task.Task) string {
+	return fmt.Sprintf("added %s “%s”", ref, t.Title)
 }
 
 func parseRef(ref string) (int64, error) {

@@ -228,29 +228,14 @@ func (v view) dataAs(t task.Task, standing string) taskData {
 	if d.RemindBefore == nil {
 		d.RemindBefore = []int{}
 	}
-	for _, m := range t.Reminders.At {
-		d.RemindAt = append(d.RemindAt, m.String())
+	p := v.parts(t)
+	if p.RemindAt != nil {
+		d.RemindAt = p.RemindAt
 	}
-	d.RemindZone = v.remindZone(t)
-	if len(t.RemindOnce) > 0 {
-		d.RemindOnce = item.OnceData(t.RemindOnce, v.zone)
-	}
-	if t.HasDue {
-		d.Due = t.Due.String()
-		d.DueAllDay = !t.Due.HasTime
-		if t.Due.HasTime {
-			d.DueZone = t.Due.Zone.Name()
-			d.DueAt = tz.RFC3339(t.Due.At, t.Due.Zone)
-		}
-	}
-	if t.Rule != nil {
-		d.RRule = t.Rule.String()
-		d.RepeatFrom = t.RepeatFrom
-		d.Repeats = t.Rule.Describe()
-	}
-	if !t.CompletedAt.IsZero() {
-		d.CompletedAt = tz.RFC3339(t.CompletedAt, v.zone)
-	}
+	d.RemindZone, d.RemindOnce = p.RemindZone, p.RemindOnce
+	d.Due, d.DueAllDay, d.DueZone, d.DueAt = p.Due, p.DueAllDay, p.DueZone, p.DueAt
+	d.RRule, d.RepeatFrom, d.Repeats = p.RRule, p.RepeatFrom, p.Repeats
+	d.CompletedAt = p.CompletedAt
 	if !t.UpdatedAt.IsZero() {
 		d.UpdatedAt = tz.RFC3339(t.UpdatedAt, v.zone)
 	}
@@ -296,33 +281,58 @@ func (v view) listRowAs(t task.Task, standing string) listRow {
 		Tags: t.Tags, RemindBefore: t.Reminders.Before,
 	}
 	d.Notes, d.NotesCut = item.Preview(t.Notes)
+	p := v.parts(t)
+	d.RemindAt, d.RemindZone, d.RemindOnce = p.RemindAt, p.RemindZone, p.RemindOnce
+	d.Due, d.DueAllDay, d.DueZone, d.DueAt = p.Due, p.DueAllDay, p.DueZone, p.DueAt
+	d.RRule, d.RepeatFrom, d.Repeats = p.RRule, p.RepeatFrom, p.Repeats
+	d.CompletedAt = p.CompletedAt
+	return d
+}
+
+// taskParts are the fields of a task's Data that [taskData] and
+// [listRow] both give, worked out one way for both: the due (its day,
+// and for a timed due its zone and RFC 3339 instant), the RRULE with its
+// repeat_from and description, the reminders at times of day (RemindAt
+// nil when none), their zone and one-time instants, and when it was done
+// (in the person's zone). Empty strings and nil slices stand for "none".
+type taskParts struct {
+	Due, DueZone, DueAt        string
+	DueAllDay                  bool
+	RRule, RepeatFrom, Repeats string
+	RemindAt, RemindOnce       []string
+	RemindZone, CompletedAt    string
+}
+
+// parts is t's [taskParts] as v shows them.
+func (v view) parts(t task.Task) taskParts {
+	var p taskParts
 	if len(t.Reminders.At) > 0 {
-		d.RemindAt = make([]string, len(t.Reminders.At))
+		p.RemindAt = make([]string, len(t.Reminders.At))
 		for i, m := range t.Reminders.At {
-			d.RemindAt[i] = m.String()
+			p.RemindAt[i] = m.String()
 		}
 	}
-	d.RemindZone = v.remindZone(t)
+	p.RemindZone = v.remindZone(t)
 	if len(t.RemindOnce) > 0 {
-		d.RemindOnce = item.OnceData(t.RemindOnce, v.zone)
+		p.RemindOnce = item.OnceData(t.RemindOnce, v.zone)
 	}
 	if t.HasDue {
-		d.Due = t.Due.String()
-		d.DueAllDay = !t.Due.HasTime
+		p.Due = t.Due.String()
+		p.DueAllDay = !t.Due.HasTime
 		if t.Due.HasTime {
-			d.DueZone = t.Due.Zone.Name()
-			d.DueAt = tz.RFC3339(t.Due.At, t.Due.Zone)
+			p.DueZone = t.Due.Zone.Name()
+			p.DueAt = tz.RFC3339(t.Due.At, t.Due.Zone)
 		}
 	}
 	if t.Rule != nil {
-		d.RRule = t.Rule.String()
-		d.RepeatFrom = t.RepeatFrom
-		d.Repeats = t.Rule.Describe()
+		p.RRule = t.Rule.String()
+		p.RepeatFrom = t.RepeatFrom
+		p.Repeats = t.Rule.Describe()
 	}
 	if !t.CompletedAt.IsZero() {
-		d.CompletedAt = tz.RFC3339(t.CompletedAt, v.zone)
+		p.CompletedAt = tz.RFC3339(t.CompletedAt, v.zone)
 	}
-	return d
+	return p
 }
 
 func (v view) completionData(c task.Completion) completionData {

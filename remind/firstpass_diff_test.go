@@ -2,7 +2,6 @@ package remind
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -354,28 +353,9 @@ func TestRemindBoundsBackfill(t *testing.T) {
 		w := twin{old: newEnv(t, start), new: newEnv(t, start)}
 		randomItems(w, rand.New(rand.NewPCG(11, 21)), ada, start, 60)
 		e := w.new
-		read := func() string {
-			var out []string
-			for _, q := range []string{`SELECT id, remind_from, remind_until FROM tasks ORDER BY id`,
-				`SELECT id, remind_from, remind_until FROM events ORDER BY id`} {
-				rows, err := e.s.DB().QueryContext(e.ctx, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var id int64
-					var from, until sql.NullInt64
-					if err := rows.Scan(&id, &from, &until); err != nil {
-						t.Fatal(err)
-					}
-					out = append(out, fmt.Sprint(id, from, until))
-				}
-				rows.Close()
-			}
-			return strings.Join(out, "\n")
-		}
+		read := func() string { return strings.Join(remindBounds(t, e.ctx, e.s.DB()), "\n") }
 		written := read()
-		if strings.Contains(written, "{0 false} {0 false}") {
+		if strings.Contains(written, ": nil nil") {
 			t.Fatalf("a writer left an item without bounds:\n%s", written)
 		}
 		for _, q := range []string{`UPDATE tasks SET remind_from = NULL, remind_until = NULL`, `UPDATE events SET remind_from = NULL, remind_until = NULL`} {

@@ -38,27 +38,7 @@ func TestScaleSeedBoundsAreTheStores(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer raw.Close()
-		read := func() (out []string) {
-			t.Helper()
-			for _, table := range []string{"tasks", "events"} {
-				rows, err := raw.QueryContext(ctx, `SELECT id, remind_from, remind_until FROM `+table+` ORDER BY id`)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for rows.Next() {
-					var id int64
-					var from, until sql.NullInt64
-					if err := rows.Scan(&id, &from, &until); err != nil {
-						t.Fatal(err)
-					}
-					out = append(out, fmt.Sprintf("%s %d: %v %v", table, id, nullText(from), nullText(until)))
-				}
-				if err := rows.Close(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return out
-		}
+		read := func() []string { return remindBounds(t, ctx, raw) }
 		seeded := read()
 		if len(seeded) != n {
 			t.Fatalf("%d items seeded, want %d", len(seeded), n)
@@ -99,6 +79,31 @@ func TestScaleSeedBoundsAreTheStores(t *testing.T) {
 			t.Fatalf("%d of %d items differ (store %d, seed %d)", bad, n, len(got), len(seeded))
 		}
 	})
+}
+
+// remindBounds is every task's and event's remind_from and remind_until
+// in db, a line each ("tasks 7: 1700000000 nil", nil for NULL), by table
+// and id.
+func remindBounds(t testing.TB, ctx context.Context, db *sql.DB) (out []string) {
+	t.Helper()
+	for _, table := range []string{"tasks", "events"} {
+		rows, err := db.QueryContext(ctx, `SELECT id, remind_from, remind_until FROM `+table+` ORDER BY id`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id int64
+			var from, until sql.NullInt64
+			if err := rows.Scan(&id, &from, &until); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s %d: %v %v", table, id, nullText(from), nullText(until)))
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 func nullText(v sql.NullInt64) string {

@@ -23,7 +23,6 @@ import (
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/task"
-	"github.com/assistant-dev/assistant/tools/tooltest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -238,7 +237,7 @@ func seedTaskBounds(zone tz.Zone, local, at time.Time, timed bool, rule any, rem
 		t.RepeatFrom = task.Schedule
 	}
 	t.Reminders, _ = item.ParseReminders(rem, "[]")
-	return tooltest.RemindColumns(store.TaskRemindBounds(t))
+	return store.TaskRemindBounds(t).Columns()
 }
 
 // seedEventBounds are the reminder bounds of a seeded event, worked out
@@ -255,7 +254,7 @@ func seedEventBounds(zone tz.Zone, allDay bool, start, end string, startAt, endA
 	if r, ok := rule.(string); ok {
 		e.Rule, _ = recur.ParseRule(r)
 	}
-	return tooltest.RemindColumns(store.EventRemindBounds(e, nil))
+	return store.EventRemindBounds(e, nil).Columns()
 }
 
 // seedScale writes n items over n/1000 people (at least one), each with

@@ -160,7 +160,7 @@ func eventValues(e *calendar.Event, ovs map[string]*calendar.Override) []any {
 	if bounded {
 		last = l.Unix()
 	}
-	from, until := EventRemindBounds(e, ovs).columns()
+	from, until := EventRemindBounds(e, ovs).Columns()
 	return []any{e.UID, e.Title, e.Location, e.Notes, evBool(e.AllDay), e.Start.String(), e.End.String(), e.Zone.Name(),
 		e.StartAt.Unix(), e.EndAt.Unix(), rrule, tz.MomentsJSON(e.ExDates), tz.MomentsJSON(e.RDates),
 		evList(e.RemindBefore), evList(e.RemindAt), evList(e.RemindOnce), split, prev, e.CreatedAt.Unix(), first.Unix(), last,

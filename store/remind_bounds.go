@@ -45,8 +45,12 @@ type RemindBounds struct {
 	Never       bool
 }
 
-// columns gives the two column values.
-func (b RemindBounds) columns() (from, until any) {
+// Columns gives the values of the columns remind_from and remind_until
+// for b, as the store writes them: 0 and 0 when none of the item's
+// reminders can fire, NULL (nil) remind_until for a series without end,
+// Unix seconds otherwise. A seeder that writes them spares the store
+// working them out for every row when it next opens the database.
+func (b RemindBounds) Columns() (from, until any) {
 	if b.Never {
 		return int64(0), int64(0)
 	}
@@ -58,7 +62,7 @@ func (b RemindBounds) columns() (from, until any) {
 }
 
 func (b RemindBounds) set(row Row) Row {
-	row["remind_from"], row["remind_until"] = b.columns()
+	row["remind_from"], row["remind_until"] = b.Columns()
 	return row
 }
 
@@ -512,7 +516,7 @@ func (s *Store) backfillBatch(ctx context.Context, table string) (int, error) {
 					return 0, err
 				}
 			}
-			from, until := b.columns()
+			from, until := b.Columns()
 			args = append(args, k.id, from, until)
 		}
 		if s.engine != Postgres {

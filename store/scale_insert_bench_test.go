@@ -133,7 +133,7 @@ func benchJournaledInsertOn(b *testing.B, f *fixture) {
 	zone := tz.MustZone(f.alice.Zone)
 	like := task.Task{Title: "x", Priority: 4, Status: task.Open, CreatedAt: t0}
 	derived := derivedRow(like, zone)
-	remindFrom, remindUntil := TaskRemindBounds(like).columns()
+	remindFrom, remindUntil := TaskRemindBounds(like).Columns()
 	bare, err := f.s.DB().PrepareContext(f.ctx, `INSERT INTO tasks (owner_id, title, title_norm, notes, priority, tags,
 		remind_before, remind_at, remind_once, status, created_at, updated_at,
 		list_day, list_at, list_zone, search_fold, tags_fold, remind_from, remind_until)

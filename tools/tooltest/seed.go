@@ -22,22 +22,6 @@ var seedColumns = []string{"owner_id", "title", "title_norm", "notes", "due_date
 	"priority", "tags", "status", "created_at", "updated_at", "list_day", "list_at", "list_zone", "search_fold", "tags_fold",
 	"remind_from", "remind_until"}
 
-// RemindColumns are the values of the columns remind_from and
-// remind_until for bounds b, as the store writes them: 0 and 0 when none
-// of the item's reminders can fire, NULL remind_until for a series
-// without end. A seeder that writes them spares the store working them
-// out for every row when it next opens the database.
-func RemindColumns(b store.RemindBounds) (from, until any) {
-	if b.Never {
-		return int64(0), int64(0)
-	}
-	from = b.From.Unix()
-	if !b.Until.IsZero() {
-		until = b.Until.Unix()
-	}
-	return from, until
-}
-
 // SeedTasks adds n open tasks to owner, whose zone is zone, fast: straight
 // INSERTs of 500 rows, in one transaction, outside the journal, with the
 // columns list_tasks reads and the reminder bounds worked out as the store
@@ -237,7 +221,7 @@ func seedTaskSet(ctx context.Context, s *store.Store, tx *sql.Tx, set TaskSet, n
 		}
 		tj, _ := json.Marshal(tags)
 		d := store.DerivedTaskColumns(t, z)
-		from, until := RemindColumns(store.TaskRemindBounds(t))
+		from, until := store.TaskRemindBounds(t).Columns()
 		rows = append(rows, owner, t.Title, item.NormTitle(t.Title), t.Notes, dueDate, dueTime, dueZone, dueAt,
 			t.Priority, string(tj), t.Status, now.Unix(), stamp, d["list_day"], d["list_at"], d["list_zone"],
 			d["search_fold"], d["tags_fold"], from, until)

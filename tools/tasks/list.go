@@ -166,14 +166,13 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		if len(rows) == limit {
 			break
 		}
-		st := v.standing(t)
-		l := v.line(t, st)
+		l := v.line(t, v.standing(t))
 		if len(rows) > 0 && used+len(l)+1 > budget {
 			break
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page2 = append(page2, v.listRowAs(t, st))
+		page2 = append(page2, v.listRow(t))
 	}
 	next := ""
 	if len(rows) < len(page.Tasks) {

@@ -773,36 +773,34 @@ func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage, lead ...any
 		return err
 	}
 	defer rows.Close()
-	names := pageColumns
-	vals := make([]any, len(names)+2)
-	ptrs := make([]any, 0, len(lead)+len(vals))
+	var c taskCols
+	var day, at any
+	ptrs := make([]any, 0, len(lead)+len(pageColumns)+2)
 	ptrs = append(ptrs, lead...)
-	for i := range vals {
-		ptrs = append(ptrs, &vals[i])
+	for _, name := range pageColumns {
+		ptrs = append(ptrs, c.dest(name))
 	}
-	r := make(Row, len(names))
+	ptrs = append(ptrs, &day, &at)
 	for rows.Next() {
 		if err := tx.ctx.Err(); err != nil {
 			return err
 		}
+		c = taskCols{}
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		if vals[0] == nil {
+		if c.id == nil {
 			continue
 		}
-		for i, c := range names {
-			r[c] = vals[i]
-		}
-		t, err := decodeTask(r)
+		t, err := c.decode()
 		if err != nil {
 			return err
 		}
-		day, _ := integer(vals[len(names)])
-		at, _ := integer(vals[len(names)+1])
-		k := TaskKey{Done: done, ID: t.ID, At: at}
+		d, _ := integer(day)
+		a, _ := integer(at)
+		k := TaskKey{Done: done, ID: t.ID, At: a}
 		if !done {
-			k.Day, k.Priority = day, int64(t.Priority)
+			k.Day, k.Priority = d, int64(t.Priority)
 		}
 		p.Tasks = append(p.Tasks, t)
 		p.Keys = append(p.Keys, k)

@@ -246,7 +246,7 @@ func servedLines(b *testing.B, reg *tools.Registry, tc *tools.ToolContext) *mcp.
 
 // BenchmarkMCPListTasksFloor is what BenchmarkScaleMCPListTasks' page
 // costs on its way alone: the answers of list_tasks (a page of 50 of
-// 2,050 open tasks, about 19 kB) and of current_time, made once and then given
+// 2,050 open tasks, about 14 kB) and of current_time, made once and then given
 // back unchanged by two tools of the same names, through the same stdio
 // path (ServeIO over an OS pipe pair, the go-sdk client). Its
 // above-current_time-ns is the part of the scale figure that neither the

@@ -1,10 +1,15 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,16 +26,19 @@ import (
 )
 
 // BenchmarkScaleMCPListTasks is list_tasks' first page of 50 over one MCP
-// stdio session (ServeIO over an OS pipe pair, the binary's stdio path,
-// in this process, driven by the go-sdk client), the person holding
-// rows=N open tasks. Each iteration is one list_tasks call and one
-// current_time call; run it with -benchtime 25x for medians of 25 calls:
+// stdio session with the real binary (`assistant mcp` as a subprocess, as
+// a host runs it, driven by the go-sdk client), the person holding rows=N
+// open tasks; the inproc- metrics are the same figure with the server in
+// this process (ServeIO over an OS pipe pair, sharing its heap and GC with
+// the client). Each iteration is one list_tasks call and one current_time
+// call; run it with -benchtime 25x for medians of 25 calls:
 //
 //	go test ./mcpserver -run '^$' -bench 'ScaleMCPListTasks' -benchtime 25x -count 6
 //
 // Metrics: list-p50-ns and current_time-p50-ns, the medians of each, and
 // above-current_time-ns, their difference (the targets: at most
-// 0.5 ms at rows=2050; rows=20k at most 2× rows=1k).
+// 0.5 ms at rows=2050; rows=20k at most 2× rows=1k). The binary is
+// ASSISTANT_BINARY, or built once for the run.
 func BenchmarkScaleMCPListTasks(b *testing.B) {
 	for _, engine := range []string{storetest.SQLite, storetest.Postgres} {
 		for _, sz := range []struct {
@@ -44,62 +52,93 @@ func BenchmarkScaleMCPListTasks(b *testing.B) {
 				if testing.Short() && sz.n > 10000 {
 					b.Skip("above 10k rows: skipped under -short")
 				}
-				timeListAndNow(b, seededLineSession(b, sz.n))
+				loc, tc := seededStore(b, sz.n)
+				bin := binarySession(b, loc, "ada")
+				in := servedLines(b, catalog.New(), tc)
+				l, n := timeListAndNow(b, bin)
+				reportListAndNow(b, "", l, n)
+				// the same number of calls again, in this process
+				l, n = timeCalls(b, in, len(l))
+				reportListAndNow(b, "inproc-", l, n)
 			})
 		}
 	}
 }
 
+var (
+	listCall = &mcp.CallToolParams{Name: "list_tasks", Arguments: json.RawMessage(`{"limit":50}`)}
+	nowCall  = &mcp.CallToolParams{Name: "current_time", Arguments: json.RawMessage(`{}`)}
+)
+
 // timeListAndNow times list_tasks (a page of 50) and current_time over
-// cs, one of each an iteration, and reports their medians and the
-// difference.
-func timeListAndNow(b *testing.B, cs *mcp.ClientSession) {
-	ctx := context.Background()
-	list := &mcp.CallToolParams{Name: "list_tasks", Arguments: json.RawMessage(`{"limit":50}`)}
-	now := &mcp.CallToolParams{Name: "current_time", Arguments: json.RawMessage(`{}`)}
-	// one call of each before measuring: the first call of a
-	// session prepares its statements
-	for _, p := range []*mcp.CallToolParams{list, now} {
-		if res, err := cs.CallTool(ctx, p); err != nil || res.IsError {
+// cs, one of each a b.Loop iteration, and gives how long each call took.
+func timeListAndNow(b *testing.B, cs *mcp.ClientSession) (list, now []time.Duration) {
+	warm(b, cs)
+	for b.Loop() {
+		callTimed(b, cs, listCall, &list)
+		callTimed(b, cs, nowCall, &now)
+	}
+	b.StopTimer()
+	return list, now
+}
+
+// timeCalls is timeListAndNow for n iterations outside b's timer.
+func timeCalls(b *testing.B, cs *mcp.ClientSession, n int) (list, now []time.Duration) {
+	warm(b, cs)
+	for range n {
+		callTimed(b, cs, listCall, &list)
+		callTimed(b, cs, nowCall, &now)
+	}
+	return list, now
+}
+
+// warm makes one call of each before measuring: the first call of a
+// session prepares its statements.
+func warm(b *testing.B, cs *mcp.ClientSession) {
+	for _, p := range []*mcp.CallToolParams{listCall, nowCall} {
+		if res, err := cs.CallTool(context.Background(), p); err != nil || res.IsError {
 			b.Fatalf("%s: %v %+v", p.Name, err, res)
 		}
 	}
-	var tookList, tookNow []time.Duration
-	for b.Loop() {
-		for _, c := range []struct {
-			p    *mcp.CallToolParams
-			took *[]time.Duration
-		}{{list, &tookList}, {now, &tookNow}} {
-			start := time.Now()
-			res, err := cs.CallTool(ctx, c.p)
-			*c.took = append(*c.took, time.Since(start))
-			if err != nil || res.IsError {
-				b.Fatalf("%s: %v %+v", c.p.Name, err, res)
-			}
-		}
+}
+
+// callTimed makes the call p over cs and appends how long it took to took.
+func callTimed(b *testing.B, cs *mcp.ClientSession, p *mcp.CallToolParams, took *[]time.Duration) {
+	start := time.Now()
+	res, err := cs.CallTool(context.Background(), p)
+	*took = append(*took, time.Since(start))
+	if err != nil || res.IsError {
+		b.Fatalf("%s: %v %+v", p.Name, err, res)
 	}
-	b.StopTimer()
+}
+
+// reportListAndNow reports the medians of list and now, and their
+// difference, as metrics named with prefix.
+func reportListAndNow(b *testing.B, prefix string, list, now []time.Duration) {
 	median := func(d []time.Duration) float64 {
 		slices.Sort(d)
 		return float64(d[len(d)/2].Nanoseconds())
 	}
-	l, n := median(tookList), median(tookNow)
-	b.ReportMetric(l, "list-p50-ns")
-	b.ReportMetric(n, "current_time-p50-ns")
-	b.ReportMetric(l-n, "above-current_time-ns")
-}
-
-// seededLineSession serves the real catalog with ServeIO over an OS pipe
-// pair for a person of a store of b's engine holding n open tasks.
-func seededLineSession(b *testing.B, n int) *mcp.ClientSession {
-	return servedLines(b, catalog.New(), seededPerson(b, n))
+	l, n := median(list), median(now)
+	b.ReportMetric(l, prefix+"list-p50-ns")
+	b.ReportMetric(n, prefix+"current_time-p50-ns")
+	b.ReportMetric(l-n, prefix+"above-current_time-ns")
 }
 
 // seededPerson is the ToolContext of a person of a store of b's engine
 // holding n open tasks.
 func seededPerson(b *testing.B, n int) *tools.ToolContext {
+	_, tc := seededStore(b, n)
+	return tc
+}
+
+// seededStore makes a store of b's engine where the person ada
+// (Europe/Paris) holds n open tasks, and gives its location (for
+// `assistant --db`) and the ToolContext of ada on it.
+func seededStore(b *testing.B, n int) (string, *tools.ToolContext) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, tooltest.Location(b), nil)
+	loc := tooltest.Location(b)
+	st, err := store.Open(ctx, loc, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +154,64 @@ func seededPerson(b *testing.B, n int) *tools.ToolContext {
 	tools.Insert(tc, tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)})
 	tools.Insert(tc, tools.Clock(time.Now))
 	tools.Insert(tc, st)
-	return tc
+	return loc, tc
+}
+
+// binarySession starts `assistant --db loc --person person mcp`, the real
+// binary over its standard input and output as a host runs it, with a
+// home of its own, and connects the go-sdk client.
+func binarySession(b *testing.B, loc, person string) *mcp.ClientSession {
+	home := b.TempDir()
+	cmd := exec.Command(assistantBinary(b), "--db", loc, "--person", person, "mcp")
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "USER=" + person, "TZ=Europe/Paris", "PATH=" + os.Getenv("PATH")}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatalf("assistant mcp: %v\n%s", err, stderr.String())
+	}
+	b.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			b.Errorf("assistant mcp: %v\n%s", err, stderr.String())
+		}
+	})
+	return cs
+}
+
+var builtBinary struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// assistantBinary is ASSISTANT_BINARY, or the binary built once for this
+// process into a temporary folder.
+func assistantBinary(b testing.TB) string {
+	if p := os.Getenv("ASSISTANT_BINARY"); p != "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return abs
+	}
+	builtBinary.Do(func() {
+		dir, err := os.MkdirTemp("", "assistant-bin-")
+		if err != nil {
+			builtBinary.err = err
+			return
+		}
+		builtBinary.path = filepath.Join(dir, "assistant")
+		out, err := exec.Command("go", "build", "-o", builtBinary.path, "github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
+		if err != nil {
+			builtBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if builtBinary.err != nil {
+		b.Fatal(builtBinary.err)
+	}
+	return builtBinary.path
 }
 
 // servedLines serves reg for tc with ServeIO over an OS pipe pair and
@@ -150,7 +246,7 @@ func servedLines(b *testing.B, reg *tools.Registry, tc *tools.ToolContext) *mcp.
 
 // BenchmarkMCPListTasksFloor is what BenchmarkScaleMCPListTasks' page
 // costs on its way alone: the answers of list_tasks (a page of 50 of
-// 2,050 open tasks, about 19 kB) and of current_time, made once and then given
+// 2,050 open tasks, about 14 kB) and of current_time, made once and then given
 // back unchanged by two tools of the same names, through the same stdio
 // path (ServeIO over an OS pipe pair, the go-sdk client). Its
 // above-current_time-ns is the part of the scale figure that neither the
@@ -172,5 +268,6 @@ func BenchmarkMCPListTasksFloor(b *testing.B) {
 		t.Handler = func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult { return res }
 		replay.Add(t)
 	}
-	timeListAndNow(b, servedLines(b, replay, tc))
+	l, n := timeListAndNow(b, servedLines(b, replay, tc))
+	reportListAndNow(b, "", l, n)
 }

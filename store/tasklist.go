@@ -546,10 +546,13 @@ func (tx *Tx) taskPageFilter(q TaskQuery, p plan, hits any) (from, where string,
 
 // TaskPage reads one page of the owner's live tasks that q selects, in
 // list order ([TaskKey]), after q.After when set, and counts them up to
-// q.Cap. Each task is read whole but for its uid and its stamps
-// (CreatedAt and UpdatedAt are zero: a list row does not show them,
-// get_task does). The caller has checked
+// q.Cap. Each task is read whole but for its uid, its notes and its
+// stamps (UID, Notes, CreatedAt and UpdatedAt are zero: a list row does
+// not show them, get_task does). The caller has checked
 // [Tx.TaskListFresh] for the zone it lists in.
+//
+// On PostgreSQL, a page with no tag and no text rides in the count's own
+// statement (one round trip for the count, the freshness and the page).
 func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 	var p TaskPage
 	pl, hits, err := tx.planOf(q)
@@ -606,6 +609,27 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 			countArgs = append(countArgs, tx.owner, tx.owner, tx.owner)
 			dest = append(dest, &f.lo, &f.hi, &f.old)
 		}
+		if tx.s.engine == Postgres && !custom && q.Limit > 0 {
+			// The first page query rides in the count's statement: each
+			// of its rows carries the count, and one row of NULLs
+			// stands for an empty page.
+			first, pq, pa := tx.pageQuery(q, from, where, args, q.Status == task.Done || q.HasAfter && q.After.Done, q.Limit)
+			p.Tasks, p.Keys = make([]task.Task, 0, min(q.Limit, 256)), make([]TaskKey, 0, min(q.Limit, 256))
+			s += `, p.* FROM (SELECT 1) AS one LEFT JOIN (` + pq + `) AS p ON true ORDER BY ` + pageOrder(first, "p.")
+			if err := tx.pageRows(s, append(countArgs, pa...), first, &p, dest...); err != nil {
+				return p, err
+			}
+			if q.Zone != "" && !f.in(q.Zone) {
+				return TaskPage{Stale: true}, nil
+			}
+			p.Total, p.Exact = min(n, q.Cap), n <= q.Cap
+			if first || q.Status == task.Open || len(p.Tasks) == q.Limit {
+				return p, nil
+			}
+			// Open tasks were read; done ones follow.
+			_, pq, pa = tx.pageQuery(q, from, where, args, true, q.Limit-len(p.Tasks))
+			return p, tx.pageRows(pq, pa, true, &p)
+		}
 		if err := tx.queryRow(s, countArgs...).Scan(dest...); err != nil {
 			return p, err
 		}
@@ -630,42 +654,56 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		if left <= 0 {
 			break
 		}
-		s := `SELECT ` + listColumns + ` FROM ` + from + ` WHERE ` + where
-		a := append([]any{}, args...)
-		if done {
-			s += ` AND t.status = 'done'`
-			if q.HasAfter && q.After.Done {
-				s += ` AND (t.list_at, t.id) < (?, ?)`
-				a = append(a, q.After.At, q.After.ID)
-			}
-			s += ` ORDER BY t.list_at DESC, t.id DESC LIMIT ?`
-		} else {
-			s += ` AND t.status = 'open'`
-			if q.Window {
-				// The person's day of every due in the window is within
-				// its days: the index's range.
-				lo, hi := int64(0), int64(noDueDay-1)
-				if !q.FromDay.IsZero() {
-					lo = dayNumber(q.FromDay)
-				}
-				if !q.ToDay.IsZero() {
-					hi = dayNumber(q.ToDay)
-				}
-				s += ` AND t.list_day >= ? AND t.list_day <= ?`
-				a = append(a, lo, hi)
-			}
-			if q.HasAfter {
-				s += ` AND (t.list_day, t.priority, t.list_at, t.id) > (?, ?, ?, ?)`
-				a = append(a, q.After.Day, q.After.Priority, q.After.At, q.After.ID)
-			}
-			s += ` ORDER BY t.list_day, t.priority, t.list_at, t.id LIMIT ?`
-		}
-		a = append(a, left)
+		_, s, a := tx.pageQuery(q, from, where, args, done, left)
 		if err := tx.pageRows(s, tx.customPlan(custom, a), done, &p); err != nil {
 			return p, err
 		}
 	}
 	return p, nil
+}
+
+// pageQuery is the query of up to limit tasks of q (open ones, or done
+// ones when done) read from from and where (with their args), in list
+// order, after q.After when it is of the same kind; it gives done back.
+func (tx *Tx) pageQuery(q TaskQuery, from, where string, args []any, done bool, limit int) (bool, string, []any) {
+	s := `SELECT ` + listColumns + ` FROM ` + from + ` WHERE ` + where
+	a := append([]any{}, args...)
+	if done {
+		s += ` AND t.status = 'done'`
+		if q.HasAfter && q.After.Done {
+			s += ` AND (t.list_at, t.id) < (?, ?)`
+			a = append(a, q.After.At, q.After.ID)
+		}
+	} else {
+		s += ` AND t.status = 'open'`
+		if q.Window {
+			// The person's day of every due in the window is within
+			// its days: the index's range.
+			lo, hi := int64(0), int64(noDueDay-1)
+			if !q.FromDay.IsZero() {
+				lo = dayNumber(q.FromDay)
+			}
+			if !q.ToDay.IsZero() {
+				hi = dayNumber(q.ToDay)
+			}
+			s += ` AND t.list_day >= ? AND t.list_day <= ?`
+			a = append(a, lo, hi)
+		}
+		if q.HasAfter {
+			s += ` AND (t.list_day, t.priority, t.list_at, t.id) > (?, ?, ?, ?)`
+			a = append(a, q.After.Day, q.After.Priority, q.After.At, q.After.ID)
+		}
+	}
+	return done, s + ` ORDER BY ` + pageOrder(done, "t.") + ` LIMIT ?`, append(a, limit)
+}
+
+// pageOrder is the list order of open tasks, or of done ones, over the
+// columns of the table or subquery named by prefix ("t.").
+func pageOrder(done bool, prefix string) string {
+	if done {
+		return prefix + "list_at DESC, " + prefix + "id DESC"
+	}
+	return prefix + "list_day, " + prefix + "priority, " + prefix + "list_at, " + prefix + "id"
 }
 
 // ids runs q, a query of one integer column (row ids), and returns its
@@ -708,12 +746,13 @@ func (tx *Tx) customPlan(on bool, args []any) []any {
 func dayNumber(d tz.Date) int64 { return int64(d.Year*10000 + int(d.Month)*100 + d.Day) }
 
 // pageColumns are the task columns a page reads: what a list line and its
-// Data show (every column but the uid, the stamps and deleted_at).
+// Data show (every column but the uid, the notes, the stamps and
+// deleted_at).
 var pageColumns = func() []string {
 	var cols []string
 	for _, c := range taskColumns {
 		switch c {
-		case "uid", "created_at", "updated_at", "deleted_at":
+		case "uid", "notes", "created_at", "updated_at", "deleted_at":
 		default:
 			cols = append(cols, c)
 		}
@@ -724,39 +763,44 @@ var pageColumns = func() []string {
 // listColumns are the columns a page reads: pageColumns and the key.
 var listColumns = "t." + strings.Join(pageColumns, ", t.") + ", t.list_day, t.list_at"
 
-// pageRows runs one page query and appends its tasks and keys to p.
-func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage) error {
+// pageRows runs one page query and appends its tasks and keys to p. The
+// query's rows may lead with more columns, scanned into lead (the same on
+// every row); a row whose task columns are NULL (a LEFT JOIN's empty
+// page) is no task.
+func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage, lead ...any) error {
 	rows, err := tx.query(q, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	names := pageColumns
-	vals := make([]any, len(names)+2)
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	var c taskCols
+	var day, at any
+	ptrs := make([]any, 0, len(lead)+len(pageColumns)+2)
+	ptrs = append(ptrs, lead...)
+	for _, name := range pageColumns {
+		ptrs = append(ptrs, c.dest(name))
 	}
-	r := make(Row, len(names))
+	ptrs = append(ptrs, &day, &at)
 	for rows.Next() {
 		if err := tx.ctx.Err(); err != nil {
 			return err
 		}
+		c = taskCols{}
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		for i, c := range names {
-			r[c] = vals[i]
+		if c.id == nil {
+			continue
 		}
-		t, err := decodeTask(r)
+		t, err := c.decode()
 		if err != nil {
 			return err
 		}
-		day, _ := integer(vals[len(names)])
-		at, _ := integer(vals[len(names)+1])
-		k := TaskKey{Done: done, ID: t.ID, At: at}
+		d, _ := integer(day)
+		a, _ := integer(at)
+		k := TaskKey{Done: done, ID: t.ID, At: a}
 		if !done {
-			k.Day, k.Priority = day, int64(t.Priority)
+			k.Day, k.Priority = d, int64(t.Priority)
 		}
 		p.Tasks = append(p.Tasks, t)
 		p.Keys = append(p.Keys, k)

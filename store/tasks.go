@@ -151,20 +151,84 @@ func plainStrings(s string) (out []string, ok bool) {
 // means the row breaks the schema's own forms, a bug or a hand-edited
 // database, and names the task.
 func decodeTask(r Row) (task.Task, error) {
+	return taskCols{id: r["id"], uid: r["uid"], title: r["title"], notes: r["notes"], dueDate: r["due_date"], dueTime: r["due_time"],
+		dueZone: r["due_zone"], dueAt: r["due_at"], priority: r["priority"], tags: r["tags"], rrule: r["rrule"], repeatFrom: r["repeat_from"],
+		remindBefore: r["remind_before"], remindAt: r["remind_at"], remindZone: r["remind_zone"], remindOnce: r["remind_once"],
+		status: r["status"], completedAt: r["completed_at"], createdAt: r["created_at"], updatedAt: r["updated_at"]}.decode()
+}
+
+// taskCols are the columns of a row of tasks as the driver gives them, nil
+// for one not read: what decodeTask reads from a Row, and a list page
+// ([Tx.pageRows]) scans into by position.
+type taskCols struct {
+	id, uid, title, notes, dueDate, dueTime, dueZone, dueAt, priority, tags, rrule, repeatFrom,
+	remindBefore, remindAt, remindZone, remindOnce, status, completedAt, createdAt, updatedAt any
+}
+
+// dest is the scan destination of the column called name, nil for one
+// taskCols does not hold.
+func (c *taskCols) dest(name string) *any {
+	switch name {
+	case "id":
+		return &c.id
+	case "uid":
+		return &c.uid
+	case "title":
+		return &c.title
+	case "notes":
+		return &c.notes
+	case "due_date":
+		return &c.dueDate
+	case "due_time":
+		return &c.dueTime
+	case "due_zone":
+		return &c.dueZone
+	case "due_at":
+		return &c.dueAt
+	case "priority":
+		return &c.priority
+	case "tags":
+		return &c.tags
+	case "rrule":
+		return &c.rrule
+	case "repeat_from":
+		return &c.repeatFrom
+	case "remind_before":
+		return &c.remindBefore
+	case "remind_at":
+		return &c.remindAt
+	case "remind_zone":
+		return &c.remindZone
+	case "remind_once":
+		return &c.remindOnce
+	case "status":
+		return &c.status
+	case "completed_at":
+		return &c.completedAt
+	case "created_at":
+		return &c.createdAt
+	case "updated_at":
+		return &c.updatedAt
+	}
+	return nil
+}
+
+// decode is decodeTask of the row c holds.
+func (c taskCols) decode() (task.Task, error) {
 	var t task.Task
-	t.ID, _ = integer(r["id"])
+	t.ID, _ = integer(c.id)
 	bad := func(err error) (task.Task, error) { return t, fmt.Errorf("task %s: %w", task.Label(t.ID), err) }
-	t.UID = text(r["uid"])
-	t.Title = text(r["title"])
-	t.Notes = text(r["notes"])
-	pr, _ := integer(r["priority"])
+	t.UID = text(c.uid)
+	t.Title = text(c.title)
+	t.Notes = text(c.notes)
+	pr, _ := integer(c.priority)
 	t.Priority = int(pr)
-	t.Status = text(r["status"])
+	t.Status = text(c.status)
 	var err error
-	if t.Due, t.HasDue, err = decodeDue(text(r["due_date"]), text(r["due_time"]), text(r["due_zone"]), r["due_at"]); err != nil {
+	if t.Due, t.HasDue, err = decodeDue(text(c.dueDate), text(c.dueTime), text(c.dueZone), c.dueAt); err != nil {
 		return bad(err)
 	}
-	if tags := text(r["tags"]); tags != "" {
+	if tags := text(c.tags); tags != "" {
 		var ok bool
 		if t.Tags, ok = plainStrings(tags); !ok {
 			if err := json.Unmarshal([]byte(tags), &t.Tags); err != nil {
@@ -172,29 +236,29 @@ func decodeTask(r Row) (task.Task, error) {
 			}
 		}
 	}
-	if rr := text(r["rrule"]); rr != "" {
+	if rr := text(c.rrule); rr != "" {
 		if t.Rule, err = recur.ParseRule(rr); err != nil {
 			return bad(err)
 		}
-		t.RepeatFrom = text(r["repeat_from"])
+		t.RepeatFrom = text(c.repeatFrom)
 		if t.RepeatFrom == "" {
 			t.RepeatFrom = task.Schedule
 		}
 	}
-	if t.Reminders, err = item.ParseReminders(text(r["remind_before"]), text(r["remind_at"])); err != nil {
+	if t.Reminders, err = item.ParseReminders(text(c.remindBefore), text(c.remindAt)); err != nil {
 		return bad(err)
 	}
-	t.RemindZone = text(r["remind_zone"])
-	if t.RemindOnce, err = item.ParseOnce(text(r["remind_once"])); err != nil {
+	t.RemindZone = text(c.remindZone)
+	if t.RemindOnce, err = item.ParseOnce(text(c.remindOnce)); err != nil {
 		return bad(err)
 	}
-	if c, ok := integer(r["completed_at"]); ok {
-		t.CompletedAt = time.Unix(c, 0).UTC()
+	if v, ok := integer(c.completedAt); ok {
+		t.CompletedAt = time.Unix(v, 0).UTC()
 	}
-	if c, ok := integer(r["created_at"]); ok {
-		t.CreatedAt = time.Unix(c, 0).UTC()
+	if v, ok := integer(c.createdAt); ok {
+		t.CreatedAt = time.Unix(v, 0).UTC()
 	}
-	if u := text(r["updated_at"]); u != "" {
+	if u := text(c.updatedAt); u != "" {
 		t.UpdatedAt, _ = time.Parse(time.RFC3339, u)
 	}
 	return t, nil

@@ -107,7 +107,12 @@ func (o *Output) Text() string {
 	if o == nil {
 		return ""
 	}
+	n := len(o.Heading) + len(o.Footer) + 2
+	for _, r := range o.Rows {
+		n += len(r) + 1
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation, not one per doubling
 	add := func(s string) {
 		if s == "" {
 			return

@@ -218,6 +218,29 @@ func NestedList[T any](name, desc string) Property {
 	return Property{Name: name, Type: "array", Items: "object", Description: desc, nested: OutputOf[T]()}
 }
 
+// WithDefault returns p, a Nested or NestedList member, with the default
+// value v (as JSON) written on its member field: the value a program
+// takes when the field is left out of a row (omitempty). It panics when
+// p has no such field, at start-up.
+func (p Property) WithDefault(field string, v any) Property {
+	var n map[string]any
+	if err := json.Unmarshal(p.nested, &n); err != nil {
+		panic("tools: " + p.Name + " is not a Nested or NestedList member")
+	}
+	props, _ := n["properties"].(map[string]any)
+	f, ok := props[field].(map[string]any)
+	if !ok {
+		panic("tools: " + p.Name + " has no field " + field)
+	}
+	f["default"] = v
+	b, err := json.Marshal(n)
+	if err != nil {
+		panic("tools: " + err.Error())
+	}
+	p.nested = b
+	return p
+}
+
 // Output returns s as the JSON Schema of a result's Data:
 // {"type":"object","properties":{…},"required":[…]}, open to members it
 // does not name, so a new member does not break a client that checks.

@@ -110,17 +110,17 @@ func TestEveryAnswerWithinBounds(t *testing.T) {
 				t.Errorf("%s gives %d characters of notes, want all 10000", c.name, got)
 			}
 		}
+		// list_tasks leaves the notes to get_task.
 		var list struct {
-			Tasks []struct {
-				Notes    string `json:"notes"`
-				NotesCut bool   `json:"notes_cut"`
-			} `json:"tasks"`
+			Tasks []map[string]any `json:"tasks"`
 		}
 		if err := json.Unmarshal(call("list_tasks", `{"limit":100}`).Data, &list); err != nil || len(list.Tasks) == 0 {
 			t.Fatalf("list_tasks data: %v", err)
 		}
-		if n := utf8.RuneCountInString(list.Tasks[0].Notes); n > 100 || !list.Tasks[0].NotesCut {
-			t.Errorf("list_tasks carries %d characters of notes (notes_cut %v), want a preview of at most 100 and notes_cut", n, list.Tasks[0].NotesCut)
+		for _, k := range []string{"notes", "notes_cut"} {
+			if _, ok := list.Tasks[0][k]; ok {
+				t.Errorf("list_tasks carries %q; the notes are get_task's only", k)
+			}
 		}
 	})
 }

@@ -166,14 +166,13 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 		if len(rows) == limit {
 			break
 		}
-		st := v.standing(t)
-		l := v.line(t, st)
+		l := v.line(t, v.standing(t))
 		if len(rows) > 0 && used+len(l)+1 > budget {
 			break
 		}
 		used += len(l) + 1
 		rows = append(rows, l)
-		page2 = append(page2, v.listRowAs(t, st))
+		page2 = append(page2, v.listRow(t))
 	}
 	next := ""
 	if len(rows) < len(page.Tasks) {
@@ -201,9 +200,18 @@ func list(e *tools.Env, in listIn) tools.ExecResult {
 	if next != "" {
 		out.Footer = fmt.Sprintf("More: call list_tasks again with cursor “%s”.", next)
 	}
-	return tools.SuccessWithData(out.Text(), map[string]any{
-		"tasks": page2, "total": total, "total_exact": exact, "offset": offset, "next_cursor": next,
-	})
+	return tools.SuccessWithData(out.Text(), listPage{Tasks: page2, Total: total, TotalExact: exact, Offset: offset, NextCursor: next})
+}
+
+// listPage is list_tasks' Data (listOutput): a struct, not a map, so
+// json.Marshal writes it without sorting keys; its fields are in the
+// order a map's keys were written, so the bytes are the same.
+type listPage struct {
+	NextCursor string    `json:"next_cursor"`
+	Offset     int       `json:"offset"`
+	Tasks      []listRow `json:"tasks"`
+	Total      int       `json:"total"`
+	TotalExact bool      `json:"total_exact"`
 }
 
 // heading is list_tasks' count of total tasks: "1000 open tasks", or

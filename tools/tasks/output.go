@@ -1,6 +1,9 @@
 package tasks
 
-import "github.com/assistant-dev/assistant/tools"
+import (
+	"github.com/assistant-dev/assistant/task"
+	"github.com/assistant-dev/assistant/tools"
+)
 
 // shown is get_task's Data: the task whole, with its latest completions.
 type shown struct {
@@ -13,7 +16,7 @@ var (
 	writtenOutput = tools.OutputOf[written]()
 	shownOutput   = tools.OutputOf[shown]()
 	listOutput    = tools.Schema{Properties: []tools.Property{
-		tools.NestedList[listRow]("tasks", "The tasks of this page, in the order of the text."),
+		tools.NestedList[listRow]("tasks", "The tasks of this page, in the order of the text.").WithDefault("status", task.Open),
 		tools.Int("total", "How many tasks match, counted up to 1000, on every page."),
 		tools.Bool("total_exact", "False when more than total match."),
 		tools.Int("offset", "How many matching tasks come before this page."),

@@ -242,18 +242,18 @@ func (v view) dataAs(t task.Task, standing string) taskData {
 	return d
 }
 
-// listRow is a task as a list's Data gives it (list_tasks): lean, so a
-// page of 50 stays small for the client that decodes it. A field at its
-// empty value is left out (no notes, tags or reminders, not overdue, no
-// due, not repeating, not done), and the stamps (created_at, updated_at)
-// are get_task's only. The fields it has read as in [taskData].
+// listRow is a task as a list's Data gives it (list_tasks): what the
+// page's line shows, as fields a program can act on, so a page of 50 stays
+// small for the client that decodes it. A field at its empty value is left
+// out (no tags or reminders, not overdue, no due, not repeating, not
+// done), status too when it is "open" (the schema's default). The notes,
+// the standing in words (the text's line has it; due and overdue say it
+// to a program) and the stamps (created_at, updated_at) are get_task's
+// only. The fields it has read as in [taskData].
 type listRow struct {
 	ID           string   `json:"id"`
 	Title        string   `json:"title"`
-	Notes        string   `json:"notes,omitempty"`
-	NotesCut     bool     `json:"notes_cut,omitempty"`
-	Status       string   `json:"status"`
-	Standing     string   `json:"standing"`
+	Status       string   `json:"status,omitempty"`
 	Overdue      bool     `json:"overdue,omitempty"`
 	Due          string   `json:"due,omitempty"`
 	DueAllDay    bool     `json:"due_all_day,omitempty"`
@@ -271,16 +271,15 @@ type listRow struct {
 	CompletedAt  string   `json:"completed_at,omitempty"`
 }
 
-// listRowAs is t as a list row (standing is v.standing(t)): notes only as
-// their preview (item.Preview), with notes_cut set when get_task has
-// more.
-func (v view) listRowAs(t task.Task, standing string) listRow {
+// listRow is t as a list row.
+func (v view) listRow(t task.Task) listRow {
 	d := listRow{
-		ID: label(t.ID), Title: t.Title, Status: t.Status,
-		Standing: standing, Overdue: v.overdue(t), Priority: t.Priority,
+		ID: label(t.ID), Title: t.Title, Overdue: v.overdue(t), Priority: t.Priority,
 		Tags: t.Tags, RemindBefore: t.Reminders.Before,
 	}
-	d.Notes, d.NotesCut = item.Preview(t.Notes)
+	if t.Status != task.Open {
+		d.Status = t.Status
+	}
 	p := v.parts(t)
 	d.RemindAt, d.RemindZone, d.RemindOnce = p.RemindAt, p.RemindZone, p.RemindOnce
 	d.Due, d.DueAllDay, d.DueZone, d.DueAt = p.Due, p.DueAllDay, p.DueZone, p.DueAt

@@ -66,9 +66,9 @@ func AddTask() tools.Tool {
 // ListTasks is the list_tasks tool. Data: {"tasks": [{…}], "total": 40,
 // "total_exact": true, "offset": 0, "next_cursor": "k…"}; total is
 // counted up to [TotalCap] (total_exact false past it); next_cursor is
-// opaque (the position and the key of the last task shown); each task's
-// notes are their preview (item.Preview) with "notes_cut" set when
-// get_task has more.
+// opaque (the position and the key of the last task shown); each task is
+// a [listRow]: what its line shows, without the notes, which get_task
+// gives.
 func ListTasks() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "list_tasks",

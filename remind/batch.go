@@ -377,14 +377,26 @@ func (e *Engine) deliverMany(ctx context.Context, people []person, total *Result
 				}
 				// One delivery a person at a time, so other processes
 				// take the person's next ones meanwhile, as they would
-				// from a pass of one person.
+				// from a pass of one person. What each claims first is
+				// read for all of them in one statement, after the
+				// marks above (held back until it).
+				now, lease := e.now(), &leaseReading{}
+				if len(take) > 0 {
+					ids := make([]int64, len(take))
+					for i, p := range take {
+						ids[i] = p.ID
+					}
+					if err := tx.ReadToSendAhead(ids, now, e.leaseGiven()); err != nil {
+						return err
+					}
+				}
 				for _, p := range take {
 					if len(batch) >= room {
 						break
 					}
 					ptx := tx.As(p.ID)
 					for {
-						d, more, err := e.claimIn(ptx, p, &tr)
+						d, more, err := e.claimIn(ptx, p, &tr, now, lease)
 						if err != nil {
 							return err
 						}

@@ -88,6 +88,33 @@ func TestReadAheadAnswersAsTheDatabase(t *testing.T) {
 				for _, p := range people {
 					compareDue(t, tx.As(p.ID), p, now, toSend[p.ID], checked)
 				}
+				// The delivery each claims first, read for both.
+				if err := tx.ReadToSendAhead(ids, now, eng.leaseGiven()); err != nil {
+					return err
+				}
+				for _, p := range people {
+					v := tx.As(p.ID)
+					if !slices.Contains(v.AheadHeld(), "NextToSend") {
+						t.Fatalf("NextToSend of %s is not read ahead", p.Name)
+					}
+					a, okA, err := v.NextToSend(now, eng.leaseGiven())
+					if err != nil {
+						return err
+					}
+					if slices.Contains(v.AheadHeld(), "NextToSend") {
+						t.Fatalf("NextToSend of %s did not answer from the read-ahead", p.Name)
+					}
+					b, okB, err := v.NextToSend(now, eng.leaseGiven())
+					if err != nil {
+						return err
+					}
+					if fmt.Sprintf("%+v %v", a, okA) != fmt.Sprintf("%+v %v", b, okB) {
+						t.Fatalf("NextToSend of %s: read ahead %+v %v, from the database %+v %v", p.Name, a, okA, b, okB)
+					}
+					if okA {
+						checked["NextToSend"]++
+					}
+				}
 				return errRollBack
 			})
 			if !errors.Is(err, errRollBack) {
@@ -108,7 +135,7 @@ func TestReadAheadAnswersAsTheDatabase(t *testing.T) {
 			t.Error("no rebuild read pending deliveries ahead")
 		}
 		for _, m := range []string{"ReminderState", "LatestChange", "RemindCandidates", "NextFires", "PendingItems",
-			"OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue", "due"} {
+			"OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue", "due", "NextToSend"} {
 			if checked[m] < 2 {
 				t.Errorf("%s was answered from the read-ahead %d times; want at least 2", m, checked[m])
 			}

@@ -48,6 +48,13 @@ type ahead struct {
 	haveEvents bool
 	due        *aheadDue     // NextFiresDue (ReadDueAhead)
 	snoozes    *aheadSnoozes // SnoozesDue (ReadDueAhead)
+	toSend     *aheadToSend  // NextToSend (ReadToSendAhead)
+}
+
+type aheadToSend struct {
+	now, lease int64
+	d          Delivery
+	ok         bool
 }
 
 type aheadState struct {
@@ -86,7 +93,7 @@ func (a *ahead) forgetWritable(op string) {
 	if a == nil {
 		return
 	}
-	a.state, a.fires, a.haveFires, a.pending, a.due = nil, nil, false, nil, nil
+	a.state, a.fires, a.haveFires, a.pending, a.due, a.toSend = nil, nil, false, nil, nil, nil
 	switch op {
 	case "SetNextFires", "MoveNextFire", "DropNextFire", "SaveReminderState", "RecordDelivery":
 	default:
@@ -538,7 +545,7 @@ func (tx *Tx) takeEvents(ids []int64) (map[int64]WatchedEvent, bool) {
 // AheadHeld names what is read ahead for the view's person and not yet
 // answered, in the names of the methods it answers ("ReminderState",
 // "LatestChange", "RemindCandidates", "NextFires", "PendingItems",
-// "OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue"): for tests that check a call
+// "OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue", "NextToSend"): for tests that check a call
 // was answered from it.
 func (tx *Tx) AheadHeld() []string {
 	a := tx.ahead
@@ -552,7 +559,7 @@ func (tx *Tx) AheadHeld() []string {
 	}{{"ReminderState", a.state != nil}, {"LatestChange", a.mark != nil}, {"RemindCandidates", a.cands != nil},
 		{"NextFires", a.haveFires}, {"PendingItems", a.pending != nil}, {"OpenTasksByID", a.taskIDs != nil},
 		{"EventsForReminders", a.eventIDs != nil && a.haveEvents},
-		{"NextFiresDue", a.due != nil}, {"SnoozesDue", a.snoozes != nil}} {
+		{"NextFiresDue", a.due != nil}, {"SnoozesDue", a.snoozes != nil}, {"NextToSend", a.toSend != nil}} {
 		if h.held {
 			out = append(out, h.name)
 		}
@@ -681,4 +688,67 @@ func (tx *Tx) takeSnoozes(now time.Time) ([]Snooze, bool) {
 	list := tx.ahead.snoozes.list
 	tx.ahead.snoozes = nil
 	return list, true
+}
+
+// ReadToSendAhead reads, for each of owners (people of tx, a WriteMany),
+// the delivery their [Tx.NextToSend] at now and leaseNow finds, in one
+// statement for all of them (what is held back is written first); each
+// person's next NextToSend with the same now and leaseNow answers from
+// it, unless the person wrote meanwhile. With a zero leaseNow the lease
+// clock is read once, by this statement, for all of them: a lease that
+// ends between this read and a person's own call is left to the next
+// pass, as it would be had the call come a moment sooner.
+func (tx *Tx) ReadToSendAhead(owners []int64, now, leaseNow time.Time) error {
+	src, arg := tx.ownerList(owners)
+	clock, clockArgs := tx.leaseClock(leaseNow)
+	args := append([]any{arg, now.Unix()}, clockArgs...)
+	rows, err := tx.query(`SELECT o.id, `+prefixed("d.", deliveryColumns)+` FROM `+src+` JOIN reminder_deliveries d
+		ON d.id = (SELECT x.id FROM reminder_deliveries x WHERE x.owner_id = o.id
+		AND ((x.status = 'pending' AND x.next_attempt <= ?) OR (x.status = 'claimed' AND coalesce(x.lease_until, 0) <= `+clock+`))
+		ORDER BY x.next_attempt, x.id LIMIT 1)`, args...)
+	if err != nil {
+		return err
+	}
+	found := map[int64]Delivery{}
+	for rows.Next() {
+		var owner int64
+		d, err := scanDelivery(ownerFirst{rows, &owner})
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		found[owner] = d
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range owners {
+		if _, ok := slices.BinarySearch(tx.many.ids, id); !ok {
+			continue
+		}
+		d, ok := found[id]
+		tx.aheadOf(id).toSend = &aheadToSend{now: now.Unix(), lease: leaseNow.Unix(), d: d, ok: ok}
+	}
+	return nil
+}
+
+// prefixed is the comma-separated columns of cols, each with prefix.
+func prefixed(prefix, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = prefix + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// takeToSend answers NextToSend(now, leaseNow) from the read-ahead, once;
+// found is false when it holds no answer for them.
+func (tx *Tx) takeToSend(now, leaseNow time.Time) (d Delivery, ok, found bool) {
+	if tx.ahead == nil || tx.ahead.toSend == nil || tx.ahead.toSend.now != now.Unix() || tx.ahead.toSend.lease != leaseNow.Unix() {
+		return Delivery{}, false, false
+	}
+	a := tx.ahead.toSend
+	tx.ahead.toSend = nil
+	return a.d, a.ok, true
 }

@@ -9,8 +9,8 @@ import (
 // the same few rows for every person it takes (their index,
 // [Tx.SetNextFires]; the fires that came due, [Tx.RecordDeliveryLater];
 // the items it recorded, [Tx.MoveNextFire]; their row of remind_state,
-// [Tx.SaveReminderState]), and reads nothing back from them until it
-// moves on to the next step. In a [Store.WriteMany] transaction those
+// [Tx.SaveReminderState]; the deliveries it sent, [Tx.MarkSent]), and
+// reads nothing back from them until it moves on to the next step. In a [Store.WriteMany] transaction those
 // are held back and written together, one statement a kind for all the
 // people of the transaction, just before the first statement that names
 // remind_next, remind_state or reminder_deliveries (a read of them, any
@@ -32,6 +32,7 @@ type later struct {
 	moves      []laterFire // MoveNextFire
 	states     []laterState
 	deliveries []laterDelivery
+	sent       []laterSent
 	moved      map[int64]bool // the people with moves held
 	err        error          // the first error of a held-back write
 }
@@ -42,7 +43,14 @@ const (
 	laterMoves
 	laterStates
 	laterDeliveries
+	laterMarks
 )
+
+type laterSent struct {
+	owner, rowID int64
+	at           int64  // sent_at
+	to           string // delivered_to
+}
 
 type laterDelivery struct {
 	owner int64
@@ -61,7 +69,7 @@ type laterState struct {
 }
 
 func (l *later) empty() bool {
-	return l == nil || len(l.fires)+len(l.moves)+len(l.states)+len(l.deliveries) == 0
+	return l == nil || len(l.fires)+len(l.moves)+len(l.states)+len(l.deliveries)+len(l.sent) == 0
 }
 
 // hold reports whether tx holds writes of kind back, first sending what
@@ -107,8 +115,8 @@ func (tx *Tx) sendLater() error {
 
 func (tx *Tx) sendHeld() error {
 	l := tx.later
-	fires, moves, states, deliveries := l.fires, l.moves, l.states, l.deliveries
-	l.fires, l.moves, l.states, l.deliveries = nil, nil, nil, nil
+	fires, moves, states, deliveries, sent := l.fires, l.moves, l.states, l.deliveries, l.sent
+	l.fires, l.moves, l.states, l.deliveries, l.sent = nil, nil, nil, nil, nil
 	clear(l.moved)
 	if err := tx.writeFires(lastOfEach(fires), `INSERT INTO remind_next (owner_id, item, next_fire) VALUES `,
 		` ON CONFLICT (owner_id, item) DO UPDATE SET next_fire = excluded.next_fire`); err != nil {
@@ -120,7 +128,51 @@ func (tx *Tx) sendHeld() error {
 	if err := tx.writeDeliveries(deliveries); err != nil {
 		return err
 	}
+	if err := tx.markSent(sent); err != nil {
+		return err
+	}
 	return tx.writeStates(states)
+}
+
+// markSent is MarkSent of each of list. A row marked twice keeps the
+// first mark (the second finds it sent and leaves it). SQLite runs a
+// prepared statement a row, as moveFires.
+func (tx *Tx) markSent(list []laterSent) error {
+	type key struct{ owner, row int64 }
+	seen := make(map[key]bool, len(list))
+	first := list[:0:0]
+	for _, m := range list {
+		if k := (key{m.owner, m.rowID}); !seen[k] {
+			seen[k] = true
+			first = append(first, m)
+		}
+	}
+	list = first
+	if tx.s.engine != Postgres {
+		for _, m := range list {
+			if _, err := tx.exec(markSentOne, m.at, m.to, m.owner, m.rowID); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	const row = `(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT))`
+	for len(list) > 0 {
+		n := min(len(list), perStatement*3/4)
+		args := make([]any, 0, 4*n)
+		for _, m := range list[:n] {
+			args = append(args, m.owner, m.rowID, m.at, m.to)
+		}
+		q := `UPDATE reminder_deliveries SET status = 'sent', sent_at = v.column3, lease_until = NULL, claim_token = NULL,
+			last_error = '', delivered_to = v.column4 FROM (VALUES ` + row + strings.Repeat(`, `+row, n-1) + `) AS v
+			WHERE reminder_deliveries.owner_id = v.column1 AND reminder_deliveries.id = v.column2
+			AND reminder_deliveries.status <> 'sent'`
+		if _, err := tx.exec(q, args...); err != nil {
+			return err
+		}
+		list = list[n:]
+	}
+	return nil
 }
 
 // writeDeliveries is RecordDelivery of each of list, many rows a

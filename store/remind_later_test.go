@@ -14,7 +14,7 @@ import (
 // TestHeldWritesMatchImmediate is the differential test of the writes a
 // WriteMany holds back (remind_later.go): the same random calls of two
 // people (index rows set, moved and dropped, states saved, deliveries
-// recorded, some of them again, with reads of each in between) made in
+// recorded, some of them again, and marked sent, with reads of each in between) made in
 // one WriteMany, where the writes wait for a read that needs them or the
 // commit, and each in a Write of its own, where they are made at once,
 // must answer the same and leave the same rows.
@@ -122,6 +122,15 @@ func randomRemindOps(seed uint64, n int) []remindOp {
 			op.name = fmt.Sprint("RecordDeliveryLater ", d)
 			op.run = func(tx *Tx) (string, error) { return "", tx.RecordDeliveryLater(d, base) }
 		case 8:
+			if r.IntN(2) == 0 {
+				// A delivery recorded before (the row ids are the same
+				// in both databases: the same inserts, in the same
+				// order) marked sent, perhaps twice.
+				rowID, to := int64(1+r.IntN(12)), []string{"log"}
+				op.name = fmt.Sprint("MarkSent ", rowID)
+				op.run = func(tx *Tx) (string, error) { return "", tx.MarkSent(rowID, base.Add(time.Hour), to) }
+				break
+			}
 			op.name = "NextFires"
 			op.run = func(tx *Tx) (string, error) {
 				list, err := tx.NextFires()
@@ -157,8 +166,8 @@ func remindRows(t *testing.T, f *fixture, owners []int64) string {
 		for _, q := range []string{
 			`SELECT item, coalesce(next_fire, -1) FROM remind_next WHERE owner_id = ? ORDER BY item`,
 			`SELECT change_mark, zone, passed_at, coalesce(horizon, -1) FROM remind_state WHERE owner_id = ?`,
-			`SELECT item, occurrence, trigger, fire_at, delivery_id, status, next_attempt, last_error, created_at,
-				coalesce(local_fire, '') FROM reminder_deliveries WHERE owner_id = ? ORDER BY item, fire_at`,
+			`SELECT id, item, occurrence, trigger, fire_at, delivery_id, status, next_attempt, last_error, created_at,
+				coalesce(local_fire, ''), coalesce(sent_at, -1), delivered_to FROM reminder_deliveries WHERE owner_id = ? ORDER BY item, fire_at`,
 		} {
 			rows, err := f.s.DB().QueryContext(f.ctx, q, o)
 			if err != nil {

@@ -540,6 +540,9 @@ func (tx *Tx) LeaseNow() (time.Time, error) {
 // row). A zero leaseNow means the shared lease clock ([Tx.LeaseNow]), read
 // by this same statement on PostgreSQL. ok is false when there is none.
 func (tx *Tx) NextToSend(now, leaseNow time.Time) (d Delivery, ok bool, err error) {
+	if d, ok, found := tx.takeToSend(now, leaseNow); found {
+		return d, ok, nil
+	}
 	clock, clockArgs := tx.leaseClock(leaseNow)
 	args := append([]any{tx.owner, now.Unix()}, clockArgs...)
 	d, err = scanDelivery(tx.queryRow(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ?
@@ -618,11 +621,19 @@ func (tx *Tx) MarkSent(rowID int64, sentAt time.Time, deliveredTo []string) erro
 	if err := tx.writable("MarkSent"); err != nil {
 		return err
 	}
-	_, err := tx.exec(`UPDATE reminder_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL,
-		claim_token = NULL, last_error = '', delivered_to = ? WHERE owner_id = ? AND id = ? AND status <> 'sent'`,
-		sentAt.Unix(), deliveredJSON(deliveredTo), tx.owner, rowID)
+	if held, err := tx.hold(laterMarks); err != nil || held {
+		if held {
+			tx.later.sent = append(tx.later.sent, laterSent{owner: tx.owner, rowID: rowID, at: sentAt.Unix(), to: deliveredJSON(deliveredTo)})
+		}
+		return err
+	}
+	_, err := tx.exec(markSentOne, sentAt.Unix(), deliveredJSON(deliveredTo), tx.owner, rowID)
 	return err
 }
+
+// markSentOne is MarkSent's statement for one row.
+const markSentOne = `UPDATE reminder_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL,
+	claim_token = NULL, last_error = '', delivered_to = ? WHERE owner_id = ? AND id = ? AND status <> 'sent'`
 
 // MarkFailed records a failed attempt of the delivery rowID while it is
 // still claimed under token: failed for good when retryAt is zero, else

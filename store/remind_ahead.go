@@ -701,11 +701,13 @@ func (tx *Tx) takeSnoozes(now time.Time) ([]Snooze, bool) {
 func (tx *Tx) ReadToSendAhead(owners []int64, now, leaseNow time.Time) error {
 	src, arg := tx.ownerList(owners)
 	clock, clockArgs := tx.leaseClock(leaseNow)
-	args := append([]any{arg, now.Unix()}, clockArgs...)
-	rows, err := tx.query(`SELECT o.id, `+prefixed("d.", deliveryColumns)+` FROM `+src+` JOIN reminder_deliveries d
-		ON d.id = (SELECT x.id FROM reminder_deliveries x WHERE x.owner_id = o.id
+	// The ids first (a probe of each person's rows), then their rows by
+	// id: a join on the subquery would have SQLite's planner run it for
+	// every row of the table.
+	rows, err := tx.query(`SELECT owner_id, `+deliveryColumns+` FROM reminder_deliveries WHERE id IN
+		(SELECT (SELECT x.id FROM reminder_deliveries x WHERE x.owner_id = o.id
 		AND ((x.status = 'pending' AND x.next_attempt <= ?) OR (x.status = 'claimed' AND coalesce(x.lease_until, 0) <= `+clock+`))
-		ORDER BY x.next_attempt, x.id LIMIT 1)`, args...)
+		ORDER BY x.next_attempt, x.id LIMIT 1) FROM `+src+`)`, append([]any{now.Unix()}, append(clockArgs, arg)...)...)
 	if err != nil {
 		return err
 	}
@@ -731,15 +733,6 @@ func (tx *Tx) ReadToSendAhead(owners []int64, now, leaseNow time.Time) error {
 		tx.aheadOf(id).toSend = &aheadToSend{now: now.Unix(), lease: leaseNow.Unix(), d: d, ok: ok}
 	}
 	return nil
-}
-
-// prefixed is the comma-separated columns of cols, each with prefix.
-func prefixed(prefix, cols string) string {
-	parts := strings.Split(cols, ",")
-	for i, c := range parts {
-		parts[i] = prefix + strings.TrimSpace(c)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // takeToSend answers NextToSend(now, leaseNow) from the read-ahead, once;

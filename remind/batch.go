@@ -186,27 +186,21 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 	err = e.s.WriteMany(ctx, ids, func(tx *store.Tx) error {
 		r, n, due = Result{}, 0, make([]bool, 0, len(people))
 		start := time.Now()
-		read := 0 // people[:read] are read ahead
-		for i, p := range people {
-			if i == read {
-				// The budget ends the transaction between the groups
-				// read ahead, never inside one: a loaded machine would
-				// otherwise read a group ahead for each one it then
-				// has the time to take.
-				if n > 0 && time.Since(start) > recordBudget {
-					break
-				}
-				read = min(len(people), i+readAheadPeople)
-				if err := e.readAhead(tx, people[i:read], now); err != nil {
-					return err
-				}
+		for n < len(people) {
+			// The budget ends the transaction between the groups read
+			// ahead, never inside one: a loaded machine would otherwise
+			// read a group ahead for each one it then has the time to
+			// take.
+			if n > 0 && time.Since(start) > recordBudget {
+				break
 			}
-			d, err := e.recordIn(tx.As(p.ID), p, now, &r)
+			group := people[n:min(len(people), n+readAheadPeople)]
+			d, err := e.recordGroup(tx, group, now, &r)
 			if err != nil {
 				return err
 			}
-			due = append(due, d)
-			n++
+			due = append(due, d...)
+			n += len(group)
 		}
 		return nil
 	})
@@ -214,6 +208,54 @@ func (e *Engine) recordMany(ctx context.Context, people []person, now time.Time)
 		n = len(people)
 	}
 	return n, due, r, err
+}
+
+// recordGroup is recordIn for each of people in tx, a WriteMany, step by
+// step for all of them: their reads read ahead (readAhead), each one's
+// index brought up to date (sync), what came due read ahead for all
+// (store.Tx.ReadDueAhead), each one's record step and state, then who has
+// a delivery to take now, read for all (store.Tx.ToSendAhead). The writes
+// of the index and the states are held back and written for all at once
+// (store/remind_later.go). One person's steps read and write only their
+// own rows, so taking the people step by step instead of one after the
+// other changes nothing of what is recorded. It returns, in the order of
+// people, which have a delivery to take now.
+func (e *Engine) recordGroup(tx *store.Tx, people []person, now time.Time, r *Result) ([]bool, error) {
+	if err := e.readAhead(tx, people, now); err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(people))
+	views := make([]*store.Tx, len(people))
+	states := make([]state, len(people))
+	for i, p := range people {
+		ids[i], views[i] = p.ID, tx.As(p.ID)
+		st, err := e.sync(views[i], p, now, r)
+		if err != nil {
+			return nil, err
+		}
+		states[i] = st
+	}
+	if err := tx.ReadDueAhead(ids, now); err != nil {
+		return nil, err
+	}
+	for i, p := range people {
+		if err := e.record(views[i], p, states[i], now, r); err != nil {
+			return nil, err
+		}
+		states[i].PassedAt = now.Truncate(time.Second)
+		if err := saveState(views[i], states[i]); err != nil {
+			return nil, err
+		}
+	}
+	toSend, err := tx.ToSendAhead(ids, now, e.leaseGiven())
+	if err != nil {
+		return nil, err
+	}
+	due := make([]bool, len(people))
+	for i, p := range people {
+		due[i] = toSend[p.ID]
+	}
+	return due, nil
 }
 
 // readAheadPeople is how many people of a record transaction have what
@@ -335,14 +377,26 @@ func (e *Engine) deliverMany(ctx context.Context, people []person, total *Result
 				}
 				// One delivery a person at a time, so other processes
 				// take the person's next ones meanwhile, as they would
-				// from a pass of one person.
+				// from a pass of one person. What each claims first is
+				// read for all of them in one statement, after the
+				// marks above (held back until it).
+				now, lease := e.now(), &leaseReading{}
+				if len(take) > 0 {
+					ids := make([]int64, len(take))
+					for i, p := range take {
+						ids[i] = p.ID
+					}
+					if err := tx.ReadToSendAhead(ids, now, e.leaseGiven()); err != nil {
+						return err
+					}
+				}
 				for _, p := range take {
 					if len(batch) >= room {
 						break
 					}
 					ptx := tx.As(p.ID)
 					for {
-						d, more, err := e.claimIn(ptx, p, &tr)
+						d, more, err := e.claimIn(ptx, p, &tr, now, lease)
 						if err != nil {
 							return err
 						}

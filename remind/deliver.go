@@ -150,7 +150,7 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 	_, err := e.s.Write(ctx, p.ID, "remind", func(tx *store.Tx) error {
 		tr = Result{}
 		var err error
-		d, more, err = e.claimIn(tx, p, &tr)
+		d, more, err = e.claimIn(tx, p, &tr, e.now(), &leaseReading{})
 		return err
 	})
 	if err == nil {
@@ -159,10 +159,30 @@ func (e *Engine) claim(ctx context.Context, p person, r *Result) (*delivery, boo
 	return d, more, err
 }
 
-// claimIn is claim's work in tx, a transaction acting for p.
-func (e *Engine) claimIn(tx *store.Tx, p person, r *Result) (d *delivery, more bool, err error) {
+// leaseReading is the lease clock read once in a transaction, when first
+// needed: the claims of one transaction take their leases from the same
+// reading, as the renewals of one do (keepLeases).
+type leaseReading struct {
+	at   time.Time
+	read bool
+}
+
+// leaseOnce is l's reading, read in tx (e.leaseNow) the first time.
+func (e *Engine) leaseOnce(tx *store.Tx, l *leaseReading) (time.Time, error) {
+	if !l.read {
+		at, err := e.leaseNow(tx)
+		if err != nil {
+			return time.Time{}, err
+		}
+		l.at, l.read = at, true
+	}
+	return l.at, nil
+}
+
+// claimIn is claim's work in tx, a transaction acting for p, at now; the
+// lease is taken from lease's reading.
+func (e *Engine) claimIn(tx *store.Tx, p person, r *Result, now time.Time, lease *leaseReading) (d *delivery, more bool, err error) {
 	err = func() error {
-		now := e.now()
 		found, ok, err := tx.NextToSend(now, e.leaseGiven())
 		if err != nil || !ok {
 			return err
@@ -207,7 +227,7 @@ func (e *Engine) claimIn(tx *store.Tx, p person, r *Result) (d *delivery, more b
 			e.log.Warn("a sender stopped before recording a result; sending again under the same delivery id",
 				"person", p.Name, "delivery", row.ID, "attempts", row.Attempt)
 		}
-		real, err := e.leaseNow(tx)
+		real, err := e.leaseOnce(tx, lease)
 		if err != nil {
 			return err
 		}

@@ -70,6 +70,51 @@ func TestReadAheadAnswersAsTheDatabase(t *testing.T) {
 				for _, p := range people {
 					compareAhead(t, tx.As(p.ID), p, eng, now, checked)
 				}
+				// What came due, read for both after their writes
+				// (an index row due now written for each, held back
+				// until this read), and who has something to send.
+				for _, p := range people {
+					if err := tx.As(p.ID).SetNextFires(store.NextFire{Item: "t0", At: now}); err != nil {
+						return err
+					}
+				}
+				if err := tx.ReadDueAhead(ids, now); err != nil {
+					return err
+				}
+				toSend, err := tx.ToSendAhead(ids, now, eng.leaseGiven())
+				if err != nil {
+					return err
+				}
+				for _, p := range people {
+					compareDue(t, tx.As(p.ID), p, now, toSend[p.ID], checked)
+				}
+				// The delivery each claims first, read for both.
+				if err := tx.ReadToSendAhead(ids, now, eng.leaseGiven()); err != nil {
+					return err
+				}
+				for _, p := range people {
+					v := tx.As(p.ID)
+					if !slices.Contains(v.AheadHeld(), "NextToSend") {
+						t.Fatalf("NextToSend of %s is not read ahead", p.Name)
+					}
+					a, okA, err := v.NextToSend(now, eng.leaseGiven())
+					if err != nil {
+						return err
+					}
+					if slices.Contains(v.AheadHeld(), "NextToSend") {
+						t.Fatalf("NextToSend of %s did not answer from the read-ahead", p.Name)
+					}
+					b, okB, err := v.NextToSend(now, eng.leaseGiven())
+					if err != nil {
+						return err
+					}
+					if fmt.Sprintf("%+v %v", a, okA) != fmt.Sprintf("%+v %v", b, okB) {
+						t.Fatalf("NextToSend of %s: read ahead %+v %v, from the database %+v %v", p.Name, a, okA, b, okB)
+					}
+					if okA {
+						checked["NextToSend"]++
+					}
+				}
 				return errRollBack
 			})
 			if !errors.Is(err, errRollBack) {
@@ -90,12 +135,60 @@ func TestReadAheadAnswersAsTheDatabase(t *testing.T) {
 			t.Error("no rebuild read pending deliveries ahead")
 		}
 		for _, m := range []string{"ReminderState", "LatestChange", "RemindCandidates", "NextFires", "PendingItems",
-			"OpenTasksByID", "EventsForReminders"} {
+			"OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue", "due", "NextToSend"} {
 			if checked[m] < 2 {
 				t.Errorf("%s was answered from the read-ahead %d times; want at least 2", m, checked[m])
 			}
 		}
 	})
+}
+
+// compareDue wants tx's NextFiresDue and SnoozesDue at now, answered
+// from the read-ahead, to equal the same calls made again, and toSend
+// (ToSendAhead's answer for the person) to be NextToSend's.
+func compareDue(t *testing.T, tx *store.Tx, p person, now time.Time, toSend bool, checked map[string]int) {
+	t.Helper()
+	for _, name := range []string{"NextFiresDue", "SnoozesDue"} {
+		call := func() (string, error) {
+			if name == "NextFiresDue" {
+				list, err := tx.NextFiresDue(now)
+				return fmt.Sprint(list), err
+			}
+			list, err := tx.SnoozesDue(now)
+			return fmt.Sprint(list), err
+		}
+		if !slices.Contains(tx.AheadHeld(), name) {
+			t.Fatalf("%s of %s is not read ahead", name, p.Name)
+		}
+		a, err := call()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(tx.AheadHeld(), name) {
+			t.Fatalf("%s of %s did not answer from the read-ahead", name, p.Name)
+		}
+		b, err := call()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a != b {
+			t.Fatalf("%s of %s: read ahead\n%s\nfrom the database\n%s", name, p.Name, a, b)
+		}
+		if name == "NextFiresDue" && a == "[]" {
+			t.Fatalf("nothing of %s is due: the index row written before the read is not seen", p.Name)
+		}
+		checked[name]++
+	}
+	_, ok, err := tx.NextToSend(now, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok != toSend {
+		t.Fatalf("%s: NextToSend finds one %v, ToSendAhead says %v", p.Name, ok, toSend)
+	}
+	if ok {
+		checked["due"]++
+	}
 }
 
 // compareAhead makes each call a record step makes once from the

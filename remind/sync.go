@@ -554,8 +554,13 @@ func (e *Engine) insert(tx *store.Tx, p person, label, occ, trig string, at time
 		status = store.DeliverySkipped
 		why = "missed by " + humanDuration(late) + ", more than the " + humanDuration(e.maxLate) + " allowed (--max-late)"
 	}
-	added, err := tx.RecordDelivery(store.NewDelivery{Item: label, Occurrence: occ, Trigger: trig, FireAt: at,
-		Status: status, Why: why, LocalFire: local}, now)
+	d := store.NewDelivery{Item: label, Occurrence: occ, Trigger: trig, FireAt: at, Status: status, Why: why, LocalFire: local}
+	if status == store.DeliveryPending {
+		// Whether it was there already changes nothing here: the write
+		// may wait for others (store.Tx.RecordDeliveryLater).
+		return tx.RecordDeliveryLater(d, now)
+	}
+	added, err := tx.RecordDelivery(d, now)
 	if err != nil {
 		return err
 	}

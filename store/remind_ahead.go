@@ -46,6 +46,15 @@ type ahead struct {
 	events     map[int64]WatchedEvent
 	eventIDs   map[int64]bool // nil: none read ahead
 	haveEvents bool
+	due        *aheadDue     // NextFiresDue (ReadDueAhead)
+	snoozes    *aheadSnoozes // SnoozesDue (ReadDueAhead)
+	toSend     *aheadToSend  // NextToSend (ReadToSendAhead)
+}
+
+type aheadToSend struct {
+	now, lease int64
+	d          Delivery
+	ok         bool
 }
 
 type aheadState struct {
@@ -75,12 +84,21 @@ func (tx *Tx) aheadOf(owner int64) *ahead {
 	return a
 }
 
-// forgetWritable drops what a write of the view may change.
-func (a *ahead) forgetWritable() {
+// forgetWritable drops what a write of the view, op (the method's
+// name), may change. The snoozes due are kept for the writes of the
+// index, the state and a fire's delivery: none can record a snooze's
+// delivery (a fire's delivery id, DeliveryID, is never a snooze's,
+// which ends in "-s" and a number).
+func (a *ahead) forgetWritable(op string) {
 	if a == nil {
 		return
 	}
-	a.state, a.fires, a.haveFires, a.pending = nil, nil, false, nil
+	a.state, a.fires, a.haveFires, a.pending, a.due, a.toSend = nil, nil, false, nil, nil, nil
+	switch op {
+	case "SetNextFires", "MoveNextFire", "DropNextFire", "SaveReminderState", "RecordDelivery":
+	default:
+		a.snoozes = nil
+	}
 }
 
 // ownerList is the SQL of a row source of ids, one row a value in its
@@ -527,7 +545,7 @@ func (tx *Tx) takeEvents(ids []int64) (map[int64]WatchedEvent, bool) {
 // AheadHeld names what is read ahead for the view's person and not yet
 // answered, in the names of the methods it answers ("ReminderState",
 // "LatestChange", "RemindCandidates", "NextFires", "PendingItems",
-// "OpenTasksByID", "EventsForReminders"): for tests that check a call
+// "OpenTasksByID", "EventsForReminders", "NextFiresDue", "SnoozesDue", "NextToSend"): for tests that check a call
 // was answered from it.
 func (tx *Tx) AheadHeld() []string {
 	a := tx.ahead
@@ -540,10 +558,190 @@ func (tx *Tx) AheadHeld() []string {
 		held bool
 	}{{"ReminderState", a.state != nil}, {"LatestChange", a.mark != nil}, {"RemindCandidates", a.cands != nil},
 		{"NextFires", a.haveFires}, {"PendingItems", a.pending != nil}, {"OpenTasksByID", a.taskIDs != nil},
-		{"EventsForReminders", a.eventIDs != nil && a.haveEvents}} {
+		{"EventsForReminders", a.eventIDs != nil && a.haveEvents},
+		{"NextFiresDue", a.due != nil}, {"SnoozesDue", a.snoozes != nil}, {"NextToSend", a.toSend != nil}} {
 		if h.held {
 			out = append(out, h.name)
 		}
 	}
 	return out
+}
+
+type aheadDue struct {
+	at   int64
+	list []NextFire
+}
+
+type aheadSnoozes struct {
+	at   int64
+	list []Snooze
+}
+
+// ReadDueAhead reads, for each of owners (people of tx, a WriteMany),
+// what their record step reads once their index is up to date: their
+// [Tx.NextFiresDue] and [Tx.SnoozesDue] at now, one statement each for
+// all of them (what is held back is written first). Each person's next
+// call of each, with the same now, answers from it.
+func (tx *Tx) ReadDueAhead(owners []int64, now time.Time) error {
+	in, arg := tx.inList("owner_id", owners)
+	rows, err := tx.query(`SELECT owner_id, item, next_fire FROM remind_next WHERE `+in+`
+		AND next_fire IS NOT NULL AND next_fire <= ? ORDER BY owner_id, next_fire, item`, arg, now.Unix())
+	if err != nil {
+		return err
+	}
+	due := map[int64][]NextFire{}
+	for rows.Next() {
+		var owner, at int64
+		var n NextFire
+		if err := rows.Scan(&owner, &n.Item, &at); err != nil {
+			rows.Close()
+			return err
+		}
+		n.At = time.Unix(at, 0).UTC()
+		due[owner] = append(due[owner], n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	in, arg = tx.inList("s.owner_id", owners)
+	rows, err = tx.query(`SELECT s.owner_id, `+snoozeColumns+` FROM reminder_snoozes s WHERE `+in+`
+		AND s.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM reminder_deliveries d WHERE d.delivery_id = s.delivery_id)
+		AND s.fire_at <= ? ORDER BY s.owner_id, s.fire_at, s.id`, arg, now.Unix())
+	if err != nil {
+		return err
+	}
+	snoozes := map[int64][]Snooze{}
+	for rows.Next() {
+		var owner int64
+		s, err := scanSnooze(ownerFirst{rows, &owner})
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		snoozes[owner] = append(snoozes[owner], s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range owners {
+		if _, ok := slices.BinarySearch(tx.many.ids, id); !ok {
+			continue
+		}
+		a := tx.aheadOf(id)
+		a.due = &aheadDue{at: now.Unix(), list: due[id]}
+		a.snoozes = &aheadSnoozes{at: now.Unix(), list: snoozes[id]}
+	}
+	return nil
+}
+
+// ownerFirst scans a row's first column into owner and the rest as the
+// scanner it is given to would.
+type ownerFirst struct {
+	row   interface{ Scan(...any) error }
+	owner *int64
+}
+
+func (o ownerFirst) Scan(dest ...any) error { return o.row.Scan(append([]any{o.owner}, dest...)...) }
+
+// ToSendAhead reports, of owners (people of tx, a WriteMany), those who
+// have a delivery that may be taken now: those for whom [Tx.NextToSend]
+// at now and leaseNow would find one. It is one statement for all of
+// them (what is held back is written first).
+func (tx *Tx) ToSendAhead(owners []int64, now, leaseNow time.Time) (map[int64]bool, error) {
+	src, arg := tx.ownerList(owners)
+	clock, clockArgs := tx.leaseClock(leaseNow)
+	args := append([]any{arg, now.Unix()}, clockArgs...)
+	rows, err := tx.query(`SELECT o.id FROM `+src+` WHERE EXISTS (SELECT 1 FROM reminder_deliveries d WHERE d.owner_id = o.id
+		AND ((d.status = 'pending' AND d.next_attempt <= ?) OR (d.status = 'claimed' AND coalesce(d.lease_until, 0) <= `+clock+`)))`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// takeDue answers NextFiresDue(now) from the read-ahead, once.
+func (tx *Tx) takeDue(now time.Time) ([]NextFire, bool) {
+	if tx.ahead == nil || tx.ahead.due == nil || tx.ahead.due.at != now.Unix() {
+		return nil, false
+	}
+	list := tx.ahead.due.list
+	tx.ahead.due = nil
+	return list, true
+}
+
+// takeSnoozes answers SnoozesDue(now) from the read-ahead, once.
+func (tx *Tx) takeSnoozes(now time.Time) ([]Snooze, bool) {
+	if tx.ahead == nil || tx.ahead.snoozes == nil || tx.ahead.snoozes.at != now.Unix() {
+		return nil, false
+	}
+	list := tx.ahead.snoozes.list
+	tx.ahead.snoozes = nil
+	return list, true
+}
+
+// ReadToSendAhead reads, for each of owners (people of tx, a WriteMany),
+// the delivery their [Tx.NextToSend] at now and leaseNow finds, in one
+// statement for all of them (what is held back is written first); each
+// person's next NextToSend with the same now and leaseNow answers from
+// it, unless the person wrote meanwhile. With a zero leaseNow the lease
+// clock is read once, by this statement, for all of them: a lease that
+// ends between this read and a person's own call is left to the next
+// pass, as it would be had the call come a moment sooner.
+func (tx *Tx) ReadToSendAhead(owners []int64, now, leaseNow time.Time) error {
+	src, arg := tx.ownerList(owners)
+	clock, clockArgs := tx.leaseClock(leaseNow)
+	// The ids first (a probe of each person's rows), then their rows by
+	// id: a join on the subquery would have SQLite's planner run it for
+	// every row of the table.
+	rows, err := tx.query(`SELECT owner_id, `+deliveryColumns+` FROM reminder_deliveries WHERE id IN
+		(SELECT (SELECT x.id FROM reminder_deliveries x WHERE x.owner_id = o.id
+		AND ((x.status = 'pending' AND x.next_attempt <= ?) OR (x.status = 'claimed' AND coalesce(x.lease_until, 0) <= `+clock+`))
+		ORDER BY x.next_attempt, x.id LIMIT 1) FROM `+src+`)`, append([]any{now.Unix()}, append(clockArgs, arg)...)...)
+	if err != nil {
+		return err
+	}
+	found := map[int64]Delivery{}
+	for rows.Next() {
+		var owner int64
+		d, err := scanDelivery(ownerFirst{rows, &owner})
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		found[owner] = d
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, id := range owners {
+		if _, ok := slices.BinarySearch(tx.many.ids, id); !ok {
+			continue
+		}
+		d, ok := found[id]
+		tx.aheadOf(id).toSend = &aheadToSend{now: now.Unix(), lease: leaseNow.Unix(), d: d, ok: ok}
+	}
+	return nil
+}
+
+// takeToSend answers NextToSend(now, leaseNow) from the read-ahead, once;
+// found is false when it holds no answer for them.
+func (tx *Tx) takeToSend(now, leaseNow time.Time) (d Delivery, ok, found bool) {
+	if tx.ahead == nil || tx.ahead.toSend == nil || tx.ahead.toSend.now != now.Unix() || tx.ahead.toSend.lease != leaseNow.Unix() {
+		return Delivery{}, false, false
+	}
+	a := tx.ahead.toSend
+	tx.ahead.toSend = nil
+	return a.d, a.ok, true
 }

@@ -40,7 +40,8 @@ func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) e
 		return s.troubled(fmt.Errorf("cannot start writing to the database: %w", err))
 	}
 	defer end()
-	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, now: s.now(), tool: "remind", many: &manyOwners{ids: ids}}
+	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, now: s.now(), tool: "remind", many: &manyOwners{ids: ids},
+		later: &later{moved: map[int64]bool{}}}
 	if s.engine == Postgres && len(ids) > 0 {
 		// Every lock in one statement (one round trip, not one a
 		// person), taken in the order of the sorted subquery. The
@@ -56,12 +57,21 @@ func (s *Store) WriteMany(ctx context.Context, owners []int64, fn func(tx *Tx) e
 		}
 	}
 	if err := fn(tx); err != nil {
+		if tx.later.err != nil {
+			return tx.later.err
+		}
 		return err
 	}
 	for _, v := range tx.many.views {
 		if len(v.touched) > 0 {
 			return errors.New("store: WriteMany changed a journaled row; use Write")
 		}
+	}
+	if err := tx.sendLater(); err != nil {
+		return err
+	}
+	if tx.later.err != nil {
+		return tx.later.err // fn went on past a failed write
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return s.troubled(fmt.Errorf("cannot save the change: %w", s.commitFailed(err)))
@@ -87,7 +97,7 @@ func (tx *Tx) As(owner int64) *Tx {
 	if _, ok := slices.BinarySearch(tx.many.ids, owner); !ok {
 		return nil
 	}
-	v := &Tx{s: tx.s, ctx: tx.ctx, tx: tx.tx, owner: owner, now: tx.now, tool: tx.tool, ahead: tx.aheadOf(owner)}
+	v := &Tx{s: tx.s, ctx: tx.ctx, tx: tx.tx, owner: owner, now: tx.now, tool: tx.tool, ahead: tx.aheadOf(owner), later: tx.later}
 	tx.many.views = append(tx.many.views, v)
 	return v
 }

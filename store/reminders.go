@@ -59,10 +59,13 @@ func (tx *Tx) SaveReminderState(st ReminderState) error {
 	if err := tx.writable("SaveReminderState"); err != nil {
 		return err
 	}
-	var horizon any
-	if !st.Horizon.IsZero() {
-		horizon = st.Horizon.Unix()
+	if held, err := tx.hold(laterStates); err != nil || held {
+		if held {
+			tx.later.states = append(tx.later.states, laterState{owner: tx.owner, ReminderState: st})
+		}
+		return err
 	}
+	horizon := horizonColumn(st.Horizon)
 	_, err := tx.exec(`INSERT INTO remind_state (owner_id, change_mark, zone, passed_at, horizon) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (owner_id) DO UPDATE SET change_mark = excluded.change_mark, zone = excluded.zone,
 		passed_at = excluded.passed_at, horizon = excluded.horizon`, tx.owner, st.ChangeMark, st.Zone, st.PassedAt.Unix(), horizon)
@@ -135,6 +138,9 @@ func (tx *Tx) NextFires() ([]NextFire, error) {
 // NextFiresDue reads the index rows whose next fire is at or before now
 // (whole seconds), soonest first (then by item).
 func (tx *Tx) NextFiresDue(now time.Time) ([]NextFire, error) {
+	if list, ok := tx.takeDue(now); ok {
+		return list, nil
+	}
 	rows, err := tx.query(`SELECT item, next_fire FROM remind_next WHERE owner_id = ? AND next_fire IS NOT NULL
 		AND next_fire <= ? ORDER BY next_fire, item`, tx.owner, now.Unix())
 	if err != nil {
@@ -174,6 +180,17 @@ func (tx *Tx) SetNextFires(list ...NextFire) error {
 	if err := tx.writable("SetNextFires"); err != nil {
 		return err
 	}
+	if len(list) == 0 {
+		return nil
+	}
+	if held, err := tx.hold(laterFires); err != nil || held {
+		for _, f := range list {
+			if held {
+				tx.later.fires = append(tx.later.fires, laterFire{owner: tx.owner, NextFire: f})
+			}
+		}
+		return err
+	}
 	const perStmt = 300
 	for len(list) > 0 {
 		n := min(len(list), perStmt)
@@ -196,6 +213,12 @@ func (tx *Tx) SetNextFires(list ...NextFire) error {
 // item not in it is left out (nothing is added).
 func (tx *Tx) MoveNextFire(n NextFire) error {
 	if err := tx.writable("MoveNextFire"); err != nil {
+		return err
+	}
+	if held, err := tx.hold(laterMoves); err != nil || held {
+		if held {
+			tx.later.moves = append(tx.later.moves, laterFire{owner: tx.owner, NextFire: n})
+		}
 		return err
 	}
 	_, err := tx.exec(`UPDATE remind_next SET next_fire = ? WHERE owner_id = ? AND item = ?`, n.column(), tx.owner, n.Item)
@@ -320,21 +343,50 @@ func (tx *Tx) RecordDelivery(d NewDelivery, now time.Time) (added bool, err erro
 	if d.Status != DeliveryPending && d.Status != DeliverySkipped {
 		return false, fmt.Errorf("store: a delivery is recorded pending or skipped, not %q", d.Status)
 	}
-	var local any
-	if d.LocalFire != "" {
-		local = d.LocalFire
-	}
-	at := d.FireAt.Unix()
-	res, err := tx.exec(`INSERT INTO reminder_deliveries (owner_id, item, occurrence, trigger, fire_at, delivery_id,
-		status, next_attempt, last_error, created_at, local_fire) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (owner_id, item, occurrence, trigger, fire_at) DO NOTHING`,
-		tx.owner, d.Item, d.Occurrence, d.Trigger, at, DeliveryID(tx.owner, d.Item, d.Occurrence, d.Trigger, d.FireAt),
-		d.Status, at, d.Why, now.Unix(), local)
+	res, err := tx.exec(`INSERT INTO reminder_deliveries (`+deliveryInsertColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (owner_id, item, occurrence, trigger, fire_at) DO NOTHING`, d.deliveryRow(tx.owner, now)...)
 	if err != nil {
 		return false, err
 	}
 	n, _ := res.RowsAffected()
 	return n > 0, nil
+}
+
+// deliveryInsertColumns are the columns of reminder_deliveries a new
+// delivery's row sets, in the order of [NewDelivery.deliveryRow].
+const deliveryInsertColumns = `owner_id, item, occurrence, trigger, fire_at, delivery_id, status, next_attempt, last_error, created_at, local_fire`
+
+// deliveryRow is the values of deliveryInsertColumns of d, owner's,
+// recorded at now.
+func (d NewDelivery) deliveryRow(owner int64, now time.Time) []any {
+	var local any
+	if d.LocalFire != "" {
+		local = d.LocalFire
+	}
+	at := d.FireAt.Unix()
+	return []any{owner, d.Item, d.Occurrence, d.Trigger, at, DeliveryID(owner, d.Item, d.Occurrence, d.Trigger, d.FireAt),
+		d.Status, at, d.Why, now.Unix(), local}
+}
+
+// RecordDeliveryLater is [Tx.RecordDelivery] for a caller that need not
+// know whether the row was added. In a [Store.WriteMany] the write is
+// held back and made with others (remind_later.go); anywhere else it is
+// made at once.
+func (tx *Tx) RecordDeliveryLater(d NewDelivery, now time.Time) error {
+	if err := tx.writable("RecordDelivery"); err != nil {
+		return err
+	}
+	if d.Status != DeliveryPending && d.Status != DeliverySkipped {
+		return fmt.Errorf("store: a delivery is recorded pending or skipped, not %q", d.Status)
+	}
+	if held, err := tx.hold(laterDeliveries); err != nil || held {
+		if held {
+			tx.later.deliveries = append(tx.later.deliveries, laterDelivery{owner: tx.owner, NewDelivery: d, now: now})
+		}
+		return err
+	}
+	_, err := tx.RecordDelivery(d, now)
+	return err
 }
 
 // SkipFires records each fire as skipped, saying why, as [Tx.RecordDelivery]
@@ -488,6 +540,9 @@ func (tx *Tx) LeaseNow() (time.Time, error) {
 // row). A zero leaseNow means the shared lease clock ([Tx.LeaseNow]), read
 // by this same statement on PostgreSQL. ok is false when there is none.
 func (tx *Tx) NextToSend(now, leaseNow time.Time) (d Delivery, ok bool, err error) {
+	if d, ok, found := tx.takeToSend(now, leaseNow); found {
+		return d, ok, nil
+	}
 	clock, clockArgs := tx.leaseClock(leaseNow)
 	args := append([]any{tx.owner, now.Unix()}, clockArgs...)
 	d, err = scanDelivery(tx.queryRow(`SELECT `+deliveryColumns+` FROM reminder_deliveries WHERE owner_id = ?
@@ -566,11 +621,19 @@ func (tx *Tx) MarkSent(rowID int64, sentAt time.Time, deliveredTo []string) erro
 	if err := tx.writable("MarkSent"); err != nil {
 		return err
 	}
-	_, err := tx.exec(`UPDATE reminder_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL,
-		claim_token = NULL, last_error = '', delivered_to = ? WHERE owner_id = ? AND id = ? AND status <> 'sent'`,
-		sentAt.Unix(), deliveredJSON(deliveredTo), tx.owner, rowID)
+	if held, err := tx.hold(laterMarks); err != nil || held {
+		if held {
+			tx.later.sent = append(tx.later.sent, laterSent{owner: tx.owner, rowID: rowID, at: sentAt.Unix(), to: deliveredJSON(deliveredTo)})
+		}
+		return err
+	}
+	_, err := tx.exec(markSentOne, sentAt.Unix(), deliveredJSON(deliveredTo), tx.owner, rowID)
 	return err
 }
+
+// markSentOne is MarkSent's statement for one row.
+const markSentOne = `UPDATE reminder_deliveries SET status = 'sent', sent_at = ?, lease_until = NULL,
+	claim_token = NULL, last_error = '', delivered_to = ? WHERE owner_id = ? AND id = ? AND status <> 'sent'`
 
 // MarkFailed records a failed attempt of the delivery rowID while it is
 // still claimed under token: failed for good when retryAt is zero, else

@@ -121,6 +121,9 @@ const waitingSnoozes = `s.owner_id = ? AND s.deleted_at IS NULL AND NOT EXISTS
 // SnoozesDue reads the person's live snoozes due by now whose delivery
 // is not recorded yet, soonest first.
 func (tx *Tx) SnoozesDue(now time.Time) ([]Snooze, error) {
+	if list, ok := tx.takeSnoozes(now); ok {
+		return list, nil
+	}
 	return tx.snoozes(`SELECT `+snoozeColumns+` FROM reminder_snoozes s WHERE `+waitingSnoozes+`
 		AND s.fire_at <= ? ORDER BY s.fire_at, s.id`, tx.owner, now.Unix())
 }

@@ -45,6 +45,7 @@ type Tx struct {
 	flushed int
 	many    *manyOwners // a WriteMany's (remind_batch.go), else nil
 	ahead   *ahead      // a WriteMany view's read-ahead (remind_ahead.go), else nil
+	later   *later      // a WriteMany's writes held back (remind_later.go), else nil
 }
 
 type rowKey struct {
@@ -101,6 +102,13 @@ func (tx *Tx) execWrite(query string, args ...any) (sql.Result, error) {
 // queryRow runs a one-row query in the transaction through the statement
 // cache, as query does; it must filter by owner_id = tx.Owner().
 func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
+	if err := tx.beforeLater(query); err != nil {
+		// A *sql.Row carries no error of ours: the statement runs on a
+		// cancelled context and fails, and WriteMany returns err.
+		ctx, cancel := context.WithCancel(tx.ctx)
+		cancel()
+		return tx.tx.QueryRowContext(ctx, query, args...)
+	}
 	if st := tx.s.stmt(tx.ctx, query); st != nil {
 		return tx.tx.StmtContext(tx.ctx, st).QueryRowContext(tx.ctx, args...)
 	}
@@ -113,6 +121,9 @@ func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
 // so q is parsed once per connection, not once per call. q must filter by
 // owner_id = tx.Owner().
 func (tx *Tx) query(q string, args ...any) (*sql.Rows, error) {
+	if err := tx.beforeLater(q); err != nil {
+		return nil, err
+	}
 	if st := tx.s.stmt(tx.ctx, q); st != nil {
 		return tx.tx.StmtContext(tx.ctx, st).QueryContext(tx.ctx, args...)
 	}
@@ -121,6 +132,9 @@ func (tx *Tx) query(q string, args ...any) (*sql.Rows, error) {
 
 // exec is query for statements without rows.
 func (tx *Tx) exec(q string, args ...any) (sql.Result, error) {
+	if err := tx.beforeLater(q); err != nil {
+		return nil, err
+	}
 	if st := tx.s.stmt(tx.ctx, q); st != nil {
 		return tx.tx.StmtContext(tx.ctx, st).ExecContext(tx.ctx, args...)
 	}
@@ -131,7 +145,7 @@ func (tx *Tx) writable(op string) error {
 	if tx.readOnly {
 		return fmt.Errorf("store: %s inside Read; writes go through Write", op)
 	}
-	tx.ahead.forgetWritable()
+	tx.ahead.forgetWritable(op)
 	return nil
 }
 

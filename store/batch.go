@@ -58,8 +58,11 @@ func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
 	return ids, nil
 }
 
-// insertChunk is the most rows InsertEvents turns into values at a time.
-const insertChunk = 256
+// insertChunk is the most rows InsertEvents turns into values at a time:
+// on PostgreSQL one statement (insertUnnest), which with 1,024 rows
+// rather than 256 runs its statement trigger, which reads every row the
+// statement added, a quarter as often.
+const insertChunk = 1024
 
 // InsertValues is InsertMany of rows that all set the columns cols, each
 // row its values in the order of cols: no map is built per row. The

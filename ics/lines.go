@@ -51,6 +51,33 @@ type parser struct {
 	// lines it does not need. name is the line's text up to its first
 	// “;” or “:”, as written (BEGIN and END lines must be kept).
 	scan func(name []byte) bool
+	// props and nums are room for the first value of a property in a
+	// node's Props and lines, handed out a slot at a time (first): most
+	// properties come once in their component, and a slice made for each
+	// was a third of what a 50,000-event import allocated reading.
+	props []ical.Prop
+	nums  []int
+}
+
+// firstProp is a slice of one element, prop, of capacity one, taken from
+// p.props: appending to it copies it out.
+func (p *parser) firstProp(prop ical.Prop) []ical.Prop {
+	if len(p.props) == cap(p.props) {
+		p.props = make([]ical.Prop, 0, 256)
+	}
+	p.props = append(p.props, prop)
+	i := len(p.props) - 1
+	return p.props[i : i+1 : i+1]
+}
+
+// firstNum is firstProp of a line number, from p.nums.
+func (p *parser) firstNum(n int) []int {
+	if len(p.nums) == cap(p.nums) {
+		p.nums = make([]int, 0, 256)
+	}
+	p.nums = append(p.nums, n)
+	i := len(p.nums) - 1
+	return p.nums[i : i+1 : i+1]
 }
 
 func (p *parser) skip(line int, comp, reason string) {
@@ -272,8 +299,16 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			return
 		}
 		n := (*stack)[len(*stack)-1]
-		n.Props[prop.Name] = append(n.Props[prop.Name], prop)
-		n.lines[prop.Name] = append(n.lines[prop.Name], lineNo)
+		if have := n.Props[prop.Name]; have != nil {
+			n.Props[prop.Name] = append(have, prop)
+		} else {
+			n.Props[prop.Name] = p.firstProp(prop)
+		}
+		if have := n.lines[prop.Name]; have != nil {
+			n.lines[prop.Name] = append(have, lineNo)
+		} else {
+			n.lines[prop.Name] = p.firstNum(lineNo)
+		}
 	}
 }
 

@@ -58,8 +58,11 @@ func (tx *Tx) InsertMany(table string, rows []Row) ([]int64, error) {
 	return ids, nil
 }
 
-// insertChunk is the most rows InsertEvents turns into values at a time.
-const insertChunk = 256
+// insertChunk is the most rows InsertEvents turns into values at a time:
+// on PostgreSQL one statement (insertUnnest), which with 1,024 rows
+// rather than 256 runs its statement trigger, which reads every row the
+// statement added, a quarter as often.
+const insertChunk = 1024
 
 // InsertValues is InsertMany of rows that all set the columns cols, each
 // row its values in the order of cols: no map is built per row. The
@@ -83,6 +86,15 @@ func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, 
 	}
 	if err := checkSet(table, have, set, "id", "owner_id", "deleted_at"); err != nil {
 		return nil, err
+	}
+	if tx.s.engine == Postgres && !noImaged {
+		types, err := tx.arrayTypesOf(table)
+		if err != nil {
+			return nil, err
+		}
+		if arrays, ok := unnestArrays(types, cols, rows); ok {
+			return tx.insertUnnest(table, cols, types, arrays, rows)
+		}
 	}
 	tx.imaged = !noImaged
 	defer func() { tx.imaged = false }()
@@ -112,7 +124,7 @@ func (tx *Tx) insertRuns(table string, keys []string, rows [][]any) ([]int64, er
 // insertRun inserts rows that all set the columns keys in one statement and
 // journals them.
 func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, error) {
-	if tx.imaged {
+	if tx.imaged && tx.s.engine != Postgres {
 		l, err := tx.imageLayoutOf(table, keys)
 		if err != nil {
 			return nil, err
@@ -125,6 +137,14 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 		}
 	}
 	q, args := tx.insertRows(table, keys, rows)
+	return tx.insertReturning(table, q, args, len(rows))
+}
+
+// insertReturning runs q, an INSERT of n rows into table in one
+// statement whose rows take increasing ids in their order, with RETURNING
+// *, and journals each row with the image returned; it gives the new ids
+// in the order of the rows.
+func (tx *Tx) insertReturning(table, q string, args []any, n int) ([]int64, error) {
 	res, err := tx.query(q+` RETURNING *`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
@@ -139,7 +159,7 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 		id  int64
 		img []byte
 	}
-	out := make([]made, 0, len(rows))
+	out := make([]made, 0, n)
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
@@ -160,15 +180,15 @@ func (tx *Tx) insertRun(table string, keys []string, rows [][]any) ([]int64, err
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
 	// Neither engine promises RETURNING's order, but the rows of one
-	// VALUES list are inserted in order and each takes the next id, so
+	// VALUES list (or of unnest's arrays) are inserted in order and each takes the next id, so
 	// sorted by id they are in rows' order. On SQLite the ids are also
 	// consecutive (the largest rowid plus one); anything else (the rowid
 	// space exhausted) cannot be matched to rows. On PostgreSQL another
 	// session may draw from the same sequence meanwhile, so ids may skip.
 	slices.SortFunc(out, func(a, b made) int { return cmp.Compare(a.id, b.id) })
 	gapless := tx.s.engine != Postgres
-	if len(out) != len(rows) || (gapless && out[len(out)-1].id-out[0].id != int64(len(rows)-1)) {
-		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", len(rows), table)
+	if len(out) != n || (gapless && out[len(out)-1].id-out[0].id != int64(n-1)) {
+		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", n, table)
 	}
 	ids := make([]int64, len(out))
 	for i, m := range out {

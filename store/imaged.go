@@ -41,11 +41,10 @@ const (
 // imageLayoutOf is the layout of table's rows that set keys, nil when
 // insertImaged cannot make their images: a column that is neither INTEGER
 // nor TEXT, a hidden or generated column, a default that is not a literal,
-// id not the rowid. Read once per table and columns, on SQLite only.
+// id not the rowid (on PostgreSQL: a column neither bigint nor text, a
+// generated one, id not an identity column). Read once per table and
+// columns.
 func (tx *Tx) imageLayoutOf(table string, keys []string) (*imageLayout, error) {
-	if tx.s.engine == Postgres {
-		return nil, nil
-	}
 	name := table + "\x00" + strings.Join(keys, ",")
 	tx.s.colMu.Lock()
 	l, ok := tx.s.layouts[name]
@@ -67,6 +66,9 @@ func (tx *Tx) imageLayoutOf(table string, keys []string) (*imageLayout, error) {
 }
 
 func (tx *Tx) readLayout(table string, keys []string) (*imageLayout, error) {
+	if tx.s.engine == Postgres {
+		return tx.readLayoutPG(table, keys)
+	}
 	rows, err := tx.tx.QueryContext(tx.ctx, `SELECT name, upper(type), dflt_value, pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid`, table)
 	if err != nil {
 		return nil, err
@@ -178,10 +180,19 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", len(rows), table)
 	}
 	ids := make([]int64, len(rows))
+	for i := range ids {
+		ids[i] = first + int64(i)
+	}
+	return ids, tx.recordImaged(table, rows, ids, l)
+}
+
+// recordImaged journals rows (values of the keys of l), just added with
+// the ids ids, with the images l makes of their values.
+func (tx *Tx) recordImaged(table string, rows [][]any, ids []int64, l *imageLayout) error {
 	vals := make([]any, len(l.cols))
 	now := stamp(tx.now) // as insertRows stamps the rows
 	for i, row := range rows {
-		id := first + int64(i)
+		id := ids[i]
 		for c, from := range l.from {
 			switch from {
 			case fromID:
@@ -202,12 +213,11 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 		}
 		img, err := encodeRow(l.cols, vals)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		ids[i] = id
 		tx.record(table, id, nil, img, true)
 	}
-	return ids, nil
+	return nil
 }
 
 // noImaged, when set (by a test), makes InsertValues read every row back
@@ -217,3 +227,64 @@ var noImaged bool
 // errNoImage is insertImaged's answer when the ids cannot be worked out:
 // insertRun then reads them back.
 var errNoImage = errors.New("store: no image")
+
+// readLayoutPG is readLayout on PostgreSQL, from information_schema: a
+// bigint column reads back as int64 and a text one as string, as SELECT *
+// gives them (pgx), and a default is a literal when it is an integer or a
+// quoted string cast to text ('[]'::text).
+func (tx *Tx) readLayoutPG(table string, keys []string) (*imageLayout, error) {
+	rows, err := tx.tx.QueryContext(tx.ctx, `SELECT column_name, data_type, column_default, is_identity, is_generated
+		FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	l := &imageLayout{}
+	ok := true
+	for rows.Next() {
+		var name, typ, identity, generated string
+		var dflt *string
+		if err := rows.Scan(&name, &typ, &dflt, &identity, &generated); err != nil {
+			return nil, err
+		}
+		text, integer := typ == "text", typ == "bigint"
+		if generated != "NEVER" || text == integer {
+			ok = false
+		}
+		from, def := fromDefault, any(nil)
+		switch k := slices.Index(keys, name); {
+		case name == "id":
+			from = fromID
+			ok = ok && integer && identity == "YES"
+		case name == "owner_id":
+			from = fromOwner
+		case k >= 0:
+			from = k
+		case name == "updated_at":
+			from = fromStamp
+			ok = ok && text
+		case dflt == nil || strings.EqualFold(*dflt, "NULL"):
+		case integer:
+			n, err := strconv.ParseInt(*dflt, 10, 64)
+			ok = ok && err == nil
+			def = n
+		default:
+			d, cut := strings.CutSuffix(*dflt, "::text")
+			ok = ok && cut && len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(strings.ReplaceAll(d[1:len(d)-1], "''", ""), "'")
+			if ok {
+				def = strings.ReplaceAll(d[1:len(d)-1], "''", "'")
+			}
+		}
+		l.cols, l.from, l.defs, l.text = append(l.cols, name), append(l.from, from), append(l.defs, def), append(l.text, text)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		ok = ok && slices.Contains(l.cols, k) && k != "id" && k != "owner_id"
+	}
+	if !ok {
+		return nil, nil
+	}
+	return l, nil
+}

@@ -16,9 +16,12 @@ import (
 // TestInsertEventsImagesMatchSelect adds random events in batches
 // (InsertEvents), after others and a deleted one, on each engine: every
 // journal image must be byte for byte what SELECT * of the row gives (on
-// SQLite they are made from the values bound, insertImaged; the oracle is
+// SQLite they are made from the values bound, insertImaged, and on
+// PostgreSQL from the values unnested, insertUnnest; the oracle is
 // the row as stored), and the same as when every row is read back with
-// RETURNING (noImaged); the undo and the redo of the batch go through.
+// RETURNING from a VALUES list (noImaged; on PostgreSQL the batch is
+// otherwise one INSERT from unnest, insertUnnest); the undo and the redo
+// of the batch go through.
 func TestInsertEventsImagesMatchSelect(t *testing.T) {
 	keepAdded = true
 	defer func() { keepAdded = false }()
@@ -137,8 +140,15 @@ func imagedScenario(t *testing.T, seed uint64) string {
 		t.Fatalf("redo of %s: %v", change, err)
 	}
 	b.WriteString(dumpRows(t, f.s, `SELECT * FROM events ORDER BY id`))
-	if storetest.Engine(t) == storetest.SQLite && !noImaged && f.s.layouts[EventsTable+"\x00"+joinCols(eventCols)] == nil {
+	if !noImaged && f.s.layouts[EventsTable+"\x00"+joinCols(eventCols)] == nil {
 		t.Error("no image layout of events: InsertEvents read its rows back")
+	}
+	if storetest.Engine(t) == storetest.Postgres && !noImaged {
+		for _, c := range eventCols {
+			if f.s.arrayTypes[EventsTable][c] == "" {
+				t.Errorf("no array type for events.%s: InsertEvents went the VALUES way", c)
+			}
+		}
 	}
 	return b.String()
 }

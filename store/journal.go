@@ -149,6 +149,9 @@ const journalOneSQLite = `INSERT INTO changes (owner_id, tool, summary, created,
 // few texts): one statement per row was a sixth of a large import's write
 // time.
 func (tx *Tx) journalRows(change int64, from int) error {
+	if tx.s.engine == Postgres {
+		return tx.journalRowsPG(change, from)
+	}
 	const one = "(?, ?, ?, ?, ?, ?)"
 	args := make([]any, 0, 6*batchRows)
 	for start := from; start < len(tx.touched); {
@@ -169,6 +172,43 @@ func (tx *Tx) journalRows(change int64, from int) error {
 	}
 	return nil
 }
+
+// journalRowsPG is journalRows on PostgreSQL: the rows as arrays (in
+// their text form, arrayLiteral), unnested in order, in one statement
+// whatever their number (as [journalPG] writes them).
+func (tx *Tx) journalRowsPG(change int64, from int) error {
+	rest := tx.touched[from:]
+	if len(rest) == 0 {
+		return nil
+	}
+	var tbls, ids, befores, afters arrayLiteral
+	tbls.reset()
+	ids.reset()
+	befores.reset()
+	afters.reset()
+	for _, t := range rest {
+		tbls.text(t.table)
+		ids.int(t.id)
+		for _, img := range []struct {
+			a *arrayLiteral
+			b []byte
+		}{{&befores, t.before}, {&afters, t.keptAfter()}} {
+			if img.b == nil {
+				img.a.null()
+			} else {
+				img.a.textBytes(img.b)
+			}
+		}
+	}
+	_, err := tx.exec(journalRowsPG, change, from, tbls.String(), ids.String(), befores.String(), afters.String())
+	return err
+}
+
+// journalRowsPG writes change_rows of one change from arrays, seq counted
+// from the second argument.
+const journalRowsPG = `INSERT INTO change_rows (change_id, seq, tbl, row_id, before, after)
+	SELECT ?::bigint, ?::bigint + v.n - 1, v.tbl, v.row_id, v.before, v.after
+	FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS v(tbl, row_id, before, after, n)`
 
 // FlushJournal writes the journal of the rows touched so far into the
 // database now, in this transaction, and lets go of their images, so a

@@ -95,6 +95,10 @@ type Store struct {
 	// layouts are the images insertImaged makes, by table and columns
 	// set (see imageLayoutOf); nil where it cannot make them.
 	layouts map[string]*imageLayout
+	// arrayTypes are, on PostgreSQL, the array types insertUnnest binds
+	// each column of a table as ("bigint[]", "text[]"), by table; a
+	// column of another type is missing (see arrayTypesOf).
+	arrayTypes map[string]map[string]string
 	// returning is, per registered table, the RETURNING clause of its
 	// journaled writes: the columns an image holds ([imageReturning]).
 	returning map[string]string

@@ -24,9 +24,13 @@ import (
 // ([Tx.AssumeZone]); summary(ref) is the change's summary given the new
 // task's label ("t12"). ErrNotFound when owner is no person.
 //
-// On PostgreSQL the look for a task like t, the INSERT, the journal and
-// COMMIT are one statement sent with BEGIN, the lock and the person
-// check: one round trip, where a Write makes three. A [PersonCheck] of
+// On SQLite the look for a task like t and the person check ride in the
+// INSERT: three statements behind BEGIN (the INSERT, the journal,
+// COMMIT), where a Write makes five.
+//
+// On PostgreSQL the look for a task like t, the person check, the
+// INSERT, the journal and COMMIT are one statement sent with BEGIN and the
+// lock: one round trip, where a Write makes three. A [PersonCheck] of
 // owner in ctx is made as by Write; when nothing was added it is left for
 // the caller's next transaction to make again.
 func (s *Store) AddTask(ctx context.Context, owner int64, tool, zone string, t task.Task, since time.Time,
@@ -37,20 +41,43 @@ func (s *Store) AddTask(ctx context.Context, owner int64, tool, zone string, t t
 			return id, change, added, s.troubled(err)
 		}
 	}
-	change, err = s.write(ctx, owner, tool, func(tx *Tx) error {
+	check := pendingCheck(ctx, owner)
+	change, err = s.writeChecking(ctx, owner, tool, check == nil, func(tx *Tx) error {
 		tx.AssumeZone(zone)
-		if !since.IsZero() {
-			like, err := tx.TasksLike(t, since)
-			if err != nil {
-				return err
-			}
-			if len(like) > 0 {
-				return errLike
-			}
-		}
-		var err error
-		if id, err = tx.InsertTask(t); err != nil {
+		row, err := tx.taskRow(t)
+		if err != nil {
 			return err
+		}
+		// The INSERT looks for a task like t and for the person as checked
+		// itself: no statement of its own for either. When it adds nothing,
+		// the person is read to tell which of the two stopped it.
+		var where []string
+		var args []any
+		if !since.IsZero() {
+			where = append(where, `NOT EXISTS (SELECT 1 FROM tasks`+tasksLikeWhere+`)`)
+			args = append(args, tasksLikeArgs(owner, t, since)...)
+		}
+		if check != nil {
+			where = append(where, personCheckedSQL)
+			args = append(args, check.id, check.name, check.zone)
+		}
+		id, err = tx.insertIf(tasksTable, row, strings.Join(where, " AND "), args)
+		if errors.Is(err, errNotInserted) {
+			if check != nil {
+				if err := tx.checkPerson(check); err != nil {
+					return err
+				}
+			}
+			if since.IsZero() {
+				return errors.New("the task was not added")
+			}
+			return errLike
+		}
+		if err != nil {
+			return err
+		}
+		if check != nil {
+			check.settle(check.name, check.zone, true)
 		}
 		tx.Summarize(summary(label(tasksTable, id)))
 		return nil
@@ -64,6 +91,10 @@ func (s *Store) AddTask(ctx context.Context, owner int64, tool, zone string, t t
 	}
 	return id, change, true, nil
 }
+
+// personCheckedSQL holds when the person is stored with the name and zone
+// a [PersonCheck] holds; its arguments are the id, the name and the zone.
+const personCheckedSQL = `EXISTS (SELECT 1 FROM people WHERE id = ? AND name = ? AND zone = ?)`
 
 // errLike ends AddTask's Write when there is a task like the new one.
 var errLike = errors.New("store: a task like it exists")
@@ -90,13 +121,14 @@ var imageIDMark = []byte(`"id":-9223372036854775808`)
 //	  RETURNING id)
 //	SELECT ins.id, ch.id FROM ins, ch
 //
-// sent in one batch behind BEGIN, the owner's lock and the person check,
-// with COMMIT behind it. The journal's image is the one a Write makes
-// from the row its INSERT returns, worked out from the values bound (every
-// column of tasks is BIGINT or TEXT and reads back as bound) around the
-// id, which the statement puts in; the summary likewise. The person check
-// rides with COMMIT because the INSERT itself requires the person as
-// checked: a failed check adds nothing.
+// sent in one batch behind BEGIN and the owner's lock, with COMMIT behind
+// it. The journal's image is the one a Write makes from the row its
+// INSERT returns, worked out from the values bound (every column of tasks
+// is BIGINT or TEXT and reads back as bound) around the id, which the
+// statement puts in; the summary likewise. The person check is no
+// statement of its own: the INSERT requires the person as checked, so a
+// failed check adds nothing, and only then is the person read, to tell a
+// changed person from a task like t.
 //
 // ok is false, with nothing written, when it cannot make the image from
 // the values (a column it does not know), or the statement broke a
@@ -111,7 +143,10 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 		return 0, "", false, false, nil
 	}
 	prefix, _ := registered(tasksTable)
-	sqlTx, end, err := s.beginWrite(ctx, owner)
+	// The INSERT requires the person as checked: the check is no
+	// statement of its own in the batch.
+	check := pendingCheck(ctx, owner)
+	sqlTx, end, err := s.beginWriteChecking(ctx, owner, nil)
 	if err != nil {
 		return 0, "", false, true, fmt.Errorf("cannot start writing to the database: %w", err)
 	}
@@ -155,9 +190,9 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 		q.WriteString(` AND NOT EXISTS (SELECT 1 FROM tasks` + tasksLikeWhere + `)`)
 		args = append(args, tasksLikeArgs(owner, t, since)...)
 	}
-	if c := pendingCheck(ctx, owner); c != nil {
-		q.WriteString(` AND EXISTS (SELECT 1 FROM people WHERE id = ? AND name = ? AND zone = ?)`)
-		args = append(args, c.id, c.name, c.zone)
+	if check != nil {
+		q.WriteString(` AND ` + personCheckedSQL)
+		args = append(args, check.id, check.name, check.zone)
 	}
 	q.WriteString(` RETURNING id),
 	ch AS (INSERT INTO changes (owner_id, tool, summary, created, tbl, row_id, before, after)
@@ -176,8 +211,23 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 		if cerr := sqlTx.Commit(); cerr != nil && !done.ok {
 			return 0, "", false, true, fmt.Errorf("cannot save the change: %w", s.commitFailed(cerr))
 		}
+		if check != nil {
+			check.settle(check.name, check.zone, true)
+		}
 		return id, changeID(changeNo), true, true, nil
 	case errors.Is(err, sql.ErrNoRows) && done.ok:
+		// Nothing added: a task like it, or the person not as checked,
+		// which a read of the person tells apart.
+		if check != nil {
+			var name, zone string
+			err := s.db.QueryRowContext(ctx, personCheckSQL, check.id).Scan(&name, &zone)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return 0, "", false, true, err
+			}
+			if err := check.settle(name, zone, err == nil); err != nil {
+				return 0, "", false, true, err
+			}
+		}
 		rearm(ctx)
 		return 0, "", false, true, nil
 	case errors.Is(err, ErrPersonChanged):

@@ -61,13 +61,21 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 // uses it to link the two changes); the hook gets the new change's number.
 func (s *Store) write(ctx context.Context, owner int64, tool string, fn func(tx *Tx) error,
 	then func(tx *Tx, change int64) error) (string, error) {
+	return s.writeChecking(ctx, owner, tool, true, fn, then)
+}
+
+// writeChecking is write; check false leaves ctx's pending [PersonCheck]
+// on SQLite to fn, which makes it inside its own statement (AddTask's
+// INSERT requires the person as checked) and settles it.
+func (s *Store) writeChecking(ctx context.Context, owner int64, tool string, check bool, fn func(tx *Tx) error,
+	then func(tx *Tx, change int64) error) (string, error) {
 	sqlTx, end, err := s.beginWrite(ctx, owner)
 	if err != nil {
 		return "", fmt.Errorf("cannot start writing to the database: %w", err)
 	}
 	defer end() // the rollback in it is a no-op after Commit; covers errors and panics
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, now: s.now(), tool: tool}
-	if c := pendingCheck(ctx, owner); c != nil && s.engine == SQLite {
+	if c := pendingCheck(ctx, owner); c != nil && s.engine == SQLite && check {
 		if err := tx.checkPerson(c); err != nil {
 			return "", err
 		}

@@ -71,6 +71,12 @@ func TestAddTaskRoundTrips(t *testing.T) {
 		if n := rt.N(); n > maxAddTaskRoundTrips {
 			t.Errorf("AddTask with a person check took %d round trips to PostgreSQL, want at most %d", n, maxAddTaskRoundTrips)
 		}
+		// Nor a statement of its own in the batch: the INSERT makes it.
+		for _, s := range rt.Sent() {
+			if strings.Contains(s, "SELECT name, zone FROM people") {
+				t.Errorf("AddTask with a person check read the person on its own:\n%s", s)
+			}
+		}
 		// A read of one row: BEGIN with its SELECT, then ROLLBACK.
 		read := func() {
 			t.Helper()

@@ -423,8 +423,14 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // no lock. On PostgreSQL nothing is sent yet: BEGIN and the lock go in one
 // round trip with the transaction's first statement (see pipeConn).
 func (s *Store) beginWrite(ctx context.Context, owner int64) (tx *sql.Tx, end func(), err error) {
+	return s.beginWriteChecking(ctx, owner, pendingCheck(ctx, owner))
+}
+
+// beginWriteChecking is beginWrite whose PostgreSQL BEGIN makes check
+// (nil: none, the caller's statement making it itself).
+func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *PersonCheck) (tx *sql.Tx, end func(), err error) {
 	if s.engine == Postgres {
-		lb := &lazyBegin{owner: owner, check: pendingCheck(ctx, owner)}
+		lb := &lazyBegin{owner: owner, check: check}
 		tx, err = s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, lb),
 			&sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {

@@ -176,6 +176,17 @@ func sortedKeys(r Row) []string {
 // updated_at (unless given) are set by the store, id by SQLite. It returns
 // the new id.
 func (tx *Tx) Insert(table string, row Row) (int64, error) {
+	return tx.insertIf(table, row, "", nil)
+}
+
+// errNotInserted is insertIf's answer when its condition held for no row.
+var errNotInserted = errors.New("store: the condition of the insert did not hold")
+
+// insertIf is Insert that adds the row only when the SQL condition where
+// (with its arguments whereArgs, after the row's) holds, checked by the
+// INSERT itself (INSERT … SELECT … WHERE): errNotInserted, with nothing
+// written, when it does not. An empty where is Insert's VALUES form.
+func (tx *Tx) insertIf(table string, row Row, where string, whereArgs []any) (int64, error) {
 	if err := tx.writable("Insert"); err != nil {
 		return 0, err
 	}
@@ -209,7 +220,11 @@ func (tx *Tx) Insert(table string, row Row) (int64, error) {
 		q.WriteString(", ")
 		q.WriteString(k)
 	}
-	q.WriteString(`) VALUES (?`)
+	if where == "" {
+		q.WriteString(`) VALUES (?`)
+	} else {
+		q.WriteString(`) SELECT ?`)
+	}
 	q.WriteString(strings.Repeat(", ?", len(names)-1))
 	for _, k := range keys {
 		if _, ok := row[k].(ownerZone); ok {
@@ -221,9 +236,18 @@ func (tx *Tx) Insert(table string, row Row) (int64, error) {
 		q.WriteString(", ?")
 		args = append(args, row[k])
 	}
-	q.WriteString(`)`)
+	if where == "" {
+		q.WriteString(`)`)
+	} else {
+		q.WriteString(` WHERE `)
+		q.WriteString(where)
+		args = append(args, whereArgs...)
+	}
 	q.WriteString(tx.s.imageReturning(table, cols))
 	id, after, err := tx.returning(q.String(), args...)
+	if where != "" && errors.Is(err, ErrNotFound) {
+		return 0, errNotInserted
+	}
 	if err != nil {
 		return 0, fmt.Errorf("cannot add to %s: %w", table, err)
 	}

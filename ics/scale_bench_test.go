@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/ics/icstest"
+	"github.com/assistant-dev/assistant/internal/testbin"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 )
@@ -124,40 +125,6 @@ func scaleFile(b testing.TB, n int) string {
 	return p
 }
 
-var builtBinary struct {
-	sync.Once
-	path string
-	err  error
-}
-
-// assistantBinary is ASSISTANT_BINARY, or the binary built once for this
-// process into a temporary folder.
-func assistantBinary(b testing.TB) string {
-	if p := os.Getenv("ASSISTANT_BINARY"); p != "" {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return abs
-	}
-	builtBinary.Do(func() {
-		dir, err := os.MkdirTemp("", "assistant-bin-")
-		if err != nil {
-			builtBinary.err = err
-			return
-		}
-		builtBinary.path = filepath.Join(dir, "assistant")
-		out, err := exec.Command("go", "build", "-o", builtBinary.path, "github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
-		if err != nil {
-			builtBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if builtBinary.err != nil {
-		b.Fatal(builtBinary.err)
-	}
-	return builtBinary.path
-}
-
 // binaryImport runs `assistant import path` with the real binary into a
 // fresh, migrated database of b's engine holding the person ann, checks
 // that it imported n events as one change, and gives the process's peak
@@ -169,7 +136,7 @@ func assistantBinary(b testing.TB) string {
 // the parent at the spawn (a vfork) into the child's, and this process
 // has just imported the same file.
 func binaryImport(b testing.TB, path string, n int) (int64, time.Duration) {
-	bin := assistantBinary(b)
+	bin := testbin.Path(b)
 	loc := storetest.LocationFrom(b, migrated)
 	st, err := store.Open(context.Background(), loc, nil)
 	if err != nil {

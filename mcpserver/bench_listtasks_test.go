@@ -4,18 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/assistant-dev/assistant/args"
+	"github.com/assistant-dev/assistant/internal/testbin"
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
@@ -162,7 +161,7 @@ func seededStore(b *testing.B, n int) (string, *tools.ToolContext) {
 // home of its own, and connects the go-sdk client.
 func binarySession(b *testing.B, loc, person string) *mcp.ClientSession {
 	home := b.TempDir()
-	cmd := exec.Command(assistantBinary(b), "--db", loc, "--person", person, "mcp")
+	cmd := exec.Command(testbin.Path(b), "--db", loc, "--person", person, "mcp")
 	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "USER=" + person, "TZ=Europe/Paris", "PATH=" + os.Getenv("PATH")}
 	var stderr bytes.Buffer
@@ -178,40 +177,6 @@ func binarySession(b *testing.B, loc, person string) *mcp.ClientSession {
 		}
 	})
 	return cs
-}
-
-var builtBinary struct {
-	sync.Once
-	path string
-	err  error
-}
-
-// assistantBinary is ASSISTANT_BINARY, or the binary built once for this
-// process into a temporary folder.
-func assistantBinary(b testing.TB) string {
-	if p := os.Getenv("ASSISTANT_BINARY"); p != "" {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return abs
-	}
-	builtBinary.Do(func() {
-		dir, err := os.MkdirTemp("", "assistant-bin-")
-		if err != nil {
-			builtBinary.err = err
-			return
-		}
-		builtBinary.path = filepath.Join(dir, "assistant")
-		out, err := exec.Command("go", "build", "-o", builtBinary.path, "github.com/assistant-dev/assistant/cmd/assistant").CombinedOutput()
-		if err != nil {
-			builtBinary.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if builtBinary.err != nil {
-		b.Fatal(builtBinary.err)
-	}
-	return builtBinary.path
 }
 
 // servedLines serves reg for tc with ServeIO over an OS pipe pair and

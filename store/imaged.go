@@ -74,56 +74,80 @@ func (tx *Tx) readLayout(table string, keys []string) (*imageLayout, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	l := &imageLayout{}
-	ok := true
+	var cols []layoutColumn
 	for rows.Next() {
-		var name, typ string
-		var dflt *string
+		var c layoutColumn
+		var typ string
 		var pk, hidden int
-		if err := rows.Scan(&name, &typ, &dflt, &pk, &hidden); err != nil {
+		if err := rows.Scan(&c.name, &typ, &c.dflt, &pk, &hidden); err != nil {
 			return nil, err
 		}
-		text := strings.Contains(typ, "TEXT") || strings.Contains(typ, "CHAR") || strings.Contains(typ, "CLOB")
-		integer := strings.Contains(typ, "INT")
-		if hidden != 0 || text == integer {
+		c.text = strings.Contains(typ, "TEXT") || strings.Contains(typ, "CHAR") || strings.Contains(typ, "CLOB")
+		c.integer = strings.Contains(typ, "INT")
+		c.plain = hidden == 0
+		c.rowid = pk == 1 && typ == "INTEGER"
+		cols = append(cols, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return buildLayout(cols, keys, ""), nil
+}
+
+// layoutColumn is a column of a table as readLayout reads it from the
+// engine's catalogue.
+type layoutColumn struct {
+	name          string
+	text, integer bool    // its type: TEXT or INTEGER (bigint or text on PostgreSQL)
+	dflt          *string // its default as the catalogue writes it, nil for none
+	plain         bool    // neither hidden nor generated
+	rowid         bool    // id as the rowid (SQLite) or an identity column (PostgreSQL)
+}
+
+// buildLayout is the layout of rows setting keys of a table with cols,
+// nil when insertImaged cannot make their images (see
+// [Tx.imageLayoutOf]); a quoted default must end in cast (PostgreSQL's
+// "::text"), which is cut.
+func buildLayout(cols []layoutColumn, keys []string, cast string) *imageLayout {
+	l := &imageLayout{}
+	ok := true
+	for _, c := range cols {
+		if !c.plain || c.text == c.integer {
 			ok = false
 		}
 		from, def := fromDefault, any(nil)
-		switch k := slices.Index(keys, name); {
-		case name == "id":
+		switch k := slices.Index(keys, c.name); {
+		case c.name == "id":
 			from = fromID
-			ok = ok && pk == 1 && typ == "INTEGER"
-		case name == "owner_id":
+			ok = ok && c.integer && c.rowid
+		case c.name == "owner_id":
 			from = fromOwner
 		case k >= 0:
 			from = k
-		case name == "updated_at":
+		case c.name == "updated_at":
 			from = fromStamp
-			ok = ok && text
-		case dflt == nil || strings.EqualFold(*dflt, "NULL"):
-		case integer:
-			n, err := strconv.ParseInt(*dflt, 10, 64)
+			ok = ok && c.text
+		case c.dflt == nil || strings.EqualFold(*c.dflt, "NULL"):
+		case c.integer:
+			n, err := strconv.ParseInt(*c.dflt, 10, 64)
 			ok = ok && err == nil
 			def = n
 		default:
-			d := *dflt
-			ok = ok && len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(strings.ReplaceAll(d[1:len(d)-1], "''", ""), "'")
+			d, cut := strings.CutSuffix(*c.dflt, cast)
+			ok = ok && cut && len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(strings.ReplaceAll(d[1:len(d)-1], "''", ""), "'")
 			if ok {
 				def = strings.ReplaceAll(d[1:len(d)-1], "''", "'")
 			}
 		}
-		l.cols, l.from, l.defs, l.text = append(l.cols, name), append(l.from, from), append(l.defs, def), append(l.text, text)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+		l.cols, l.from, l.defs, l.text = append(l.cols, c.name), append(l.from, from), append(l.defs, def), append(l.text, c.text)
 	}
 	for _, k := range keys {
 		ok = ok && slices.Contains(l.cols, k) && k != "id" && k != "owner_id"
 	}
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	return l, nil
+	return l
 }
 
 // fits reports whether every value of rows reads back as bound in its
@@ -239,52 +263,20 @@ func (tx *Tx) readLayoutPG(table string, keys []string) (*imageLayout, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	l := &imageLayout{}
-	ok := true
+	var cols []layoutColumn
 	for rows.Next() {
-		var name, typ, identity, generated string
-		var dflt *string
-		if err := rows.Scan(&name, &typ, &dflt, &identity, &generated); err != nil {
+		var c layoutColumn
+		var typ, identity, generated string
+		if err := rows.Scan(&c.name, &typ, &c.dflt, &identity, &generated); err != nil {
 			return nil, err
 		}
-		text, integer := typ == "text", typ == "bigint"
-		if generated != "NEVER" || text == integer {
-			ok = false
-		}
-		from, def := fromDefault, any(nil)
-		switch k := slices.Index(keys, name); {
-		case name == "id":
-			from = fromID
-			ok = ok && integer && identity == "YES"
-		case name == "owner_id":
-			from = fromOwner
-		case k >= 0:
-			from = k
-		case name == "updated_at":
-			from = fromStamp
-			ok = ok && text
-		case dflt == nil || strings.EqualFold(*dflt, "NULL"):
-		case integer:
-			n, err := strconv.ParseInt(*dflt, 10, 64)
-			ok = ok && err == nil
-			def = n
-		default:
-			d, cut := strings.CutSuffix(*dflt, "::text")
-			ok = ok && cut && len(d) >= 2 && d[0] == '\'' && d[len(d)-1] == '\'' && !strings.Contains(strings.ReplaceAll(d[1:len(d)-1], "''", ""), "'")
-			if ok {
-				def = strings.ReplaceAll(d[1:len(d)-1], "''", "'")
-			}
-		}
-		l.cols, l.from, l.defs, l.text = append(l.cols, name), append(l.from, from), append(l.defs, def), append(l.text, text)
+		c.text, c.integer = typ == "text", typ == "bigint"
+		c.plain = generated == "NEVER"
+		c.rowid = identity == "YES"
+		cols = append(cols, c)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	for _, k := range keys {
-		ok = ok && slices.Contains(l.cols, k) && k != "id" && k != "owner_id"
-	}
-	if !ok {
-		return nil, nil
-	}
-	return l, nil
+	return buildLayout(cols, keys, "::text"), nil
 }

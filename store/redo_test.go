@@ -128,10 +128,10 @@ func redoScenario(t *testing.T, seed uint64, perRow bool) string {
 	return b.String()
 }
 
-// dumpRows is every row q gives, a line each.
-func dumpRows(t *testing.T, s *Store, q string) string {
+// dumpRows is every row q gives (with args), a line each.
+func dumpRows(t *testing.T, s *Store, q string, args ...any) string {
 	t.Helper()
-	rows, err := s.DB().Query(q)
+	rows, err := s.DB().Query(q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,31 +169,12 @@ func remindRows(t *testing.T, f *fixture, owners []int64) string {
 			`SELECT id, item, occurrence, trigger, fire_at, delivery_id, status, next_attempt, last_error, created_at,
 				coalesce(local_fire, ''), coalesce(sent_at, -1), delivered_to FROM reminder_deliveries WHERE owner_id = ? ORDER BY item, fire_at`,
 		} {
-			rows, err := f.s.DB().QueryContext(f.ctx, q, o)
-			if err != nil {
-				t.Fatal(err)
+			for _, line := range strings.SplitAfter(dumpRows(t, f.s, q, o), "\n") {
+				if line != "" {
+					out = append(out, fmt.Sprint(i, " ", q[7:20], " ", line))
+				}
 			}
-			cols, _ := rows.Columns()
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for j := range vals {
-					ptrs[j] = &vals[j]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					t.Fatal(err)
-				}
-				line := fmt.Sprint(i, " ", q[7:20], " ")
-				for _, v := range vals {
-					if b, ok := v.([]byte); ok {
-						v = string(b)
-					}
-					line += fmt.Sprint(v, " ")
-				}
-				out = append(out, line)
-			}
-			rows.Close()
 		}
 	}
-	return strings.Join(out, "\n")
+	return strings.Join(out, "")
 }

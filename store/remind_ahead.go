@@ -658,16 +658,7 @@ func (tx *Tx) ToSendAhead(owners []int64, now, leaseNow time.Time) (map[int64]bo
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return idSet(rows)
 }
 
 // takeDue answers NextFiresDue(now) from the read-ahead, once.

@@ -149,16 +149,7 @@ func (s *Store) RemindBusy(ctx context.Context, now, horizonBefore time.Time) (m
 	if err != nil {
 		return nil, s.troubled(err)
 	}
-	defer rows.Close()
-	out := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out[id] = true
-	}
-	return out, rows.Err()
+	return idSet(rows)
 }
 
 // EventsForReminders reads the events of ids as [Tx.EventForReminders]
@@ -229,4 +220,19 @@ func (tx *Tx) EventsForReminders(ids []int64) (map[int64]WatchedEvent, error) {
 		ids = ids[n:]
 	}
 	return out, nil
+}
+
+// idSet is the set of the ids rows gives, one a row (their only column);
+// it closes rows.
+func idSet(rows *sql.Rows) (map[int64]bool, error) {
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
 }

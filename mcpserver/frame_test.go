@@ -83,7 +83,8 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 		"next_cursor": "",
 		"nested":      map[string]any{"structuredContent": 0, "k": []any{nil, true, 1.5}},
 	}
-	texts := []string{"", "3 tasks:\nt1 · a <b> & \"c\"", `{"structuredContent":0}`, "\"structuredContent\":0 and \u2028"}
+	texts := []string{"", "3 tasks:\nt1 · a <b> & \"c\"", `{"structuredContent":0}`, "\"structuredContent\":0 and \u2028",
+		"\x00", `"text":"\u0000"`, "bad \xff utf-8 \x00 and \x1f"}
 	for i, text := range texts {
 		r := Result(tools.SuccessWithData(text, data), 0)
 		if _, ok := r.StructuredContent.(marshaledJSON); !ok {
@@ -103,6 +104,28 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 			if string(got) != string(want) {
 				t.Errorf("case %d, meta %v:\ngot  %s\nwant %s", i, meta != nil, got, want)
 			}
+		}
+	}
+	// A text content with annotations or _meta, or more than one content,
+	// is encoded by the SDK around the spliced structured content.
+	r := Result(tools.SuccessWithData("a <b>", data), 0)
+	for i, content := range [][]mcp.Content{
+		{&mcp.TextContent{Text: "a <b>", Annotations: &mcp.Annotations{Priority: 1}}},
+		{&mcp.TextContent{Text: "a", Meta: mcp.Meta{"text": "\x00"}}},
+		{&mcp.TextContent{Text: "\x00"}, &mcp.TextContent{Text: "b"}},
+	} {
+		c := *r
+		c.Content = content
+		want, err := c.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := splicedResult{CallToolResult: &c}.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("content %d:\ngot  %s\nwant %s", i, got, want)
 		}
 	}
 	// Data not written by json.Marshal (sniffed from text), and Data not

@@ -288,7 +288,18 @@ func (r splicedResult) MarshalJSON() ([]byte, error) {
 	return r.encode()
 }
 
-// encode writes r as MarshalJSON says.
+// textPlaceholder stands for the text of a result's one text content
+// while the rest of the answer is encoded: a text of one NUL, which
+// encoding/json writes as \u0000, so `"text":"\u0000"` cannot occur
+// inside another JSON string, whose quotes are escaped.
+var textPlaceholder = []byte(`"text":"\u0000"`)
+
+// encode writes r as MarshalJSON says. The text of an answer's one plain
+// text content (no _meta, no annotations) is encoded here too, once
+// (json.Marshal of the string, as TextContent.MarshalJSON encodes it):
+// through the SDK, the 5 kB of a list page's text were encoded by
+// TextContent.MarshalJSON and then read again by the encoder of the
+// result that holds it, only to be copied unchanged.
 func (r splicedResult) encode() ([]byte, error) {
 	data, ok := r.StructuredContent.(marshaledJSON)
 	if !ok {
@@ -296,19 +307,65 @@ func (r splicedResult) encode() ([]byte, error) {
 	}
 	c := *r.CallToolResult
 	c.StructuredContent = json.RawMessage(`0`)
+	var text []byte
+	if tc, ok := plainText(c.Content); ok {
+		var err error
+		if text, err = json.Marshal(tc.Text); err != nil {
+			return nil, err
+		}
+		c.Content = []mcp.Content{&mcp.TextContent{Text: "\x00"}}
+	}
 	b, err := c.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}
-	i := bytes.Index(b, structuredPlaceholder)
-	if i < 0 || bytes.Count(b, structuredPlaceholder) != 1 {
+	s := bytes.Index(b, structuredPlaceholder)
+	if s < 0 || bytes.Count(b, structuredPlaceholder) != 1 {
 		return r.CallToolResult.MarshalJSON()
 	}
-	key := len(structuredPlaceholder) - 1 // up to the colon
-	out := make([]byte, 0, len(b)+len(data))
-	out = append(out, b[:i+key]...)
-	out = append(out, data...)
-	return append(out, b[i+len(structuredPlaceholder):]...), nil
+	t := -1
+	if text != nil {
+		if t = bytes.Index(b, textPlaceholder); t < 0 || bytes.Count(b, textPlaceholder) != 1 {
+			return r.CallToolResult.MarshalJSON()
+		}
+	}
+	out := make([]byte, 0, len(b)+len(data)+len(text))
+	// The two placeholders in the order they come, each replaced by its
+	// value after its key and colon.
+	type cut struct {
+		at, n int
+		key   int
+		value []byte
+	}
+	cuts := []cut{{s, len(structuredPlaceholder), len(structuredPlaceholder) - 1, data}}
+	if t >= 0 {
+		tc := cut{t, len(textPlaceholder), len(`"text":`), text}
+		if t < s {
+			cuts = []cut{tc, cuts[0]}
+		} else {
+			cuts = append(cuts, tc)
+		}
+	}
+	from := 0
+	for _, k := range cuts {
+		out = append(out, b[from:k.at+k.key]...)
+		out = append(out, k.value...)
+		from = k.at + k.n
+	}
+	return append(out, b[from:]...), nil
+}
+
+// plainText is the one content of contents when it is a text without
+// _meta or annotations, which encode writes itself.
+func plainText(contents []mcp.Content) (*mcp.TextContent, bool) {
+	if len(contents) != 1 {
+		return nil, false
+	}
+	tc, ok := contents[0].(*mcp.TextContent)
+	if !ok || tc == nil || tc.Meta != nil || tc.Annotations != nil {
+		return nil, false
+	}
+	return tc, true
 }
 
 // structured returns data, valid JSON, as structuredContent: an object as

@@ -24,7 +24,10 @@ import (
 //     first statement, all in one pgx.Batch (one round trip);
 //   - a statement run with a context from [withCommit] has COMMIT queued
 //     behind it in the same batch, so the journal and the commit are one
-//     round trip.
+//     round trip;
+//   - a read's first statement marked with soloKey (it reads all the read
+//     needs) runs without BEGIN, in a snapshot of its own, and needs no
+//     ROLLBACK: one round trip.
 //
 // Everything else (statements outside a transaction, the statements after
 // the first) goes through pgx's driver as before.
@@ -74,6 +77,15 @@ type guardedKey struct{}
 func withCommit(ctx context.Context, c *committed) context.Context {
 	return context.WithValue(ctx, commitKey{}, c)
 }
+
+// soloKey marks a read's statement that reads, in itself, everything its
+// transaction needs (a list page with its count: [Tx.TaskPage]): when it
+// is the first statement of a read transaction, it runs on its own,
+// outside any transaction, in the snapshot PostgreSQL takes for one
+// statement, and the read's BEGIN waits for a statement after it, if
+// any. The read is then one round trip, not two (BEGIN with the
+// statement, then ROLLBACK).
+type soloKey struct{}
 
 // pipeConn is a rebindConn that can defer BEGIN and piggy-back COMMIT.
 type pipeConn struct {
@@ -182,7 +194,53 @@ func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.Name
 	return driver.RowsAffected(tag.RowsAffected()), err
 }
 
+// solo reports whether a statement in ctx runs alone, outside the read
+// transaction whose BEGIN is pending (see soloKey and runSolo).
+func (c *pipeConn) solo(ctx context.Context, args []driver.NamedValue) bool {
+	lb := c.pending
+	return lb != nil && lb.readOnly && !ownMode(args) && ctx.Value(soloKey{}) != nil
+}
+
+// runSolo runs q outside any transaction (see soloKey), with the read's
+// pending person check in front of it in one batch when there is one: the
+// check then reads the person just before the statement, not in the same
+// snapshot, which a read does not need (the page's own statement checks
+// that its list columns were worked out in the zone it lists in). BEGIN
+// stays pending for a statement after it.
+func (c *pipeConn) runSolo(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	check := c.pending.check
+	if check == nil || check.Made() {
+		trip(ctx)
+		return c.rebindConn.QueryContext(ctx, q, args)
+	}
+	if len(args) > 0 {
+		q = rebound(q)
+	}
+	vals := make([]any, len(args))
+	convertArgs(vals, args)
+	b := &pgx.Batch{}
+	b.Queue(rebound(personCheckSQL), check.id)
+	b.Queue(q, vals...)
+	pg := c.Conn.Conn()
+	trip(ctx)
+	br := pg.SendBatch(ctx, b)
+	if err := readBegin(br, 1, check); err != nil {
+		br.Close()
+		return nil, err
+	}
+	rows, err := br.Query()
+	if err != nil {
+		rows.Close()
+		br.Close()
+		return nil, err
+	}
+	return &pipeRows{rows: rows, br: br, m: pg.TypeMap()}, nil
+}
+
 func (c *pipeConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.solo(ctx, args) {
+		return c.runSolo(ctx, q, args)
+	}
 	if ownMode(args) {
 		if err := c.alone(ctx); err != nil {
 			return nil, err

@@ -602,6 +602,19 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 		}
 	} else {
 		s := `SELECT (SELECT count(*) FROM (SELECT 1 FROM ` + from + ` WHERE ` + where + statusCond + ` LIMIT ?) AS m)`
+		if tx.s.engine == SQLite && !custom && !q.Window {
+			// The same number without the LIMIT subquery, which SQLite
+			// runs as a co-routine, one yield per row counted: whether
+			// a row lies past the cap (an OFFSET into the index), and
+			// only under the cap a count (a fifth less CPU at 2,050
+			// open tasks). Only where every row read is counted (no
+			// tag, text or window to check on each): elsewhere a filter
+			// few rows pass would have every row read twice.
+			sel := `SELECT 1 FROM ` + from + ` WHERE ` + where + statusCond
+			s = `SELECT CASE WHEN EXISTS (` + sel + ` LIMIT 1 OFFSET ?) THEN ? ELSE (SELECT count(*) FROM ` + from + ` WHERE ` + where + statusCond + `) END`
+			filterArgs := countArgs[:len(countArgs)-1]
+			countArgs = append(append(append([]any{}, filterArgs...), q.Cap, q.Cap+1), filterArgs...)
+		}
 		dest := []any{&n}
 		var f freshness
 		if q.Zone != "" && !freshApart {
@@ -616,7 +629,10 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 			first, pq, pa := tx.pageQuery(q, from, where, args, q.Status == task.Done || q.HasAfter && q.After.Done, q.Limit)
 			p.Tasks, p.Keys = make([]task.Task, 0, min(q.Limit, 256)), make([]TaskKey, 0, min(q.Limit, 256))
 			s += `, p.* FROM (SELECT 1) AS one LEFT JOIN (` + pq + `) AS p ON true ORDER BY ` + pageOrder(first, "p.")
-			if err := tx.pageRows(s, append(countArgs, pa...), first, &p, dest...); err != nil {
+			// When no done tasks follow, this statement is the whole
+			// page: it needs no transaction of its own (soloKey).
+			solo := first || q.Status == task.Open
+			if err := tx.pageRows(tx.soloCtx(solo), s, append(countArgs, pa...), first, &p, dest...); err != nil {
 				return p, err
 			}
 			if q.Zone != "" && !f.in(q.Zone) {
@@ -628,7 +644,7 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 			}
 			// Open tasks were read; done ones follow.
 			_, pq, pa = tx.pageQuery(q, from, where, args, true, q.Limit-len(p.Tasks))
-			return p, tx.pageRows(pq, pa, true, &p)
+			return p, tx.pageRows(tx.ctx, pq, pa, true, &p)
 		}
 		if err := tx.queryRow(s, countArgs...).Scan(dest...); err != nil {
 			return p, err
@@ -655,7 +671,7 @@ func (tx *Tx) TaskPage(q TaskQuery) (TaskPage, error) {
 			break
 		}
 		_, s, a := tx.pageQuery(q, from, where, args, done, left)
-		if err := tx.pageRows(s, tx.customPlan(custom, a), done, &p); err != nil {
+		if err := tx.pageRows(tx.ctx, s, tx.customPlan(custom, a), done, &p); err != nil {
 			return p, err
 		}
 	}
@@ -763,12 +779,22 @@ var pageColumns = func() []string {
 // listColumns are the columns a page reads: pageColumns and the key.
 var listColumns = "t." + strings.Join(pageColumns, ", t.") + ", t.list_day, t.list_at"
 
-// pageRows runs one page query and appends its tasks and keys to p. The
-// query's rows may lead with more columns, scanned into lead (the same on
-// every row); a row whose task columns are NULL (a LEFT JOIN's empty
-// page) is no task.
-func (tx *Tx) pageRows(q string, args []any, done bool, p *TaskPage, lead ...any) error {
-	rows, err := tx.query(q, args...)
+// soloCtx is the context of a statement that reads, in itself, all a
+// read transaction needs, when solo is set (on PostgreSQL it may then run
+// outside the transaction: see soloKey); else the transaction's.
+func (tx *Tx) soloCtx(solo bool) context.Context {
+	if !solo || !tx.readOnly || tx.s.engine != Postgres {
+		return tx.ctx
+	}
+	return context.WithValue(tx.ctx, soloKey{}, true)
+}
+
+// pageRows runs one page query, in ctx (tx's own context, or soloCtx's),
+// and appends its tasks and keys to p. The query's rows may lead with
+// more columns, scanned into lead (the same on every row); a row whose
+// task columns are NULL (a LEFT JOIN's empty page) is no task.
+func (tx *Tx) pageRows(ctx context.Context, q string, args []any, done bool, p *TaskPage, lead ...any) error {
+	rows, err := tx.queryIn(ctx, q, args...)
 	if err != nil {
 		return err
 	}

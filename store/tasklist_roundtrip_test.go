@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -8,16 +9,18 @@ import (
 
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tasks"
 	"github.com/assistant-dev/assistant/tools/tooltest"
 )
 
 // TestListTasksRoundTrips counts the round trips to PostgreSQL of one
-// list_tasks page with no tag and no text (a count, not a timing): BEGIN
-// with the count, the freshness and the page in one statement, then
-// ROLLBACK; also for an empty list, and for a page of status all that
-// goes on from the open tasks to the done ones (one more, for the done
-// ones).
+// list_tasks page with no tag and no text (a count, not a timing): the
+// count, the freshness and the page in one statement, which needs no
+// transaction (no BEGIN, no ROLLBACK: one round trip); also for an empty
+// list, and for a page of status all that goes on from the open tasks to
+// the done ones, which are read in the same transaction (BEGIN with the
+// first statement, the done ones, ROLLBACK).
 func TestListTasksRoundTrips(t *testing.T) {
 	storetest.SkipUnlessPostgres(t)
 	t.Run(storetest.Postgres, func(t *testing.T) {
@@ -37,8 +40,9 @@ func TestListTasksRoundTrips(t *testing.T) {
 			args, text string
 			trips      int
 		}{
-			{"ada", `{"limit":5}`, "9 open tasks; 1–5 shown:", 2},
-			{"bob", `{"limit":5}`, "No open tasks.", 2},
+			{"ada", `{"limit":5}`, "9 open tasks; 1–5 shown:", 1},
+			{"bob", `{"limit":5}`, "No open tasks.", 1},
+			{"ada", `{"status":"done"}`, "1 done task:", 1},
 			{"ada", `{"status":"all","limit":10}`, "10 tasks:", 3},
 		} {
 			p := ada
@@ -60,6 +64,24 @@ func TestListTasksRoundTrips(t *testing.T) {
 			if n := rt.N(); n > c.trips {
 				t.Errorf("list_tasks %s for %s took %d round trips to PostgreSQL, want at most %d; sent:\n%s",
 					c.args, c.who, n, c.trips, strings.Join(rt.Sent(), "\n"))
+			}
+		}
+
+		// In a session (MCP stdio, chat) each call checks the kept person:
+		// the check rides in the page's own round trip.
+		tc := env.Context(ada)
+		tools.InsertSession(tc, tools.NewSession(env.Store, ada))
+		for i := range 4 {
+			rt.Reset()
+			res, _ := env.Reg.Call(context.Background(), tc, "list_tasks", []byte(`{"limit":5}`))
+			if !res.OK() || !strings.HasPrefix(res.TextOut(), "9 open tasks; 1–5 shown:") {
+				t.Fatalf("list_tasks in a session: %s", res.TextOut())
+			}
+			if i < 3 {
+				continue // the first calls of a connection prepare the statements
+			}
+			if n, sent := rt.N(), strings.Join(rt.Sent(), "\n"); n != 1 || !strings.Contains(sent, "FROM people WHERE id") {
+				t.Errorf("list_tasks in a session took %d round trips to PostgreSQL, want 1 with the person's check; sent:\n%s", n, sent)
 			}
 		}
 	})

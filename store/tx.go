@@ -121,13 +121,18 @@ func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
 // so q is parsed once per connection, not once per call. q must filter by
 // owner_id = tx.Owner().
 func (tx *Tx) query(q string, args ...any) (*sql.Rows, error) {
+	return tx.queryIn(tx.ctx, q, args...)
+}
+
+// queryIn is query run in ctx, tx's own context or one made from it.
+func (tx *Tx) queryIn(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if err := tx.beforeLater(q); err != nil {
 		return nil, err
 	}
-	if st := tx.s.stmt(tx.ctx, q); st != nil {
-		return tx.tx.StmtContext(tx.ctx, st).QueryContext(tx.ctx, args...)
+	if st := tx.s.stmt(ctx, q); st != nil {
+		return tx.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
-	return tx.tx.QueryContext(tx.ctx, q, args...)
+	return tx.tx.QueryContext(ctx, q, args...)
 }
 
 // exec is query for statements without rows.

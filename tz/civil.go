@@ -79,7 +79,26 @@ func daysIn(y int, m time.Month) int {
 func (d Date) IsZero() bool { return d.Year == 0 && d.Month == 0 && d.Day == 0 }
 
 // String gives the canonical ISO 8601 extended form, "2026-10-05".
-func (d Date) String() string { return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day) }
+func (d Date) String() string {
+	var b [len("2026-10-05T09:00")]byte
+	if n, ok := d.appendTo(b[:0]); ok {
+		return string(n)
+	}
+	return fmt.Sprintf("%04d-%02d-%02d", d.Year, int(d.Month), d.Day)
+}
+
+// appendTo appends String's form of d to b without fmt (a list page
+// writes a hundred of these), for the years 0–9999 and a month and day of
+// two digits at most; ok is false for any other d, which String writes
+// with fmt as before.
+func (d Date) appendTo(b []byte) ([]byte, bool) {
+	if d.Year < 0 || d.Year > 9999 || d.Month < 0 || d.Month > 99 || d.Day < 0 || d.Day > 99 {
+		return b, false
+	}
+	y := d.Year
+	b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10), '-')
+	return append(b, byte('0'+d.Month/10), byte('0'+d.Month%10), '-', byte('0'+d.Day/10), byte('0'+d.Day%10)), true
+}
 
 // Basic gives the RFC 5545 DATE form, "20261005".
 func (d Date) Basic() string { return fmt.Sprintf("%04d%02d%02d", d.Year, int(d.Month), d.Day) }
@@ -114,6 +133,10 @@ func (d Date) At(hour, minute int) DateTime { return DateTime{Date: d, Hour: hou
 
 // String gives the canonical form "2026-10-05T09:00".
 func (dt DateTime) String() string {
+	var b [len("2026-10-05T09:00")]byte
+	if n, ok := dt.Date.appendTo(b[:0]); ok && dt.Hour >= 0 && dt.Hour <= 99 && dt.Minute >= 0 && dt.Minute <= 99 {
+		return string(append(n, 'T', byte('0'+dt.Hour/10), byte('0'+dt.Hour%10), ':', byte('0'+dt.Minute/10), byte('0'+dt.Minute%10)))
+	}
 	return fmt.Sprintf("%sT%02d:%02d", dt.Date.String(), dt.Hour, dt.Minute)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -95,6 +96,7 @@ func mcpFlags(cmd *cobra.Command, o *mcpOptions, httpDefault, httpUsage string) 
 func runMCP(cmd *cobra.Command, a *app, o mcpOptions) error {
 	ctx := cmd.Context()
 	a.service = true
+	serverGC(os.Getenv)
 	reg := newRegistry()
 	reg.Log = a.log
 	if err := checkMCPOptions(o); err != nil {

@@ -103,8 +103,14 @@ func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, 
 
 // insertRuns inserts rows that all set the columns keys, in statements of
 // a power of two rows, at most batchRows: a few statement texts per column
-// set, whatever the number of rows.
+// set, whatever the number of rows. The event generation is drawn anew
+// first (bumpEventGeneration).
 func (tx *Tx) insertRuns(table string, keys []string, rows [][]any) ([]int64, error) {
+	if len(rows) > 0 {
+		if err := tx.bumpEventGeneration(table); err != nil {
+			return nil, err
+		}
+	}
 	ids := make([]int64, 0, len(rows))
 	for start := 0; start < len(rows); {
 		n := 1

@@ -237,9 +237,10 @@ func (tx *Tx) insertRows(table string, keys []string, rows [][]any) (string, []a
 	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
 		one + strings.Repeat(", "+one, len(rows)-1)
 	args := make([]any, 0, len(names)*len(rows))
-	now := stamp(tx.now)
+	// Boxed once, not once a row: two allocations fewer per row.
+	owner, now := any(tx.owner), any(stamp(tx.now))
 	for _, row := range rows {
-		args = append(args, tx.owner)
+		args = append(args, owner)
 		if stampIt {
 			args = append(args, now)
 		}

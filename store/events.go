@@ -374,15 +374,39 @@ func (tx *Tx) SaveOverride(before, after *calendar.Override) error {
 func (tx *Tx) DeleteOverride(id int64) error { return tx.Delete(OverridesTable, id) }
 
 // EventGeneration reads tx's owner's event generation, a random number
-// SQLite draws anew on every write to their events or overrides
-// (migrations/00006_events_speed.sql); ok is false when they have none
-// yet.
+// drawn anew on every write to their events or overrides
+// (migrations/00006_events_speed.sql: by the engine's triggers on an
+// update or a delete; on SQLite by the store itself on an insert,
+// migration 00031 and [Tx.bumpEventGeneration]); ok is false when they
+// have none yet.
 func (tx *Tx) EventGeneration() (gen int64, ok bool, err error) {
 	err = tx.queryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, tx.owner).Scan(&gen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
 	return gen, err == nil, err
+}
+
+// bumpEventGenerationSQL draws tx's owner's event generation anew, as
+// the triggers of migration 00006 do on an update or a delete.
+const bumpEventGenerationSQL = `INSERT INTO event_generations (person_id, gen) VALUES (?, random())
+	ON CONFLICT (person_id) DO UPDATE SET gen = excluded.gen`
+
+// bumpEventGeneration draws tx's owner's event generation anew before
+// rows are inserted into table, when table is events or event_overrides
+// and the engine is SQLite, whose insert triggers migration 00031 dropped
+// (they drew it once per row). Every way the store inserts rows
+// (insertIf, insertRuns) calls it, so a generation read after an insert,
+// in the same transaction or after its commit by another process, is never
+// the one read before. PostgreSQL's statement triggers draw it there.
+func (tx *Tx) bumpEventGeneration(table string) error {
+	if tx.s.engine != SQLite || (table != EventsTable && table != OverridesTable) {
+		return nil
+	}
+	if _, err := tx.exec(bumpEventGenerationSQL, tx.owner); err != nil {
+		return fmt.Errorf("cannot add to %s: %w", table, err)
+	}
+	return nil
 }
 
 // EventSpan is a series with its stored bounds, Unix seconds; Last is

@@ -202,6 +202,9 @@ func (tx *Tx) insertIf(table string, row Row, where string, whereArgs []any) (in
 	if err := checkSet(table, cols, row, "id", "owner_id", "deleted_at"); err != nil {
 		return 0, err
 	}
+	if err := tx.bumpEventGeneration(table); err != nil {
+		return 0, err
+	}
 	names := []string{"owner_id"}
 	args := make([]any, 1, len(row)+3)
 	args[0] = tx.owner

@@ -19,7 +19,7 @@ import (
 // method of the store that inserts them, in one write: each must leave a
 // generation that differs from the one before it, read in the same
 // transaction, and the committed write one that another Store (another
-// process) reads as new. On SQLite the store draws it (migration 00031),
+// process) reads as new. On SQLite the store draws it (migration 00034),
 // on PostgreSQL the statement triggers do.
 func TestInsertsDrawEventGeneration(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestInsertsDrawEventGeneration(t *testing.T) {
 
 // TestEventInsertsGoThroughTheStore is the other half of
 // TestInsertsDrawEventGeneration: on SQLite no trigger draws the event
-// generation when rows are inserted (migration 00031), so every INSERT
+// generation when rows are inserted (migration 00034), so every INSERT
 // the store's code can send to events or event_overrides must be one of
 // the ways that draws it (insertIf and insertRows, after insertRuns'
 // bumpEventGeneration), or PostgreSQL's own (insertUnnest), or a copy

@@ -377,7 +377,7 @@ func (tx *Tx) DeleteOverride(id int64) error { return tx.Delete(OverridesTable, 
 // drawn anew on every write to their events or overrides
 // (migrations/00006_events_speed.sql: by the engine's triggers on an
 // update or a delete; on SQLite by the store itself on an insert,
-// migration 00031 and [Tx.bumpEventGeneration]); ok is false when they
+// migration 00034 and [Tx.bumpEventGeneration]); ok is false when they
 // have none yet.
 func (tx *Tx) EventGeneration() (gen int64, ok bool, err error) {
 	err = tx.queryRow(`SELECT gen FROM event_generations WHERE person_id = ?`, tx.owner).Scan(&gen)
@@ -394,7 +394,7 @@ const bumpEventGenerationSQL = `INSERT INTO event_generations (person_id, gen) V
 
 // bumpEventGeneration draws tx's owner's event generation anew before
 // rows are inserted into table, when table is events or event_overrides
-// and the engine is SQLite, whose insert triggers migration 00031 dropped
+// and the engine is SQLite, whose insert triggers migration 00034 dropped
 // (they drew it once per row). Every way the store inserts rows
 // (insertIf, insertRuns) calls it, so a generation read after an insert,
 // in the same transaction or after its commit by another process, is never

@@ -78,10 +78,25 @@ func (tx *Tx) insertCopy(table string, cols []string, rows [][]any, l *imageLayo
 	if err := tx.beforeLater(q); err != nil {
 		return nil, err
 	}
-	src := &copyRows{rows: rows, ids: ids, owner: tx.owner}
+	var now string
 	if stampIt {
-		src.stamp = stamp(tx.now)
+		now = stamp(tx.now)
 	}
+	// Each row: its id, its owner, the stamp, its values, tab separated.
+	src := &copyReader{n: len(rows), row: func(b []byte, i int) []byte {
+		b = strconv.AppendInt(b, ids[i], 10)
+		b = append(b, '\t')
+		b = strconv.AppendInt(b, tx.owner, 10)
+		if stampIt {
+			b = append(b, '\t')
+			b = appendCopyText(b, now)
+		}
+		for _, v := range rows[i] {
+			b = append(b, '\t')
+			b = appendCopyValue(b, v)
+		}
+		return append(b, '\n')
+	}}
 	done := make(chan error, 1)
 	go func() {
 		_, err := tx.tx.ExecContext(tx.ctx, q, &copyIn{r: src})
@@ -148,24 +163,21 @@ func (tx *Tx) drawIDs(table string, n int) ([]int64, error) {
 	return ids, nil
 }
 
-// copyRows is the text form of COPY of rows, read as it is made: each row
-// its id, its owner, the stamp (unless ""), then its values, tab
-// separated.
-type copyRows struct {
-	rows  [][]any
-	ids   []int64
-	owner int64
-	stamp string
-	next  int    // the row to write next
-	buf   []byte // made, not read yet from off
-	off   int
+// copyReader is the text form of COPY of n rows, read as it is made:
+// row appends the text of row i, its newline included.
+type copyReader struct {
+	n    int
+	row  func(b []byte, i int) []byte
+	next int    // the row to make next
+	buf  []byte // made, not read yet from off
+	off  int
 }
 
-func (r *copyRows) Read(p []byte) (int, error) {
+func (r *copyReader) Read(p []byte) (int, error) {
 	if r.off == len(r.buf) {
 		r.buf, r.off = r.buf[:0], 0
-		for len(r.buf) < len(p) && r.next < len(r.rows) {
-			r.buf = r.appendRow(r.buf, r.next)
+		for len(r.buf) < len(p) && r.next < r.n {
+			r.buf = r.row(r.buf, r.next)
 			r.next++
 		}
 		if len(r.buf) == 0 {
@@ -175,21 +187,6 @@ func (r *copyRows) Read(p []byte) (int, error) {
 	n := copy(p, r.buf[r.off:])
 	r.off += n
 	return n, nil
-}
-
-func (r *copyRows) appendRow(b []byte, i int) []byte {
-	b = strconv.AppendInt(b, r.ids[i], 10)
-	b = append(b, '\t')
-	b = strconv.AppendInt(b, r.owner, 10)
-	if r.stamp != "" {
-		b = append(b, '\t')
-		b = appendCopyText(b, r.stamp)
-	}
-	for _, v := range r.rows[i] {
-		b = append(b, '\t')
-		b = appendCopyValue(b, v)
-	}
-	return append(b, '\n')
 }
 
 // appendCopyValue appends v (nil, an int, an int64, a string or a []byte

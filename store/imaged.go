@@ -29,6 +29,8 @@ type imageLayout struct {
 	defs []any
 	// text is, by column, whether it is TEXT (else INTEGER).
 	text []bool
+	// order is the order of the columns in an image (imageOrder).
+	order []int
 }
 
 const (
@@ -147,6 +149,7 @@ func buildLayout(cols []layoutColumn, keys []string, cast string) *imageLayout {
 	if !ok {
 		return nil
 	}
+	l.order = imageOrder(l.cols)
 	return l
 }
 
@@ -250,7 +253,7 @@ func (tx *Tx) imagesOf(rows [][]any, ids []int64, l *imageLayout) ([][]byte, err
 				vals[c] = v
 			}
 		}
-		img, err := encodeRow(l.cols, vals)
+		img, err := encodeOrdered(l.cols, l.order, vals)
 		if err != nil {
 			return nil, err
 		}

@@ -237,11 +237,15 @@ type reader struct {
 }
 
 // readBatch is how many series readAhead hands over at a time, and
-// readQueue how many batches may wait: what is read ahead of the
-// writing stays a few hundred events.
+// readQueue how many batches may wait: the series of one write of the
+// import (flushRows), so the reading goes on while a write waits for
+// the database and the next write's series are ready when it ends
+// (with half of them the reading stopped while a write waited, and the
+// writer then waited for it); what is read ahead of the writing stays a
+// few thousand events.
 const (
 	readBatch = 256
-	readQueue = 4
+	readQueue = flushRows / readBatch
 )
 
 // readAhead decodes r (decodeStream) in a goroutine of its own: each

@@ -105,6 +105,15 @@ func (tx *Tx) InsertValues(table string, cols []string, rows [][]any) ([]int64, 
 		if err != nil {
 			return nil, err
 		}
+		if len(rows) >= copyMin && copyFits(types, cols, rows) {
+			l, err := tx.imageLayoutOf(table, cols)
+			if err != nil {
+				return nil, err
+			}
+			if l != nil && l.fits(rows) {
+				return tx.insertCopy(table, cols, rows, l)
+			}
+		}
 		if arrays, ok := unnestArrays(types, cols, rows); ok {
 			return tx.insertUnnest(table, cols, types, arrays, rows)
 		}

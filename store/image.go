@@ -20,13 +20,27 @@ import (
 // was a tenth of an import's write time. Values it has no fast form for
 // (floats, text needing escapes, other types) go through encoding/json.
 func encodeRow(cols []string, vals []any) ([]byte, error) {
-	order := make([]int, len(cols))
-	for i := range order {
-		order[i] = i
+	return encodeOrdered(cols, imageOrder(cols), vals)
+}
+
+// imageOrder is the order in which an image of a row of cols names its
+// columns: their indexes, sorted by name, the derived columns left out.
+// Rows of the same columns share it (see imageLayout).
+func imageOrder(cols []string) []int {
+	order := make([]int, 0, len(cols))
+	for i, c := range cols {
+		if !derivedColumn(c) {
+			order = append(order, i)
+		}
 	}
 	if !slices.IsSortedFunc(order, func(a, b int) int { return strings.Compare(cols[a], cols[b]) }) {
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(cols[a], cols[b]) })
 	}
+	return order
+}
+
+// encodeOrdered is encodeRow with the columns' order (imageOrder) given.
+func encodeOrdered(cols []string, order []int, vals []any) ([]byte, error) {
 	// Built in a buffer used again, and copied out at its length: a
 	// journal holds an image of every row a change touched (50,000 for a
 	// large import), so room to spare in each would be held that long.
@@ -34,15 +48,10 @@ func encodeRow(cols []string, vals []any) ([]byte, error) {
 	defer imageBufs.Put(buf)
 	b := append((*buf)[:0], '{')
 	defer func() { *buf = b[:0] }()
-	n := 0
-	for _, i := range order {
-		if derivedColumn(cols[i]) {
-			continue
-		}
+	for n, i := range order {
 		if n > 0 {
 			b = append(b, ',')
 		}
-		n++
 		var err error
 		if b, err = appendText(b, cols[i]); err != nil {
 			return nil, err

@@ -29,6 +29,8 @@ type imageLayout struct {
 	defs []any
 	// text is, by column, whether it is TEXT (else INTEGER).
 	text []bool
+	// order is the order of the columns in an image (imageOrder).
+	order []int
 }
 
 const (
@@ -147,6 +149,7 @@ func buildLayout(cols []layoutColumn, keys []string, cast string) *imageLayout {
 	if !ok {
 		return nil
 	}
+	l.order = imageOrder(l.cols)
 	return l
 }
 
@@ -213,6 +216,21 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 // recordImaged journals rows (values of the keys of l), just added with
 // the ids ids, with the images l makes of their values.
 func (tx *Tx) recordImaged(table string, rows [][]any, ids []int64, l *imageLayout) error {
+	imgs, err := tx.imagesOf(rows, ids, l)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		tx.record(table, id, nil, imgs[i], true)
+	}
+	return nil
+}
+
+// imagesOf is the images l makes of rows (values of the keys of l), just
+// added with the ids ids; it reads nothing of tx but its owner and time,
+// so it may run beside a statement of tx.
+func (tx *Tx) imagesOf(rows [][]any, ids []int64, l *imageLayout) ([][]byte, error) {
+	imgs := make([][]byte, len(rows))
 	vals := make([]any, len(l.cols))
 	now := stamp(tx.now) // as insertRows stamps the rows
 	for i, row := range rows {
@@ -235,13 +253,13 @@ func (tx *Tx) recordImaged(table string, rows [][]any, ids []int64, l *imageLayo
 				vals[c] = v
 			}
 		}
-		img, err := encodeRow(l.cols, vals)
+		img, err := encodeOrdered(l.cols, l.order, vals)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		tx.record(table, id, nil, img, true)
+		imgs[i] = img
 	}
-	return nil
+	return imgs, nil
 }
 
 // noImaged, when set (by a test), makes InsertValues read every row back

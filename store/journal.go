@@ -189,6 +189,32 @@ func (tx *Tx) journalRowsPG(change int64, from int) error {
 	if len(rest) == 0 {
 		return nil
 	}
+	if len(rest) >= copyMin {
+		// Each kept after image (a digest of an added row's, keptAfter)
+		// is made as its row is read, beside the server inserting the
+		// rows before it.
+		src := &copyReader{n: len(rest), row: func(b []byte, i int) []byte {
+			t := rest[i]
+			b = strconv.AppendInt(b, change, 10)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, int64(from+i), 10)
+			b = append(b, '\t')
+			b = appendCopyText(b, t.table)
+			b = append(b, '\t')
+			b = strconv.AppendInt(b, t.id, 10)
+			for _, img := range [2][]byte{t.before, t.keptAfter()} {
+				b = append(b, '\t')
+				if img == nil {
+					b = append(b, `\N`...)
+				} else {
+					b = appendCopyText(b, img)
+				}
+			}
+			return append(b, '\n')
+		}}
+		_, err := tx.exec(journalCopyPG, &copyIn{r: src})
+		return err
+	}
 	var tbls, ids, befores, afters arrayLiteral
 	tbls.reset()
 	ids.reset()
@@ -217,6 +243,10 @@ func (tx *Tx) journalRowsPG(change int64, from int) error {
 const journalRowsPG = `INSERT INTO change_rows (change_id, seq, tbl, row_id, before, after)
 	SELECT ?::bigint, ?::bigint + v.n - 1, v.tbl, v.row_id, v.before, v.after
 	FROM unnest(?::text[], ?::bigint[], ?::text[], ?::text[]) WITH ORDINALITY AS v(tbl, row_id, before, after, n)`
+
+// journalCopyPG is journalRowsPG by COPY, for a change of many rows
+// (copyin.go says why).
+const journalCopyPG = `COPY change_rows (change_id, seq, tbl, row_id, before, after) FROM STDIN`
 
 // FlushJournal writes the journal of the rows touched so far into the
 // database now, in this transaction, and lets go of their images, so a

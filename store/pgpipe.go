@@ -179,6 +179,16 @@ func (c *pipeConn) alone(ctx context.Context) error {
 }
 
 func (c *pipeConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if len(args) == 1 {
+		if in, ok := args[0].Value.(*copyIn); ok {
+			if err := c.alone(ctx); err != nil {
+				return nil, err
+			}
+			trip(ctx)
+			tag, err := c.Conn.Conn().PgConn().CopyFrom(ctx, in.r, q)
+			return driver.RowsAffected(tag.RowsAffected()), err
+		}
+	}
 	if ownMode(args) {
 		if err := c.alone(ctx); err != nil {
 			return nil, err

@@ -99,6 +99,10 @@ type Store struct {
 	// each column of a table as ("bigint[]", "text[]"), by table; a
 	// column of another type is missing (see arrayTypesOf).
 	arrayTypes map[string]map[string]string
+	// idDraws are, on PostgreSQL, the statements drawing n ids of a
+	// table from the sequence of its identity column, by table (see
+	// drawIDs).
+	idDraws map[string]string
 	// returning is, per registered table, the RETURNING clause of its
 	// journaled writes: the columns an image holds ([imageReturning]).
 	returning map[string]string

@@ -15,6 +15,7 @@ import (
 // to statements, not rows). Only the ids come back: the journal's after
 // images are made from the values, as on SQLite (insertImaged), where the
 // table's columns allow it, and are otherwise the rows RETURNING * gives.
+// A batch of copyMin rows or more goes by COPY instead (copyin.go).
 
 // arrayTypesOf is, on PostgreSQL, the array type insertUnnest binds each
 // column of table as, read once per table: "bigint[]" for a bigint or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -732,10 +733,9 @@ func TestPostgresCommitAnswerLost(t *testing.T) {
 }
 
 // cutAfterCommit is the address of a TCP proxy to target that passes
-// PostgreSQL's messages both ways until a client sends a COMMIT (the
-// store's own, in the batch that carries a write's journal, or pgx's
-// simple-protocol one): that goes to the server, and the connection to the
-// client is cut before any answer reaches it.
+// PostgreSQL's messages both ways until a client sends the message that
+// commits a write (see [pgFrames]): that goes to the server, and the
+// connection to the client is cut before any answer reaches it.
 func cutAfterCommit(t *testing.T, target string) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -743,7 +743,6 @@ func cutAfterCommit(t *testing.T, target string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	commit := []byte("commit\x00") // the text of a Query or a Parse message
 	go func() {
 		for {
 			client, err := ln.Accept()
@@ -777,20 +776,21 @@ func cutAfterCommit(t *testing.T, target string) string {
 					}
 				}
 			}()
-			go func() { // client → server
+			go func() { // client → server, message by message
+				var f pgFrames
 				buf := make([]byte, 64<<10)
 				for {
 					n, err := client.Read(buf)
-					if n > 0 && bytes.Contains(buf[:n], commit) {
-						mu.Lock()
-						cut = true
-						mu.Unlock()
-						server.Write(buf[:n])
-						client.Close()
-						return // the server keeps its end until the test ends
-					}
 					if n > 0 {
-						server.Write(buf[:n])
+						msgs, last := f.feed(buf[:n])
+						server.Write(msgs)
+						if last {
+							mu.Lock()
+							cut = true
+							mu.Unlock()
+							client.Close()
+							return // the server keeps its end until the test ends
+						}
 					}
 					if err != nil {
 						server.Close()
@@ -801,4 +801,78 @@ func cutAfterCommit(t *testing.T, target string) string {
 		}
 	}()
 	return ln.Addr().String()
+}
+
+// pgFrames reads a client's side of PostgreSQL's protocol (v3: a startup
+// message without a type byte, then messages of a type byte and a
+// 32-bit length that counts itself) and finds the message that commits a
+// write: a COMMIT sent as a simple Query, or the Sync that ends an
+// extended-protocol round in which a COMMIT or an INSERT INTO tasks was
+// executed (a batch without BEGIN is one implicit transaction, committed
+// at its Sync).
+type pgFrames struct {
+	started bool   // past the startup message
+	pending []byte // the start of a message not yet whole
+	writes  bool   // a Parse of a COMMIT or an INSERT INTO tasks was seen
+	runs    bool   // an Execute since the last Sync, after such a Parse
+}
+
+// feed takes the next bytes from the client and returns those to pass on:
+// every whole message, up to and including the committing one when last
+// is true (what follows it is dropped with the connection).
+func (f *pgFrames) feed(b []byte) (out []byte, last bool) {
+	f.pending = append(f.pending, b...)
+	at := 0
+	for {
+		rest := f.pending[at:]
+		if !f.started {
+			if len(rest) < 8 {
+				break
+			}
+			n := int(binary.BigEndian.Uint32(rest))
+			if len(rest) < n {
+				break
+			}
+			// An SSL or GSSAPI encryption request is followed by the
+			// startup message proper.
+			if code := binary.BigEndian.Uint32(rest[4:]); code != 80877103 && code != 80877104 {
+				f.started = true
+			}
+			at += n
+			continue
+		}
+		if len(rest) < 5 {
+			break
+		}
+		n := 1 + int(binary.BigEndian.Uint32(rest[1:]))
+		if len(rest) < n {
+			break
+		}
+		typ, body := rest[0], bytes.ToLower(rest[5:n])
+		at += n
+		switch typ {
+		case 'Q':
+			if bytes.HasPrefix(bytes.TrimSpace(body), []byte("commit")) {
+				return f.take(at), true
+			}
+		case 'P':
+			if bytes.Contains(body, []byte("commit\x00")) || bytes.Contains(body, []byte("insert into tasks")) {
+				f.writes = true
+			}
+		case 'E':
+			f.runs = f.writes
+		case 'S':
+			if f.runs {
+				return f.take(at), true
+			}
+		}
+	}
+	return f.take(at), false
+}
+
+// take returns the first n pending bytes and keeps the rest.
+func (f *pgFrames) take(n int) []byte {
+	out := append([]byte(nil), f.pending[:n]...)
+	f.pending = append(f.pending[:0], f.pending[n:]...)
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -93,17 +94,7 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 		for _, meta := range []map[string]any{nil, {"io.modelcontextprotocol/serverInfo": &mcp.Implementation{Name: "assistant", Version: "dev"}, "structuredContent": 0}} {
 			c := *r
 			c.SetMeta(meta)
-			want, err := c.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := splicedResult{CallToolResult: &c}.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("case %d, meta %v:\ngot  %s\nwant %s", i, meta != nil, got, want)
-			}
+			splicedAsSDK(t, &c, fmt.Sprintf("case %d, meta %v", i, meta != nil))
 		}
 	}
 	// A text content with annotations or _meta, or more than one content,
@@ -116,17 +107,7 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 	} {
 		c := *r
 		c.Content = content
-		want, err := c.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := splicedResult{CallToolResult: &c}.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("content %d:\ngot  %s\nwant %s", i, got, want)
-		}
+		splicedAsSDK(t, &c, fmt.Sprintf("content %d", i))
 	}
 	// Data not written by json.Marshal (sniffed from text), and Data not
 	// an object, keep the SDK's way.
@@ -136,5 +117,22 @@ func TestSplicedResultMatchesSDK(t *testing.T) {
 				t.Errorf("%s: structuredContent is marshaledJSON", r.Data)
 			}
 		}
+	}
+}
+
+// splicedAsSDK fails t, naming the case what, when splicedResult encodes
+// c other than the SDK's own MarshalJSON does.
+func splicedAsSDK(t *testing.T, c *mcp.CallToolResult, what string) {
+	t.Helper()
+	want, err := c.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := splicedResult{CallToolResult: c}.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s:\ngot  %s\nwant %s", what, got, want)
 	}
 }

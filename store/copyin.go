@@ -140,20 +140,8 @@ func (tx *Tx) drawIDs(table string, n int) ([]int64, error) {
 		tx.s.idDraws[table] = q
 		tx.s.colMu.Unlock()
 	}
-	res, err := tx.query(q, n)
+	ids, err := tx.ids(q, n)
 	if err != nil {
-		return nil, err
-	}
-	defer res.Close()
-	ids := make([]int64, 0, n)
-	for res.Next() {
-		var id int64
-		if err := res.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	if err := res.Err(); err != nil {
 		return nil, err
 	}
 	if len(ids) != n {

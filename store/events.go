@@ -614,20 +614,7 @@ func (tx *Tx) OverridesNear(keyLo, keyHi string, from, to time.Time) (map[int64]
 // SplitsOf lists the ids of tx's owner's live events split from event id
 // (their split_from).
 func (tx *Tx) SplitsOf(id int64) ([]int64, error) {
-	rows, err := tx.query(`SELECT id FROM events WHERE owner_id = ? AND split_from = ? AND deleted_at IS NULL`, tx.owner, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var kids []int64
-	for rows.Next() {
-		var k int64
-		if err := rows.Scan(&k); err != nil {
-			return nil, err
-		}
-		kids = append(kids, k)
-	}
-	return kids, rows.Err()
+	return tx.ids(`SELECT id FROM events WHERE owner_id = ? AND split_from = ? AND deleted_at IS NULL`, tx.owner, id)
 }
 
 // EventsStartingAt lists tx's owner's live events created at or after

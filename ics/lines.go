@@ -57,7 +57,33 @@ type parser struct {
 	// was a third of what a 50,000-event import allocated reading.
 	props []ical.Prop
 	nums  []int
+	// deep counts the components open inside one begun at maxNesting
+	// (itself included): what they hold is not read.
+	deep int
 }
+
+// maxNesting is how many components may be open at once: VCALENDAR,
+// VEVENT and VALARM are three (RFC 5545 §3.6). A component begun inside
+// that many is left out, with all it holds, so a file of nothing but
+// BEGIN lines costs no more to read than its size: the END of a
+// component looks for it among the open ones, and with no bound a
+// hundred thousand open components made that search quadratic.
+const maxNesting = 8
+
+// endsDeep says whether prop, read inside a component nested too deep
+// (parser.deep), ends that one too: a BEGIN of a calendar component or
+// END:VCALENDAR, which end every component a VCALENDAR holds.
+func endsDeep(prop ical.Prop, stack []*node) bool {
+	if len(stack) == 0 || stack[0].Name != ical.CompCalendar {
+		return false
+	}
+	name := strings.ToUpper(strings.TrimSpace(prop.Value))
+	return prop.Name == "BEGIN" && topLevel[name] || prop.Name == "END" && name == ical.CompCalendar
+}
+
+// tooDeep is the report's line for a component begun inside maxNesting
+// others.
+var tooDeep = fmt.Sprintf("a component inside %d others is left out, with all it holds", maxNesting)
 
 // firstProp is a slice of one element, prop, of capacity one, taken from
 // p.props: appending to it copies it out.
@@ -255,6 +281,17 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		prop, _ = decodeLine(fixed)
 		p.repaired = append(p.repaired, Skipped{Line: lineNo, Reason: "read " + quote(text) + " as " + quote(fixed)})
 	}
+	if p.deep > 0 && !endsDeep(prop, *stack) {
+		// inside a component nested too deep: only its nesting is followed
+		switch prop.Name {
+		case "BEGIN":
+			p.deep++
+		case "END":
+			p.deep--
+		}
+		return
+	}
+	p.deep = 0
 	switch prop.Name {
 	case "BEGIN":
 		name := strings.ToUpper(strings.TrimSpace(prop.Value))
@@ -271,6 +308,11 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 				p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before BEGIN:%s", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
 				p.close(stack, roots)
 			}
+		}
+		if len(*stack) >= maxNesting {
+			p.skip(lineNo, name, tooDeep)
+			p.deep = 1
+			return
 		}
 		n := &node{Component: ical.NewComponent(name), line: lineNo, lines: map[string][]int{}}
 		*stack = append(*stack, n)
@@ -317,25 +359,37 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 // Params is nil for a property without parameters (most are): a large
 // import made a map for each of its hundreds of thousands of properties.
 func decodeLine(s string) (ical.Prop, string) {
-	i := strings.IndexAny(s, ";:")
+	var prop ical.Prop
+	name, value, reason := splitLine(s, &prop.Params)
+	if reason != "" {
+		return ical.Prop{}, reason
+	}
+	prop.Name, prop.Value = name, value
+	return prop, ""
+}
+
+// splitLine is decodeLine giving the name (upper case) and the value,
+// and the parameters into *params when params is not nil (nil when
+// there are none): the same grammar, the same reasons.
+func splitLine(s string, params *ical.Params) (name, value, reason string) {
+	i := nameEnd(s)
 	if i < 0 {
-		return ical.Prop{}, "no “:” between the property name and its value"
+		return "", "", "no “:” between the property name and its value"
 	}
-	name := strings.ToUpper(s[:i])
+	name = strings.ToUpper(s[:i])
 	if r := badName(name); r != "" {
-		return ical.Prop{}, r
+		return "", "", r
 	}
-	prop := ical.Prop{Name: name}
 	s = s[i:]
 	for len(s) > 0 && s[0] == ';' {
 		s = s[1:]
 		eq := strings.IndexByte(s, '=')
 		if eq <= 0 {
-			return ical.Prop{}, "a parameter of " + name + " has no “=”"
+			return "", "", "a parameter of " + name + " has no “=”"
 		}
 		pname := strings.ToUpper(s[:eq])
 		if r := badName(pname); r != "" {
-			return ical.Prop{}, "parameter of " + name + ": " + r
+			return "", "", "parameter of " + name + ": " + r
 		}
 		s = s[eq+1:]
 		for {
@@ -343,25 +397,27 @@ func decodeLine(s string) (ical.Prop, string) {
 			if len(s) > 0 && s[0] == '"' {
 				end := strings.IndexByte(s[1:], '"')
 				if end < 0 {
-					return ical.Prop{}, "the quoted value of parameter " + pname + " is not closed"
+					return "", "", "the quoted value of parameter " + pname + " is not closed"
 				}
 				v, s = s[1:1+end], s[2+end:]
 			} else {
 				end := strings.IndexAny(s, ";:,\"")
 				if end < 0 {
-					return ical.Prop{}, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+					return "", "", "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
 				}
 				if s[end] == '"' {
-					return ical.Prop{}, "a “\"” inside the unquoted value of parameter " + pname
+					return "", "", "a “\"” inside the unquoted value of parameter " + pname
 				}
 				v, s = s[:end], s[end:]
 			}
-			if prop.Params == nil {
-				prop.Params = make(ical.Params, 2)
+			if params != nil {
+				if *params == nil {
+					*params = make(ical.Params, 2)
+				}
+				(*params)[pname] = append((*params)[pname], v)
 			}
-			prop.Params[pname] = append(prop.Params[pname], v)
 			if len(s) == 0 {
-				return ical.Prop{}, "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
+				return "", "", "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
 			}
 			if s[0] != ',' {
 				break
@@ -369,14 +425,24 @@ func decodeLine(s string) (ical.Prop, string) {
 			s = s[1:]
 		}
 		if s[0] != ';' && s[0] != ':' {
-			return ical.Prop{}, "unexpected “" + s[:1] + "” after parameter " + pname
+			return "", "", "unexpected “" + s[:1] + "” after parameter " + pname
 		}
 	}
 	if len(s) == 0 || s[0] != ':' {
-		return ical.Prop{}, "no “:” between the property name and its value"
+		return "", "", "no “:” between the property name and its value"
 	}
-	prop.Value = s[1:]
-	return prop, ""
+	return name, s[1:], ""
+}
+
+// nameEnd is the index of the first “;” or “:” in s, -1 when there is
+// none: strings.IndexAny, without the set it builds on every call.
+func nameEnd(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ';' || s[i] == ':' {
+			return i
+		}
+	}
+	return -1
 }
 
 // badName checks an iana-token or x-name (RFC 5545 §3.1): letters, digits

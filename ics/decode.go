@@ -149,56 +149,6 @@ func newDecoder(opts DecodeOptions) *decoder {
 	return d
 }
 
-// prescan reads the stream a first time for what the items need before
-// any is read: the VTIMEZONEs, and the years the items span, over which
-// a VTIMEZONE is matched to an IANA zone. Only the lines of those are
-// decoded; what the stream gets wrong is reported by the second reading.
-func (d *decoder) prescan(r io.Reader) error {
-	minY, maxY := 9999, 0
-	p := parser{scan: func(name []byte) bool {
-		for _, keep := range []string{"BEGIN", "END", "DTSTART", "DUE", "DTEND", "UID", "RECURRENCE-ID"} {
-			if len(name) == len(keep) && strings.EqualFold(string(name), keep) {
-				return true
-			}
-		}
-		return false
-	}}
-	p.emit = func(c *node) {
-		switch c.Name {
-		case "VTIMEZONE":
-			if id := c.Props.Get("TZID"); id != nil && strings.TrimSpace(id.Value) != "" {
-				d.zr.vtz[normTZID(id.Value)] = c
-			}
-		case "VEVENT", "VTODO":
-			if id := c.Props.Get("UID"); c.Name == "VEVENT" && id != nil && c.Props.Get("RECURRENCE-ID") != nil {
-				if d.overridden == nil {
-					d.overridden = map[string]bool{}
-				}
-				uid, _ := uidOf(id.Value)
-				d.overridden[uid] = true
-			}
-			for _, name := range []string{"DTSTART", "DUE", "DTEND"} {
-				if p := c.Props.Get(name); p != nil && len(p.Value) >= 4 {
-					if y, err := strconv.Atoi(p.Value[:4]); err == nil && y > 0 {
-						minY, maxY = min(minY, y), max(maxY, y)
-					}
-				}
-			}
-		}
-	}
-	if _, err := p.parseReader(r); err != nil {
-		return err
-	}
-	if maxY == 0 {
-		minY, maxY = 2000, 2030
-	}
-	// Go's zone data is reliable from 1970 on; older VTIMEZONE history is
-	// not compared. Thirty years are enough to tell zones apart.
-	d.zr.fromY = max(1970, minY, maxY-30)
-	d.zr.toY = max(d.zr.fromY, maxY+1)
-	return nil
-}
-
 // component reads one component of a VCALENDAR as the parser closes it.
 func (d *decoder) component(c *node) {
 	d.count(c)

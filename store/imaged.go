@@ -179,6 +179,10 @@ func (l *imageLayout) fits(rows [][]any) bool {
 	return true
 }
 
+// imageAside is how many rows insertImaged must add for their images to
+// be made beside the INSERT.
+const imageAside = 32
+
 // insertImaged is insertRun on SQLite for rows that fit l: one INSERT
 // without RETURNING, the ids worked out from the largest rowid before it,
 // and each row's image made from its values.
@@ -194,8 +198,30 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 		}
 		first = *top + 1
 	}
+	ids := make([]int64, len(rows))
+	for i := range ids {
+		ids[i] = first + int64(i)
+	}
+	// The images are made while SQLite inserts the rows, from the ids
+	// the rows will have, which the INSERT's result then confirms: on a
+	// machine of two cores that takes them off the import's writing.
+	// A few rows are imaged after, without a goroutine.
+	var imgs [][]byte
+	var ierr error
+	made := make(chan struct{})
+	if len(rows) >= imageAside {
+		go func() {
+			defer close(made)
+			imgs, ierr = tx.imagesOf(rows, ids, l)
+		}()
+	}
 	q, args := tx.insertRows(table, keys, rows)
 	res, err := tx.exec(q, args...)
+	if len(rows) >= imageAside {
+		<-made
+	} else if err == nil {
+		imgs, ierr = tx.imagesOf(rows, ids, l)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
@@ -206,11 +232,13 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	if n, err := res.RowsAffected(); err != nil || n != int64(len(rows)) || last != first+int64(len(rows))-1 {
 		return nil, fmt.Errorf("store: cannot match the %d rows added to %s with their ids", len(rows), table)
 	}
-	ids := make([]int64, len(rows))
-	for i := range ids {
-		ids[i] = first + int64(i)
+	if ierr != nil {
+		return nil, ierr
 	}
-	return ids, tx.recordImaged(table, rows, ids, l)
+	for i, id := range ids {
+		tx.record(table, id, nil, imgs[i], true)
+	}
+	return ids, nil
 }
 
 // recordImaged journals rows (values of the keys of l), just added with

@@ -101,16 +101,15 @@ func parseYear10000(s string) (Moment, bool) {
 // and cut likewise. Lower-case "t" and "z" are refused, as RFC 5545 writes
 // them in upper case.
 func ParseBasic(s string) (m Moment, utc bool, err error) {
-	bad := fmt.Errorf("RFC 5545 value %q is neither a DATE like 20261005 nor a DATE-TIME like 20261005T090000 or 20261005T090000Z", s)
 	if len(s) < 8 {
-		return Moment{}, false, bad
+		return Moment{}, false, badBasic(s)
 	}
 	y, ok1 := digits(s[0:4])
 	mo, ok2 := digits(s[4:6])
 	d, ok3 := digits(s[6:8])
 	date, ok := NewDate(y, time.Month(mo), d)
 	if !ok1 || !ok2 || !ok3 || !ok {
-		return Moment{}, false, bad
+		return Moment{}, false, badBasic(s)
 	}
 	switch {
 	case len(s) == 8:
@@ -119,15 +118,21 @@ func ParseBasic(s string) (m Moment, utc bool, err error) {
 		utc = true
 	case len(s) == 15:
 	default:
-		return Moment{}, false, bad
+		return Moment{}, false, badBasic(s)
 	}
 	h, ok1 := digits(s[9:11])
 	mi, ok2 := digits(s[11:13])
 	sec, ok3 := digits(s[13:15])
 	if s[8] != 'T' || !ok1 || !ok2 || !ok3 || h > 23 || mi > 59 || sec > 60 {
-		return Moment{}, false, bad
+		return Moment{}, false, badBasic(s)
 	}
 	return TimeMoment(date.At(h, mi)), utc, nil
+}
+
+// badBasic is ParseBasic's error for s, made only when s fails: a value
+// that parses costs no sentence.
+func badBasic(s string) error {
+	return fmt.Errorf("RFC 5545 value %q is neither a DATE like 20261005 nor a DATE-TIME like 20261005T090000 or 20261005T090000Z", s)
 }
 
 func parseDate(s string) (Date, bool) {

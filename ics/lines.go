@@ -23,14 +23,30 @@ import (
 // node is a parsed component with the line numbers the mapping reports.
 type node struct {
 	*ical.Component
-	line     int              // the BEGIN line
-	lines    map[string][]int // property name → line of each value, in file order
+	line     int      // the BEGIN line
+	lines    []propAt // the line of each property, in file order
 	children []*node
+	// byName is lines by property name, made by the first propLine: a
+	// node is read without it, and a report of many lines looks each up
+	// at once, not by going through lines each time.
+	byName map[string][]int
+}
+
+// propAt is the line a property of a node was read from.
+type propAt struct {
+	name string
+	line int
 }
 
 // propLine returns the line of the i-th property called name.
 func (n *node) propLine(name string, i int) int {
-	if l := n.lines[name]; i < len(l) {
+	if n.byName == nil {
+		n.byName = make(map[string][]int, len(n.lines))
+		for _, at := range n.lines {
+			n.byName[at.name] = append(n.byName[at.name], at.line)
+		}
+	}
+	if l := n.byName[name]; i < len(l) {
 		return l[i]
 	}
 	return n.line
@@ -51,12 +67,13 @@ type parser struct {
 	// lines it does not need. name is the line's text up to its first
 	// “;” or “:”, as written (BEGIN and END lines must be kept).
 	scan func(name []byte) bool
-	// props and nums are room for the first value of a property in a
-	// node's Props and lines, handed out a slot at a time (first): most
-	// properties come once in their component, and a slice made for each
-	// was a third of what a 50,000-event import allocated reading.
+	// props is room for the first value of a property in a node's Props,
+	// handed out a slot at a time (firstProp): most properties come once
+	// in their component, and a slice made for each was a third of what a
+	// 50,000-event import allocated reading. ats is room for nodes' lines,
+	// handed out eight at a time (linesRoom).
 	props []ical.Prop
-	nums  []int
+	ats   []propAt
 	// deep counts the components open inside one begun at maxNesting
 	// (itself included): what they hold is not read.
 	deep int
@@ -96,14 +113,15 @@ func (p *parser) firstProp(prop ical.Prop) []ical.Prop {
 	return p.props[i : i+1 : i+1]
 }
 
-// firstNum is firstProp of a line number, from p.nums.
-func (p *parser) firstNum(n int) []int {
-	if len(p.nums) == cap(p.nums) {
-		p.nums = make([]int, 0, 256)
+// linesRoom is an empty slice of capacity eight for a node's lines,
+// taken from p.ats: appending a ninth copies it out.
+func (p *parser) linesRoom() []propAt {
+	if cap(p.ats)-len(p.ats) < 8 {
+		p.ats = make([]propAt, 0, 512)
 	}
-	p.nums = append(p.nums, n)
-	i := len(p.nums) - 1
-	return p.nums[i : i+1 : i+1]
+	i := len(p.ats)
+	p.ats = p.ats[:i+8]
+	return p.ats[i : i : i+8]
 }
 
 func (p *parser) skip(line int, comp, reason string) {
@@ -314,7 +332,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			p.deep = 1
 			return
 		}
-		n := &node{Component: ical.NewComponent(name), line: lineNo, lines: map[string][]int{}}
+		n := &node{Component: ical.NewComponent(name), line: lineNo, lines: p.linesRoom()}
 		*stack = append(*stack, n)
 	case "END":
 		name := strings.ToUpper(strings.TrimSpace(prop.Value))
@@ -346,11 +364,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		} else {
 			n.Props[prop.Name] = p.firstProp(prop)
 		}
-		if have := n.lines[prop.Name]; have != nil {
-			n.lines[prop.Name] = append(have, lineNo)
-		} else {
-			n.lines[prop.Name] = p.firstNum(lineNo)
-		}
+		n.lines = append(n.lines, propAt{prop.Name, lineNo})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 //go:generate go run gen_zonenames.go
@@ -156,9 +157,12 @@ func SuggestZone(name string) (string, bool) {
 	if s, ok := fixedOffsetZone(name); ok {
 		return s, true
 	}
+	// Only a distance of at most three is ever offered (below), so each
+	// is worked out only that far: names further apart in length are
+	// not compared at all.
 	best, bestD := "", -1
 	for i, n := range ix.names {
-		d := min(distance(key, ix.keys[i]), distance(city, ix.cities[i]))
+		d := min(distanceWithin(key, ix.keys[i], 3), distanceWithin(city, ix.cities[i], 3))
 		if bestD < 0 || d < bestD || d == bestD && continental(n) && !continental(best) {
 			best, bestD = n, d
 		}
@@ -252,6 +256,67 @@ func fixedOffsetZone(name string) (string, bool) {
 	n := "Etc/GMT" + inverted + strconv.Itoa(h)
 	_, ok = zoneIndex().folded[strings.ToLower(n)]
 	return n, ok
+}
+
+// distanceWithin is distance(a, b) when that is at most limit, else
+// limit+1. It stops as soon as the lengths, or a row of the table, show
+// the distance is larger, and it makes no table at all for names of
+// ASCII under 64 bytes, as IANA names are: suggesting a zone compares a
+// name with every one of them.
+func distanceWithin(a, b string, limit int) int {
+	if !isASCII(a) || !isASCII(b) || len(b) >= 64 {
+		return min(distance(a, b), limit+1)
+	}
+	if len(a)-len(b) > limit || len(b)-len(a) > limit {
+		return limit + 1
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return max(len(a), len(b))
+	}
+	var rows [3][65]int
+	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		least := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+			least = min(least, cur[j])
+		}
+		// A swap reaches back two rows, so a row is final only when the
+		// one before it is beyond the limit too.
+		if least > limit && i > 1 && minOf(prev) > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit+1)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func minOf(v []int) int {
+	m := v[0]
+	for _, x := range v[1:] {
+		m = min(m, x)
+	}
+	return m
 }
 
 // distance is the optimal string alignment distance between a and b:

@@ -84,6 +84,20 @@ func LoadZoneLoose(name string) (Zone, error) {
 	return LoadZone(s)
 }
 
+// ZoneNamed is LoadZone for a name that may well be no zone (a TZID
+// read from a file): ok is false, with no error worded and no
+// suggestion looked for, when name is not an IANA zone name as written.
+func ZoneNamed(name string) (z Zone, ok bool) {
+	if z, ok := zoneCache.Load(name); ok {
+		return z.(Zone), true
+	}
+	if real, ok := zoneIndex().folded[strings.ToLower(name)]; !ok || real != name {
+		return Zone{}, false
+	}
+	z, err := LoadZone(name)
+	return z, err == nil
+}
+
 // MustZone is LoadZone for names known to exist (tests, constants); it
 // panics on an unknown name.
 func MustZone(name string) Zone {

@@ -86,6 +86,8 @@ type prescanner struct {
 	// deep is parser's: the components open inside one begun at
 	// maxNesting, itself included.
 	deep int
+	// zp is the parser of the VTIMEZONEs (pop).
+	zp parser
 	// What the open component directly inside a VCALENDAR holds so far.
 	top struct {
 		uid          []byte // the first UID's value, copied (room reused)
@@ -292,7 +294,9 @@ func (s *prescanner) pop() {
 	}
 	switch comp {
 	case "VTIMEZONE":
-		var p parser
+		// One parser makes every VTIMEZONE's node, its room reused.
+		p := &s.zp
+		p.skipped, p.repaired, p.deep = p.skipped[:0], p.repaired[:0], 0
 		var zone *node
 		p.emit = func(n *node) {
 			if zone == nil {

@@ -91,7 +91,17 @@ type zoneResolver struct {
 	vtz        map[string]*node // by TZID as written (unescaped)
 	cache      map[string]resolved
 	fromY, toY int // the years the file's items span, for rule matching
+	// matched counts the VTIMEZONEs whose rules were read and compared
+	// with IANA zones (at most maxMatched a file).
+	matched int
 }
+
+// maxMatched is how many VTIMEZONEs of one file are matched to an IANA
+// zone by their rules, the costly way (a tenth of a millisecond or more
+// each): real files define a few zones, and a file of thousands, each
+// used by an event, would hold a core for seconds. A VTIMEZONE past
+// that is read by its hints alone (X-LIC-LOCATION, a Windows name).
+const maxMatched = 64
 
 type resolved struct {
 	zone tz.Zone
@@ -166,6 +176,15 @@ func (zr *zoneResolver) resolveUncached(tzid string) (tz.Zone, string, error) {
 	if strings.Contains(name, "_") {
 		hints = append(hints, strings.Replace(name, "_", "/", 1))
 	}
+	if zr.matched >= maxMatched {
+		for _, h := range hints {
+			if z, ok := ianaName(h); ok {
+				return z, how, nil
+			}
+		}
+		return tz.Zone{}, "", fmt.Errorf("the VTIMEZONE of TZID %s is not read: the file defines more than %d time zones known only by their rules", quote(tzid), maxMatched)
+	}
+	zr.matched++
 	if s, ok := tz.SuggestZone(name); ok {
 		hints = append(hints, s)
 	}
@@ -217,7 +236,7 @@ func ianaName(name string) (tz.Zone, bool) {
 	if name == "" {
 		return tz.Zone{}, false
 	}
-	if z, err := tz.LoadZone(name); err == nil {
+	if z, ok := tz.ZoneNamed(name); ok {
 		return z, true
 	}
 	if strings.EqualFold(name, "UTC") || strings.EqualFold(name, "GMT") || name == "Z" {
@@ -225,7 +244,7 @@ func ianaName(name string) (tz.Zone, bool) {
 	}
 	for i := 0; i < len(name); i++ {
 		if name[i] == '/' && i+1 < len(name) {
-			if z, err := tz.LoadZone(name[i+1:]); err == nil && strings.Contains(name[i+1:], "/") {
+			if z, ok := tz.ZoneNamed(name[i+1:]); ok && strings.Contains(name[i+1:], "/") {
 				return z, true
 			}
 		}

@@ -287,7 +287,9 @@ func readAhead(ctx context.Context, r io.Reader, opts DecodeOptions) *reader {
 				return
 			}
 			pe := plannedEvent{src: e}
-			pe.stored(opts.Now)
+			// Its row is worked out here too, beside the writing, for
+			// when it is a new event (applySeries).
+			pe.prepared = store.PrepareEvent(pe.stored(opts.Now), nil)
 			if batch = append(batch, pe); len(batch) >= readBatch {
 				send()
 			}
@@ -365,6 +367,9 @@ type plannedEvent struct {
 	event     *calendar.Event
 	id        int64                // the stored event's, once known
 	overrides []*calendar.Override // EventID set as they are written
+	// prepared is event's row (store.PrepareEvent) when the reading
+	// worked it out, for event without overrides.
+	prepared store.PreparedEvent
 }
 
 // stored is pe's event as the store keeps it, created at now.
@@ -689,15 +694,20 @@ func (p *planned) applySeries(tx *store.Tx, rep *Report, dry bool, pes []planned
 	rep.Events.Created += len(fresh)
 	for start := 0; !dry && start < len(fresh); start += flushRows {
 		batch := fresh[start:min(start+flushRows, len(fresh))]
-		es, ovs := make([]*calendar.Event, len(batch)), make([][]*calendar.Override, len(batch))
+		ps := make([]store.PreparedEvent, len(batch))
 		for j, i := range batch {
-			es[j], ovs[j] = pes[i].stored(p.now), pes[i].overrides
+			pe := &pes[i]
+			if ev := pe.stored(p.now); pe.prepared.Event == ev && len(pe.overrides) == 0 {
+				ps[j] = pe.prepared
+			} else {
+				ps[j] = store.PrepareEvent(ev, pe.overrides)
+			}
 		}
-		if err := tx.InsertEvents(es, ovs); err != nil {
+		if err := tx.InsertPrepared(ps); err != nil {
 			return fmt.Errorf("the events: %w", err)
 		}
 		for j, i := range batch {
-			pes[i].id, pes[i].event = es[j].ID, nil
+			pes[i].id, pes[i].event, pes[i].prepared = ps[j].Event.ID, nil, store.PreparedEvent{}
 		}
 		// The journal's images of these rows go to the database now
 		// rather than wait, all 50,000 of them, for the end.

@@ -834,16 +834,51 @@ func overrideMap(ovs []*calendar.Override) map[string]*calendar.Override {
 // it sets their ids. The values of at most insertChunk events are held at
 // a time, whatever len(es).
 func (tx *Tx) InsertEvents(es []*calendar.Event, ovs [][]*calendar.Override) error {
-	vals := make([][]any, 0, min(len(es), insertChunk))
+	ps := make([]PreparedEvent, 0, min(len(es), insertChunk))
 	for start := 0; start < len(es); start += insertChunk {
-		chunk := es[start:min(start+insertChunk, len(es))]
+		ps = ps[:0]
+		for i, e := range es[start:min(start+insertChunk, len(es))] {
+			ps = append(ps, PrepareEvent(e, ovs[start+i]))
+		}
+		if err := tx.InsertPrepared(ps); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PreparedEvent is an event with the values of its row worked out
+// ([PrepareEvent]), for [Tx.InsertPrepared]: the bounds of its
+// occurrences, of its reminders, its texts. Nothing of a transaction goes
+// into them, so they may be worked out on another goroutine while a
+// transaction writes others; the event must not change after.
+type PreparedEvent struct {
+	Event *calendar.Event
+	vals  []any
+}
+
+// PrepareEvent works out the row of e, with the bounds of its overrides
+// ovs (stored apart).
+func PrepareEvent(e *calendar.Event, ovs []*calendar.Override) PreparedEvent {
+	return PreparedEvent{Event: e, vals: eventValues(e, overrideMap(ovs))}
+}
+
+// InsertPrepared stores prepared events, journaled, insertChunk at a
+// time as InsertEvents does, and sets their ids.
+func (tx *Tx) InsertPrepared(ps []PreparedEvent) error {
+	vals := make([][]any, 0, min(len(ps), insertChunk))
+	for start := 0; start < len(ps); start += insertChunk {
+		chunk := ps[start:min(start+insertChunk, len(ps))]
 		vals = vals[:0]
-		for i, e := range chunk {
-			vals = append(vals, eventValues(e, overrideMap(ovs[start+i])))
+		for _, p := range chunk {
+			if p.vals == nil {
+				return fmt.Errorf("store: event %q was not prepared by PrepareEvent", p.Event.UID)
+			}
+			vals = append(vals, p.vals)
 		}
 		ids, err := tx.InsertValues(EventsTable, eventCols, vals)
 		for i, id := range ids {
-			chunk[i].ID = id
+			chunk[i].Event.ID = id
 		}
 		if err != nil {
 			return err

@@ -206,13 +206,22 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	// the rows will have, which the INSERT's result then confirms: on a
 	// machine of two cores that takes them off the import's writing.
 	// A few rows are imaged after, without a goroutine.
-	var imgs [][]byte
+	// The digests the journal keeps of added rows (keptAfter) are made
+	// there too.
+	var imgs, digests [][]byte
 	var ierr error
 	made := make(chan struct{})
 	if len(rows) >= imageAside {
+		digested := addedDigested(table)
 		go func() {
 			defer close(made)
 			imgs, ierr = tx.imagesOf(rows, ids, l)
+			if ierr == nil && digested {
+				digests = make([][]byte, len(imgs))
+				for i, img := range imgs {
+					digests[i] = digestImage(img)
+				}
+			}
 		}()
 	}
 	q, args := tx.insertRows(table, keys, rows)
@@ -237,6 +246,11 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	}
 	for i, id := range ids {
 		tx.record(table, id, nil, imgs[i], true)
+		if digests != nil {
+			if t := tx.touched[len(tx.touched)-1]; t.id == id && t.table == table && t.added {
+				t.digest = digests[i]
+			}
+		}
 	}
 	return ids, nil
 }

@@ -274,7 +274,7 @@ func (tx *Tx) FlushJournal() error {
 		return fmt.Errorf("cannot journal the change: %w", err)
 	}
 	for _, t := range tx.touched[tx.flushed:] {
-		t.written, t.before, t.after = true, nil, nil
+		t.written, t.before, t.after, t.digest = true, nil, nil, nil
 	}
 	tx.flushed = len(tx.touched)
 	return nil
@@ -390,11 +390,24 @@ func (tx *Tx) written(table string, id int64) (r Row, ok bool) {
 // whole; so is the image of a change of one row (journalOne), which costs
 // no statement.
 func (t *touch) keptAfter() []byte {
-	if t.added && t.after != nil && !IsPart(t.table) && !keepAdded {
+	if t.digestKept() {
+		if t.digest != nil {
+			return t.digest
+		}
 		return digestImage(t.after)
 	}
 	return t.after
 }
+
+// digestKept says whether change_rows keeps a digest of t's after image
+// (keptAfter).
+func (t *touch) digestKept() bool {
+	return t.added && t.after != nil && addedDigested(t.table)
+}
+
+// addedDigested says whether change_rows keeps digests of the images of
+// rows added to table (keptAfter).
+func addedDigested(table string) bool { return !IsPart(table) && !keepAdded }
 
 // digestImage is the journal's stand-in for the image img of an added
 // row: the first 128 bits of its SHA-256, as a JSON object that no row's

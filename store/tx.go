@@ -68,6 +68,9 @@ type touch struct {
 	// added says the Write added the row (its before image was nil; it
 	// stays so after FlushJournal let go of the images).
 	added bool
+	// digest, when set, is digestImage(after), made beside the INSERT
+	// (insertImaged); a later change of the row drops it.
+	digest []byte
 }
 
 // Owner is the person whose rows this transaction may read and change;
@@ -441,7 +444,7 @@ func scanOne(rows *sql.Rows) ([]string, []any, error) {
 // allocates no map.
 func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool) {
 	if t := tx.touchOf(table, id); t != nil {
-		t.after = after
+		t.after, t.digest = after, nil
 		t.stale = t.written
 		return
 	}

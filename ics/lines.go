@@ -228,11 +228,8 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 		flush()
 		start, have = lineNo, true
 		if p.scan != nil && len(stack) >= 2 && stack[1].Name != "VTIMEZONE" {
-			name := raw
-			if i := bytes.IndexAny(raw, ";:"); i >= 0 {
-				name = raw[:i]
-			}
-			if !p.scan(name) {
+			// a name that may go on in the next line is kept
+			if i := bytes.IndexAny(raw, ";:"); i >= 0 && !p.scan(raw[:i]) {
 				drop = true
 				continue
 			}

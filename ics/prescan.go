@@ -125,14 +125,15 @@ func (s *prescanner) physical(raw []byte, lineNo int) {
 	s.start, s.have = lineNo, true
 	s.keep = true
 	if len(s.stack) >= 2 && s.stack[1] != "VTIMEZONE" {
-		name := raw
+		// A name with no “;” or “:” after it on this line may go on in
+		// the next (a fold may fall anywhere, RFC 5545 §3.1): that line
+		// is kept, and read whole.
 		for i, c := range raw {
 			if c == ';' || c == ':' {
-				name = raw[:i]
+				s.keep = prescanned(raw[:i])
 				break
 			}
 		}
-		s.keep = prescanned(name)
 	}
 	if s.keep {
 		s.cur = append(s.cur[:0], raw...)
@@ -140,7 +141,8 @@ func (s *prescanner) physical(raw []byte, lineNo int) {
 }
 
 // prescanned says whether the prescan reads a line of this name in a
-// component other than a VTIMEZONE.
+// component other than a VTIMEZONE, the name whole on the line's first
+// row.
 func prescanned(name []byte) bool {
 	for _, keep := range [...]string{"BEGIN", "END", "DTSTART", "DUE", "DTEND", "UID", "RECURRENCE-ID"} {
 		if len(name) == len(keep) && bytes.EqualFold(name, []byte(keep)) {

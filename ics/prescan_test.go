@@ -2,6 +2,7 @@ package ics
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -245,5 +246,29 @@ func BenchmarkPrescan(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestImportFoldedNames: a fold may fall inside a property's name (RFC
+// 5545 §3.1). An override whose RECURRENCE-ID, or a series whose UID, is
+// so folded is imported as when unfolded: the first reading must not
+// take the name's first part for the whole.
+func TestImportFoldedNames(t *testing.T) {
+	const head, tail = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\n", "END:VCALENDAR\r\n"
+	for _, c := range []struct{ uid, rid string }{
+		{"UID:s", "RECURRENCE-ID:20250102T090000Z"},
+		{"UID:s", "RECURRENCE-\r\n ID:20250102T090000Z"},
+		{"U\r\n ID:s", "RECURRE\r\n NCE-ID:20250102T090000Z"},
+	} {
+		data := []byte(head + "BEGIN:VEVENT\r\nUID:s\r\nDTSTART:20250101T090000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n" +
+			"BEGIN:VEVENT\r\n" + c.uid + "\r\n" + c.rid + "\r\nDTSTART:20250102T100000Z\r\nSUMMARY:moved\r\nEND:VEVENT\r\n" + tail)
+		st, p := openStore(t)
+		rep, err := Import(context.Background(), st, p, bytes.NewReader(data), ImportOptions{Source: "folded.ics"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Events.Created != 1 || rep.Overrides.Created != 1 || len(rep.Skipped) != 0 {
+			t.Errorf("%q, %q: %d events, %d overrides, skipped %+v; want 1, 1, none", c.uid, c.rid, rep.Events.Created, rep.Overrides.Created, rep.Skipped)
+		}
 	}
 }

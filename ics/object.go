@@ -361,6 +361,10 @@ func extraText(kind string, comps []*node, keyOf func(*node) (string, bool)) str
 	return b.String()
 }
 
+// noBreaks drops CR and LF from a value: made once, not once a property
+// (a replacer builds a table of kilobytes).
+var noBreaks = strings.NewReplacer("\r", "", "\n", "")
+
 // writeRaw writes c as iCalendar lines, unfolded, its properties in order
 // of name (each name's in their order) and their parameters by name, so
 // the same properties give the same text. go-ical's encoder is not used:
@@ -396,7 +400,7 @@ func writeRaw(b *bytes.Buffer, c *ical.Component) {
 					b.WriteString(v)
 				}
 			}
-			b.WriteString(":" + strings.NewReplacer("\r", "", "\n", "").Replace(p.Value) + "\r\n")
+			b.WriteString(":" + noBreaks.Replace(p.Value) + "\r\n")
 		}
 	}
 	for _, ch := range c.Children {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // TestZoneMatchingBounded: a file may define any number of VTIMEZONEs,
@@ -63,5 +65,37 @@ func BenchmarkDecodeZones(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/zone")
 		})
+	}
+}
+
+// TestZoneRulesBounded: a VTIMEZONE whose observances change the offset
+// far more often than any zone does (a rule every minute, thousands of
+// RDATEs) is not expanded and compared, which took minutes: its times
+// are read in the person's zone and the report says why.
+func TestZoneRulesBounded(t *testing.T) {
+	var rdates strings.Builder
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			rdates.WriteString(",")
+		}
+		fmt.Fprintf(&rdates, "%04d%02d%02dT020000", 1995+i/300, 1+i/25%12, 1+i%25)
+	}
+	for _, c := range []struct{ observance, why string }{
+		{"RRULE:FREQ=MINUTELY", "repeats more often than monthly"},
+		{"RRULE:FREQ=DAILY;INTERVAL=3", "repeats more often than monthly"},
+		{"RDATE:" + rdates.String(), "its offset changes more than"},
+	} {
+		data := "BEGIN:VCALENDAR\nBEGIN:VTIMEZONE\nTZID:Odd\nBEGIN:STANDARD\nDTSTART:19700101T000000\nTZOFFSETFROM:+0117\nTZOFFSETTO:+0117\n" +
+			c.observance + "\nEND:STANDARD\nEND:VTIMEZONE\n" +
+			"BEGIN:VEVENT\nUID:a\nDTSTART;TZID=Odd:20250101T090000\nEND:VEVENT\nBEGIN:VEVENT\nUID:b\nDTSTART:19950101T090000Z\nEND:VEVENT\nEND:VCALENDAR\n"
+		cal := DecodeBytes([]byte(data), DecodeOptions{Zone: tz.MustZone("Europe/Paris")})
+		said := false
+		for _, r := range cal.Repaired {
+			said = said || strings.Contains(r.Reason, c.why)
+		}
+		if len(cal.Events) != 2 || cal.Events[0].Zone.Name() != "Europe/Paris" || !said {
+			t.Errorf("%.30s: %d events, the first in %s; repaired %+v; want 2, in Europe/Paris, saying %q",
+				c.observance, len(cal.Events), cal.Events[0].Zone.Name(), cal.Repaired, c.why)
+		}
 	}
 }

@@ -92,9 +92,22 @@ type zoneResolver struct {
 	cache      map[string]resolved
 	fromY, toY int // the years the file's items span, for rule matching
 	// matched counts the VTIMEZONEs whose rules were read and compared
-	// with IANA zones (at most maxMatched a file).
-	matched int
+	// with IANA zones (at most maxMatched a file), compared the sampled
+	// offsets compared so far (at most about maxCompared a file).
+	matched, compared int
 }
+
+// maxCompared bounds the offsets a file's VTIMEZONEs have compared with
+// IANA zones' (about 0.1 µs each): a zone that matches none compares its
+// samples (two at each onset, two a month) with each of 600 zones, and
+// 64 such zones would take seconds. Once it is spent, the zone compared
+// is the closest of those compared so far.
+const maxCompared = 4_000_000
+
+// maxOnsetsPerYear bounds a VTIMEZONE's onsets over the years compared:
+// a real zone changes its offset at most a few times a year, and a rule
+// that repeats every minute made a zone of 360 bytes take minutes.
+const maxOnsetsPerYear = 8
 
 // maxMatched is how many VTIMEZONEs of one file are matched to an IANA
 // zone by their rules, the costly way (a tenth of a millisecond or more
@@ -200,9 +213,10 @@ func (zr *zoneResolver) resolveUncached(tzid string) (tz.Zone, string, error) {
 	best, bestMiss := "", -1
 	try := func(name string) bool {
 		z, ok := ianaName(name)
-		if !ok {
+		if !ok || zr.compared >= maxCompared {
 			return false
 		}
+		zr.compared += len(rules.samples)
 		miss := rules.mismatches(z.Location(), bestMiss)
 		if bestMiss < 0 || miss < bestMiss {
 			best, bestMiss = z.Name(), miss
@@ -329,6 +343,9 @@ func parseVTimezone(n *node, fromY, toY int) (r *vtzRules, err error) {
 		add(m.DateTime)
 		if rr := c.Props.Get("RRULE"); rr != nil {
 			rule, err := recur.ParseRule(rr.Value)
+			if err == nil && rule.Freq() > recur.Monthly {
+				return nil, fmt.Errorf("%s repeats more often than monthly (%s); a zone's offset changes a few times a year", c.Name, quote(rr.Value))
+			}
 			if err == nil {
 				s := recur.Series{Start: tz.TimeMoment(m.DateTime), Zone: tz.UTC, Rule: rule}
 				// Two years of margin so the offset in force when the
@@ -351,6 +368,9 @@ func parseVTimezone(n *node, fromY, toY int) (r *vtzRules, err error) {
 	}
 	if len(r.onsets) == 0 {
 		return nil, fmt.Errorf("it has no STANDARD or DAYLIGHT observance")
+	}
+	if most := maxOnsetsPerYear * (toY - fromY + 4); len(r.onsets) > most {
+		return nil, fmt.Errorf("its offset changes more than %d times in the years %d to %d", most, fromY-2, toY)
 	}
 	sort.Slice(r.onsets, func(i, j int) bool { return r.onsets[i].at.Before(r.onsets[j].at) })
 	for _, o := range r.onsets {

@@ -77,6 +77,12 @@ type parser struct {
 	// deep counts the components open inside one begun at maxNesting
 	// (itself included): what they hold is not read.
 	deep int
+	// more counts the lines skipped and repaired past maxLineReports.
+	more [2]unlisted
+	// maxProps, when set, is the most properties kept (kept counts
+	// them); tooMany says a property past it was read and dropped.
+	maxProps, kept int
+	tooMany        bool
 }
 
 // maxNesting is how many components may be open at once: VCALENDAR,
@@ -125,7 +131,43 @@ func (p *parser) linesRoom() []propAt {
 }
 
 func (p *parser) skip(line int, comp, reason string) {
+	if len(p.skipped) >= maxLineReports {
+		p.more[0].count(line)
+		return
+	}
 	p.skipped = append(p.skipped, Skipped{Line: line, Component: comp, Reason: reason, grave: true})
+}
+
+// repair lists a line read in spite of a fault; why words it, called
+// only for a line that is listed.
+func (p *parser) repair(line int, comp string, why func() string) {
+	if len(p.repaired) >= maxLineReports {
+		p.more[1].count(line)
+		return
+	}
+	p.repaired = append(p.repaired, Skipped{Line: line, Component: comp, Reason: why()})
+}
+
+// maxLineReports is how many lines the parser lists as skipped, and as
+// repaired; the rest are counted in one line each. A report line is
+// some 70 bytes for as little as two of the file: a 4 MB body of broken
+// lines made a report of 400 MB.
+const maxLineReports = 1000
+
+// unlisted counts the report lines past maxLineReports, from the line of
+// the first.
+type unlisted struct{ n, from int }
+
+func (u *unlisted) count(line int) {
+	if u.n == 0 {
+		u.from = line
+	}
+	u.n++
+}
+
+// summary is the line the report gets for the lines not listed.
+func (u unlisted) summary(what string, grave bool) Skipped {
+	return Skipped{Line: u.from, Reason: fmt.Sprintf("%d more lines from here on %s, not listed one by one", u.n, what), grave: grave}
 }
 
 // parse reads every VCALENDAR in data (a file may hold several one after
@@ -242,6 +284,12 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 		p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first", args.Clip(n.Name), args.Clip(n.Name)))
 		p.close(&stack, &roots)
 	}
+	if p.more[0].n > 0 {
+		p.skipped = append(p.skipped, p.more[0].summary("could not be read and are skipped", true))
+	}
+	if p.more[1].n > 0 {
+		p.repaired = append(p.repaired, p.more[1].summary("were read in spite of a fault", false))
+	}
 	return roots
 }
 
@@ -279,8 +327,9 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		if len(*stack) > 0 {
 			comp = (*stack)[len(*stack)-1].Name
 		}
-		p.repaired = append(p.repaired, Skipped{Line: lineNo, Component: comp,
-			Reason: "bytes that are not UTF-8 are read as “\uFFFD”; write the file as UTF-8 to keep them"})
+		p.repair(lineNo, comp, func() string {
+			return "bytes that are not UTF-8 are read as “\uFFFD”; write the file as UTF-8 to keep them"
+		})
 	}
 	prop, reason := decodeLine(text)
 	if reason != "" {
@@ -294,7 +343,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			return
 		}
 		prop, _ = decodeLine(fixed)
-		p.repaired = append(p.repaired, Skipped{Line: lineNo, Reason: "read " + quote(text) + " as " + quote(fixed)})
+		p.repair(lineNo, "", func() string { return "read " + quote(text) + " as " + quote(fixed) })
 	}
 	if p.deep > 0 && !endsDeep(prop, *stack) {
 		// inside a component nested too deep: only its nesting is followed
@@ -354,6 +403,13 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		if len(*stack) == 0 {
 			p.skip(lineNo, "", "a property outside BEGIN:VCALENDAR")
 			return
+		}
+		if p.maxProps > 0 {
+			if p.kept >= p.maxProps {
+				p.tooMany = true
+				return
+			}
+			p.kept++
 		}
 		n := (*stack)[len(*stack)-1]
 		if have := n.Props[prop.Name]; have != nil {

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // nestedFile is a calendar whose VEVENT "a" holds n components one inside
@@ -79,5 +82,60 @@ func BenchmarkDecodeNested(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(3*n), "ns/line")
 		})
+	}
+}
+
+// TestReportBounded: a file of broken lines gets maxLineReports of them
+// listed and one line for the rest, grave as they are, so the report
+// stays small however large the file; lines read in spite of a fault
+// likewise.
+func TestReportBounded(t *testing.T) {
+	n := 3 * maxLineReports
+	var b bytes.Buffer
+	b.WriteString("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\nDTSTART:20261005T090000Z\n")
+	b.WriteString(strings.Repeat("x\n", n))
+	b.WriteString(strings.Repeat("SUMMARY:caf\xe9\n", n))
+	b.WriteString("END:VEVENT\nEND:VCALENDAR\n")
+	cal := DecodeBytes(b.Bytes(), DecodeOptions{})
+	if len(cal.Events) != 1 {
+		t.Fatalf("%d events, want 1", len(cal.Events))
+	}
+	for _, c := range []struct {
+		name  string
+		list  []Skipped
+		grave bool
+	}{{"skipped", cal.Skipped, true}, {"repaired", cal.Repaired, false}} {
+		if len(c.list) != maxLineReports+1 {
+			t.Fatalf("%s: %d lines, want %d", c.name, len(c.list), maxLineReports+1)
+		}
+		last := c.list[len(c.list)-1]
+		if want := fmt.Sprintf("%d more lines from here on", n-maxLineReports); !strings.Contains(last.Reason, want) || last.grave != c.grave {
+			t.Errorf("%s: the last line is %+v, want %q, grave %v", c.name, last, want, c.grave)
+		}
+	}
+	// A CalDAV PUT of it is refused for what it would lose (Object.Lost).
+	obj, err := ParseObject(b.Bytes(), tz.UTC, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lost := obj.Lost(); len(lost) != maxLineReports+1 {
+		t.Errorf("the object lost %d lines, want %d", len(lost), maxLineReports+1)
+	}
+}
+
+// TestObjectPropsBounded: ParseObject reads at most maxObjectProps
+// properties of a body and refuses one that holds more, before it holds
+// them all; a body under the bound is read.
+func TestObjectPropsBounded(t *testing.T) {
+	body := func(n int) []byte {
+		return []byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261005T090000Z\r\n" +
+			strings.Repeat("X-A;B=\"x:y\":z\r\n", n) + "END:VEVENT\r\nEND:VCALENDAR\r\n")
+	}
+	if _, err := ParseObject(body(maxObjectProps-10), tz.UTC, time.Now()); err != nil {
+		t.Errorf("%d properties: %v", maxObjectProps-8, err)
+	}
+	_, err := ParseObject(body(maxObjectProps+10), tz.UTC, time.Now())
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d properties", maxObjectProps)) {
+		t.Errorf("%d properties: %v, want a refusal naming the bound", maxObjectProps+12, err)
 	}
 }

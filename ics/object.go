@@ -149,9 +149,11 @@ func modelled(kind string, p *ical.Prop) bool {
 // such object is refused with an [*ObjectError]; what of an accepted one
 // cannot be kept is listed in Object.Skipped.
 func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
-	var p parser
+	p := parser{maxProps: maxObjectProps}
 	roots := p.parse(data)
 	switch {
+	case p.tooMany:
+		return nil, objectErr(ValidCalendarObjectResource, "The body holds more than %d properties; a calendar object is one event or to-do with its changed occurrences, so send less.", maxObjectProps)
 	case len(roots) == 0 && len(bytes.TrimSpace(data)) == 0:
 		return nil, objectErr(ValidCalendarData, "The body is empty; send one VCALENDAR holding one VEVENT or one VTODO.")
 	case len(roots) == 0:
@@ -360,6 +362,12 @@ func extraText(kind string, comps []*node, keyOf func(*node) (string, bool)) str
 	b.WriteString("END:VCALENDAR\r\n")
 	return b.String()
 }
+
+// maxObjectProps is the most properties ParseObject reads in a body: an
+// event with a few thousand attendees or changed occurrences holds far
+// fewer, and each property read costs some hundred bytes, so a 4 MB body
+// of short properties held 600 MB.
+const maxObjectProps = 20_000
 
 // noBreaks drops CR and LF from a value: made once, not once a property
 // (a replacer builds a table of kilobytes).

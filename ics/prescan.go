@@ -298,7 +298,7 @@ func (s *prescanner) pop() {
 	case "VTIMEZONE":
 		// One parser makes every VTIMEZONE's node, its room reused.
 		p := &s.zp
-		p.skipped, p.repaired, p.deep = p.skipped[:0], p.repaired[:0], 0
+		p.skipped, p.repaired, p.deep, p.more = p.skipped[:0], p.repaired[:0], 0, [2]unlisted{}
 		var zone *node
 		p.emit = func(n *node) {
 			if zone == nil {

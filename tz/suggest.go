@@ -3,6 +3,7 @@ package tz
 import (
 	_ "embed" // zonenames.txt
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -260,34 +261,47 @@ func fixedOffsetZone(name string) (string, bool) {
 
 // distanceWithin is distance(a, b) when that is at most limit, else
 // limit+1. It stops as soon as the lengths, or a row of the table, show
-// the distance is larger, and it makes no table at all for names of
-// ASCII under 64 bytes, as IANA names are: suggesting a zone compares a
-// name with every one of them.
+// the distance is larger, and for names of ASCII (as IANA names are)
+// compares bytes with the table's rows on the stack: suggesting a zone
+// compares a name with every one of them.
 func distanceWithin(a, b string, limit int) int {
-	if !isASCII(a) || !isASCII(b) || len(b) >= 64 {
-		return min(distance(a, b), limit+1)
+	if isASCII(a) && isASCII(b) {
+		return osa([]byte(a), []byte(b), limit)
 	}
-	if len(a)-len(b) > limit || len(b)-len(a) > limit {
+	return osa([]rune(a), []rune(b), limit)
+}
+
+// distance is the optimal string alignment distance between a and b:
+// insertions, deletions, substitutions and swaps of neighbours each cost 1.
+func distance(a, b string) int { return distanceWithin(a, b, math.MaxInt-1) }
+
+// osa is distanceWithin of x and y.
+func osa[E byte | rune](x, y []E, limit int) int {
+	if len(x)-len(y) > limit || len(y)-len(x) > limit {
 		return limit + 1
 	}
-	if len(a) == 0 || len(b) == 0 {
-		return max(len(a), len(b))
+	if len(x) == 0 || len(y) == 0 {
+		return max(len(x), len(y))
 	}
-	var rows [3][65]int
-	prev2, prev, cur := rows[0][:len(b)+1], rows[1][:len(b)+1], rows[2][:len(b)+1]
+	var room [3][65]int
+	prev2, prev, cur := room[0][:0], room[1][:0], room[2][:0]
+	if len(y) >= len(room[0]) {
+		prev2, prev, cur = make([]int, 0, len(y)+1), make([]int, 0, len(y)+1), make([]int, 0, len(y)+1)
+	}
+	prev2, prev, cur = prev2[:len(y)+1], prev[:len(y)+1], cur[:len(y)+1]
 	for j := range prev {
 		prev[j] = j
 	}
-	for i := 1; i <= len(a); i++ {
+	for i := 1; i <= len(x); i++ {
 		cur[0] = i
 		least := i
-		for j := 1; j <= len(b); j++ {
+		for j := 1; j <= len(y); j++ {
 			cost := 1
-			if a[i-1] == b[j-1] {
+			if x[i-1] == y[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
 			least = min(least, cur[j])
@@ -299,7 +313,7 @@ func distanceWithin(a, b string, limit int) int {
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return min(prev[len(b)], limit+1)
+	return min(prev[len(y)], limit+1)
 }
 
 func isASCII(s string) bool {
@@ -317,34 +331,4 @@ func minOf(v []int) int {
 		m = min(m, x)
 	}
 	return m
-}
-
-// distance is the optimal string alignment distance between a and b:
-// insertions, deletions, substitutions and swaps of neighbours each cost 1.
-func distance(a, b string) int {
-	x, y := []rune(a), []rune(b)
-	if len(x) == 0 || len(y) == 0 {
-		return max(len(x), len(y))
-	}
-	prev2 := make([]int, len(y)+1)
-	prev := make([]int, len(y)+1)
-	cur := make([]int, len(y)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(x); i++ {
-		cur[0] = i
-		for j := 1; j <= len(y); j++ {
-			cost := 1
-			if x[i-1] == y[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(y)]
 }

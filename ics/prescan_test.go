@@ -6,13 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/assistant-dev/assistant/ics/icstest"
 )
 
 // prescanByParser is the prescan as it was before it had a reader of
@@ -74,22 +71,7 @@ func (d *decoder) prescanByParser(r io.Reader) error {
 // (ASSISTANT_TESTDATA/ics) and broken shapes, each also with CRLF line
 // ends and folded at every 7th byte.
 func prescanInputs(t testing.TB) map[string][]byte {
-	in := map[string][]byte{"cases.ics": []byte(streamCases)}
-	var gen bytes.Buffer
-	if err := icstest.Calendar(&gen, 500, 3); err != nil {
-		t.Fatal(err)
-	}
-	in["generated.ics"] = gen.Bytes()
-	if root := os.Getenv("ASSISTANT_TESTDATA"); root != "" {
-		paths, _ := filepath.Glob(filepath.Join(root, "ics", "*.ics"))
-		for _, p := range paths {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			in[filepath.Base(p)] = data
-		}
-	}
+	in := calendarFiles(t, 500, 3)
 	const zone = "BEGIN:VTIMEZONE\nTZID:Custom\nBEGIN:STANDARD\nDTSTART:16010101T030000\nTZOFFSETFROM:+0200\nTZOFFSETTO:+0100\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\nEND:STANDARD\nBEGIN:DAYLIGHT\nDTSTART:16010101T020000\nTZOFFSETFROM:+0100\nTZOFFSETTO:+0200\nRRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3\nEND:DAYLIGHT\nEND:VTIMEZONE\n"
 	for i, s := range []string{
 		"BEGIN:VCALENDAR\n" + zone + "BEGIN:VEVENT\nUID:a\nDTSTART;TZID=Custom:20261005T090000\nEND:VEVENT\nBEGIN:VEVENT\nUID:a\nRECURRENCE-ID;TZID=Custom:20261005T090000\nDTSTART;TZID=Custom:20261006T090000\nEND:VEVENT\nEND:VCALENDAR\n",

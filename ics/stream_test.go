@@ -51,22 +51,7 @@ type onlyReader struct{ io.Reader }
 // file (everything unchanged).
 func TestImportStreamedAsWhole(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
-		files := map[string][]byte{"cases.ics": []byte(streamCases)}
-		var gen bytes.Buffer
-		if err := icstest.Calendar(&gen, 3000, 7); err != nil {
-			t.Fatal(err)
-		}
-		files["generated.ics"] = gen.Bytes()
-		if root := os.Getenv("ASSISTANT_TESTDATA"); root != "" {
-			paths, _ := filepath.Glob(filepath.Join(root, "ics", "*.ics"))
-			for _, p := range paths {
-				data, err := os.ReadFile(p)
-				if err != nil {
-					t.Fatal(err)
-				}
-				files[filepath.Base(p)] = data
-			}
-		}
+		files := calendarFiles(t, 3000, 7)
 		st, _ := openStore(t)
 		fixed := time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC)
 		st.Now = func() time.Time { return fixed }
@@ -203,4 +188,27 @@ func TestImportStopsReading(t *testing.T) {
 	if err := st.DB().QueryRow(`SELECT (SELECT COUNT(*) FROM events) + (SELECT COUNT(*) FROM changes)`).Scan(&n); err != nil || n != 0 {
 		t.Fatalf("%d rows written by imports that failed (%v)", n, err)
 	}
+}
+
+// calendarFiles are the stream cases, a generated calendar of n events
+// (seed) and the shared real-world files (ASSISTANT_TESTDATA/ics), by
+// name.
+func calendarFiles(t testing.TB, n int, seed uint64) map[string][]byte {
+	files := map[string][]byte{"cases.ics": []byte(streamCases)}
+	var gen bytes.Buffer
+	if err := icstest.Calendar(&gen, n, seed); err != nil {
+		t.Fatal(err)
+	}
+	files["generated.ics"] = gen.Bytes()
+	if root := os.Getenv("ASSISTANT_TESTDATA"); root != "" {
+		paths, _ := filepath.Glob(filepath.Join(root, "ics", "*.ics"))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[filepath.Base(p)] = data
+		}
+	}
+	return files
 }

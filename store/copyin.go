@@ -103,16 +103,14 @@ func (tx *Tx) insertCopy(table string, cols []string, rows [][]any, l *imageLayo
 		done <- err
 	}()
 	// The images are made while the server inserts the rows.
-	imgs, ierr := tx.imagesOf(rows, ids, l)
+	imgs, digests, ierr := tx.imagesAdded(table, rows, ids, l)
 	if err := <-done; err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
 	if ierr != nil {
 		return nil, ierr
 	}
-	for i, id := range ids {
-		tx.record(table, id, nil, imgs[i], true)
-	}
+	tx.recordAdded(table, ids, imgs, digests)
 	return ids, nil
 }
 

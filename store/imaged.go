@@ -202,35 +202,27 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	for i := range ids {
 		ids[i] = first + int64(i)
 	}
-	// The images are made while SQLite inserts the rows, from the ids
-	// the rows will have, which the INSERT's result then confirms: on a
-	// machine of two cores that takes them off the import's writing.
-	// A few rows are imaged after, without a goroutine.
-	// The digests the journal keeps of added rows (keptAfter) are made
-	// there too.
+	// The images (and the journal's digests of them) are made while
+	// SQLite inserts the rows, from the ids the rows will have, which the
+	// INSERT's result then confirms: on a machine of two cores that takes
+	// them off the import's writing. A few rows are imaged after, with no
+	// goroutine.
 	var imgs, digests [][]byte
 	var ierr error
 	made := make(chan struct{})
+	image := func() {
+		defer close(made)
+		imgs, digests, ierr = tx.imagesAdded(table, rows, ids, l)
+	}
 	if len(rows) >= imageAside {
-		digested := addedDigested(table)
-		go func() {
-			defer close(made)
-			imgs, ierr = tx.imagesOf(rows, ids, l)
-			if ierr == nil && digested {
-				digests = make([][]byte, len(imgs))
-				for i, img := range imgs {
-					digests[i] = digestImage(img)
-				}
-			}
-		}()
+		go image()
 	}
 	q, args := tx.insertRows(table, keys, rows)
 	res, err := tx.exec(q, args...)
-	if len(rows) >= imageAside {
-		<-made
-	} else if err == nil {
-		imgs, ierr = tx.imagesOf(rows, ids, l)
+	if len(rows) < imageAside {
+		image()
 	}
+	<-made
 	if err != nil {
 		return nil, fmt.Errorf("cannot add to %s: %w", table, err)
 	}
@@ -244,28 +236,45 @@ func (tx *Tx) insertImaged(table string, keys []string, rows [][]any, l *imageLa
 	if ierr != nil {
 		return nil, ierr
 	}
-	for i, id := range ids {
-		tx.record(table, id, nil, imgs[i], true)
-		if digests != nil {
-			if t := tx.touched[len(tx.touched)-1]; t.id == id && t.table == table && t.added {
-				t.digest = digests[i]
-			}
-		}
-	}
+	tx.recordAdded(table, ids, imgs, digests)
 	return ids, nil
 }
 
 // recordImaged journals rows (values of the keys of l), just added with
 // the ids ids, with the images l makes of their values.
 func (tx *Tx) recordImaged(table string, rows [][]any, ids []int64, l *imageLayout) error {
-	imgs, err := tx.imagesOf(rows, ids, l)
+	imgs, digests, err := tx.imagesAdded(table, rows, ids, l)
 	if err != nil {
 		return err
 	}
-	for i, id := range ids {
-		tx.record(table, id, nil, imgs[i], true)
-	}
+	tx.recordAdded(table, ids, imgs, digests)
 	return nil
+}
+
+// imagesAdded is imagesOf, with the digests the journal keeps of them
+// (keptAfter) when it keeps digests for table, else nil; like imagesOf
+// it may run beside a statement of tx.
+func (tx *Tx) imagesAdded(table string, rows [][]any, ids []int64, l *imageLayout) (imgs, digests [][]byte, err error) {
+	imgs, err = tx.imagesOf(rows, ids, l)
+	if err != nil || !addedDigested(table) {
+		return imgs, nil, err
+	}
+	digests = make([][]byte, len(imgs))
+	for i, img := range imgs {
+		digests[i] = digestImage(img)
+	}
+	return imgs, digests, nil
+}
+
+// recordAdded journals rows of table just added with the ids ids, with
+// their images imgs and, when not nil, the digests of those.
+func (tx *Tx) recordAdded(table string, ids []int64, imgs, digests [][]byte) {
+	for i, id := range ids {
+		t := tx.record(table, id, nil, imgs[i], true)
+		if digests != nil && t.added {
+			t.digest = digests[i]
+		}
+	}
 }
 
 // imagesOf is the images l makes of rows (values of the keys of l), just

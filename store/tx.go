@@ -442,11 +442,11 @@ func scanOne(rows *sql.Rows) ([]string, []any, error) {
 // change are found by a scan of touched; byRow, an index of them, is made
 // only once a change holds more (an import), so a write of one row
 // allocates no map.
-func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool) {
+func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool) *touch {
 	if t := tx.touchOf(table, id); t != nil {
 		t.after, t.digest = after, nil
 		t.stale = t.written
-		return
+		return t
 	}
 	t := &touch{table: table, id: id, before: before, after: after, seq: len(tx.touched), added: before == nil}
 	tx.touched = append(tx.touched, t)
@@ -458,6 +458,7 @@ func (tx *Tx) record(table string, id int64, before, after []byte, inserted bool
 			tx.byRow[rowKey{t.table, t.id}] = t
 		}
 	}
+	return t
 }
 
 // smallChange is the most rows touchOf scans for rather than look up.

@@ -61,12 +61,6 @@ type parser struct {
 	// line is read, and the component is not kept in its calendar's node:
 	// a file is then read component by component, never held whole.
 	emit func(*node)
-	// scan, when set, says which properties of a component that is not a
-	// VTIMEZONE are kept (all are when it is nil): a first look at a file
-	// (the zones it defines, the years it spans) then skips decoding the
-	// lines it does not need. name is the line's text up to its first
-	// “;” or “:”, as written (BEGIN and END lines must be kept).
-	scan func(name []byte) bool
 	// props is room for the first value of a property in a node's Props,
 	// handed out a slot at a time (firstProp): most properties come once
 	// in their component, and a slice made for each was a third of what a
@@ -234,14 +228,13 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 		cur   strings.Builder
 		start int
 		have  bool
-		drop  bool // the logical line being read is one p.scan skips
 	)
 	flush := func() {
-		if have && !drop {
+		if have {
 			p.line(cur.String(), start, &stack, &roots)
 		}
 		cur.Reset()
-		have, drop = false, false
+		have = false
 	}
 	lineNo := 0
 	for {
@@ -259,9 +252,7 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 		// may fall anywhere, even between "\" and "n" of an escape.
 		if raw[0] == ' ' || raw[0] == '\t' {
 			if have {
-				if !drop {
-					cur.Write(raw[1:])
-				}
+				cur.Write(raw[1:])
 			} else if len(bytes.TrimSpace(raw)) > 0 {
 				p.skip(lineNo, "", "a continuation line with no line before it")
 			}
@@ -269,13 +260,6 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 		}
 		flush()
 		start, have = lineNo, true
-		if p.scan != nil && len(stack) >= 2 && stack[1].Name != "VTIMEZONE" {
-			// a name that may go on in the next line is kept
-			if i := bytes.IndexAny(raw, ";:"); i >= 0 && !p.scan(raw[:i]) {
-				drop = true
-				continue
-			}
-		}
 		cur.Write(raw)
 	}
 	flush()

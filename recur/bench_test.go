@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -220,4 +221,43 @@ func BenchmarkCreateCount(b *testing.B) {
 	b.Run("setpos-1000", func(b *testing.B) {
 		run(b, 1000, []string{"FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1"})
 	})
+}
+
+// BenchmarkCountSparse is the COUNT expansion (countCivil) of rules whose
+// COUNT is reached late or never before the year 10000, against the walk
+// to the year 9999 it replaces (walk, the test's oracle). Each iteration
+// has its own DTSTART, as each event of an import has.
+//
+//	go test ./recur -run '^$' -bench CountSparse -count 6
+func BenchmarkCountSparse(b *testing.B) {
+	for _, text := range []string{
+		"FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=3000",
+		"FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=500",
+		"FREQ=WEEKLY;BYMONTH=2;BYDAY=MO;COUNT=10000",
+	} {
+		r, err := parseRule(text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := strings.ToLower(strings.SplitN(strings.TrimPrefix(text, "FREQ="), ";", 2)[0])
+		for _, way := range []string{"cycle", "walk"} {
+			b.Run(name+"/"+way, func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					i++
+					start := time.Date(2026, 1, 1+i%28, 9, 0, 0, 0, time.UTC)
+					var n int
+					if way == "cycle" {
+						s := Series{Start: tz.TimeMoment(tz.Date{Year: 2026, Month: 1, Day: start.Day()}.At(9, 0)), Zone: tz.MustZone("UTC"), Rule: r}
+						n = len(s.countCivil(start))
+					} else {
+						n = len(countCivilByWalk(r, start))
+					}
+					if n == 0 {
+						b.Fatalf("%s: %d times", text, n)
+					}
+				}
+			})
+		}
+	}
 }

@@ -426,20 +426,7 @@ func (s Series) countTimes() []time.Time {
 		}
 	} else {
 		start := civilOf(s.Start)
-		opt := r.options(start)
-		opt.Dtstart = start
-		opt.Count = r.count
-		// Without UNTIL the library stops 2^63 ns (about 292 years) after
-		// DTSTART, which would cut a long COUNT short.
-		opt.Until = lastCivil
-		if rr, err := rrule.NewRRule(opt); err == nil {
-			list = rr.All()
-		}
-		if len(list) > 0 {
-			s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
-		} else {
-			s.charge(r.walk(start, lastCivil))
-		}
+		list = s.countCivil(start)
 		if len(list) == 0 || !list[0].Equal(start) {
 			list = append([]time.Time{start}, list...)
 			list = list[:min(len(list), r.count)]
@@ -454,4 +441,110 @@ func (s Series) countTimes() []time.Time {
 	countCacheMu.Unlock()
 	countCache.Store(key, list)
 	return list
+}
+
+// countCivil returns the civil times (read as UTC) a DAILY or coarser rule
+// with COUNT gives from start, at most COUNT and none after the year
+// 9999, as rrule-go expands them; DTSTART is among them only when the
+// rule itself gives it.
+//
+// The Gregorian calendar repeats every 400 years: 146,097 days, a whole
+// number of weeks, with the same month lengths, weekdays and ISO weeks
+// (RFC 5545 §3.3.10's BYxxx parts read nothing else). When a whole number
+// of the rule's periods spans cycleYears, the times of each later span are
+// the first span's moved on by that many years, so only the first span is
+// expanded. A rule whose COUNT is reached late or never (FREQ=DAILY;
+// BYMONTH=2;BYMONTHDAY=29;COUNT=3000 stops at the year 9999 with 1,934)
+// then costs one span, 400 years for INTERVAL=1, instead of every period
+// up to the year 9999: about 3 ms where it took 65.
+func (s Series) countCivil(start time.Time) []time.Time {
+	r := s.Rule.asYearly()
+	opt := r.options(start)
+	opt.Dtstart = start
+	opt.Count = r.count
+	// Without UNTIL the library stops 2^63 ns (about 292 years) after
+	// DTSTART, which would cut a long COUNT short.
+	opt.Until = lastCivil
+	years := r.cycleYears()
+	end := lastCivil
+	if years > 0 && years <= lastCivil.Year()-start.Year() {
+		if e := start.AddDate(years, 0, 0); !e.After(lastCivil) {
+			end = e
+			opt.Until = end.Add(-time.Nanosecond) // UNTIL is inclusive
+		}
+	}
+	var list []time.Time
+	if rr, err := rrule.NewRRule(opt); err == nil {
+		list = rr.All()
+	}
+	if len(list) == r.count {
+		s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
+		return list
+	}
+	s.charge(r.walk(start, end) + int64(len(list)))
+	if end.Equal(lastCivil) || len(list) == 0 {
+		return list
+	}
+	out := make([]time.Time, len(list), r.count)
+	copy(out, list)
+	for n := years; ; n += years {
+		for _, t := range list {
+			t = t.AddDate(n, 0, 0)
+			if t.After(lastCivil) {
+				return out
+			}
+			out = append(out, t)
+			if len(out) == r.count {
+				return out
+			}
+		}
+	}
+}
+
+// asYearly returns r, or for a DAILY or WEEKLY rule of INTERVAL=1 that
+// picks its days with BYDAY (or, DAILY, BYMONTHDAY), and maybe BYMONTH,
+// without BYSETPOS, the same rule as FREQ=YEARLY: it gives the same
+// times (every day of the year passing the same filters, at the same
+// hours), and the library finds them a year at a time, about ten times
+// faster than a day or a week at a time. BYSETPOS would pick within a
+// year instead of within a day or week, a YEARLY rule with no day part
+// takes DTSTART's day, and INTERVAL counts days or weeks, so those stay.
+func (r *Rule) asYearly() *Rule {
+	if r.interval != 1 || len(r.bySetPos) > 0 {
+		return r
+	}
+	if !(r.freq == Daily && len(r.byMonthDay)+len(r.byDay) > 0) && !(r.freq == Weekly && len(r.byDay) > 0) {
+		return r
+	}
+	y := *r
+	y.freq = Yearly
+	return &y
+}
+
+// cycleYears is the number of years, a multiple of 400, that a whole
+// number of r's periods (INTERVAL × FREQ, FREQ DAILY or coarser) spans:
+// 400 × INTERVAL / gcd(INTERVAL, periods in 400 years). 0 when that is
+// past any year a rule can reach, or for a sub-daily FREQ.
+func (r *Rule) cycleYears() int {
+	var per int // periods of the FREQ in 400 years
+	switch r.freq {
+	case Yearly:
+		per = 400
+	case Monthly:
+		per = 4800
+	case Weekly:
+		per = 146097 / 7
+	case Daily:
+		per = 146097
+	default:
+		return 0
+	}
+	a, b := r.interval, per
+	for b != 0 {
+		a, b = b, a%b
+	}
+	if k := r.interval / a; k <= 25 {
+		return 400 * k
+	}
+	return 0
 }

@@ -1,0 +1,155 @@
+package recur
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/teambition/rrule-go"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// countCivilByWalk is countCivil without the 400-year cycle: rrule-go
+// walks every period up to COUNT or the year 9999. It is the oracle.
+func countCivilByWalk(r *Rule, start time.Time) []time.Time {
+	opt := r.options(start)
+	opt.Dtstart = start
+	opt.Count = r.count
+	opt.Until = lastCivil
+	rr, err := rrule.NewRRule(opt)
+	if err != nil {
+		return nil
+	}
+	return rr.All()
+}
+
+// sparseRule writes a DAILY or coarser rule whose days are few (the 29th
+// of February, a weekday on a month day, a week number), with a COUNT
+// that is reached late or never before the year 10000.
+func sparseRule(rng *rand.Rand) string {
+	freqs := []string{"YEARLY", "MONTHLY", "WEEKLY", "DAILY"}
+	f := freqs[rng.IntN(len(freqs))]
+	parts := []string{"FREQ=" + f, fmt.Sprintf("COUNT=%d", []int{40, 300, 1500, 5000, 10000}[rng.IntN(5)])}
+	if rng.IntN(3) == 0 {
+		parts = append(parts, fmt.Sprintf("INTERVAL=%d", []int{2, 3, 5, 7, 11, 28, 400, 1001}[rng.IntN(8)]))
+	}
+	switch rng.IntN(5) {
+	case 0:
+		parts = append(parts, "BYMONTH=2", "BYMONTHDAY=29")
+	case 1:
+		parts = append(parts, "BYMONTH=2", "BYMONTHDAY=29", "BYDAY="+weekdayCodes[rng.IntN(7)])
+	case 2:
+		parts = append(parts, fmt.Sprintf("BYMONTHDAY=%d", 1+rng.IntN(31)), "BYDAY="+weekdayCodes[rng.IntN(7)], fmt.Sprintf("BYMONTH=%d", 1+rng.IntN(12)))
+	case 3:
+		if f == "YEARLY" {
+			parts = append(parts, "BYWEEKNO=53", "BYDAY="+weekdayCodes[rng.IntN(7)])
+		} else {
+			parts = append(parts, "BYMONTH=2", "BYMONTHDAY=-1", "BYDAY=SU")
+		}
+	default:
+		parts = append(parts, "BYMONTH=12", fmt.Sprintf("BYMONTHDAY=%d", 25+rng.IntN(7)), "BYDAY=MO,FR", fmt.Sprintf("BYSETPOS=%d", []int{1, -1}[rng.IntN(2)]))
+	}
+	if rng.IntN(4) == 0 {
+		parts = append(parts, "WKST="+weekdayCodes[rng.IntN(7)])
+	}
+	return strings.Join(parts, ";")
+}
+
+// countCivil, which expands one 400-year span and moves it on, gives
+// exactly the times rrule-go's walk to the year 9999 gives, for sparse
+// rules (COUNT reached late or never), for the random rules of the COUNT
+// tests, and for starts near the year 9999 where no whole span fits.
+func TestCountCivilSameAsWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(400, 146097))
+	want := 160
+	if testing.Short() {
+		want = 50
+	}
+	cycled := 0
+	fixed := []string{
+		"FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=3000",
+		"FREQ=DAILY;INTERVAL=2;BYMONTH=2;BYMONTHDAY=29;COUNT=3000",
+		"FREQ=WEEKLY;INTERVAL=2;BYMONTH=2;BYDAY=MO;COUNT=10000",
+		"FREQ=WEEKLY;INTERVAL=4;BYMONTH=12;BYDAY=SU;WKST=SU;COUNT=10000",
+		"FREQ=MONTHLY;INTERVAL=7;BYMONTHDAY=31;BYDAY=FR;COUNT=5000",
+		"FREQ=MONTHLY;BYMONTH=2;BYDAY=5SU;COUNT=2000",
+		"FREQ=YEARLY;INTERVAL=3;BYMONTH=2;BYMONTHDAY=29;COUNT=3000",
+		"FREQ=YEARLY;BYWEEKNO=53;BYDAY=TH;COUNT=5000",
+		"FREQ=YEARLY;BYYEARDAY=366;COUNT=3000",
+		"FREQ=DAILY;BYDAY=MO;BYHOUR=9,17;BYSETPOS=-1;COUNT=40",
+		"FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=8,12;BYSETPOS=1;COUNT=2000",
+		"FREQ=DAILY;BYMONTH=3;BYHOUR=10;COUNT=9000",
+		"FREQ=DAILY;BYDAY=SA,SU;BYMINUTE=0,30;COUNT=10000",
+		"FREQ=WEEKLY;BYMONTH=2;BYDAY=MO;COUNT=10000",
+		"FREQ=WEEKLY;BYDAY=TU,TH;BYHOUR=7;WKST=SU;COUNT=3000",
+		"FREQ=WEEKLY;BYMONTH=2;COUNT=2000",
+		"FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=2;COUNT=500",
+	}
+	for cases := 0; cases < want+len(fixed); {
+		text := sparseRule(rng)
+		if cases < len(fixed) {
+			text = fixed[cases]
+		} else if rng.IntN(3) == 0 {
+			text = randomRule(rng, true)
+		}
+		r, err := parseRule(text)
+		if err != nil || r.freq > Daily {
+			continue
+		}
+		year := 1990 + rng.IntN(60)
+		if rng.IntN(10) == 0 {
+			year = 9000 + rng.IntN(990)
+		}
+		start := time.Date(year, time.Month(1+rng.IntN(12)), 1+rng.IntN(28), []int{0, 9, 23}[rng.IntN(3)], []int{0, 30}[rng.IntN(2)], 0, 0, time.UTC)
+		s := Series{Start: tz.TimeMoment(tz.DateTime{Date: tz.Date{Year: start.Year(), Month: start.Month(), Day: start.Day()}, Hour: start.Hour(), Minute: start.Minute()}), Zone: tz.MustZone("UTC"), Rule: r}
+		cases++
+		got, wantTimes := s.countCivil(start), countCivilByWalk(r, start)
+		if !slices.EqualFunc(got, wantTimes, time.Time.Equal) {
+			i := 0
+			for i < min(len(got), len(wantTimes)) && got[i].Equal(wantTimes[i]) {
+				i++
+			}
+			t.Fatalf("%s from %s: %d times, the walk %d; they part at %d (%v against %v)", text, start.Format("2006-01-02T15:04"), len(got), len(wantTimes), i,
+				at(got, i), at(wantTimes, i))
+		}
+		if len(got) < r.count && r.cycleYears() > 0 && r.cycleYears() <= 9999-year {
+			cycled++
+		}
+	}
+	if cycled < want/4 {
+		t.Errorf("only %d of %d rules ran short of COUNT within a span that fits: the cycle was hardly tried", cycled, want)
+	}
+}
+
+func at(list []time.Time, i int) any {
+	if i < len(list) {
+		return list[i].Format("2006-01-02T15:04")
+	}
+	return "nothing"
+}
+
+// cycleYears spans a whole number of periods and is a multiple of 400.
+func TestCycleYears(t *testing.T) {
+	for _, c := range []struct {
+		rule string
+		want int
+	}{
+		{"FREQ=YEARLY", 400}, {"FREQ=YEARLY;INTERVAL=3", 1200}, {"FREQ=YEARLY;INTERVAL=8", 400},
+		{"FREQ=MONTHLY;INTERVAL=5", 400}, {"FREQ=MONTHLY;INTERVAL=7", 2800},
+		{"FREQ=WEEKLY", 400}, {"FREQ=WEEKLY;INTERVAL=3", 400}, {"FREQ=WEEKLY;INTERVAL=2", 800},
+		{"FREQ=DAILY", 400}, {"FREQ=DAILY;INTERVAL=7", 400}, {"FREQ=DAILY;INTERVAL=2", 800},
+		{"FREQ=DAILY;INTERVAL=26", 0}, {"FREQ=HOURLY", 0},
+	} {
+		r, err := parseRule(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.cycleYears(); got != c.want {
+			t.Errorf("%s: cycleYears %d, want %d", c.rule, got, c.want)
+		}
+	}
+}

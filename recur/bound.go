@@ -175,9 +175,14 @@ func (s Series) CheckOccurs() error {
 		return nil
 	}
 	// The same bounded search that finds the next occurrence for the
-	// tools and reminders decides, so the check never disagrees with it.
-	if _, ok := s.After(first.Start); ok {
-		return nil
+	// tools and reminders decides, so the check never disagrees with it;
+	// a rule that never meets gives nothing to any search, and is told
+	// without one.
+	never := s.neverMeets()
+	if !never {
+		if _, ok := s.After(first.Start); ok {
+			return nil
+		}
 	}
 	if err := s.ctxErr(); err != nil {
 		return err
@@ -188,7 +193,7 @@ func (s Series) CheckOccurs() error {
 		open.until = untilNone
 		o := s
 		o.Rule, o.work = &open, nil // a search of its own, stopped by the same context
-		if next, ok := o.After(first.Start); ok {
+		if next, ok := o.afterUnlessNever(first.Start, never); ok {
 			return onlyStart(fail("“rrule” ends (UNTIL=%s) before its second occurrence (%s), so it never repeats; write a later UNTIL, such as UNTIL=%s, or leave “rrule” out for a single item.",
 				r.untilText(), next.Original, suggest))
 		}
@@ -198,7 +203,7 @@ func (s Series) CheckOccurs() error {
 		one.interval, one.count, one.until = 1, 0, untilNone
 		o := s
 		o.Rule, o.work = &one, nil
-		if next, ok := o.After(first.Start); ok {
+		if next, ok := o.afterUnlessNever(first.Start, o.neverMeets()); ok {
 			return fail("“rrule” %s gives no occurrence within %d years after its start %s: its INTERVAL=%d skips every period that holds a day meeting its BY parts (with INTERVAL=1 the next is %s); write a smaller INTERVAL, or a start in a period that has such a day.",
 				r.String(), SearchYears, s.Start, r.interval, next.Original)
 		}
@@ -208,6 +213,15 @@ func (s Series) CheckOccurs() error {
 	}
 	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
 		r.String(), SearchYears, s.Start)
+}
+
+// afterUnlessNever is After(t), without a search when never says the
+// rule never meets ([Series.neverMeets]).
+func (s Series) afterUnlessNever(t time.Time, never bool) (Occurrence, bool) {
+	if never {
+		return Occurrence{}, false
+	}
+	return s.After(t)
 }
 
 // onlyStart marks err (an [*Error]) as [Error.OnlyStart].

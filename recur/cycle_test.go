@@ -97,6 +97,9 @@ func TestCountCivilSameAsWalk(t *testing.T) {
 			text = randomRule(rng, true)
 		}
 		r, err := parseRule(text)
+		if err != nil && cases < len(fixed) {
+			t.Fatalf("%s: %v", text, err)
+		}
 		if err != nil || r.freq > Daily {
 			continue
 		}
@@ -151,5 +154,94 @@ func TestCycleYears(t *testing.T) {
 		if got := r.cycleYears(); got != c.want {
 			t.Errorf("%s: cycleYears %d, want %d", c.rule, got, c.want)
 		}
+	}
+}
+
+// knotRule writes a YEARLY rule whose week number, month and month day
+// may never meet (BYWEEKNO=1;BYMONTH=12;BYMONTHDAY=1 never does), or
+// meet once in many years; no check on its parts alone tells.
+func knotRule(rng *rand.Rand) string {
+	parts := []string{"FREQ=YEARLY",
+		fmt.Sprintf("BYWEEKNO=%d", []int{1, 2, 52, 53, -1}[rng.IntN(5)]),
+		fmt.Sprintf("BYMONTH=%d", []int{1, 12, 6}[rng.IntN(3)]),
+		fmt.Sprintf("BYMONTHDAY=%d", []int{1, 2, 4, 28, 29, 31}[rng.IntN(6)]),
+	}
+	if rng.IntN(2) == 0 {
+		parts = append(parts, "BYDAY="+weekdayCodes[rng.IntN(7)])
+	}
+	if rng.IntN(4) == 0 {
+		parts = append(parts, fmt.Sprintf("INTERVAL=%d", 2+rng.IntN(5)))
+	}
+	return strings.Join(parts, ";")
+}
+
+// neverMeets, which looks near the year 9999, agrees with the search for
+// the next occurrence (After), which walks from DTSTART: when it says
+// never, the search finds nothing, and with INTERVAL=1, whose span the
+// search covers whole, the search finds nothing only when it says never.
+func TestNeverMeetsSameAsSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(53, 12))
+	want := 60
+	if testing.Short() {
+		want = 20
+	}
+	never, met := 0, 0
+	fixed := []string{ // from 2026-02-10 (never) and from 2028-02-10
+		"FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29",
+		"FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29",
+		"FREQ=MONTHLY;INTERVAL=48;BYMONTHDAY=29;BYMONTH=2",
+		"FREQ=MONTHLY;INTERVAL=48;BYMONTHDAY=29;BYMONTH=2",
+		"FREQ=YEARLY;INTERVAL=1000;BYMONTH=2;BYMONTHDAY=29", // never: 2026+1000n is no leap year
+		"FREQ=YEARLY;INTERVAL=1000",                         // meets: the library's 292-year stop
+		"FREQ=DAILY;INTERVAL=7;BYDAY=WE",                    // never: always a Tuesday
+		"FREQ=YEARLY;INTERVAL=400",
+		"FREQ=YEARLY;INTERVAL=28;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", // never: 2026+28n is no leap year
+		"FREQ=WEEKLY;BYDAY=MO;BYSETPOS=1",
+	}
+	for cases := 0; cases < want+len(fixed); {
+		text := knotRule(rng)
+		switch rng.IntN(4) {
+		case 0:
+			text = sparseRule(rng)
+		case 1:
+			text = randomRule(rng, true)
+		}
+		if cases < len(fixed) {
+			text = fixed[cases]
+		}
+		r, err := parseRule(text)
+		if err != nil && cases < len(fixed) {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if err != nil || r.freq > Daily {
+			continue
+		}
+		r.count = 0
+		d := tz.Date{Year: 1990 + rng.IntN(60), Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(28)}
+		if cases < len(fixed) {
+			d = tz.Date{Year: 2026 + 2*(cases%2), Month: 2, Day: 10}
+		}
+		s := Series{Start: tz.TimeMoment(d.At(9, 0)), Zone: tz.MustZone("UTC"), Rule: r}
+		if cases < len(fixed) && s.neverMeets() != (cases%2 == 0) {
+			t.Errorf("%s from %s: neverMeets %v", text, d, s.neverMeets())
+		}
+		cases++
+		first := s.place(civilOf(s.Start)).Start
+		_, found := s.After(first)
+		got := s.neverMeets()
+		switch {
+		case got && found:
+			t.Fatalf("%s from %s: neverMeets, but After finds one", text, d)
+		case !got && !found && r.interval == 1:
+			t.Fatalf("%s from %s: After finds nothing within %d years, but neverMeets is false", text, d, SearchYears)
+		}
+		if got {
+			never++
+		} else {
+			met++
+		}
+	}
+	if never < want/8 || met < want/8 {
+		t.Errorf("%d rules never met and %d did: the cases hardly try one side", never, met)
 	}
 }

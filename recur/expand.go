@@ -465,25 +465,39 @@ func (s Series) countCivil(start time.Time) []time.Time {
 	// Without UNTIL the library stops 2^63 ns (about 292 years) after
 	// DTSTART, which would cut a long COUNT short.
 	opt.Until = lastCivil
-	years := r.cycleYears()
-	end := lastCivil
-	if years > 0 && years <= lastCivil.Year()-start.Year() {
-		if e := start.AddDate(years, 0, 0); !e.After(lastCivil) {
-			end = e
-			opt.Until = end.Add(-time.Nanosecond) // UNTIL is inclusive
+	years, k := r.frame(start)
+	if years == 0 {
+		var list []time.Time
+		if rr, err := rrule.NewRRule(opt); err == nil {
+			list = rr.All()
 		}
+		if len(list) > 0 {
+			s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
+		} else {
+			s.charge(r.walk(start, lastCivil))
+		}
+		return list
 	}
+	// The first span is expanded k spans later, near the year 9999: the
+	// library walks on past UNTIL while no day matches, and stops at the
+	// year 9999, so a rule that never matches costs at most two spans.
+	from := start.AddDate(k*years, 0, 0)
+	opt.Dtstart = from
+	opt.Until = from.AddDate(years, 0, 0).Add(-time.Nanosecond) // UNTIL is inclusive
 	var list []time.Time
 	if rr, err := rrule.NewRRule(opt); err == nil {
 		list = rr.All()
+	}
+	for i, t := range list {
+		list[i] = t.AddDate(-k*years, 0, 0)
 	}
 	if len(list) == r.count {
 		s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
 		return list
 	}
-	s.charge(r.walk(start, end) + int64(len(list)))
-	if end.Equal(lastCivil) || len(list) == 0 {
-		return list
+	s.charge(r.walk(from, lastCivil) + int64(len(list)))
+	if len(list) == 0 {
+		return nil
 	}
 	out := make([]time.Time, len(list), r.count)
 	copy(out, list)
@@ -499,6 +513,68 @@ func (s Series) countCivil(start time.Time) []time.Time {
 			}
 		}
 	}
+}
+
+// frame gives the span of a DAILY or coarser r's times that repeats
+// (cycleYears) and how many spans after start the last whole one before
+// the year 10000 begins: start moved on by k×years years gives the same
+// times, moved on as much. years is 0 when no whole span fits.
+func (r *Rule) frame(start time.Time) (years, k int) {
+	years = r.cycleYears()
+	if years == 0 || start.AddDate(years, 0, 0).After(lastCivil) {
+		return 0, 0
+	}
+	k = (lastCivil.Year() - years - start.Year()) / years
+	return years, k
+}
+
+// neverMeets reports whether the rule of s, UNTIL and COUNT aside, gives
+// no time after DTSTART ever: its parts never meet on a day after it
+// (FREQ=YEARLY;BYWEEKNO=1;BYMONTH=12;BYMONTHDAY=1, which no month-day
+// check catches). The library walks on to the year 9999 while no day
+// matches, so this looks from DTSTART's place in the last whole span
+// before then: at most two spans (800 years), where a search from DTSTART
+// walked 8,000 years for each window it tried. false when it cannot tell
+// (a sub-daily rule, or no whole span fits), and without a look for a
+// rule of INTERVAL=1 with at most one part that picks days (BYMONTH,
+// BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY) and no BYSETPOS: each alone
+// meets in some period (a 31st, a 366th day, a 53rd week), and most rules
+// people write are such, so their check costs nothing more.
+func (s Series) neverMeets() bool {
+	r := s.Rule
+	if r == nil || (r.freq > Daily && s.Start.HasTime) {
+		return false
+	}
+	parts := 0
+	for _, n := range []int{len(r.byMonth), len(r.byWeekNo), len(r.byYearDay), len(r.byMonthDay), len(r.byDay), len(r.bySetPos)} {
+		parts += min(n, 1)
+	}
+	if r.interval == 1 && parts <= 1 && len(r.bySetPos) == 0 {
+		return false
+	}
+	start := civilOf(s.Start)
+	years, k := r.asYearly().frame(start)
+	if years == 0 {
+		return false
+	}
+	y := r.asYearly()
+	opt := y.options(start)
+	from := start.AddDate(k*years, 0, 0)
+	opt.Dtstart = from
+	opt.Until = lastCivil // without it the library stops 292 years on
+	rr, err := rrule.NewRRule(opt)
+	if err != nil {
+		return false
+	}
+	next := rr.Iterator()
+	for c, ok := next(); ok; c, ok = next() {
+		if c.After(from) {
+			s.charge(y.walk(from, c))
+			return false
+		}
+	}
+	s.charge(y.walk(from, lastCivil))
+	return true
 }
 
 // asYearly returns r, or for a DAILY or WEEKLY rule of INTERVAL=1 that

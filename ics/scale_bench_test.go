@@ -94,9 +94,19 @@ var scaleFiles struct {
 	paths map[int]string
 }
 
+// TestMain removes the folder of scaleFile's calendars when the test
+// binary is done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if scaleFiles.dir != "" {
+		os.RemoveAll(scaleFiles.dir)
+	}
+	os.Exit(code)
+}
+
 // scaleFile is the path of the generated calendar of n events, written
 // once per process into a folder of the system's temporary folder (up to
-// 14 MB a file; the folder is left there).
+// 14 MB a file), which TestMain removes.
 func scaleFile(b testing.TB, n int) string {
 	scaleFiles.Lock()
 	defer scaleFiles.Unlock()

@@ -198,7 +198,9 @@ func TestNeverMeetsSameAsSearch(t *testing.T) {
 		"FREQ=YEARLY;INTERVAL=28;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO", // never: 2026+28n is no leap year
 		"FREQ=WEEKLY;BYDAY=MO;BYSETPOS=1",
 	}
-	for cases := 0; cases < want+len(fixed); {
+	// and from a 31st, which the rule takes as its month day
+	fixed31 := []string{"FREQ=YEARLY;BYMONTH=4", "FREQ=MONTHLY;BYMONTH=6", "FREQ=YEARLY;BYMONTH=2", "FREQ=MONTHLY"}
+	for cases := 0; cases < want+len(fixed)+len(fixed31); {
 		text := knotRule(rng)
 		switch rng.IntN(4) {
 		case 0:
@@ -208,21 +210,32 @@ func TestNeverMeetsSameAsSearch(t *testing.T) {
 		}
 		if cases < len(fixed) {
 			text = fixed[cases]
+		} else if i := cases - len(fixed); i < len(fixed31) {
+			text = fixed31[i]
 		}
 		r, err := parseRule(text)
-		if err != nil && cases < len(fixed) {
+		if err != nil && cases < len(fixed)+len(fixed31) {
 			t.Fatalf("%s: %v", text, err)
 		}
 		if err != nil || r.freq > Daily {
 			continue
 		}
 		r.count = 0
-		d := tz.Date{Year: 1990 + rng.IntN(60), Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(28)}
-		if cases < len(fixed) {
+		d, ok := tz.NewDate(1990+rng.IntN(60), time.Month(1+rng.IntN(12)), 1+rng.IntN(31))
+		if !ok {
+			continue
+		}
+		switch {
+		case cases < len(fixed):
 			d = tz.Date{Year: 2026 + 2*(cases%2), Month: 2, Day: 10}
+		case cases < len(fixed)+len(fixed31):
+			d = tz.Date{Year: 2026, Month: 1, Day: 31}
 		}
 		s := Series{Start: tz.TimeMoment(d.At(9, 0)), Zone: tz.MustZone("UTC"), Rule: r}
 		if cases < len(fixed) && s.neverMeets() != (cases%2 == 0) {
+			t.Errorf("%s from %s: neverMeets %v", text, d, s.neverMeets())
+		}
+		if i := cases - len(fixed); i >= 0 && i < len(fixed31) && s.neverMeets() != (i < 3) {
 			t.Errorf("%s from %s: neverMeets %v", text, d, s.neverMeets())
 		}
 		cases++

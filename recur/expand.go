@@ -537,17 +537,22 @@ func (r *Rule) frame(start time.Time) (years, k int) {
 // walked 8,000 years for each window it tried. false when it cannot tell
 // (a sub-daily rule, or no whole span fits), and without a look for a
 // rule of INTERVAL=1 with at most one part that picks days (BYMONTH,
-// BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY) and no BYSETPOS: each alone
-// meets in some period (a 31st, a 366th day, a 53rd week), and most rules
-// people write are such, so their check costs nothing more.
+// BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY, or the day of DTSTART's month
+// that a MONTHLY or YEARLY rule without a day part takes) and no
+// BYSETPOS: each alone meets in some period (a 31st, a 366th day, a 53rd
+// week), and most rules people write are such, so their check costs
+// nothing more.
 func (s Series) neverMeets() bool {
 	r := s.Rule
 	if r == nil || (r.freq > Daily && s.Start.HasTime) {
 		return false
 	}
 	parts := 0
-	for _, n := range []int{len(r.byMonth), len(r.byWeekNo), len(r.byYearDay), len(r.byMonthDay), len(r.byDay), len(r.bySetPos)} {
+	for _, n := range []int{len(r.byMonth), len(r.byWeekNo), len(r.byYearDay), len(r.byMonthDay), len(r.byDay)} {
 		parts += min(n, 1)
+	}
+	if (r.freq == Monthly || r.freq == Yearly) && len(r.byWeekNo)+len(r.byYearDay)+len(r.byMonthDay)+len(r.byDay) == 0 {
+		parts++ // the day of DTSTART's month (FREQ=YEARLY;BYMONTH=4 from a 31st never meets)
 	}
 	if r.interval == 1 && parts <= 1 && len(r.bySetPos) == 0 {
 		return false

@@ -258,3 +258,84 @@ func TestNeverMeetsSameAsSearch(t *testing.T) {
 		t.Errorf("%d rules never met and %d did: the cases hardly try one side", never, met)
 	}
 }
+
+// subDailyRule writes an HOURLY or MINUTELY rule whose steps may never
+// read an hour or minute it asks for (INTERVAL=60;BYMINUTE=30 from :00),
+// or whose day parts may never meet.
+func subDailyRule(rng *rand.Rand) string {
+	f := []string{"HOURLY", "MINUTELY"}[rng.IntN(2)]
+	parts := []string{"FREQ=" + f}
+	if f == "HOURLY" {
+		parts = append(parts, fmt.Sprintf("INTERVAL=%d", []int{1, 2, 3, 5, 24, 48, 12}[rng.IntN(7)]))
+	} else {
+		parts = append(parts, fmt.Sprintf("INTERVAL=%d", []int{15, 30, 60, 90, 120, 7, 1440}[rng.IntN(7)]))
+	}
+	if rng.IntN(3) > 0 {
+		parts = append(parts, fmt.Sprintf("BYHOUR=%d", rng.IntN(24)))
+	}
+	if f == "MINUTELY" && rng.IntN(2) == 0 {
+		parts = append(parts, fmt.Sprintf("BYMINUTE=%d", []int{0, 15, 30, 45, 7}[rng.IntN(5)]))
+	}
+	if rng.IntN(4) == 0 {
+		parts = append(parts, "BYMONTH=2", "BYMONTHDAY=30")
+	} else if rng.IntN(4) == 0 {
+		parts = append(parts, "BYMONTH=2", "BYMONTHDAY=29", "BYDAY="+weekdayCodes[rng.IntN(7)])
+	}
+	return strings.Join(parts, ";")
+}
+
+// For HOURLY and MINUTELY rules, in zones with DST and half-hour offsets,
+// neverMeets says never only when the search (After) finds nothing.
+func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
+	zones := []string{"UTC", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns"}
+	rng := rand.New(rand.NewPCG(60, 1440))
+	want := 40
+	if testing.Short() {
+		want = 16
+	}
+	fixed := []string{ // from 2026-03-01 09:00 in UTC (never, never, meets), then in Paris (meets, at 10:00 in summer)
+		"FREQ=MINUTELY;INTERVAL=60;BYMINUTE=30",
+		"FREQ=HOURLY;INTERVAL=24;BYHOUR=10",
+		"FREQ=MINUTELY;INTERVAL=90;BYMINUTE=30",
+		"FREQ=HOURLY;INTERVAL=24;BYHOUR=10",
+	}
+	never := 0
+	for cases := 0; cases < want+len(fixed); {
+		text, zone := subDailyRule(rng), zones[rng.IntN(len(zones))]
+		d, ok := tz.NewDate(2000+rng.IntN(40), time.Month(1+rng.IntN(12)), 1+rng.IntN(31))
+		if !ok {
+			continue
+		}
+		at := d.At(rng.IntN(24), []int{0, 15, 30}[rng.IntN(3)])
+		if cases < len(fixed) {
+			text, zone, at = fixed[cases], "UTC", tz.Date{Year: 2026, Month: 3, Day: 1}.At(9, 0)
+			if cases == 3 {
+				zone = "Europe/Paris"
+			}
+		}
+		r, err := parseRule(text)
+		if err != nil && cases < len(fixed) {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if err != nil {
+			continue
+		}
+		s := Series{Start: tz.TimeMoment(at), Zone: tz.MustZone(zone), Rule: r}
+		t0, _ := s.Zone.Instant(at)
+		got := s.neverMeets()
+		if cases < len(fixed) && got != (cases < 2) {
+			t.Errorf("%s from %s: neverMeets %v", text, at, got)
+		}
+		cases++
+		if !got {
+			continue
+		}
+		never++
+		if _, found := s.After(s.placeInstant(t0).Start); found {
+			t.Fatalf("%s from %s in %s: neverMeets, but After finds one", text, at, zone)
+		}
+	}
+	if never < want/8 {
+		t.Errorf("only %d of %d rules never met: the cases hardly try that side", never, want)
+	}
+}

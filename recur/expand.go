@@ -544,8 +544,11 @@ func (r *Rule) frame(start time.Time) (years, k int) {
 // nothing more.
 func (s Series) neverMeets() bool {
 	r := s.Rule
-	if r == nil || (r.freq > Daily && s.Start.HasTime) {
+	if r == nil {
 		return false
+	}
+	if r.freq > Daily && s.Start.HasTime {
+		return s.subDailyNeverMeets()
 	}
 	parts := 0
 	for _, n := range []int{len(r.byMonth), len(r.byWeekNo), len(r.byYearDay), len(r.byMonthDay), len(r.byDay)} {
@@ -628,4 +631,86 @@ func (r *Rule) cycleYears() int {
 		return 400 * k
 	}
 	return 0
+}
+
+// subDailyNeverMeets is neverMeets for an HOURLY or MINUTELY rule, which
+// steps on instants: true when its day parts never meet on a day after
+// DTSTART's (as a DAILY rule of those parts), or when no step can read
+// an hour (BYHOUR) and minute (MINUTELY's BYMINUTE) the rule asks for on
+// the wall clock: FREQ=MINUTELY;INTERVAL=60;BYMINUTE=30 from 09:00 reads
+// :00 at every step. The steps fall on a few minutes of the day (every
+// gcd(step, 1440)th from DTSTART's), read at each offset the zone takes
+// from DTSTART to the end of a search (SearchYears on); a pair of them
+// that is allowed means it may meet. A search that never meets walked
+// MaxSearchWork steps, about 300 ms, for nothing.
+func (s Series) subDailyNeverMeets() bool {
+	r := s.Rule
+	if len(r.bySetPos) > 0 {
+		return false
+	}
+	t0, _ := s.Zone.Instant(s.Start.DateTime)
+	if len(r.byMonth)+len(r.byMonthDay)+len(r.byYearDay)+len(r.byDay) > 0 {
+		days := &Rule{freq: Daily, interval: 1, wkst: r.wkst, byMonth: r.byMonth, byMonthDay: r.byMonthDay, byYearDay: r.byYearDay, byDay: r.byDay}
+		d := Series{Start: tz.DayMoment(s.Start.Date), Zone: s.Zone, Rule: days, work: s.work}
+		if d.neverMeets() { // DTSTART's day too: it would recur 400 years on
+			return true
+		}
+	}
+	minutes := r.freq == Minutely && len(r.byMinute) > 0
+	if (len(r.byHour) == 0 && !minutes) || (r.freq == Hourly && len(r.byMinute) > 0) {
+		// An HOURLY step with BYMINUTE gives times of its local hour,
+		// whose hour a change of offset within it may move.
+		return false
+	}
+	step := int64(r.step() / time.Minute)
+	g := step
+	for b := int64(1440); b != 0; {
+		g, b = b, g%b
+	}
+	if g == 1 || (g == 60 && !minutes) {
+		return false // every minute, or every hour, of the day is stepped on
+	}
+	offsets, ok := s.offsetsFrom(t0, s.searchEnd(t0))
+	if !ok {
+		return false
+	}
+	first := (t0.Unix() / 60) % g
+	for _, o := range offsets {
+		for m := first; m < 1440; m += g {
+			local := ((m+o)%1440 + 1440) % 1440
+			if len(r.byHour) > 0 && !slices.Contains(r.byHour, int(local/60)) {
+				continue
+			}
+			if minutes && !slices.Contains(r.byMinute, int(local%60)) {
+				continue
+			}
+			return false
+		}
+	}
+	return true
+}
+
+// offsetsFrom gives the offsets from UTC, in minutes, that s's zone takes
+// from t to end; ok is false past 4,096 periods (Go's ZoneBounds; past
+// the zone's table, each year is at least one).
+func (s Series) offsetsFrom(t, end time.Time) (offsets []int64, ok bool) {
+	loc := s.Zone.Location()
+	for range 4096 {
+		_, off := t.In(loc).Zone()
+		if !slices.Contains(offsets, int64(off/60)) {
+			offsets = append(offsets, int64(off/60))
+		}
+		_, next := t.In(loc).ZoneBounds()
+		if next.IsZero() || next.After(end) {
+			return offsets, true
+		}
+		if !next.After(t) {
+			// Past its table Go reads a zone's rule a year at a time, and
+			// near the turn of the table's last year it gives the instant
+			// itself as the end. No zone changes offset twice in a day.
+			next = t.Add(24 * time.Hour)
+		}
+		t = next
+	}
+	return nil, false
 }

@@ -181,7 +181,7 @@ func knotRule(rng *rand.Rand) string {
 // search covers whole, the search finds nothing only when it says never.
 func TestNeverMeetsSameAsSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 12))
-	want := 60
+	want := 40
 	if testing.Short() {
 		want = 20
 	}
@@ -287,7 +287,8 @@ func subDailyRule(rng *rand.Rand) string {
 // For HOURLY and MINUTELY rules, in zones with DST and half-hour offsets,
 // neverMeets says never only when the search (After) finds nothing.
 func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
-	zones := []string{"UTC", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns"}
+	zones := []string{"UTC", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns",
+		"Africa/Monrovia", "America/Caracas", "Asia/Tehran", "Asia/Kathmandu"}
 	rng := rand.New(rand.NewPCG(60, 1440))
 	want := 40
 	if testing.Short() {
@@ -299,14 +300,36 @@ func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
 		"FREQ=MINUTELY;INTERVAL=90;BYMINUTE=30",
 		"FREQ=HOURLY;INTERVAL=24;BYHOUR=10",
 	}
+	// Offsets with seconds before 1970, all meeting: Monrovia kept
+	// −0:44:30 until 1972, Caracas −4:27:40 until 1912.
+	old := []struct {
+		rule, zone string
+		at         tz.DateTime
+	}{
+		{"FREQ=MINUTELY;INTERVAL=60;BYMINUTE=0", "Africa/Monrovia", tz.Date{Year: 1960, Month: 1, Day: 1}.At(9, 0)},
+		{"FREQ=HOURLY;INTERVAL=24;BYHOUR=8", "Africa/Monrovia", tz.Date{Year: 1960, Month: 1, Day: 1}.At(8, 59)},
+		{"FREQ=MINUTELY;INTERVAL=720;BYMINUTE=0", "America/Caracas", tz.Date{Year: 1900, Month: 1, Day: 1}.At(9, 0)},
+		{"FREQ=MINUTELY;INTERVAL=932;BYHOUR=13;BYMINUTE=30;BYDAY=FR", "Africa/Abidjan", tz.Date{Year: 1910, Month: 5, Day: 17}.At(9, 10)},
+		{"FREQ=MINUTELY;INTERVAL=900;BYHOUR=16,10;BYMINUTE=15;BYDAY=SU", "Asia/Tehran", tz.Date{Year: 1925, Month: 3, Day: 10}.At(15, 11)},
+		{"FREQ=MINUTELY;INTERVAL=792;BYMINUTE=15", "Africa/Monrovia", tz.Date{Year: 1905, Month: 3, Day: 13}.At(8, 44)},
+	}
+	for _, c := range old {
+		r, err := parseRule(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := (Series{Start: tz.TimeMoment(c.at), Zone: tz.MustZone(c.zone), Rule: r}); s.neverMeets() {
+			t.Errorf("%s from %s in %s: neverMeets, but it meets", c.rule, c.at, c.zone)
+		}
+	}
 	never := 0
 	for cases := 0; cases < want+len(fixed); {
 		text, zone := subDailyRule(rng), zones[rng.IntN(len(zones))]
-		d, ok := tz.NewDate(2000+rng.IntN(40), time.Month(1+rng.IntN(12)), 1+rng.IntN(31))
+		d, ok := tz.NewDate(1900+rng.IntN(140), time.Month(1+rng.IntN(12)), 1+rng.IntN(31))
 		if !ok {
 			continue
 		}
-		at := d.At(rng.IntN(24), []int{0, 15, 30}[rng.IntN(3)])
+		at := d.At(rng.IntN(24), []int{0, 15, 30, 59}[rng.IntN(4)])
 		if cases < len(fixed) {
 			text, zone, at = fixed[cases], "UTC", tz.Date{Year: 2026, Month: 3, Day: 1}.At(9, 0)
 			if cases == 3 {

@@ -638,8 +638,9 @@ func (r *Rule) cycleYears() int {
 // DTSTART's (as a DAILY rule of those parts), or when no step can read
 // an hour (BYHOUR) and minute (MINUTELY's BYMINUTE) the rule asks for on
 // the wall clock: FREQ=MINUTELY;INTERVAL=60;BYMINUTE=30 from 09:00 reads
-// :00 at every step. The steps fall on a few minutes of the day (every
-// gcd(step, 1440)th from DTSTART's), read at each offset the zone takes
+// :00 at every step. The steps fall on a few instants of the UTC day
+// (every gcd(step, 86400)th second from DTSTART's), read at each offset
+// (in seconds, as old offsets such as −0:44:30 have them) the zone takes
 // from DTSTART to the end of a search (SearchYears on); a pair of them
 // that is allowed means it may meet. A search that never meets walked
 // MaxSearchWork steps, about 300 ms, for nothing.
@@ -662,26 +663,28 @@ func (s Series) subDailyNeverMeets() bool {
 		// whose hour a change of offset within it may move.
 		return false
 	}
-	step := int64(r.step() / time.Minute)
+	// In seconds, with floor division: before 1970 instants are negative,
+	// and old offsets have seconds (Monrovia's −0:44:30).
+	step := int64(r.step() / time.Second)
 	g := step
-	for b := int64(1440); b != 0; {
+	for b := int64(86400); b != 0; {
 		g, b = b, g%b
 	}
-	if g == 1 || (g == 60 && !minutes) {
+	if g == 60 || (g == 3600 && !minutes) {
 		return false // every minute, or every hour, of the day is stepped on
 	}
 	offsets, ok := s.offsetsFrom(t0, s.searchEnd(t0))
 	if !ok {
 		return false
 	}
-	first := (t0.Unix() / 60) % g
+	first := floorMod(t0.Unix(), g)
 	for _, o := range offsets {
-		for m := first; m < 1440; m += g {
-			local := ((m+o)%1440 + 1440) % 1440
-			if len(r.byHour) > 0 && !slices.Contains(r.byHour, int(local/60)) {
+		for at := first; at < 86400; at += g {
+			local := floorMod(at+o, 86400)
+			if len(r.byHour) > 0 && !slices.Contains(r.byHour, int(local/3600)) {
 				continue
 			}
-			if minutes && !slices.Contains(r.byMinute, int(local%60)) {
+			if minutes && !slices.Contains(r.byMinute, int(local%3600/60)) {
 				continue
 			}
 			return false
@@ -690,15 +693,18 @@ func (s Series) subDailyNeverMeets() bool {
 	return true
 }
 
-// offsetsFrom gives the offsets from UTC, in minutes, that s's zone takes
+// floorMod is a mod m in [0, m), for negative a too.
+func floorMod(a, m int64) int64 { return (a%m + m) % m }
+
+// offsetsFrom gives the offsets from UTC, in seconds, that s's zone takes
 // from t to end; ok is false past 4,096 periods (Go's ZoneBounds; past
 // the zone's table, each year is at least one).
 func (s Series) offsetsFrom(t, end time.Time) (offsets []int64, ok bool) {
 	loc := s.Zone.Location()
 	for range 4096 {
 		_, off := t.In(loc).Zone()
-		if !slices.Contains(offsets, int64(off/60)) {
-			offsets = append(offsets, int64(off/60))
+		if !slices.Contains(offsets, int64(off)) {
+			offsets = append(offsets, int64(off))
 		}
 		_, next := t.In(loc).ZoneBounds()
 		if next.IsZero() || next.After(end) {

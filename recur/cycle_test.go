@@ -66,7 +66,7 @@ func sparseRule(rng *rand.Rand) string {
 func TestCountCivilSameAsWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(400, 146097))
 	want := 160
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		want = 50
 	}
 	cycled := 0
@@ -182,7 +182,7 @@ func knotRule(rng *rand.Rand) string {
 func TestNeverMeetsSameAsSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 12))
 	want := 40
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		want = 20
 	}
 	never, met := 0, 0
@@ -291,7 +291,7 @@ func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
 		"Africa/Monrovia", "America/Caracas", "Asia/Tehran", "Asia/Kathmandu"}
 	rng := rand.New(rand.NewPCG(60, 1440))
 	want := 40
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		want = 16
 	}
 	fixed := []string{ // from 2026-03-01 09:00 in UTC (never, never, meets), then in Paris (meets, at 10:00 in summer)

@@ -65,10 +65,7 @@ func sparseRule(rng *rand.Rand) string {
 // tests, and for starts near the year 9999 where no whole span fits.
 func TestCountCivilSameAsWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(400, 146097))
-	want := 160
-	if testing.Short() || raceOn {
-		want = 50
-	}
+	want := caseCount(160, 50)
 	cycled := 0
 	fixed := []string{
 		"FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;COUNT=3000",
@@ -181,10 +178,7 @@ func knotRule(rng *rand.Rand) string {
 // search covers whole, the search finds nothing only when it says never.
 func TestNeverMeetsSameAsSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 12))
-	want := 40
-	if testing.Short() || raceOn {
-		want = 20
-	}
+	want := caseCount(40, 20)
 	never, met := 0, 0
 	fixed := []string{ // from 2026-02-10 (never) and from 2028-02-10
 		"FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29",
@@ -290,10 +284,7 @@ func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
 	zones := []string{"UTC", "Europe/Paris", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns",
 		"Africa/Monrovia", "America/Caracas", "Asia/Tehran", "Asia/Kathmandu"}
 	rng := rand.New(rand.NewPCG(60, 1440))
-	want := 40
-	if testing.Short() || raceOn {
-		want = 16
-	}
+	want := caseCount(40, 16)
 	fixed := []string{ // from 2026-03-01 09:00 in UTC (never, never, meets), then in Paris (meets, at 10:00 in summer)
 		"FREQ=MINUTELY;INTERVAL=60;BYMINUTE=30",
 		"FREQ=HOURLY;INTERVAL=24;BYHOUR=10",
@@ -361,4 +352,13 @@ func TestSubDailyNeverMeetsSameAsSearch(t *testing.T) {
 	if never < want/8 {
 		t.Errorf("only %d of %d rules never met: the cases hardly try that side", never, want)
 	}
+}
+
+// caseCount is how many random cases a differential test tries: full, or
+// short under -short and under the race detector.
+func caseCount(full, short int) int {
+	if testing.Short() || raceOn {
+		return short
+	}
+	return full
 }

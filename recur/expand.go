@@ -456,7 +456,7 @@ func (s Series) countTimes() []time.Time {
 // expanded. A rule whose COUNT is reached late or never (FREQ=DAILY;
 // BYMONTH=2;BYMONTHDAY=29;COUNT=3000 stops at the year 9999 with 1,934)
 // then costs one span, 400 years for INTERVAL=1, instead of every period
-// up to the year 9999: about 3 ms where it took 65.
+// up to the year 9999: under 1 ms where it took 69 (BenchmarkCountSparse).
 func (s Series) countCivil(start time.Time) []time.Time {
 	r := s.Rule.asYearly()
 	opt := r.options(start)
@@ -534,8 +534,9 @@ func (r *Rule) frame(start time.Time) (years, k int) {
 // check catches). The library walks on to the year 9999 while no day
 // matches, so this looks from DTSTART's place in the last whole span
 // before then: at most two spans (800 years), where a search from DTSTART
-// walked 8,000 years for each window it tried. false when it cannot tell
-// (a sub-daily rule, or no whole span fits), and without a look for a
+// walked 8,000 years for each window it tried; an HOURLY or MINUTELY rule
+// is [Series.subDailyNeverMeets]'s. false when it cannot tell (no whole
+// span fits before the year 10000), and without a look for a
 // rule of INTERVAL=1 with at most one part that picks days (BYMONTH,
 // BYWEEKNO, BYYEARDAY, BYMONTHDAY, BYDAY, or the day of DTSTART's month
 // that a MONTHLY or YEARLY rule without a day part takes) and no
@@ -561,11 +562,11 @@ func (s Series) neverMeets() bool {
 		return false
 	}
 	start := civilOf(s.Start)
-	years, k := r.asYearly().frame(start)
+	y := r.asYearly()
+	years, k := y.frame(start)
 	if years == 0 {
 		return false
 	}
-	y := r.asYearly()
 	opt := y.options(start)
 	from := start.AddDate(k*years, 0, 0)
 	opt.Dtstart = from

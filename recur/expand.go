@@ -400,8 +400,9 @@ func (s Series) countTimes() []time.Time {
 	if sub {
 		t0, _ := s.Zone.Instant(s.Start.DateTime)
 		list = append(list, t0)
+		never := s.neverMeets() // then the walk would find nothing in maxSteps
 	scan:
-		for n, steps := 0, 0; steps < maxSteps && len(list) < r.count; n, steps = n+1, steps+1 {
+		for n, steps := 0, 0; !never && steps < maxSteps && len(list) < r.count; n, steps = n+1, steps+1 {
 			s.charge(1)
 			if steps%ctxEvery == 0 && s.done() {
 				// Cut short: the partial list is not cached.
@@ -545,8 +546,8 @@ func (r *Rule) frame(start time.Time) (years, k int) {
 // nothing more.
 func (s Series) neverMeets() bool {
 	r := s.Rule
-	if r == nil {
-		return false
+	if r == nil || s.done() {
+		return false // a done search tells nothing, and then stops at once
 	}
 	if r.freq > Daily && s.Start.HasTime {
 		return s.subDailyNeverMeets()

@@ -461,44 +461,35 @@ func (s Series) countTimes() []time.Time {
 func (s Series) countCivil(start time.Time) []time.Time {
 	r := s.Rule.asYearly()
 	opt := r.options(start)
-	opt.Dtstart = start
 	opt.Count = r.count
 	// Without UNTIL the library stops 2^63 ns (about 292 years) after
 	// DTSTART, which would cut a long COUNT short.
-	opt.Until = lastCivil
+	opt.Dtstart, opt.Until = start, lastCivil
 	years, k := r.frame(start)
-	if years == 0 {
-		var list []time.Time
-		if rr, err := rrule.NewRRule(opt); err == nil {
-			list = rr.All()
-		}
-		if len(list) > 0 {
-			s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
-		} else {
-			s.charge(r.walk(start, lastCivil))
-		}
-		return list
+	if years > 0 {
+		// The first span is expanded k spans later, near the year 9999:
+		// the library walks on past UNTIL while no day matches, and stops
+		// at the year 9999, so a rule that never matches costs at most
+		// two spans.
+		opt.Dtstart = start.AddDate(k*years, 0, 0)
+		opt.Until = opt.Dtstart.AddDate(years, 0, 0).Add(-time.Nanosecond) // UNTIL is inclusive
 	}
-	// The first span is expanded k spans later, near the year 9999: the
-	// library walks on past UNTIL while no day matches, and stops at the
-	// year 9999, so a rule that never matches costs at most two spans.
-	from := start.AddDate(k*years, 0, 0)
-	opt.Dtstart = from
-	opt.Until = from.AddDate(years, 0, 0).Add(-time.Nanosecond) // UNTIL is inclusive
 	var list []time.Time
 	if rr, err := rrule.NewRRule(opt); err == nil {
 		list = rr.All()
 	}
-	for i, t := range list {
-		list[i] = t.AddDate(-k*years, 0, 0)
+	if k > 0 {
+		for i, t := range list {
+			list[i] = t.AddDate(-k*years, 0, 0)
+		}
 	}
 	if len(list) == r.count {
 		s.charge(r.walk(start, list[len(list)-1]) + int64(len(list)))
 		return list
 	}
-	s.charge(r.walk(from, lastCivil) + int64(len(list)))
-	if len(list) == 0 {
-		return nil
+	s.charge(r.walk(opt.Dtstart, lastCivil) + int64(len(list)))
+	if years == 0 || len(list) == 0 {
+		return list
 	}
 	out := make([]time.Time, len(list), r.count)
 	copy(out, list)

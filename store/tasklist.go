@@ -435,7 +435,12 @@ func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
 		}
 	}
 	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
-		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ? LIMIT ?`, ftsPhrase(fq), TaskTextCap+1)
+		// The tasks added since the index last took a batch (fewer than
+		// 64, migration 00036) are not in it: those of the owner holding
+		// the text join its hits.
+		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?
+			UNION ALL SELECT p.id FROM tasks_fts_pending p CROSS JOIN tasks t ON t.id = p.id WHERE t.owner_id = ? AND instr(t.search_fold, ?) > 0
+			LIMIT ?`, ftsPhrase(fq), tx.owner, fq, TaskTextCap+1)
 		if err != nil {
 			return walk, "", err
 		}

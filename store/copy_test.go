@@ -326,7 +326,7 @@ func TestCopyWhole(t *testing.T) {
 }
 
 // textIndexHolds checks that a SQLite store's trigram index and its
-// pending tasks (migration 00036) hold every task's text once: with the
+// pending tasks (migration 00035) hold every task's text once: with the
 // pending ones written to the index, in a transaction rolled back, FTS5's
 // integrity-check against tasks passes.
 func textIndexHolds(t *testing.T, s *store.Store) {

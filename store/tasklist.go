@@ -436,7 +436,7 @@ func (tx *Tx) planOf(q TaskQuery) (plan, string, error) {
 	}
 	if fq := item.FoldText(q.Query); tx.s.engine == SQLite && utf8.RuneCountInString(fq) >= minTrigram {
 		// The tasks added since the index last took a batch (fewer than
-		// 64, migration 00036) are not in it: those of the owner holding
+		// 64, migration 00035) are not in it: those of the owner holding
 		// the text join its hits.
 		rows, err := tx.query(`SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ?
 			UNION ALL SELECT p.id FROM tasks_fts_pending p CROSS JOIN tasks t ON t.id = p.id WHERE t.owner_id = ? AND instr(t.search_fold, ?) > 0

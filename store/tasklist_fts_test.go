@@ -97,7 +97,7 @@ func (f *fixture) checkTextIndex(t *testing.T) int {
 
 // A text search finds what a scan of every task finds, whether the tasks
 // are in the trigram index or still pending (SQLite takes new text in
-// batches, migration 00036), through adds, edits of the text, deletes
+// batches, migration 00035), through adds, edits of the text, deletes
 // (soft, hard and by undo) and adds past the batch size; on SQLite the
 // index and the pending marks hold each task's text exactly once after
 // each step.
@@ -268,7 +268,7 @@ func TestTextIndexPendingMigration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.DownTo(f.ctx, 35); err != nil {
+		if _, err := p.DownTo(f.ctx, 34); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := f.s.DB().Exec(`INSERT INTO tasks_fts (tasks_fts, rank) VALUES ('integrity-check', 1)`); err != nil {

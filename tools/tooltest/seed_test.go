@@ -127,7 +127,7 @@ func TestBulkSeedBuildsTheSameIndexes(t *testing.T) {
 		}
 		const tasks = `SELECT * FROM tasks ORDER BY id`
 		const tags = `SELECT owner_id, tag, task_id FROM task_tags ORDER BY owner_id, tag, task_id`
-		// The trigram index and the tasks not yet in it (migration 00036).
+		// The trigram index and the tasks not yet in it (migration 00035).
 		search := `SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH '"number 77"'
 			UNION ALL SELECT t.id FROM tasks_fts_pending p JOIN tasks t ON t.id = p.id WHERE instr(t.search_fold, 'number 77') > 0 ORDER BY 1`
 		if storetest.Engine(t) == storetest.Postgres {

@@ -274,8 +274,14 @@ func TestTextIndexPendingMigration(t *testing.T) {
 		if _, err := f.s.DB().Exec(`INSERT INTO tasks_fts (tasks_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
 			t.Fatalf("after migrating down: %v", err)
 		}
+		if got := automerge(t, f); got != 4 {
+			t.Fatalf("after migrating down FTS5 merges at %d segments a level, want the default 4", got)
+		}
 		if _, err := p.Up(f.ctx); err != nil {
 			t.Fatal(err)
+		}
+		if got := automerge(t, f); got != 2 {
+			t.Fatalf("FTS5 merges at %d segments a level, want 2 (migration 00035)", got)
 		}
 		if n := f.checkTextIndex(t); n != 0 {
 			t.Fatalf("%d pending after migrating up", n)
@@ -284,4 +290,16 @@ func TestTextIndexPendingMigration(t *testing.T) {
 			t.Fatalf("found %d of 70", len(got))
 		}
 	})
+}
+
+// automerge is the FTS5 'automerge' of tasks_fts: how many segments at
+// one level it merges (4 when never set).
+func automerge(t *testing.T, f *fixture) int {
+	t.Helper()
+	var n int
+	err := f.s.DB().QueryRow(`SELECT coalesce((SELECT v FROM tasks_fts_config WHERE k = 'automerge'), 4)`).Scan(&n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -1,4 +1,4 @@
--- The PostgreSQL form of ../sqlite/00035_tasks_fts_pending.sql: SQLite's
+-- The PostgreSQL form of ../sqlite/00035_tasks_fts_batched.sql: SQLite's
 -- FTS5 text index now takes new tasks' text in batches; tasks_search_trgm
 -- (a GIN index, whose own pending list does the same) needs nothing.
 

@@ -197,7 +197,7 @@ func oneImagedScenario(t *testing.T, seed uint64) string {
 		tk.Notes = texts[rng.IntN(len(texts))]
 		tk.Priority = 1 + rng.IntN(4)
 		if rng.IntN(2) == 0 {
-			tk.Tags = []string{"home", texts[1+rng.IntN(2)%1]}
+			tk.Tags = []string{"home", []string{"work", "Café"}[rng.IntN(2)]}
 		}
 		if rng.IntN(3) > 0 {
 			day := tz.Date{Year: 2026, Month: time.Month(1 + rng.IntN(12)), Day: 1 + rng.IntN(28)}

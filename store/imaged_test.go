@@ -27,17 +27,23 @@ import (
 func TestInsertEventsImagesMatchSelect(t *testing.T) {
 	keepAdded = true
 	defer func() { keepAdded = false }()
-	storetest.Engines(t, func(t *testing.T) {
-		for seed := uint64(1); seed <= 3; seed++ {
-			got := imagedScenario(t, seed)
-			noImaged = true
-			want := imagedScenario(t, seed)
-			noImaged = false
-			if got != want {
-				t.Fatalf("seed %d: the journal differs from the one of rows read back:\n%s\n--- read back:\n%s", seed, got, want)
-			}
+	storetest.Engines(t, func(t *testing.T) { sameAsReadBack(t, imagedScenario) })
+}
+
+// sameAsReadBack runs scenario with seeds 1 to 3, each again with
+// noImaged set (every added row read back with RETURNING), and fails t
+// when the two give different journals.
+func sameAsReadBack(t *testing.T, scenario func(t *testing.T, seed uint64) string) {
+	t.Helper()
+	for seed := uint64(1); seed <= 3; seed++ {
+		got := scenario(t, seed)
+		noImaged = true
+		want := scenario(t, seed)
+		noImaged = false
+		if got != want {
+			t.Fatalf("seed %d: the journal differs from the one of rows read back:\n%s\n--- read back:\n%s", seed, got, want)
 		}
-	})
+	}
 }
 
 func imagedScenario(t *testing.T, seed uint64) string {
@@ -168,22 +174,12 @@ func joinCols(cols []string) string {
 
 // TestInsertOneImageMatchesSelect adds random tasks one at a time, by
 // Write and InsertTask and by AddTask (with its look for a task like it),
-// and other rows through Insert, on each engine: each journal image must
+// on each engine: each journal image must
 // be byte for byte what SELECT * gives of the row, and the whole journal
 // the same as when every row is read back with RETURNING (noImaged); on
 // SQLite the images are made from the values bound (insertOneImaged).
 func TestInsertOneImageMatchesSelect(t *testing.T) {
-	storetest.Engines(t, func(t *testing.T) {
-		for seed := uint64(1); seed <= 3; seed++ {
-			got := oneImagedScenario(t, seed)
-			noImaged = true
-			want := oneImagedScenario(t, seed)
-			noImaged = false
-			if got != want {
-				t.Fatalf("seed %d: the journal differs from the one of rows read back:\n%s\n--- read back:\n%s", seed, got, want)
-			}
-		}
-	})
+	storetest.Engines(t, func(t *testing.T) { sameAsReadBack(t, oneImagedScenario) })
 }
 
 func oneImagedScenario(t *testing.T, seed uint64) string {

@@ -616,11 +616,7 @@ func (r *Rule) cycleYears() int {
 	default:
 		return 0
 	}
-	a, b := r.interval, per
-	for b != 0 {
-		a, b = b, a%b
-	}
-	if k := r.interval / a; k <= 25 {
+	if k := r.interval / int(gcd(int64(r.interval), int64(per))); k <= 25 {
 		return 400 * k
 	}
 	return 0
@@ -658,11 +654,7 @@ func (s Series) subDailyNeverMeets() bool {
 	}
 	// In seconds, with floor division: before 1970 instants are negative,
 	// and old offsets have seconds (Monrovia's −0:44:30).
-	step := int64(r.step() / time.Second)
-	g := step
-	for b := int64(86400); b != 0; {
-		g, b = b, g%b
-	}
+	g := gcd(int64(r.step()/time.Second), 86400)
 	if g == 60 || (g == 3600 && !minutes) {
 		return false // every minute, or every hour, of the day is stepped on
 	}
@@ -684,6 +676,14 @@ func (s Series) subDailyNeverMeets() bool {
 		}
 	}
 	return true
+}
+
+// gcd is the greatest common divisor of a and b (Euclid's algorithm).
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // floorMod is a mod m in [0, m), for negative a too.

@@ -299,7 +299,7 @@ func TestCopyWhole(t *testing.T) {
 		}
 		w.same(w.st, dst, w.ada)
 		w.same(w.st, dst, w.bob)
-		textIndexHolds(t, dst)
+		store.TextIndexHolds(t, dst)
 		if storetest.Engine(t) == storetest.Postgres {
 			// And back to a SQLite file, which must match too.
 			back := openAt(t, filepath.Join(t.TempDir(), "back.db"), &w.now)
@@ -310,7 +310,7 @@ func TestCopyWhole(t *testing.T) {
 				}
 			}
 			w.same(w.st, back, w.ada)
-			textIndexHolds(t, back)
+			store.TextIndexHolds(t, back)
 			// And to another PostgreSQL database.
 			pg2 := openAt(t, storetest.PostgresDatabase(t), &w.now)
 			rep3 := copyOrFail(t, dst, pg2, store.CopyOptions{})
@@ -323,30 +323,6 @@ func TestCopyWhole(t *testing.T) {
 		}
 		w.after(w.st, dst)
 	})
-}
-
-// textIndexHolds checks that a SQLite store's trigram index and its
-// pending tasks (migration 00035) hold every task's text once: with the
-// pending ones written to the index, in a transaction rolled back, FTS5's
-// integrity-check against tasks passes.
-func textIndexHolds(t *testing.T, s *store.Store) {
-	t.Helper()
-	if s.Engine() != store.SQLite {
-		return
-	}
-	tx, err := s.DB().Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	for _, q := range []string{
-		`INSERT INTO tasks_fts (rowid, search_fold) SELECT t.id, t.search_fold FROM tasks_fts_pending p JOIN tasks t ON t.id = p.id`,
-		`INSERT INTO tasks_fts (tasks_fts, rank) VALUES ('integrity-check', 1)`,
-	} {
-		if _, err := tx.Exec(q); err != nil {
-			t.Fatalf("the text index of %s does not match its tasks: %v", s.Path(), err)
-		}
-	}
 }
 
 // A target that holds data is refused, and left as it was; --replace

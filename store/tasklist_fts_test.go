@@ -55,44 +55,55 @@ func (f *fixture) scanIDs(t *testing.T, owner int64, fq string) []int64 {
 	return ids
 }
 
-// checkTextIndex checks, on SQLite, that tasks_fts and the pending marks
-// together hold every task's search_fold exactly once: with the pending
-// tasks written to the index (in a transaction rolled back), FTS5's
-// integrity-check against the content table passes. It returns how many
-// tasks were pending.
+// checkTextIndex checks, on SQLite, that fewer than 64 tasks are pending,
+// each with a search_fold, and that the index holds every task's text
+// once (TextIndexHolds). It returns how many tasks were pending.
 func (f *fixture) checkTextIndex(t *testing.T) int {
 	t.Helper()
 	if f.s.Engine() != SQLite {
 		return 0
 	}
-	tx, err := f.s.DB().Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
 	var pending int
-	if err := tx.QueryRow(`SELECT count(*) FROM tasks_fts_pending`).Scan(&pending); err != nil {
+	if err := f.s.DB().QueryRow(`SELECT count(*) FROM tasks_fts_pending`).Scan(&pending); err != nil {
 		t.Fatal(err)
 	}
 	if pending >= 64 {
 		t.Errorf("%d tasks pending, want fewer than 64", pending)
 	}
 	var bare int
-	if err := tx.QueryRow(`SELECT count(*) FROM tasks_fts_pending p JOIN tasks t ON t.id = p.id WHERE t.search_fold IS NULL`).Scan(&bare); err != nil {
+	if err := f.s.DB().QueryRow(`SELECT count(*) FROM tasks_fts_pending p JOIN tasks t ON t.id = p.id WHERE t.search_fold IS NULL`).Scan(&bare); err != nil {
 		t.Fatal(err)
 	}
 	if bare > 0 {
 		t.Errorf("%d pending tasks have no search_fold (or are gone)", bare)
 	}
+	TextIndexHolds(t, f.s)
+	return pending
+}
+
+// TextIndexHolds fails t unless, on SQLite, s's trigram index (tasks_fts)
+// and its pending tasks (migration 00035) together hold every task's
+// search_fold exactly once: with the pending tasks written to the index,
+// in a transaction rolled back, FTS5's integrity-check against the
+// content table passes. On PostgreSQL it checks nothing.
+func TextIndexHolds(t testing.TB, s *Store) {
+	t.Helper()
+	if s.Engine() != SQLite {
+		return
+	}
+	tx, err := s.DB().Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
 	for _, q := range []string{
 		`INSERT INTO tasks_fts (rowid, search_fold) SELECT t.id, t.search_fold FROM tasks_fts_pending p JOIN tasks t ON t.id = p.id`,
 		`INSERT INTO tasks_fts (tasks_fts, rank) VALUES ('integrity-check', 1)`,
 	} {
 		if _, err := tx.Exec(q); err != nil {
-			t.Fatalf("the text index does not match the tasks (%d pending): %v", pending, err)
+			t.Fatalf("the text index of %s does not match its tasks: %v", s.Path(), err)
 		}
 	}
-	return pending
 }
 
 // A text search finds what a scan of every task finds, whether the tasks

@@ -313,12 +313,12 @@ func (tx *Tx) insertOneImaged(table, q string, args []any, cond bool, l *imageLa
 	if n == 0 && cond {
 		return 0, errNotInserted
 	}
+	if n != 1 {
+		return 0, fmt.Errorf("store: one row added to %s, not %d", table, n)
+	}
 	id, err := res.LastInsertId()
 	if err != nil {
 		return 0, err
-	}
-	if n != 1 {
-		return 0, fmt.Errorf("store: one row added to %s, not %d", table, n)
 	}
 	imgs, err := tx.imagesOf([][]any{vals}, []int64{id}, l)
 	if err != nil {

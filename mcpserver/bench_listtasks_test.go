@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,28 +212,109 @@ func servedLines(b *testing.B, reg *tools.Registry, tc *tools.ToolContext) *mcp.
 
 // BenchmarkMCPListTasksFloor is what BenchmarkScaleMCPListTasks' page
 // costs on its way alone: the answers of list_tasks (a page of 50 of
-// 2,050 open tasks, about 14 kB) and of current_time, made once and then given
-// back unchanged by two tools of the same names, through the same stdio
-// path (ServeIO over an OS pipe pair, the go-sdk client). Its
+// 2,050 open tasks, about 14 kB) and of current_time, made once and then
+// given back unchanged by two tools of the same names (replayRegistry),
+// through the same stdio path (ServeIO, the go-sdk client). Its
 // above-current_time-ns is the part of the scale figure that neither the
 // store nor list_tasks can lower: the transport, the SDK on both sides
-// and the client's decoding of that answer.
+// and the client's decoding of that answer. In "inproc" the server runs
+// in this process over an OS pipe pair; in "process" it is this test
+// binary started again as a child (replayChild), over the child's
+// standard input and output, as the real binary is in the scale figure.
 //
 //	go test ./mcpserver -run '^$' -bench 'MCPListTasksFloor' -benchtime 200x -count 6
 func BenchmarkMCPListTasksFloor(b *testing.B) {
+	b.Run("inproc", func(b *testing.B) {
+		tc := seededPerson(b, 2050)
+		reg, err := replayRegistry(tc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l, n := timeListAndNow(b, servedLines(b, reg, tc))
+		reportListAndNow(b, "", l, n)
+	})
+	b.Run("process", func(b *testing.B) {
+		loc, _ := seededStore(b, 2050)
+		cmd := exec.Command(os.Args[0], "-test.run", "^$")
+		cmd.Env = append(os.Environ(), replayEnv+"="+loc)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatalf("replay child: %v\n%s", err, stderr.String())
+		}
+		b.Cleanup(func() {
+			if err := cs.Close(); err != nil {
+				b.Errorf("replay child: %v\n%s", err, stderr.String())
+			}
+		})
+		l, n := timeListAndNow(b, cs)
+		reportListAndNow(b, "", l, n)
+	})
+}
+
+// replayRegistry holds list_tasks and current_time of the catalog, each
+// giving back unchanged the answer it gave once for tc (list_tasks with
+// limit 50); an answer that is not a success is an error.
+func replayRegistry(tc *tools.ToolContext) (*tools.Registry, error) {
 	ctx := context.Background()
-	tc := seededPerson(b, 2050)
 	cat := catalog.New()
 	replay := tools.NewRegistry()
 	for _, c := range []struct{ name, args string }{{"list_tasks", `{"limit":50}`}, {"current_time", `{}`}} {
 		res, _ := cat.Call(ctx, tc, c.name, []byte(c.args))
 		if !res.OK() || (c.name == "list_tasks" && !res.DataMarshaled()) {
-			b.Fatalf("%s: %s (Data as json.Marshal wrote it: %v)", c.name, res.TextOut(), res.DataMarshaled())
+			return nil, fmt.Errorf("%s: %s (Data as json.Marshal wrote it: %v)", c.name, res.TextOut(), res.DataMarshaled())
 		}
 		t, _ := cat.Get(c.name)
 		t.Handler = func(context.Context, *tools.ToolContext, *args.Args) tools.ExecResult { return res }
 		replay.Add(t)
 	}
-	l, n := timeListAndNow(b, servedLines(b, replay, tc))
-	reportListAndNow(b, "", l, n)
+	return replay, nil
+}
+
+// replayEnv names the database of the child process of
+// BenchmarkMCPListTasksFloor/process: set, TestMain runs replayChild
+// instead of the tests.
+const replayEnv = "ASSISTANT_BENCH_REPLAY_DB"
+
+// replayChild serves replayRegistry for the person ada of the database
+// at loc over standard input and output until the client closes them, and
+// gives the process's exit code.
+func replayChild(loc string) int {
+	ctx := context.Background()
+	st, err := store.Open(ctx, loc, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer st.Close()
+	p, err := st.EnsurePerson(ctx, "ada", "Europe/Paris")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	tc := &tools.ToolContext{}
+	tools.Insert(tc, tools.Person{ID: p.ID, Name: p.Name, Zone: tz.MustZone(p.Zone)})
+	tools.Insert(tc, tools.Clock(time.Now))
+	tools.Insert(tc, st)
+	reg, err := replayRegistry(tc)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := ServeIO(ctx, reg, tc, nil, os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// TestMain runs replayChild when started as BenchmarkMCPListTasksFloor's
+// child process, else the tests.
+func TestMain(m *testing.M) {
+	if loc := os.Getenv(replayEnv); loc != "" {
+		os.Exit(replayChild(loc))
+	}
+	os.Exit(m.Run())
 }

@@ -50,25 +50,31 @@ func CanChangeKind(e *Event, ovs map[string]*Override) bool {
 // ([Shift]). With newRule the rule is left as it was, for the caller sets
 // another. When from and to differ in kind (a date and a time) e turns
 // between all-day and timed: DTSTART moves by the days from from to to
-// and takes to's clock, the rule's weekdays along, and the shift is 0
-// (check [CanChangeKind] first). DTEND and the instants are e's: set
+// and takes to's clock, the rule's weekdays, its UNTIL and the RDATEs
+// along by those days, each RDATE and UNTIL as a date (see kindUntil),
+// and the shift is 0 (check [CanChangeKind] first). DTEND and the instants are e's: set
 // them with [Event.SetLength]. The error is a [*DaysError] when the
 // rule's days cannot follow, or a rule that no longer reads.
 func MoveSeries(e *Event, from, to tz.Moment, zone tz.Zone, newRule bool) (*Event, time.Duration, error) {
 	n := e.Clone()
 	n.Zone = zone
 	if from.HasTime != to.HasTime {
-		d := e.Start.Date.AddDays(from.Date.DaysUntil(to.Date))
+		days := from.Date.DaysUntil(to.Date)
+		d := e.Start.Date.AddDays(days)
 		n.Start = tz.DayMoment(d)
 		if to.HasTime {
 			n.Start = tz.TimeMoment(d.At(to.Hour, to.Minute))
 		}
 		if !newRule {
 			var err error
-			if n.Rule, err = MoveRule(e.Rule, from.Date.DaysUntil(to.Date), e.Start, n.Start); err != nil {
+			if n.Rule, err = MoveRule(e.Rule, days, e.Start, n.Start); err != nil {
+				return nil, 0, err
+			}
+			if n.Rule, err = kindUntil(n.Rule, e.Rule, e.Zone, e.Start, days); err != nil {
 				return nil, 0, err
 			}
 		}
+		n.RDates = kindDays(e.RDates, days)
 		return n, 0, nil
 	}
 	old := e.Series(e.Zone)

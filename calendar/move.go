@@ -62,6 +62,62 @@ func MoveUntil(r *recur.Rule, from, to tz.Zone, shift time.Duration, clock tz.Da
 	return withUntil(r, val)
 }
 
+// kindUntil is moved, the rule old of a series that turns between
+// all-day and timed with its days moved (MoveRule), with an UNTIL that is
+// a date: the day of the last occurrence old's UNTIL lets through, moved
+// by days, the days by which the occurrences move. That day is UNTIL's
+// own for a date; for a date-time (read in zone: as an instant when it
+// is UTC, RFC 5545 §3.3.10, else as a wall time there) its day, or the
+// day before when old, started at start (the DTSTART before the turn),
+// has an occurrence later on that day, which UNTIL cuts off. A date UNTIL
+// bounds a timed series through the end of that day, so no occurrence is
+// lost or gained, whichever kind the series turns into. A rule without
+// UNTIL (open, or bounded by COUNT, which moves by itself), or nil, is
+// returned as it is.
+func kindUntil(moved, old *recur.Rule, zone tz.Zone, start tz.Moment, days int) (*recur.Rule, error) {
+	if moved == nil || old == nil {
+		return moved, nil
+	}
+	m, utc, ok := old.Until()
+	if !ok {
+		return moved, nil
+	}
+	last := m.Date
+	if m.HasTime {
+		until, _ := zone.Instant(m.DateTime)
+		if utc {
+			until = m.DateTime.AsUTC()
+		}
+		last = zone.Today(until)
+		if start.HasTime {
+			open, err := recur.ParseRule(WithoutBound(old))
+			if err != nil {
+				return nil, err
+			}
+			s := recur.Series{Start: start, Zone: zone, Rule: open}
+			if len(s.StartsBetween(until.Add(time.Minute), zone.StartOfDay(last.AddDays(1)))) > 0 {
+				last = last.AddDays(-1)
+			}
+		}
+	}
+	return withUntil(moved, last.AddDays(days).Basic())
+}
+
+// kindDays is the RDATEs list, of a series that turns between all-day
+// and timed, each as its day moved by days: a date RDATE of a timed
+// series reads at DTSTART's clock, as the rule's own occurrences do. A
+// new slice, nil for an empty list.
+func kindDays(list []tz.Moment, days int) []tz.Moment {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]tz.Moment, len(list))
+	for i, m := range list {
+		out[i] = tz.DayMoment(m.Date.AddDays(days))
+	}
+	return out
+}
+
 // untilSeconds is the seconds of r's UNTIL as written ("00" for a date
 // or none), which [recur.Rule.Until] leaves out.
 func untilSeconds(r *recur.Rule) string {

@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -154,5 +155,64 @@ func TestShiftProperty(t *testing.T) {
 		if !slices.Equal(have, want) {
 			t.Errorf("case %d: %s %v rule %s ex %v rd %v by %v into %s: rule %s\n got %v\nwant %v", i, s.Zone, s.Start, s.Rule, s.ExDates, s.RDates, shift, zone, n.Rule, have, want)
 		}
+	}
+}
+
+// MoveSeries of random series between all-day and timed, by a random
+// number of days: the days of the occurrences move by those days, no day
+// is lost or gained (two timed occurrences of one day, a rule's and an
+// RDATE's, become its one all-day occurrence); UNTIL and the RDATEs
+// follow as the DTSTART does.
+func TestMoveSeriesKindProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5545, 19))
+	checked := 0
+	for i := range *cases {
+		s := randomSeries(rng)
+		s.ExDates = nil // a series with EXDATEs may not change kind (CanChangeKind)
+		days := rng.IntN(7) - 3
+		if s.Rule.Freq() == recur.Monthly && s.Start.Date.AddDays(days).Month != s.Start.Month {
+			continue // as in TestShiftProperty
+		}
+		e := &Event{ID: 7, Zone: s.Zone, Start: s.Start, AllDay: !s.Start.HasTime, Rule: s.Rule, RDates: s.RDates}
+		to := tz.DayMoment(s.Start.Date.AddDays(days))
+		if !s.Start.HasTime {
+			to = tz.TimeMoment(s.Start.Date.AddDays(days).At(rng.IntN(24), 15*rng.IntN(4)))
+		}
+		n, _, err := MoveSeries(e, s.Start, to, s.Zone, false)
+		if err != nil {
+			var de *DaysError
+			if errors.As(err, &de) {
+				continue
+			}
+			t.Fatalf("case %d: %v", i, err)
+		}
+		moved := n.Series(s.Zone)
+		if moved.Start.HasTime {
+			moved.Duration = 30 * time.Minute
+		} else {
+			moved.Duration = 24 * time.Hour
+		}
+		var want, have []string
+		for _, o := range s.All(400) {
+			want = append(want, o.Original.Date.AddDays(days).String())
+		}
+		for _, o := range moved.All(400) {
+			have = append(have, o.Original.Date.String())
+		}
+		slices.Sort(want)
+		slices.Sort(have)
+		want, have = slices.Compact(want), slices.Compact(have)
+		if !s.Rule.Bounded() {
+			// Compared as far as both went.
+			want, have = want[:min(len(want), 20)], have[:min(len(have), 20)]
+		}
+		if !slices.Equal(have, want) {
+			t.Errorf("case %d: %s %v rule %s rd %v by %d days to %v: rule %s rd %v\n got %v\nwant %v", i, s.Zone, s.Start, s.Rule, s.RDates, days, to, n.Rule, n.RDates, have, want)
+			continue
+		}
+		checked++
+	}
+	if checked < *cases/2 {
+		t.Fatalf("only %d of %d cases checked", checked, *cases)
 	}
 }

@@ -73,6 +73,39 @@ func TestMoveSeriesMovesUntil(t *testing.T) {
 	})
 }
 
+// A series that turns between all-day and timed keeps its last
+// occurrence: its UNTIL moves by the days its occurrences move and
+// becomes a date, whether the whole series turns or the part from an
+// occurrence on, and through a turn and back in another zone.
+func TestMoveSeriesKindKeepsUntil(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e, p := editEnv(t, "Europe/Berlin")
+		e.ok(p, "add_event", `{"title":"A","start":"2026-04-06","rrule":"FREQ=WEEKLY;BYDAY=MO;UNTIL=20260504"}`)
+		e.ok(p, "update_event", `{"id":"e1","start":"2026-04-08T10:00"}`)
+		wantListed(t, "all-day to timed", e.listed(p, "2026-04-01", "2026-06-01"),
+			"e1@20260408T080000Z 2026-04-08T10:00:00+02:00",
+			"e1@20260415T080000Z 2026-04-15T10:00:00+02:00",
+			"e1@20260422T080000Z 2026-04-22T10:00:00+02:00",
+			"e1@20260429T080000Z 2026-04-29T10:00:00+02:00",
+			"e1@20260506T080000Z 2026-05-06T10:00:00+02:00")
+
+		e.ok(p, "add_event", `{"title":"B","start":"2026-03-02","end":"2026-03-03","rrule":"FREQ=WEEKLY;BYDAY=MO;UNTIL=20260330"}`)
+		e.ok(p, "update_event", `{"id":"e2@20260316","scope":"following","start":"2026-03-18T10:00"}`)
+		got := e.listed(p, "2026-03-01", "2026-04-04")
+		if n := strings.Count(got, "\n") + 1; n != 5 || !strings.HasSuffix(got, "e3@20260401T080000Z 2026-04-01T10:00:00+02:00") {
+			t.Errorf("the part from e2@20260316 turned timed: %d occurrences, want 5 ending on 2026-04-01:\n%s", n, got)
+		}
+
+		e.ok(p, "add_event", `{"title":"C","start":"2026-09-07T09:00","rrule":"FREQ=WEEKLY;UNTIL=20261026T080000Z"}`)
+		e.ok(p, "update_event", `{"id":"e4","start":"2026-09-07"}`)
+		e.ok(p, "update_event", `{"id":"e4","start":"2026-09-07T23:30","time_zone":"America/New_York"}`)
+		got = e.listed(p, "2026-09-01", "2026-11-30")
+		if n := strings.Count(got, "e4@"); n != 8 || !strings.Contains(got, "e4@20261027T033000Z") {
+			t.Errorf("timed to all-day and back in New York: %d occurrences, want 8 ending on 2026-10-26 23:30 there:\n%s", n, got)
+		}
+	})
+}
+
 // The UNTIL a "following" split leaves moves with a later move of the
 // first part, so the occurrence the split handed on does not come back.
 func TestMoveSeriesAfterSplitKeepsCut(t *testing.T) {

@@ -778,3 +778,51 @@ func TestSplitKeepsClientProperties(t *testing.T) {
 		}
 	}
 }
+
+// A calendar-multiget takes the hrefs PROPFIND gives out, whatever the
+// object's name holds: an escaped "%" (python3-caldav escapes a UID with
+// a "/" into such a name), a space or a non-ASCII letter. Each href is
+// unescaped once, as a PUT's path is.
+func TestMultigetTakesTheHrefsListed(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		names := map[string]string{ // as PUT, escaped → UID
+			"x%252Fy%40test.ics":      "x/y@test",
+			"%E2%98%83%20snow%25.ics": "snow",
+			"plain.ics":               "plain",
+		}
+		for name, uid := range names {
+			if code, _, body := f.as("PUT", events1+name, calHeader, object(uid, "T "+uid, "")); code != 201 {
+				t.Fatalf("PUT %s: %d %s", name, code, body)
+			}
+		}
+		code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "1"}, `<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>`)
+		if code != 207 {
+			t.Fatalf("PROPFIND: %d %s", code, body)
+		}
+		var hrefs []string
+		for _, m := range regexp.MustCompile(`<(?:D:)?href>([^<]*\.ics)</(?:D:)?href>`).FindAllStringSubmatch(body, -1) {
+			hrefs = append(hrefs, m[1])
+		}
+		if len(hrefs) != len(names) {
+			t.Fatalf("PROPFIND lists %d objects, want %d:\n%s", len(hrefs), len(names), body)
+		}
+		// The same names written as a client may: "@" left as it is.
+		hrefs = append(hrefs, events1+"x%252Fy@test.ics")
+		for _, h := range hrefs {
+			code, _, body := f.as("REPORT", events1, map[string]string{"Depth": "1"},
+				`<C:calendar-multiget xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><getetag/><C:calendar-data/></prop><href>`+h+`</href></C:calendar-multiget>`)
+			if code != 207 || strings.Contains(body, "404") || !strings.Contains(body, "BEGIN:VEVENT") {
+				t.Errorf("multiget of %s: %d\n%s", h, code, body)
+			}
+		}
+		// What is not in the collection is still not found.
+		for _, h := range []string{events1 + "x%2Fy%40test.ics", events1 + "snow%.ics", "/dav/me/calendars/tasks/plain.ics", events1 + "../events/plain.ics"} {
+			code, _, body := f.as("REPORT", events1, map[string]string{"Depth": "1"},
+				`<C:calendar-multiget xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns="DAV:"><prop><getetag/></prop><href>`+h+`</href></C:calendar-multiget>`)
+			if code != 207 || !strings.Contains(body, "404") {
+				t.Errorf("multiget of %s: %d, want a 404 in it\n%s", h, code, body)
+			}
+		}
+	})
+}

@@ -135,19 +135,11 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 	own := collectionPath(p.Name, t.collection)
 	return s.stream(w, r, p, func(tx *store.Tx, ms *multistatus) error {
 		for _, h := range hrefs {
-			u, err := url.Parse(h)
-			obj := ""
-			if err == nil {
-				dir, file := path.Split(u.Path)
-				if unescaped, err := url.PathUnescape(dir); err == nil && (dir == own || unescaped == Prefix+"/"+p.Name+"/calendars/"+t.collection+"/") {
-					obj = file
-				}
-			}
+			obj := hrefObject(h, own, Prefix+"/"+p.Name+"/calendars/"+t.collection+"/")
 			if obj == "" {
 				ms.status(h, http.StatusNotFound)
 				continue
 			}
-			obj, _ = url.PathUnescape(obj)
 			res, ok, err := resolve(tx, t.collection, obj)
 			if err != nil {
 				return err
@@ -162,6 +154,28 @@ func (s *server) multiget(w http.ResponseWriter, r *http.Request, p *who, t targ
 		}
 		return nil
 	})
+}
+
+// hrefObject is the name of the object an href of a calendar-multiget
+// names (RFC 4791 §7.9), or "" when it names none directly in the
+// collection whose path is own (as this server writes it, escaped) or
+// plain (the same unescaped). The href is split before its last segment
+// is unescaped, once: a name may hold an escaped "%" or "/" (RFC 3986
+// §2.4), as the hrefs PROPFIND and sync-collection give out do.
+func hrefObject(h, own, plain string) string {
+	u, err := url.Parse(h)
+	if err != nil {
+		return ""
+	}
+	dir, file := path.Split(u.EscapedPath())
+	if d, err := url.PathUnescape(dir); err != nil || dir != own && d != plain {
+		return ""
+	}
+	obj, err := url.PathUnescape(file)
+	if err != nil {
+		return ""
+	}
+	return obj
 }
 
 // window is a time-range of a filter (RFC 4791 §9.9), zero when absent.

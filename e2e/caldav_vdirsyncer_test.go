@@ -104,6 +104,15 @@ path = %s
 	// The model adds an event before the first sync.
 	added := d.call(t, "alice", "add_event", "title=Dinner with Sam", "start=2026-10-08T19:30", "duration=90")
 	bank := d.call(t, "alice", "add_event", "title=Call the bank", "start=2026-10-06T11:00", "duration=15")
+	// Another client's object whose name holds an escaped "%"
+	// (python3-caldav names an object so for a UID with a "/"): vdirsyncer
+	// fetches it by the href the server lists.
+	if r := d.as(t, "alice", "PUT", "/dav/alice/calendars/events/gym%252Fmonday%40e2e.ics",
+		"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//e2e//another client//EN\r\nBEGIN:VEVENT\r\nUID:gym/monday@e2e.example\r\n"+
+			"DTSTAMP:20261004T100000Z\r\nDTSTART;TZID=Europe/Paris:20261005T070000\r\nDTEND;TZID=Europe/Paris:20261005T080000\r\n"+
+			"SUMMARY:Gym\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", "Content-Type", "text/calendar"); r.status != 201 {
+		t.Fatalf("PUT of an object named with an escaped %%: %d %s", r.status, r.body)
+	}
 	if code, out := vdirsyncer(t, strings.Repeat("y\n", 8), "discover"); code != 0 {
 		t.Fatalf("vdirsyncer discover from %s/: exit %d\n%s", d.base, code, out)
 	}
@@ -114,7 +123,7 @@ path = %s
 
 	t.Run("the model's event in khal", func(t *testing.T) {
 		got := khal(t)
-		for _, want := range []string{"2026-10-08 19:30 Dinner with Sam", "2026-10-06 11:00 Call the bank"} {
+		for _, want := range []string{"2026-10-08 19:30 Dinner with Sam", "2026-10-06 11:00 Call the bank", "2026-10-05 07:00 Gym"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("khal list after vdirsyncer sync lacks “%s” (added with add_event):\n%s\nadd_event said: %s", want, got, added.Out)
 			}

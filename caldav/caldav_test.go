@@ -732,9 +732,42 @@ func TestReportExpansionsAreBoundedInAll(t *testing.T) {
 func TestLongTextIsRefusedNotCut(t *testing.T) {
 	f := open(t)
 	long := strings.Replace(object("long", "L", ""), "SUMMARY:L\r\n", "SUMMARY:L\r\nDESCRIPTION:"+strings.Repeat("word ", 4000)+"\r\n", 1)
-	if code, _, body := f.as("PUT", events1+"long.ics", calHeader, long); code != 403 || !strings.Contains(body, "DESCRIPTION has") {
+	if code, _, body := f.as("PUT", events1+"long.ics", calHeader, long); code != 403 || !strings.Contains(body, "DESCRIPTION has") || strings.Contains(body, "imported") {
 		t.Errorf("a 20,000-character description: %d %s", code, body)
 	}
+}
+
+// A repeating to-do without DUE is refused, not stored without its rule:
+// tasks repeat from their due, and the client would lose the RRULE at
+// its next sync. The sentence says what is wrong, not what an import
+// would have made of it.
+func TestRepeatingTodoWithoutDueIsRefused(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		for name, extra := range map[string]string{
+			"start.ics": "DTSTART:20261222T090000Z\r\n",
+			"none.ics":  "",
+		} {
+			todo := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:" + name + "\r\nDTSTAMP:20261201T080000Z\r\n" +
+				extra + "RRULE:FREQ=DAILY\r\nSUMMARY:Water the plants\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+			code, _, body := f.as("PUT", "/dav/me/calendars/tasks/"+name, calHeader, todo)
+			if code != 403 || !strings.Contains(body, "needs a DUE") || strings.Contains(body, "imported") {
+				t.Errorf("PUT of a repeating VTODO without DUE (%s): %d %s", name, code, body)
+			}
+		}
+		if res := f.call("list_tasks", `{}`); strings.Contains(res.Out, "Water the plants") {
+			t.Errorf("a refused VTODO was stored: %s", res.Out)
+		}
+		// With a DUE it repeats.
+		todo := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:due\r\nDTSTAMP:20261201T080000Z\r\n" +
+			"DTSTART:20261222T090000Z\r\nDUE:20261222T100000Z\r\nRRULE:FREQ=DAILY\r\nSUMMARY:Water the plants\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+		if code, _, body := f.as("PUT", "/dav/me/calendars/tasks/due.ics", calHeader, todo); code != 201 {
+			t.Fatalf("PUT of a repeating VTODO with DUE: %d %s", code, body)
+		}
+		if code, _, body := f.as("GET", "/dav/me/calendars/tasks/due.ics", nil, ""); code != 200 || !strings.Contains(body, "RRULE:FREQ=DAILY") {
+			t.Errorf("GET of the repeating VTODO: %d %s", code, body)
+		}
+	})
 }
 
 // Free-busy leaves out transparent and cancelled events and marks

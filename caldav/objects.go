@@ -277,7 +277,7 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 	if lost := obj.Lost(); len(lost) > 0 {
 		return &httpError{code: http.StatusForbidden, precondition: "C:" + ics.ValidCalendarObjectResource,
 			msg: fmt.Sprintf("Line %d of the object cannot be kept as sent (%s), so nothing was stored; correct it or leave it out.",
-				lost[0].Line, strings.TrimSuffix(lost[0].Reason, "."))}
+				lost[0].Line, lost[0].Fault())}
 	}
 	if obj.Kind != kindOf(t.collection) {
 		other := store.DAVEvents

@@ -252,6 +252,13 @@ func (d *decoder) lose(n *node, uid, prop string, i int, reason string) {
 	d.cal.Skipped[len(d.cal.Skipped)-1].grave = true
 }
 
+// loseRule is lose of a rule the item is imported without: reason says
+// so, fault is what is wrong with the rule alone ([Skipped.Fault]).
+func (d *decoder) loseRule(n *node, uid string, reason, fault string) {
+	d.lose(n, uid, "RRULE", 0, reason)
+	d.cal.Skipped[len(d.cal.Skipped)-1].fault = strings.TrimSuffix(fault, ".")
+}
+
 func (d *decoder) repaired(n *node, uid, prop string, i int, reason string) {
 	line := n.line
 	if prop != "" {
@@ -380,7 +387,7 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 	}
 	r, err := recur.ParseRule(rules[0].Value)
 	if err != nil {
-		d.lose(n, uid, "RRULE", 0, err.Error()+" The item is imported without repeating.")
+		d.loseRule(n, uid, err.Error()+" The item is imported without repeating.", err.Error())
 		return nil
 	}
 	return r
@@ -495,7 +502,8 @@ func (d *decoder) event(n *node) {
 	e.ExDates = d.timeList(n, uid, "EXDATE", e.Zone, e.AllDay)
 	e.RDates = d.timeList(n, uid, "RDATE", e.Zone, e.AllDay)
 	if e.Rule != nil && e.AllDay && e.Rule.Freq() > recur.Daily {
-		d.lose(n, uid, "RRULE", 0, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it")
+		d.loseRule(n, uid, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it",
+			"an all-day event cannot repeat hourly or minutely; give it a DTSTART with a time, or a DAILY or coarser RRULE")
 		e.Rule = nil
 	}
 	s := e.Series()
@@ -684,12 +692,13 @@ func (d *decoder) task(n *node) {
 	t.Rule = d.rule(n, uid)
 	t.FromCompletion = strings.EqualFold(strings.TrimSpace(d.text(n, "X-ASSISTANT-REPEAT-FROM")), "COMPLETION")
 	if t.Rule != nil && !t.HasDue && !t.HasStart {
-		d.lose(n, uid, "RRULE", 0, "a repeating task needs a DUE or DTSTART to repeat from; imported without repeating")
+		d.loseRule(n, uid, "a repeating task needs a DUE to repeat from; imported without repeating",
+			"a repeating to-do needs a DUE to repeat from (tasks repeat from their due)")
 		t.Rule = nil
 	}
 	if t.Rule != nil {
 		if err := t.Series().Check(); err != nil {
-			d.lose(n, uid, "RRULE", 0, err.Error()+" Imported without repeating.")
+			d.loseRule(n, uid, err.Error()+" Imported without repeating.", err.Error())
 			t.Rule = nil
 		}
 	}

@@ -10,6 +10,7 @@
 package ics
 
 import (
+	"strings"
 	"time"
 
 	"github.com/assistant-dev/assistant/recur"
@@ -84,6 +85,25 @@ type Skipped struct {
 	// that could not be read, a component left out, a rule or a date of
 	// the recurrence dropped (see [Object.Lost]).
 	grave bool
+	// fault is what is wrong, without what an import made of it, when
+	// Reason says both (see [Skipped.Fault]).
+	fault string
+}
+
+// Fault is what is wrong with the item, without what an import made of
+// it ("its first 200 are imported", "imported without repeating"): the
+// part of the reason that still holds for a server that stores nothing
+// of an object it cannot keep as sent (CalDAV's PUT).
+func (s Skipped) Fault() string {
+	if s.fault != "" {
+		return s.fault
+	}
+	if strings.HasSuffix(s.Reason, textCut) {
+		if i := strings.LastIndex(s.Reason, "; its first "); i > 0 {
+			return s.Reason[:i]
+		}
+	}
+	return strings.TrimSuffix(s.Reason, ".")
 }
 
 // Event is one VEVENT (RFC 5545 §3.6.1).

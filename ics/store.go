@@ -167,6 +167,15 @@ func (p *planned) skipper(step int) func(line int, comp, uid, reason string) {
 	}
 }
 
+// loser records a line of the report at step for a loss the sender of
+// the item would notice in what is stored ([Object.Lost]): reason, and
+// fault, what is wrong without what the import made of it.
+func (p *planned) loser(step int) func(line int, comp, uid, reason, fault string) {
+	return func(line int, comp, uid, reason, fault string) {
+		p.skips[step] = append(p.skips[step], Skipped{Line: line, Component: comp, UID: args.Clip(uid), Reason: reason, grave: true, fault: fault})
+	}
+}
+
 // skipped is the report's lines of the rules applied, step by step, each
 // step's in the order of the file.
 func (p *planned) skipped() []Skipped {
@@ -435,7 +444,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 		pe.overrides = append(pe.overrides, storedOverride(pe.src, ov, person))
 	}
 	for i := range cal.Tasks {
-		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, p.skipper(skipTasks)))
+		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, p.skipper(skipTasks), p.loser(skipTasks)))
 	}
 	return p
 }
@@ -470,8 +479,9 @@ func planSeries(e *Event, person tz.Zone, skip func(line int, comp, uid, reason 
 
 // planTask applies the tools' rules to an imported to-do (text bounds,
 // tags, what a task cannot keep) and gives the task it becomes; skip
-// records what was cut or left out.
-func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, uid, reason string)) task.Task {
+// records what was cut or left out, lose what of that its sender would
+// miss (its RRULE).
+func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, uid, reason string), lose func(line int, comp, uid, reason, fault string)) task.Task {
 	if t.Floating {
 		t.Zone = person
 	}
@@ -497,7 +507,8 @@ func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, 
 		skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
 	}
 	if t.Rule != nil && !t.HasDue {
-		skip(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)")
+		lose(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)",
+			"a repeating to-do needs a DUE to repeat from (tasks repeat from their due)")
 		t.Rule = nil
 	}
 	if t.Rule != nil {

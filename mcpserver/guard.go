@@ -173,6 +173,9 @@ func checkMessages(body []byte) (id json.RawMessage, code int64, msg string) {
 	if bad := badID(body); bad != "" {
 		return idOf(body), jsonrpc.CodeInvalidRequest, bad
 	}
+	if bad := hollowAnswer(dm); bad != "" {
+		return idOf(body), jsonrpc.CodeInvalidRequest, bad
+	}
 	if r, ok := dm.(*jsonrpc.Request); ok {
 		if bad := badParams(r); bad != "" {
 			return idOf(body), jsonrpc.CodeInvalidParams, bad

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -514,6 +515,8 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 		reason = invalidRequest(msg)
 	} else if bad := badID(msg); bad != "" {
 		reason = bad
+	} else if bad := hollowAnswer(m); bad != "" {
+		reason = bad
 	} else {
 		msgs = []jsonrpc.Message{m}
 		if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
@@ -546,7 +549,7 @@ func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, string)
 		if err != nil {
 			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
 		}
-		if bad := badID(raw); bad != "" {
+		if bad := cmp.Or(badID(raw), hollowAnswer(m)); bad != "" {
 			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixInvalidRequest))
 		}
 		r, ok := m.(*jsonrpc.Request)

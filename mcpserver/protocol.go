@@ -74,7 +74,9 @@ var beforeInitialize = regexp.MustCompile(`^method "(.*)" is invalid during sess
 
 // errorFor returns the JSON-RPC error of err as [publicError] words it:
 // with the code of a *jsonrpc.Error inside err, or -32602 for the SDK's
-// failure to read a method's params, or -32603.
+// failure to read a method's params, or -32600 for a second initialize
+// or a call before the first (go-sdk v1.8.0's errors without a code,
+// ServerSession.initialize and ServerSession.handle), or -32603.
 func errorFor(err error) *jsonrpc.Error {
 	var code int64
 	var we *jsonrpc.Error
@@ -86,6 +88,10 @@ func errorFor(err error) *jsonrpc.Error {
 	}
 	if code == 0 && strings.HasPrefix(err.Error(), "handling '") {
 		code = jsonrpc.CodeInvalidParams
+	}
+	if code == 0 && err.Error() == `duplicate "initialize" received` {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: prefixInvalidRequest +
+			"this session is already initialized; send initialize once, at its start, and go on with tools/list or tools/call (MCP 2025-06-18 \"Lifecycle\")."}
 	}
 	if m := beforeInitialize.FindStringSubmatch(err.Error()); code == 0 && m != nil {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: prefixInvalidRequest +
@@ -206,6 +212,17 @@ func checkCallParams(params json.RawMessage) string {
 func badParams(r *jsonrpc.Request) string {
 	if r.Method == "tools/call" && r.IsCall() {
 		return checkCallParams(r.Params)
+	}
+	return ""
+}
+
+// hollowAnswer words why m, a message with an id and no method (an
+// answer, to the SDK), is no JSON-RPC message when it has neither a
+// result nor an error (JSON-RPC 2.0 §5: exactly one of them); "" when it
+// is not such a message. The SDK would drop it without a word.
+func hollowAnswer(m jsonrpc.Message) string {
+	if r, ok := m.(*jsonrpc.Response); ok && len(r.Result) == 0 && r.Error == nil {
+		return prefixInvalidRequest + "a message with an “id” and no “method” is an answer, which needs a “result” or an “error”; to call the server, give the “method”, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}."
 	}
 	return ""
 }

@@ -458,3 +458,43 @@ func TestServeIOMethodNotFoundSentence(t *testing.T) {
 		}
 	}
 }
+
+// A second initialize is the client's mistake: an Invalid Request error
+// saying the session is initialized, not an Internal error telling it to
+// try again; the session goes on.
+func TestServeIOSecondInitialize(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":2`, 1), rawWhoami(3))
+	r := p.reply(t)
+	if r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "2" || !strings.Contains(r.Error.Message, "already initialized") {
+		t.Fatalf("a second initialize: %+v, want -32600 saying the session is already initialized", r)
+	}
+	checkOwnWords(t, "second initialize", r.Error.Message)
+	if r := p.reply(t); string(r.ID) != "3" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Fatalf("the call after it: %+v", r)
+	}
+}
+
+// A message with an id and neither a method nor a result nor an error is
+// no JSON-RPC message: refused with -32600 naming what it lacks, alone or
+// in a batch, where the SDK would drop it without an answer.
+func TestServeIOHollowAnswerRefused(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	for i, line := range []string{`{"jsonrpc":"2.0","id":7}`, `[{"jsonrpc":"2.0","id":8}]`} {
+		p.send(t, line)
+		r := p.reply(t)
+		if r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "needs a “result” or an “error”") || (i == 0 && string(r.ID) != "7") {
+			t.Errorf("%s: %+v, want -32600 naming what it lacks", line, r)
+		}
+	}
+	// An answer with a null result is an answer (to nothing asked here),
+	// and the session goes on.
+	p.send(t, `{"jsonrpc":"2.0","id":9,"result":null}`, rawWhoami(10))
+	if r := p.reply(t); string(r.ID) != "10" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Fatalf("the call after it: %+v", r)
+	}
+}

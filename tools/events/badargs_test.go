@@ -21,6 +21,10 @@ func TestBadArguments(t *testing.T) {
 		e.ok(e.alice, "add_event", `{"title":"Standup","start":"2026-10-05T09:30","rrule":"FREQ=WEEKLY;BYDAY=MO"}`)
 		e.ok(e.alice, "add_event", `{"title":"Trip","start":"2026-10-07","end":"2026-10-09","rrule":"FREQ=MONTHLY;COUNT=3"}`)
 		long := func(n int) string { return strings.Repeat("𝄞", n) }
+		tooManyDays := make([]string, 10001)
+		for i := range tooManyDays {
+			tooManyDays[i] = fmt.Sprintf(`"%s"`, time.Date(2026, 10, 7, 10, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format("2006-01-02T15:04"))
+		}
 		manyDays := make([]string, 1001)
 		for i := range manyDays {
 			manyDays[i] = fmt.Sprintf(`"%s"`, time.Date(2026, 10, 7, 10, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format("2006-01-02T15:04"))
@@ -57,7 +61,8 @@ func TestBadArguments(t *testing.T) {
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=DAILY","exdates":["x"]}`, "“exdates”"},
 			{"add_event", `{"title":"x","start":"2026-10-06","rrule":"FREQ=DAILY","exdates":["2026-10-07T10:00"]}`, "“exdates” has the time 2026-10-07T10:00, but this event is all-day"},
 			{"add_event", `{"title":"x","start":"2026-10-06","rdates":["2026-10-07T10:00"]}`, "“rdates” has the time"},
-			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":[` + strings.Join(manyDays, ",") + `]}`, "may hold at most 1000 moments each; split the event"},
+			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":[` + strings.Join(manyDays, ",") + `]}`, "“rdates” may hold at most 1000 moments, and has 1001; split the event"},
+			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=DAILY","exdates":[` + strings.Join(tooManyDays, ",") + `]}`, "“exdates” may hold at most 10000 moments, and has 10001; split the event"},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rrule":"FREQ=WEEKLY","rdates":["whenever"]}`, "“rdates” must be a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am, not “whenever”."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":["2026-10-32T10:00"]}`, "“rdates” must be a day that exists on the calendar, not “2026-10-32T10:00”."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","rdates":"2026-10-08T10:00,2026-10-09T10:00"}`, "“rdates” must be a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am, not “2026-10-08T10:00,2026-10-09T10:00”."},

@@ -103,9 +103,11 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 			in.Rule, in.HasRule = rule, true
 		}
 	}
-	in.ExDates = a.MomentList("exdates", in.Zone)
+	// A moment given twice is one EXDATE or RDATE (RFC 5545 §3.8.5.1,
+	// §3.8.5.2 make a set of them), stored once.
+	in.ExDates = uniqueMoments(a.MomentList("exdates", in.Zone))
 	in.HasExDates = len(in.ExDates) > 0
-	in.RDates = a.MomentList("rdates", in.Zone)
+	in.RDates = uniqueMoments(a.MomentList("rdates", in.Zone))
 	in.HasRDat = len(in.RDates) > 0
 	in.Reminders = tools.ReadReminders(a, in.Zone)
 	in.HasBefore, in.HasAt = len(in.Reminders.Before) > 0, len(in.Reminders.At) > 0
@@ -191,6 +193,28 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 	return nil
 }
 
+// maxRDates is the most RDATEs an event keeps; its EXDATEs may be as many
+// as its rule's occurrences ([recur.MaxCount]), which delete_event may
+// each leave out.
+const maxRDates = 1000
+
+// uniqueMoments is list without the moments it holds twice, in the order
+// of their first place; nil for an empty list.
+func uniqueMoments(list []tz.Moment) []tz.Moment {
+	seen := make(map[tz.Moment]bool, len(list))
+	out := list[:0]
+	for _, m := range list {
+		if !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // checkLists refuses EXDATEs and RDATEs that cannot apply to e.
 func checkLists(e *event) error {
 	if len(e.ExDates) > 0 && !e.Repeats() {
@@ -203,8 +227,11 @@ func checkLists(e *event) error {
 			}
 		}
 	}
-	if len(e.ExDates) > recur.MaxCount || len(e.RDates) > 1000 {
-		return tools.RefuseArg("rdates", "“exdates” and “rdates” may hold at most 1000 moments each; split the event in two, or give it an “rrule” with fewer exceptions.")
+	if len(e.ExDates) > recur.MaxCount {
+		return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” may hold at most %d moments, and has %d; split the event in two, or give it an “rrule” with fewer exceptions.", recur.MaxCount, len(e.ExDates)))
+	}
+	if len(e.RDates) > maxRDates {
+		return tools.RefuseArg("rdates", fmt.Sprintf("“rdates” may hold at most %d moments, and has %d; split the event in two, or give it an “rrule” for the regular ones.", maxRDates, len(e.RDates)))
 	}
 	if err := e.Series(e.Zone).Check(); err != nil {
 		return err

@@ -292,3 +292,22 @@ func TestAllDayZoneChangeSaysItMovesNothing(t *testing.T) {
 		wantListed(t, "after the zone change", e.listed(who, "2026-12-01", "2027-03-01"), before)
 	})
 }
+
+// A moment given twice in “exdates” or “rdates” is kept once, on add and
+// on update: they are sets (RFC 5545 §3.8.5.1, §3.8.5.2).
+func TestRepeatedMomentsKeptOnce(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"D","start":"2026-10-05T10:00","rrule":"FREQ=DAILY;COUNT=5","exdates":["2026-10-06T10:00","2026-10-06T10:00","2026-10-07T10:00"],"rdates":["2026-10-20T10:00","2026-10-20T10:00"]}`)
+	for _, step := range []string{"add", "update"} {
+		if step == "update" {
+			e.ok(p, "update_event", `{"id":"e1","exdates":["2026-10-08T10:00","2026-10-08T10:00"],"rdates":["2026-10-21T10:00","2026-10-21T10:00","2026-10-21T10:00"]}`)
+		}
+		ev := data(t, e.ok(p, "get_event", `{"id":"e1"}`))["event"].(map[string]any)
+		ex, _ := ev["exdates"].([]any)
+		rd, _ := ev["rdates"].([]any)
+		want := map[string][2]int{"add": {2, 1}, "update": {1, 1}}[step]
+		if len(ex) != want[0] || len(rd) != want[1] {
+			t.Errorf("after %s: exdates %v, rdates %v; want %d and %d moments", step, ev["exdates"], ev["rdates"], want[0], want[1])
+		}
+	}
+}

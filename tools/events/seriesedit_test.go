@@ -311,3 +311,16 @@ func TestRepeatedMomentsKeptOnce(t *testing.T) {
 		}
 	}
 }
+
+// A refusal of a “following” edit names the part of the series it was
+// to move, not the id the split-off part would have had: nothing is
+// stored, so that id names no event.
+func TestFollowingRefusalNamesTheSeries(t *testing.T) {
+	e, p := editEnv(t, "UTC")
+	e.ok(p, "add_event", `{"title":"M","start":"2026-02-15","rrule":"FREQ=MONTHLY;BYMONTHDAY=15;COUNT=6"}`)
+	msg := e.fail(p, "update_event", `{"id":"e1@20260415","scope":"following","start":"2026-04-16"}`, tools.CodeInvalid, "“start” moves e1 from e1@20260415 on by 1 day")
+	if strings.Contains(msg, "e2") {
+		t.Errorf("the refusal names e2, which was never stored: %s", msg)
+	}
+	e.fail(p, "get_event", `{"id":"e2"}`, tools.CodeNotFound, "e2")
+}

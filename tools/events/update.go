@@ -63,6 +63,18 @@ type updater struct {
 	items  []string
 	person tz.Zone
 	ctx    context.Context // the call's; stops the rule's search when done
+	// part is what a refusal calls the series when it is the part a
+	// “following” edit splits off ("e38 from e38@20260415 on"): its own
+	// label names a series the refusal rolls back; "" for e's label.
+	part string
+}
+
+// subject is what a refusal calls the series being changed.
+func (u *updater) subject() string {
+	if u.part != "" {
+		return u.part
+	}
+	return u.e.Label()
 }
 
 func (u *updater) note(format string, a ...any) { u.notes = append(u.notes, fmt.Sprintf(format, a...)) }
@@ -239,12 +251,12 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	kindChanged := to.HasTime != from.HasTime
 	if kindChanged && !calendar.CanChangeKind(e, u.ovs) {
-		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, e.Label()))
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would turn %s between all-day and timed, which its changed and deleted occurrences cannot follow; delete it and add it again instead.", in.Start, u.subject()))
 	}
 	newRule := in.HasRule || in.clears("rrule")
 	n, shift, err := calendar.MoveSeries(e, from, to, zone, newRule)
 	if err != nil {
-		return daysRefusal(err, e.Rule, from.Date.DaysUntil(to.Date), e.Label())
+		return daysRefusal(err, e.Rule, from.Date.DaysUntil(to.Date), u.subject())
 	}
 	u.setFields(n)
 	if err := u.setLength(n, to, kindChanged); err != nil {
@@ -279,7 +291,7 @@ func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error 
 	}
 	if in.Duration > 0 {
 		if !n.Start.HasTime {
-			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", e.Label()))
+			return tools.RefuseArg("duration", fmt.Sprintf("“duration” is for timed events; %s is all-day, so give its last day as “end”.", u.subject()))
 		}
 		dur = time.Duration(in.Duration) * time.Minute
 	}
@@ -622,7 +634,8 @@ func (u *updater) following(r recur.Occurrence) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person, ctx: u.ctx}
+	rest := &updater{tx: u.tx, c: u.c, e: n, ovs: ovs, in: u.in, person: u.person, ctx: u.ctx,
+		part: e.Label() + " from " + e.Label() + "@" + r.Key() + " on"}
 	if err := rest.all(&at); err != nil {
 		return nil, err
 	}

@@ -683,6 +683,9 @@ func TestPartlyReadObjectsAreRefused(t *testing.T) {
 		"not a line": strings.Replace(object("l", "L", ""), "SUMMARY:L\r\n", "SUMMARY:L\r\nnot a property line\r\n", 1),
 		"bare CR":    strings.Replace(object("c", "C", ""), "END:VEVENT\r\nEND:VCALENDAR", "END:VEVENT\rBEGIN:VEVENT\r\nUID:c\r\nRECURRENCE-ID;TZID=Europe/Paris:20261214T090000\r\nSUMMARY:two\r\nEND:VEVENT\r\nEND:VCALENDAR", 1),
 		"bad EXDATE": strings.Replace(object("x", "X", ""), "RRULE:", "EXDATE;TZID=Europe/Paris:2026-12-14\r\nRRULE:", 1),
+		// Cut short in the upload: an import reads such a file up to its
+		// end, but a client's object must come whole.
+		"no END": strings.TrimSuffix(object("e", "E", ""), "END:VEVENT\r\nEND:VCALENDAR\r\n"),
 	} {
 		code, _, body := f.as("PUT", events1+"bad.ics", calHeader, body)
 		if code != 403 || !strings.Contains(body, "valid-calendar-object-resource") {

@@ -71,8 +71,10 @@ type parser struct {
 	// deep counts the components open inside one begun at maxNesting
 	// (itself included): what they hold is not read.
 	deep int
-	// more counts the lines skipped and repaired past maxLineReports.
-	more [2]unlisted
+	// more counts the lines skipped and repaired past maxLineReports;
+	// moreLost says a repair among those counted is one repairLost made.
+	more     [2]unlisted
+	moreLost bool
 	// maxProps, when set, is the most properties kept (kept counts
 	// them); tooMany says a property past it was read and dropped.
 	maxProps, kept int
@@ -140,6 +142,18 @@ func (p *parser) repair(line int, comp string, why func() string) {
 		return
 	}
 	p.repaired = append(p.repaired, Skipped{Line: line, Component: comp, Reason: why()})
+}
+
+// repairLost is repair of a fault whose sender would miss what the
+// repair made up (a component's END the file lacks: [Object.Lost]
+// refuses it over CalDAV), though an import reads it.
+func (p *parser) repairLost(line int, comp, reason string) {
+	if len(p.repaired) >= maxLineReports {
+		p.more[1].count(line)
+		p.moreLost = true
+		return
+	}
+	p.repaired = append(p.repaired, Skipped{Line: line, Component: comp, Reason: reason, grave: true})
 }
 
 // maxLineReports is how many lines the parser lists as skipped, and as
@@ -265,14 +279,14 @@ func (p *parser) lines(next func() ([]byte, bool, error)) []*node {
 	flush()
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
-		p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first", args.Clip(n.Name), args.Clip(n.Name)))
+		p.repairLost(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s; the file ends first, so it is read up to there", args.Clip(n.Name), args.Clip(n.Name)))
 		p.close(&stack, &roots)
 	}
 	if p.more[0].n > 0 {
 		p.skipped = append(p.skipped, p.more[0].summary("could not be read and are skipped", true))
 	}
 	if p.more[1].n > 0 {
-		p.repaired = append(p.repaired, p.more[1].summary("were read in spite of a fault", false))
+		p.repaired = append(p.repaired, p.more[1].summary("were read in spite of a fault", p.moreLost))
 	}
 	return roots
 }
@@ -353,7 +367,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			// comes in rather than nesting, unseen, under the broken one.
 			for len(*stack) > 1 {
 				n := (*stack)[len(*stack)-1]
-				p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before BEGIN:%s", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
+				p.repairLost(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before BEGIN:%s, so it is read as ending there", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
 				p.close(stack, roots)
 			}
 		}
@@ -379,7 +393,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		}
 		for len(*stack)-1 > depth {
 			n := (*stack)[len(*stack)-1]
-			p.skip(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before END:%s", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
+			p.repairLost(n.line, n.Name, fmt.Sprintf("BEGIN:%s has no END:%s before END:%s, so it is read as ending there", args.Clip(n.Name), args.Clip(n.Name), args.Clip(name)))
 			p.close(stack, roots)
 		}
 		p.close(stack, roots)

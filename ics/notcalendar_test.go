@@ -89,7 +89,7 @@ func TestImportEventWithoutEnd(t *testing.T) {
 			t.Errorf("imported %q; want one, three, four and five at least", got)
 		}
 		var said []string
-		for _, s := range rep.Skipped {
+		for _, s := range rep.Repaired {
 			said = append(said, s.Reason)
 		}
 		if all := strings.Join(said, "\n"); !strings.Contains(all, "BEGIN:VEVENT has no END:VEVENT before BEGIN:VEVENT") ||
@@ -97,4 +97,31 @@ func TestImportEventWithoutEnd(t *testing.T) {
 			t.Errorf("the report says:\n%s", all)
 		}
 	})
+}
+
+// A file that ends inside a VEVENT is imported with that event, and the
+// report lists the missing END under what was read in spite of a fault,
+// not as skipped.
+func TestCutShortFileReportsARepair(t *testing.T) {
+	st, p := openStore(t)
+	data := "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:cut\r\nSUMMARY:trunc\r\nDTSTART:20261210T100000Z\r\n"
+	rep, err := Import(context.Background(), st, p, strings.NewReader(data), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Events.Created != 1 {
+		t.Fatalf("created %d events, want the one the file holds", rep.Events.Created)
+	}
+	for _, s := range rep.Skipped {
+		if strings.Contains(s.Reason, "has no END") {
+			t.Errorf("the missing END is listed as skipped: %+v", s)
+		}
+	}
+	var said []string
+	for _, s := range rep.Repaired {
+		said = append(said, s.Reason)
+	}
+	if all := strings.Join(said, "\n"); !strings.Contains(all, "BEGIN:VEVENT has no END:VEVENT; the file ends first, so it is read up to there") {
+		t.Errorf("read in spite of a fault:\n%s", all)
+	}
 }

@@ -942,7 +942,8 @@ func sameDue(a, b task.Due) bool { return a.Moment == b.Moment && a.At.Equal(b.A
 
 // Lost lists what of the object could not be read or kept that its sender
 // would miss in what is stored: a line that is no iCalendar, a component
-// left out, a rule or a recurrence date dropped, a text cut to fit. A server that stores
+// left out or read without its END, a rule or a recurrence date dropped,
+// a text cut to fit. A server that stores
 // objects as they are sent (CalDAV's PUT) refuses an object with any
 // (RFC 4791 §5.3.2.1, valid-calendar-object-resource), rather than keep
 // less than it was given; reminders it cannot keep and the like are not
@@ -951,6 +952,11 @@ func (o *Object) Lost() []Skipped {
 	var out []Skipped
 	for _, s := range o.Skipped {
 		if s.grave || strings.HasSuffix(s.Reason, textCut) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range o.Repaired {
+		if s.grave {
 			out = append(out, s)
 		}
 	}

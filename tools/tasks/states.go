@@ -89,7 +89,7 @@ func occurrenceText(d task.Due) string {
 func reopen(e *tools.Env, id int64) tools.ExecResult {
 	v := newView(e.Zone, e.Now)
 	var t task.Task
-	var already bool
+	var already, completed bool
 	change, err := e.Write(func(tx *store.Tx) error {
 		var err error
 		if t, err = tx.Task(id); err != nil {
@@ -97,6 +97,11 @@ func reopen(e *tools.Env, id int64) tools.ExecResult {
 		}
 		if t.Status == task.Open {
 			already = true
+			if t.Rule != nil {
+				_, n, err := tx.Completions(id, 1)
+				completed = n > 0
+				return err
+			}
 			return nil
 		}
 		last, _, err := tx.Completions(id, 1)
@@ -118,8 +123,13 @@ func reopen(e *tools.Env, id int64) tools.ExecResult {
 		return failed(id, err)
 	}
 	if already {
-		return tools.SuccessWithData(fmt.Sprintf("%s “%s” is already open; nothing changed.", label(id), t.Title),
-			written{Task: v.data(t)})
+		msg := fmt.Sprintf("%s “%s” is already open; nothing changed.", label(id), t.Title)
+		if t.Rule != nil && completed {
+			// A repeating task stays open when completed: it moves on.
+			msg = fmt.Sprintf("%s “%s” is open: it repeats, so completing it moved it on to its next due (%s) rather than closing it; nothing changed. To take that completion back, undo its change (list_changes names it).",
+				label(id), t.Title, v.standing(t))
+		}
+		return tools.SuccessWithData(msg, written{Task: v.data(t)})
 	}
 	t.UpdatedAt = e.Now
 	attach(e, change, id)

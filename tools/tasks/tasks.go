@@ -139,7 +139,7 @@ func ReopenTask() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "reopen_task",
 		Title:       "Reopen a task",
-		Description: "Opens a done task again, taking back its last completion.",
+		Description: "Opens a done task again, taking back its last completion (a repeating task stays open: undo its completion).",
 		Schema:      tools.Schema{Properties: []tools.Property{idProp}, Required: []string{"id"}},
 		Idempotent:  true,
 		Output:      writtenOutput,

@@ -220,6 +220,24 @@ func TestUpdateFields(t *testing.T) {
 	})
 }
 
+// Reopening a repeating task that a completion moved on changes nothing
+// (it is open) and says how to take that completion back, not merely
+// that it is open.
+func TestReopenRepeatingSaysUndo(t *testing.T) {
+	h := newHarness(t, time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC))
+	p := h.paris
+	id := h.add(t, p, `{"title":"Water","due":"2026-12-05T18:00","rrule":"FREQ=DAILY;INTERVAL=3","repeat_from":"completion"}`)
+	if out := h.ok(t, p, "reopen_task", fmt.Sprintf(`{"id":%q}`, id)); !strings.Contains(out, "already open; nothing changed") {
+		t.Errorf("reopen before any completion: %s", out)
+	}
+	h.ok(t, p, "complete_task", fmt.Sprintf(`{"id":%q}`, id))
+	before := h.counts(t)
+	out := h.ok(t, p, "reopen_task", fmt.Sprintf(`{"id":%q}`, id))
+	if !strings.Contains(out, "it repeats") || !strings.Contains(out, "undo its change") || h.counts(t) != before || h.task(t, p, id).Done != 1 {
+		t.Errorf("reopen after a completion: %s", out)
+	}
+}
+
 func TestCompleteReopenDelete(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		h := newHarness(t, time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC))

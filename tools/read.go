@@ -31,8 +31,9 @@ const DefaultDays = 7
 // is 00:00 of that day; a date-only “to” is the end of that day (00:00 of
 // the next), so from=2026-10-05 to=2026-10-05 is that whole day. A missing
 // “from” is today 00:00 (or DefaultDays before “to”); a missing “to” is
-// DefaultDays after “from”. A “to” not after “from” is a failure recorded
-// on a.
+// DefaultDays after “from”. A window reaching past the calendar's last
+// day, 9999-12-31, ends there. A “to” not after “from” is a failure
+// recorded on a.
 func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 	a.SetPastClock() // "from 8am" at 10:00 is this morning, not refused as past
 	fromM, hasFrom := a.Moment("from", zone)
@@ -60,11 +61,27 @@ func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 		start := zone.In(w.From)
 		w.To, _ = zone.Instant(start.Date.AddDays(DefaultDays).At(start.Hour, start.Minute))
 	}
+	// The calendar ends with 9999-12-31 (docs/time.md): a window reaching
+	// past it, such as the default one from its last days, stops there.
+	if end := calendarEnd(zone); w.To.After(end) {
+		w.To = end
+	}
 	if a.Err() == nil && !w.To.After(w.From) {
 		a.Fail("to", fmt.Sprintf("“to” must be after “from”; the window %s to %s is empty, so write a later “to”, such as %s.",
 			fromM, toM, zone.Today(w.From).AddDays(1)))
 	}
 	return w
+}
+
+// calendarEnd is the end of the span the calendar holds, read in zone:
+// the first instant after 9999-12-31 both in UTC and on zone's clock
+// ([tz.Zone.Holds]).
+func calendarEnd(zone tz.Zone) time.Time {
+	end := tz.LastInstant.Add(time.Second)
+	if z := zone.StartOfDay(tz.Date{Year: 10000, Month: time.January, Day: 1}); z.Before(end) {
+		end = z
+	}
+	return end
 }
 
 // Contains reports whether an item spanning [start, end) overlaps w. An

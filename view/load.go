@@ -22,6 +22,15 @@ const (
 	tasksPage  = 100
 )
 
+// WindowError is Load's refusal of the window it is asked for: one
+// sentence saying what to ask for instead.
+type WindowError struct{ msg string }
+
+func (e *WindowError) Error() string { return e.msg }
+
+// lastDay is the calendar's last day: no tool reads past it.
+var lastDay = tz.Date{Year: 9999, Month: time.December, Day: 31}
+
 // Load reads the window from..to (whole days, inclusive, in the person's
 // zone) for the person of tc, through reg's list_events and list_tasks as
 // any front calls them, following next_cursor from page to page. Now is
@@ -33,8 +42,9 @@ const (
 // Overdue holds the open tasks due before from that are overdue at now.
 // Past MaxItems events and tasks the reading stops and the window is Cut.
 //
-// A window longer than MaxDays, or whose to comes before from, is refused
-// with an error of one sentence; a failed tool call returns a *ToolError
+// A window longer than MaxDays, whose to comes before from, or that runs
+// past the calendar's last day (9999-12-31, docs/time.md) is refused with
+// a *WindowError of one sentence; a failed tool call returns a *ToolError
 // with the tool's own sentence; a ctx done stops the reading and returns ctx's error.
 func Load(ctx context.Context, reg *tools.Registry, tc *tools.ToolContext, from, to tz.Date) (Window, error) {
 	if reg == nil || tc == nil {
@@ -43,9 +53,11 @@ func Load(ctx context.Context, reg *tools.Registry, tc *tools.ToolContext, from,
 	n := from.DaysUntil(to) + 1
 	switch {
 	case n < 1:
-		return Window{}, fmt.Errorf("the window ends on %s before it starts on %s; give a last day on or after the first", to, from)
+		return Window{}, &WindowError{fmt.Sprintf("the window ends on %s before it starts on %s; give a last day on or after the first", to, from)}
 	case n > MaxDays:
-		return Window{}, fmt.Errorf("a view shows at most %d days, and %s to %s is %d; ask for fewer days", MaxDays, from, to, n)
+		return Window{}, &WindowError{fmt.Sprintf("a view shows at most %d days, and %s to %s is %d; ask for fewer days", MaxDays, from, to, n)}
+	case to.After(lastDay):
+		return Window{}, &WindowError{fmt.Sprintf("the calendar ends on %s, and this view would run to %s; start it earlier", lastDay, to)}
 	}
 	p, err := tools.CurrentPerson(ctx, tc)
 	if err != nil {

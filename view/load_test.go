@@ -229,9 +229,21 @@ func TestLoadRefuses(t *testing.T) {
 		{from.AddDays(-1), "the window ends on 2026-10-04 before it starts on 2026-10-05; give a last day on or after the first"},
 		{from.AddDays(view.MaxDays), "a view shows at most 42 days, and 2026-10-05 to 2026-11-16 is 43; ask for fewer days"},
 	} {
-		if _, err := view.Load(env.Ctx, env.Reg, tc, from, c.to); err == nil || err.Error() != c.want {
-			t.Errorf("to %s: %v; want %q", c.to, err, c.want)
+		var we *view.WindowError
+		if _, err := view.Load(env.Ctx, env.Reg, tc, from, c.to); err == nil || err.Error() != c.want || !errors.As(err, &we) {
+			t.Errorf("to %s: %v; want %q as a *view.WindowError", c.to, err, c.want)
 		}
+	}
+	// The calendar's last days: a window running into the year 10000 is
+	// refused (the grid of a week or a month from 9999-12-31 would).
+	last := date("9999-12-31")
+	var we *view.WindowError
+	if _, err := view.Load(env.Ctx, env.Reg, tc, last.AddDays(-4), last.AddDays(2)); !errors.As(err, &we) ||
+		err.Error() != "the calendar ends on 9999-12-31, and this view would run to 10000-01-02; start it earlier" {
+		t.Errorf("a window into the year 10000: %v", err)
+	}
+	if w, err := view.Load(env.Ctx, env.Reg, tc, last.AddDays(-4), last); err != nil || len(w.Days) != 5 {
+		t.Errorf("the calendar's last five days: %v", err)
 	}
 	if _, err := view.Load(env.Ctx, env.Reg, tc, from, from.AddDays(view.MaxDays-1)); err != nil {
 		t.Errorf("MaxDays: %v", err)

@@ -107,7 +107,10 @@ func (a *app) runAgenda(cmd *cobra.Command, from string, days int, asJSON bool) 
 	reg.Log = a.log
 	w, err := view.Load(cmd.Context(), reg, a.toolContext(st, p), first, first.AddDays(days-1))
 	var te *view.ToolError
+	var we *view.WindowError
 	switch {
+	case errors.As(err, &we):
+		return failf(exitInvalid, "%s.", we.Error())
 	case errors.As(err, &te):
 		// The code `assistant call` gives for the same failure.
 		code := te.Result.Code

@@ -98,6 +98,10 @@ func TestAgendaFlags(t *testing.T) {
 	runArgs("agenda", "--days", "0").want(t, "--days 0", exitInvalid, "“--days” takes 1 to 42 days, not 0")
 	runArgs("agenda", "--days", "43").want(t, "--days 43", exitInvalid, "“--days” takes 1 to 42 days, not 43")
 	runArgs("agenda", "--from", "blursday").want(t, "--from blursday", exitInvalid, "“--from” must be a day")
+	// The calendar's end: one sentence and exit 1, for the grids too.
+	runArgs("agenda", "--from", "9999-12-30", "--days", "5").want(t, "agenda past 9999", exitInvalid, "the calendar ends on 9999-12-31, and this view would run to 10000-01-03")
+	runArgs("week", "--from", "9999-12-31").want(t, "week of 9999-12-31", exitInvalid, "the calendar ends on 9999-12-31")
+	runArgs("month", "--from", "9999-12-31").want(t, "month of 9999-12-31", exitInvalid, "the calendar ends on 9999-12-31")
 	runArgs("today", "extra").want(t, "today extra", exitUsage)
 
 	// --from reads words at the run's clock (Monday 5 October).

@@ -103,6 +103,10 @@ func (a *app) runGrid(cmd *cobra.Command, f gridFlags, month bool) error {
 	}
 	w, err := view.Load(cmd.Context(), reg, tc, from, to)
 	if err != nil {
+		var we *view.WindowError
+		if errors.As(err, &we) {
+			return failf(exitInvalid, "%s.", we.Error())
+		}
 		if errors.Is(err, context.Canceled) {
 			return fail(exitCancelled, err)
 		}

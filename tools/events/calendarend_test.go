@@ -70,3 +70,21 @@ func TestCalendarEndStoredRow(t *testing.T) {
 		e.ok(e.alice, "delete_event", `{"id":"e1"}`)
 	})
 }
+
+// A window that would reach past 9999-12-31, such as the default week
+// from the calendar's last day, stops there: no day, slot or heading of
+// the year 10000 is shown.
+func TestWindowStopsAtCalendarEnd(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range [][2]string{
+		{"list_events", `{"from":"9999-12-31"}`},
+		{"list_events", `{"from":"9999-12-27","to":"9999-12-31"}`},
+		{"find_free_time", `{"from":"9999-12-31"}`},
+		{"find_free_time", `{"from":"9999-12-28"}`},
+	} {
+		res := e.ok(e.bob, c[0], c[1])
+		if out := res.TextOut(); strings.Contains(out, "10000") {
+			t.Errorf("%s %s reaches the year 10000:\n%s", c[0], c[1], out)
+		}
+	}
+}

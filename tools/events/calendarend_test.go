@@ -88,3 +88,15 @@ func TestWindowStopsAtCalendarEnd(t *testing.T) {
 		}
 	}
 }
+
+// A repeating event that starts more than a hundred years ahead still
+// names its next occurrences, as a nearer one does.
+func TestFarSeriesNamesItsNext(t *testing.T) {
+	e := newEnv(t)
+	for _, start := range []string{"2127-12-01T10:00", "2400-02-29"} {
+		out := e.ok(e.bob, "add_event", `{"title":"Far","start":"`+start+`","rrule":"FREQ=WEEKLY","allow_duplicate":true}`).TextOut()
+		if !strings.Contains(out, "Next: ") || strings.Contains(out, "no occurrences after now") {
+			t.Errorf("add_event from %s:\n%s", start, out)
+		}
+	}
+}

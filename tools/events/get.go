@@ -54,9 +54,14 @@ type exceptionData struct {
 }
 
 // upcoming returns up to n occurrences of e that end after from, in
-// order, looking at most a hundred years ahead.
+// order, looking at most a hundred years past from or past e's first
+// occurrence, whichever is later (a series may start further ahead).
 func upcoming(e *event, ovs map[string]*override, person tz.Zone, from time.Time, n int) []occ {
-	return firstOccs(e, ovs, person, tools.Window{From: from, To: from.AddDate(100, 0, 0)}, n)
+	lo := from
+	if first, _, _ := calendar.Bounds(e, ovs); first.After(lo) {
+		lo = first
+	}
+	return firstOccs(e, ovs, person, tools.Window{From: lo, To: lo.AddDate(100, 0, 0)}, n)
 }
 
 // describe gives e whole in lines for the model, and as Data.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -861,4 +863,29 @@ func TestMultigetTakesTheHrefsListed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// An iPhone's event with a structured location is stored as it comes:
+// Apple writes a “;” in the unquoted X-TITLE parameter of
+// X-APPLE-STRUCTURED-LOCATION as “\;”, which was read as the end of the
+// parameter and the whole object refused, so the phone could not save
+// it. The property is given back, its parameter quoted.
+func TestAppleStructuredLocationIsKept(t *testing.T) {
+	dir := os.Getenv("ASSISTANT_TESTDATA")
+	if dir == "" {
+		t.Skip("ASSISTANT_TESTDATA is unset; set it to the shared test data folder to PUT the real-world iPhone sample")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "ics", "apple-iphone-structured-location.ics"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := open(t)
+	if code, _, body := f.as("PUT", events1+"iphone.ics", calHeader, string(b)); code != 201 {
+		t.Fatalf("PUT of the iPhone's event: %d %s", code, body)
+	}
+	code, _, body := f.as("GET", events1+"iphone.ics", nil, "")
+	unfolded := strings.ReplaceAll(body, "\r\n ", "")
+	if code != 200 || !strings.Contains(unfolded, `X-TITLE="Hauptstraße 1-5\; 4041 Linz"`) || !strings.Contains(unfolded, ":geo:48.309978,14.283197") {
+		t.Errorf("GET of the iPhone's event: %d\n%s", code, body)
+	}
 }

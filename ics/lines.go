@@ -436,6 +436,24 @@ func decodeLine(s string) (ical.Prop, string) {
 // splitLine is decodeLine giving the name (upper case) and the value,
 // and the parameters into *params when params is not nil (nil when
 // there are none): the same grammar, the same reasons.
+// unquotedEnd is where the unquoted parameter value at the start of s
+// ends: the index of its first “;”, “:”, “,” or “"”, or -1. A character
+// after a backslash is the value's own: Apple's calendars write a “;” or
+// “,” in such a value as “\;” (X-APPLE-STRUCTURED-LOCATION's X-TITLE),
+// where RFC 5545 §3.2 would quote the value, and the line is read as
+// they mean it rather than as parameters that cannot be.
+func unquotedEnd(s string) int {
+	for j := 0; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case ';', ':', ',', '"':
+			return j
+		}
+	}
+	return -1
+}
+
 func splitLine(s string, params *ical.Params) (name, value, reason string) {
 	i := nameEnd(s)
 	if i < 0 {
@@ -466,7 +484,7 @@ func splitLine(s string, params *ical.Params) (name, value, reason string) {
 				}
 				v, s = s[1:1+end], s[2+end:]
 			} else {
-				end := strings.IndexAny(s, ";:,\"")
+				end := unquotedEnd(s)
 				if end < 0 {
 					return "", "", "parameter " + pname + " runs to the end of the line, so " + name + " has no value"
 				}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	ical "github.com/emersion/go-ical"
+
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -72,5 +74,30 @@ func TestUnescapeText(t *testing.T) {
 		if got := unescapeText(in); got != want {
 			t.Errorf("unescapeText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A backslash in an unquoted parameter value keeps the character after
+// it in the value, as Apple's calendars write a “;” there
+// (X-APPLE-STRUCTURED-LOCATION's X-TITLE): the line is read whole, the
+// parameters as meant, and nothing is listed.
+func TestBackslashInParameterValue(t *testing.T) {
+	var params ical.Params
+	name, value, reason := splitLine(`X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-TITLE=Hauptstraße 1-5\; 4041 Linz;X-APPLE-RADIUS=70.5:geo:48.3,14.2`, &params)
+	if reason != "" || name != "X-APPLE-STRUCTURED-LOCATION" || value != "geo:48.3,14.2" {
+		t.Fatalf("name %q value %q reason %q", name, value, reason)
+	}
+	if got := params["X-TITLE"]; len(got) != 1 || got[0] != `Hauptstraße 1-5\; 4041 Linz` || params.Get("X-APPLE-RADIUS") != "70.5" {
+		t.Errorf("params %v", params)
+	}
+	// A "\," does not split the value in two either; a bare "," does.
+	params = nil
+	if _, _, reason := splitLine(`X-A;X-B=one\,two,three:v`, &params); reason != "" || len(params["X-B"]) != 2 || params["X-B"][0] != `one\,two` {
+		t.Errorf("params %v, reason %q", params, reason)
+	}
+	cal := DecodeBytes([]byte("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20261005T090000Z\r\n"+
+		"X-APPLE-STRUCTURED-LOCATION;X-TITLE=Main St\\; Linz:geo:48.3,14.2\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"), DecodeOptions{Zone: tz.MustZone("Europe/Vienna")})
+	if len(cal.Events) != 1 || len(cal.Skipped) != 0 || len(cal.Repaired) != 0 {
+		t.Errorf("events %d, skipped %+v, repaired %+v", len(cal.Events), cal.Skipped, cal.Repaired)
 	}
 }

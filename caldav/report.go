@@ -82,9 +82,11 @@ func shapeOf(pr propRequest) (dataShape, error) {
 	return d, nil
 }
 
+// tooLong refuses a span of what (an element named after RFC 4791: an
+// expand, a time-range) longer than the server reads.
 func tooLong(what string) error {
 	return &httpError{code: http.StatusForbidden, precondition: "C:max-date-time",
-		msg: fmt.Sprintf("A %s spans at most 5 years; ask for a shorter one.", what)}
+		msg: fmt.Sprintf("The %s spans at most 5 years; ask for a shorter one.", what)}
 }
 
 // props are the properties of one resource for a report, with its

@@ -2,6 +2,8 @@ package caldav
 
 import (
 	"bytes"
+	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/emersion/go-ical"
@@ -25,10 +27,13 @@ type propFilter struct {
 }
 
 // readPropFilters reads the prop-filters directly under comp, the
-// comp-filter of the collection's component (VEVENT or VTODO).
-func readPropFilters(comp *node) []propFilter {
+// comp-filter of the collection's component (VEVENT or VTODO). A
+// text-match names a collation of RFC 4790 this server has
+// (i;ascii-casemap, the default, or i;octet) or none; another is refused
+// with the supported-collation precondition (RFC 4791 §7.5.1).
+func readPropFilters(comp *node) ([]propFilter, error) {
 	if comp == nil {
-		return nil
+		return nil, nil
 	}
 	var out []propFilter
 	for _, c := range comp.children {
@@ -45,11 +50,18 @@ func readPropFilters(comp *node) []propFilter {
 			f.match = true
 			f.text = tm.text
 			f.negate = strings.EqualFold(tm.attr("negate-condition"), "yes")
-			f.octet = tm.attr("collation") == "i;octet"
+			switch c := tm.attr("collation"); c {
+			case "", "i;ascii-casemap":
+			case "i;octet":
+				f.octet = true
+			default:
+				return nil, &httpError{code: http.StatusForbidden, precondition: "C:supported-collation",
+					msg: fmt.Sprintf("The collation “%s” is not one this server has; leave it out, or write i;ascii-casemap or i;octet.", clip(c))}
+			}
 		}
 		out = append(out, f)
 	}
-	return out
+	return out, nil
 }
 
 // matchesProps reports whether the calendar object in body passes fs:
@@ -106,8 +118,20 @@ func (f propFilter) holds(comp *ical.Component) bool {
 		if f.octet {
 			found = found || strings.Contains(v, f.text)
 		} else {
-			found = found || strings.Contains(strings.ToLower(v), strings.ToLower(f.text))
+			found = found || strings.Contains(asciiLower(v), asciiLower(f.text))
 		}
 	}
 	return found != f.negate
+}
+
+// asciiLower is s with A to Z as a to z and every other byte as it is:
+// the i;ascii-casemap collation (RFC 4790 §9.2), which folds no other
+// letter.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, s)
 }

@@ -2,6 +2,7 @@ package caldav
 
 import (
 	"encoding/xml"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,7 @@ func TestMatchesProps(t *testing.T) {
 		{`<C:prop-filter name="SUMMARY"><C:text-match>Dentist</C:text-match></C:prop-filter>`, false},
 		{`<C:prop-filter name="SUMMARY"><C:text-match collation="i;octet">late</C:text-match></C:prop-filter>`, false},
 		{`<C:prop-filter name="SUMMARY"><C:text-match collation="i;octet">Late</C:text-match></C:prop-filter>`, true},
+		{`<C:prop-filter name="SUMMARY"><C:text-match collation="i;ascii-casemap">LATE YOGA</C:text-match></C:prop-filter>`, true},
 		{`<C:prop-filter name="UID"><C:text-match>yoga@example</C:text-match></C:prop-filter>`, true},
 		{`<C:prop-filter name="LOCATION"><C:text-match>studio, 2nd</C:text-match></C:prop-filter>`, true}, // unescaped
 		// Both filters on one component: the override has no LOCATION.
@@ -45,8 +47,50 @@ func TestMatchesProps(t *testing.T) {
 		if comp.name != (xml.Name{Space: nsCalDAV, Local: "comp-filter"}) {
 			t.Fatalf("parsed %v", comp.name)
 		}
-		if got := matchesProps(body, "VEVENT", readPropFilters(comp)); got != c.want {
+		fs, err := readPropFilters(comp)
+		if err != nil {
+			t.Fatalf("%s: %v", c.filters, err)
+		}
+		if got := matchesProps(body, "VEVENT", fs); got != c.want {
 			t.Errorf("%s: %v, want %v", c.filters, got, c.want)
 		}
+	}
+}
+
+// i;ascii-casemap folds A to Z alone (RFC 4790 §9.2): “CAFÉ” is not
+// “Café”; a collation the server does not have is refused with
+// supported-collation (RFC 4791 §7.5.1).
+func TestTextMatchCollations(t *testing.T) {
+	body := []byte("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:c@example\r\nDTSTAMP:20261001T080000Z\r\n" +
+		"DTSTART:20261005T160000Z\r\nSUMMARY:Café\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+	for _, c := range []struct {
+		text, collation string
+		want            bool
+	}{
+		{"CAFÉ", "i;ascii-casemap", false},
+		{"CAFé", "i;ascii-casemap", true},
+		{"CAFé", "", true},
+		{"Café", "i;octet", true},
+		{"café", "i;octet", false},
+	} {
+		comp, err := parseXML(strings.NewReader(`<C:comp-filter xmlns:C="` + nsCalDAV + `" name="VEVENT"><C:prop-filter name="SUMMARY"><C:text-match collation="` + c.collation + `">` + c.text + `</C:text-match></C:prop-filter></C:comp-filter>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := readPropFilters(comp)
+		if err != nil {
+			t.Fatalf("%s %q: %v", c.collation, c.text, err)
+		}
+		if got := matchesProps(body, "VEVENT", fs); got != c.want {
+			t.Errorf("%s %q: %v, want %v", c.collation, c.text, got, c.want)
+		}
+	}
+	comp, err := parseXML(strings.NewReader(`<C:comp-filter xmlns:C="` + nsCalDAV + `" name="VEVENT"><C:prop-filter name="SUMMARY"><C:text-match collation="i;foo">yoga</C:text-match></C:prop-filter></C:comp-filter>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var he *httpError
+	if _, err := readPropFilters(comp); !errors.As(err, &he) || he.code != 403 || he.precondition != "C:supported-collation" || !strings.Contains(he.msg, "i;foo") {
+		t.Errorf("collation i;foo: %v", err)
 	}
 }

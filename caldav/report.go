@@ -240,7 +240,10 @@ func (s *server) query(w http.ResponseWriter, r *http.Request, p *who, t target,
 	}
 	comp := vcal.child(nsCalDAV, "comp-filter")
 	var win window
-	pfs := readPropFilters(comp)
+	pfs, err := readPropFilters(comp)
+	if err != nil {
+		return err
+	}
 	if comp != nil {
 		if !strings.EqualFold(comp.attr("name"), kindOf(t.collection)) {
 			// Another component: this collection holds none.

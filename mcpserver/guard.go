@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -173,7 +174,7 @@ func checkMessages(body []byte) (id json.RawMessage, code int64, msg string) {
 	if bad := badID(body); bad != "" {
 		return idOf(body), jsonrpc.CodeInvalidRequest, bad
 	}
-	if bad := hollowAnswer(dm); bad != "" {
+	if bad := cmp.Or(hollowAnswer(dm), idlessRequest(dm)); bad != "" {
 		return idOf(body), jsonrpc.CodeInvalidRequest, bad
 	}
 	if r, ok := dm.(*jsonrpc.Request); ok {

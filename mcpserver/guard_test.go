@@ -307,6 +307,10 @@ func TestHTTPProtocolErrors(t *testing.T) {
 		// Neither a call nor an answer: the SDK took it for an answer and
 		// said 202 with nothing.
 		{"an id alone", `{"jsonrpc":"2.0","id":7}`, -32600, "7"},
+		// A call without an id would go unanswered; the SDK's sentence
+		// said to send initialize first, which HTTP here never needs.
+		{"a call without an id", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"whoami"}}`, -32600, "null"},
+		{"a call with a null id", `{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "null"},
 	} {
 		res, body := rawPost(t, ts.URL, "tok-ada", c.body)
 		var r reply
@@ -318,6 +322,11 @@ func TestHTTPProtocolErrors(t *testing.T) {
 			t.Errorf("%s: error %d with id %s, want %d with id %s", c.name, r.Error.Code, r.ID, c.code, c.id)
 		}
 		checkOwnWords(t, c.name, r.Error.Message)
+		if strings.Contains(c.name, "without an id") || strings.Contains(c.name, "null id") {
+			if !strings.Contains(r.Error.Message, "needs an “id”") || strings.Contains(r.Error.Message, "initialize") {
+				t.Errorf("%s: %q, want it to ask for an id", c.name, r.Error.Message)
+			}
+		}
 	}
 	if n := ran.n.Load(); n != 0 {
 		t.Errorf("%d tools ran", n)

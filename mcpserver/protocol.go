@@ -216,6 +216,18 @@ func badParams(r *jsonrpc.Request) string {
 	return ""
 }
 
+// idlessRequest words why m, a message with a method that is no
+// notification (not notifications/…) and no id (or a null one), is no
+// MCP request: MCP 2025-06-18 gives every request a string or number id,
+// and without one the call would go unanswered; "" when m is not such a
+// message.
+func idlessRequest(m jsonrpc.Message) string {
+	if r, ok := m.(*jsonrpc.Request); ok && !r.ID.IsValid() && !strings.HasPrefix(r.Method, "notifications/") {
+		return prefixInvalidRequest + fmt.Sprintf("“%s” is a request, which needs an “id” (a string or a number) for its answer, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}.", cut(r.Method, 40), cut(r.Method, 40))
+	}
+	return ""
+}
+
 // hollowAnswer words why m, a message with an id and no method (an
 // answer, to the SDK), is no JSON-RPC message when it has neither a
 // result nor an error (JSON-RPC 2.0 §5: exactly one of them); "" when it

@@ -498,3 +498,31 @@ func TestServeIOHollowAnswerRefused(t *testing.T) {
 		t.Fatalf("the call after it: %+v", r)
 	}
 }
+
+// A call without an id (or with a null one) is refused with -32600
+// asking for an id: it would otherwise run and go unanswered. A
+// notification still needs none.
+func TestServeIOIdlessRequestRefused(t *testing.T) {
+	var ran calls
+	p := startRaw(t, testRegistry(&ran), &lineTransport{})
+	p.send(t, rawInit, rawInitialized)
+	p.reply(t)
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"whoami"}}`,
+		`{"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"whoami"}}`,
+		`[{"jsonrpc":"2.0","method":"tools/list"}]`,
+	} {
+		p.send(t, line)
+		r := p.reply(t)
+		if r.Error == nil || r.Error.Code != -32600 || !strings.Contains(r.Error.Message, "needs an “id”") {
+			t.Errorf("%s: %+v, want -32600 asking for an id", line, r)
+		}
+	}
+	if n := ran.n.Load(); n != 0 {
+		t.Errorf("%d tools ran", n)
+	}
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`, rawWhoami(4))
+	if r := p.reply(t); string(r.ID) != "4" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Fatalf("the call after a notification: %+v", r)
+	}
+}

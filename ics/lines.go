@@ -437,16 +437,19 @@ func decodeLine(s string) (ical.Prop, string) {
 // and the parameters into *params when params is not nil (nil when
 // there are none): the same grammar, the same reasons.
 // unquotedEnd is where the unquoted parameter value at the start of s
-// ends: the index of its first “;”, “:”, “,” or “"”, or -1. A character
-// after a backslash is the value's own: Apple's calendars write a “;” or
-// “,” in such a value as “\;” (X-APPLE-STRUCTURED-LOCATION's X-TITLE),
-// where RFC 5545 §3.2 would quote the value, and the line is read as
-// they mean it rather than as parameters that cannot be.
+// ends: the index of its first “;”, “:”, “,” or “"”, or -1. A “;” or “,”
+// after a backslash is the value's own: Apple's calendars write them so
+// in such a value (X-APPLE-STRUCTURED-LOCATION's X-TITLE, “1-5\; 4041
+// Linz”), where RFC 5545 §3.2 would quote the value, and the line is read
+// as they mean it rather than as parameters that cannot be. A “:” ends
+// the parameters even after a backslash, as RFC 5545 reads it.
 func unquotedEnd(s string) int {
 	for j := 0; j < len(s); j++ {
 		switch s[j] {
 		case '\\':
-			j++
+			if j+1 < len(s) && (s[j+1] == ';' || s[j+1] == ',') {
+				j++
+			}
 		case ';', ':', ',', '"':
 			return j
 		}

@@ -90,6 +90,15 @@ func TestBackslashInParameterValue(t *testing.T) {
 	if got := params["X-TITLE"]; len(got) != 1 || got[0] != `Hauptstraße 1-5\; 4041 Linz` || params.Get("X-APPLE-RADIUS") != "70.5" {
 		t.Errorf("params %v", params)
 	}
+	// A ":" after a backslash still ends the parameters (RFC 5545), and a
+	// quote after one is still no part of an unquoted value.
+	params = nil
+	if _, value, reason := splitLine(`X-A;X-T=end\:geo:48.3`, &params); reason != "" || value != "geo:48.3" || params.Get("X-T") != `end\` {
+		t.Errorf("backslash before the colon: value %q, params %v, reason %q", value, params, reason)
+	}
+	if _, _, reason := splitLine(`X-A;X-T=a\"d:v`, nil); reason == "" {
+		t.Error("a quote in an unquoted value was read")
+	}
 	// A "\," does not split the value in two either; a bare "," does.
 	params = nil
 	if _, _, reason := splitLine(`X-A;X-B=one\,two,three:v`, &params); reason != "" || len(params["X-B"]) != 2 || params["X-B"][0] != `one\,two` {

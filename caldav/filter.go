@@ -41,6 +41,18 @@ func readPropFilters(comp *node) ([]propFilter, error) {
 			continue
 		}
 		f := propFilter{name: strings.ToUpper(strings.TrimSpace(c.attr("name")))}
+		// Every text-match names a collation this server has, also one
+		// of a param-filter, which is not read.
+		for _, pf := range append([]*node{c}, c.children...) {
+			if pf != c && (pf.name.Space != nsCalDAV || pf.name.Local != "param-filter") {
+				continue
+			}
+			if tm := pf.child(nsCalDAV, "text-match"); tm != nil {
+				if err := knownCollation(tm.attr("collation")); err != nil {
+					return nil, err
+				}
+			}
+		}
 		switch tm := c.child(nsCalDAV, "text-match"); {
 		case c.child(nsCalDAV, "is-not-defined") != nil:
 			f.undefined = true
@@ -50,14 +62,7 @@ func readPropFilters(comp *node) ([]propFilter, error) {
 			f.match = true
 			f.text = tm.text
 			f.negate = strings.EqualFold(tm.attr("negate-condition"), "yes")
-			switch c := tm.attr("collation"); c {
-			case "", "i;ascii-casemap":
-			case "i;octet":
-				f.octet = true
-			default:
-				return nil, &httpError{code: http.StatusForbidden, precondition: "C:supported-collation",
-					msg: fmt.Sprintf("The collation “%s” is not one this server has; leave it out, or write i;ascii-casemap or i;octet.", clip(c))}
-			}
+			f.octet = tm.attr("collation") == "i;octet"
 		}
 		out = append(out, f)
 	}
@@ -134,4 +139,16 @@ func asciiLower(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// knownCollation refuses a text-match collation other than
+// i;ascii-casemap (the default, also when c is "") and i;octet, the two
+// RFC 4791 §7.5.1 requires, with the supported-collation precondition.
+func knownCollation(c string) error {
+	switch c {
+	case "", "i;ascii-casemap", "i;octet":
+		return nil
+	}
+	return &httpError{code: http.StatusForbidden, precondition: "C:supported-collation",
+		msg: fmt.Sprintf("The collation “%s” is not one this server has; leave it out, or write i;ascii-casemap or i;octet.", clip(c))}
 }

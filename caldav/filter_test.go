@@ -85,12 +85,17 @@ func TestTextMatchCollations(t *testing.T) {
 			t.Errorf("%s %q: %v, want %v", c.collation, c.text, got, c.want)
 		}
 	}
-	comp, err := parseXML(strings.NewReader(`<C:comp-filter xmlns:C="` + nsCalDAV + `" name="VEVENT"><C:prop-filter name="SUMMARY"><C:text-match collation="i;foo">yoga</C:text-match></C:prop-filter></C:comp-filter>`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var he *httpError
-	if _, err := readPropFilters(comp); !errors.As(err, &he) || he.code != 403 || he.precondition != "C:supported-collation" || !strings.Contains(he.msg, "i;foo") {
-		t.Errorf("collation i;foo: %v", err)
+	for _, f := range []string{
+		`<C:prop-filter name="SUMMARY"><C:text-match collation="i;foo">yoga</C:text-match></C:prop-filter>`,
+		`<C:prop-filter name="ATTENDEE"><C:param-filter name="PARTSTAT"><C:text-match collation="i;foo">ACCEPTED</C:text-match></C:param-filter></C:prop-filter>`,
+	} {
+		comp, err := parseXML(strings.NewReader(`<C:comp-filter xmlns:C="` + nsCalDAV + `" name="VEVENT">` + f + `</C:comp-filter>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var he *httpError
+		if _, err := readPropFilters(comp); !errors.As(err, &he) || he.code != 403 || he.precondition != "C:supported-collation" || !strings.Contains(he.msg, "i;foo") {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }

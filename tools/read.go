@@ -73,12 +73,13 @@ func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 	return w
 }
 
-// calendarEnd is the end of the span the calendar holds, read in zone:
-// the first instant after 9999-12-31 both in UTC and on zone's clock
-// ([tz.Zone.Holds]).
+// calendarEnd is where a window stops at the end of the span the
+// calendar holds, read in zone: the last second of 9999-12-31 in UTC or on
+// zone's clock, whichever comes first ([tz.Zone.Holds]), so that the
+// window's end still reads with a four-digit year (RFC 3339) in both.
 func calendarEnd(zone tz.Zone) time.Time {
-	end := tz.LastInstant.Add(time.Second)
-	if z := zone.StartOfDay(tz.Date{Year: 10000, Month: time.January, Day: 1}); z.Before(end) {
+	end := tz.LastInstant
+	if z := zone.StartOfDay(tz.Date{Year: 10000, Month: time.January, Day: 1}).Add(-time.Second); z.Before(end) {
 		end = z
 	}
 	return end

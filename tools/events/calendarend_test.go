@@ -82,9 +82,11 @@ func TestWindowStopsAtCalendarEnd(t *testing.T) {
 		{"find_free_time", `{"from":"9999-12-31"}`},
 		{"find_free_time", `{"from":"9999-12-28"}`},
 	} {
-		res := e.ok(e.bob, c[0], c[1])
-		if out := res.TextOut(); strings.Contains(out, "10000") {
-			t.Errorf("%s %s reaches the year 10000:\n%s", c[0], c[1], out)
+		for _, who := range []tools.Person{e.alice, e.bob} {
+			res := e.ok(who, c[0], c[1])
+			if out := res.TextOut() + string(res.Data); strings.Contains(out, "10000") {
+				t.Errorf("%s %s for %s reaches the year 10000:\n%s", c[0], c[1], who.Zone.Name(), out)
+			}
 		}
 	}
 }

@@ -87,6 +87,31 @@ func TestExportDayExDateOnTimedSeries(t *testing.T) {
 	}
 }
 
+// A day-only EXDATE (or RDATE) beside the date-time of that day's
+// occurrence on a timed series writes one value, not the same twice.
+func TestExportDayAndTimeOfOneOccurrenceOnce(t *testing.T) {
+	berlin := tz.MustZone("Europe/Berlin")
+	e := Event{UID: "x", Summary: "X", Zone: berlin, Start: civil("2026-01-12T10:00"), End: civil("2026-01-12T11:00"),
+		Rule:    recur.MustRule("FREQ=DAILY;COUNT=10"),
+		ExDates: []tz.Moment{civil("2026-01-14"), civil("2026-01-14T10:00")},
+		RDates:  []tz.Moment{civil("2026-01-30"), civil("2026-01-30T10:00")}}
+	b := encodeOne(t, e)
+	for prop, want := range map[string]string{
+		"EXDATE": "EXDATE;TZID=Europe/Berlin:20260114T100000",
+		"RDATE":  "RDATE;TZID=Europe/Berlin:20260130T100000",
+	} {
+		var mine []string
+		for _, l := range linesOf(b, prop) {
+			if strings.Contains(l, "TZID=Europe/Berlin:2026") {
+				mine = append(mine, l)
+			}
+		}
+		if got := strings.Join(mine, "\n"); got != want {
+			t.Errorf("%s lines:\n%s\nwant\n%s", prop, got, want)
+		}
+	}
+}
+
 // Each VTIMEZONE starts at or before the earliest DTSTART that uses it
 // (RFC 5545 erratum 3740): Chatham's DTSTART two days before its April
 // change is covered by an observance with Chatham's summer offset.

@@ -759,6 +759,11 @@ func TestRepeatingTodoWithoutDueIsRefused(t *testing.T) {
 			if code != 403 || !strings.Contains(body, "needs a DUE") || strings.Contains(body, "imported") {
 				t.Errorf("PUT of a repeating VTODO without DUE (%s): %d %s", name, code, body)
 			}
+			// The sentence names the RRULE's line.
+			line := strings.Count(todo[:strings.Index(todo, "RRULE:")], "\n") + 1
+			if !strings.Contains(body, fmt.Sprintf("Line %d of the object", line)) {
+				t.Errorf("PUT of %s: the refusal does not name the RRULE's line %d: %s", name, line, body)
+			}
 		}
 		if res := f.call("list_tasks", `{}`); strings.Contains(res.Out, "Water the plants") {
 			t.Errorf("a refused VTODO was stored: %s", res.Out)

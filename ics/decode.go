@@ -690,6 +690,9 @@ func (d *decoder) task(n *node) {
 		}
 	}
 	t.Rule = d.rule(n, uid)
+	if t.Rule != nil {
+		t.RuleLine = n.propLine("RRULE", 0)
+	}
 	t.FromCompletion = strings.EqualFold(strings.TrimSpace(d.text(n, "X-ASSISTANT-REPEAT-FROM")), "COMPLETION")
 	if t.Rule != nil && !t.HasDue && !t.HasStart {
 		d.loseRule(n, uid, "a repeating task needs a DUE to repeat from; imported without repeating",

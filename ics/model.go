@@ -184,6 +184,9 @@ type Task struct {
 	// StartLine is the line of DTSTART (0 when absent): the store has no
 	// task start, so an import lists it there as not kept.
 	StartLine int
+	// RuleLine is the line of the RRULE kept (0 when none): where a
+	// report names a rule the task cannot keep.
+	RuleLine int
 	// Zone is the zone of a timed due (or start): its TZID's IANA zone,
 	// UTC for "Z" times, the person's zone for floating times.
 	Zone     tz.Zone

@@ -218,6 +218,7 @@ func compareCalendars(t *testing.T, seed int64, want, got *Calendar) {
 		w, g := want.Tasks[i], got.Tasks[i]
 		w.Line, g.Line = 0, 0
 		w.StartLine, g.StartLine = 0, 0
+		w.RuleLine, g.RuleLine = 0, 0
 		w.Zone, g.Zone = tz.Zone{}, tz.Zone{}
 		wz, gz := want.Tasks[i].Zone.Name(), got.Tasks[i].Zone.Name()
 		if !reflect.DeepEqual(w, g) || (w.HasDue && w.Due.HasTime && wz != gz) {

@@ -1,6 +1,7 @@
 package ics
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -507,7 +508,7 @@ func planTask(t *Task, person tz.Zone, now time.Time, skip func(line int, comp, 
 		skip(t.StartLine, "VTODO", t.UID, "DTSTART of a to-do is not kept (tasks have a due, not a start); it was used only as the base of the to-do's alarms")
 	}
 	if t.Rule != nil && !t.HasDue {
-		lose(t.Line, "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)",
+		lose(cmp.Or(t.RuleLine, t.Line), "VTODO", t.UID, "a repeating task without DUE is imported without repeating (tasks repeat from their due)",
 			"a repeating to-do needs a DUE to repeat from (tasks repeat from their due)")
 		t.Rule = nil
 	}

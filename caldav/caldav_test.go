@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -489,6 +490,10 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	if code, _, _ := f.as("DELETE", events1+"e1.ics", nil, ""); code != 403 {
 		t.Errorf("DELETE on a read-only server: %d", code)
 	}
+	// OPTIONS offers no write there.
+	if _, h, _ := f.as("OPTIONS", events1+"e1.ics", nil, ""); h.Get("Allow") == "" || strings.Contains(h.Get("Allow"), "PUT") || strings.Contains(h.Get("Allow"), "DELETE") {
+		t.Errorf("OPTIONS on a read-only server allows %q", h.Get("Allow"))
+	}
 	code, _, body := f.as("PROPFIND", events1, map[string]string{"Depth": "0"}, `<propfind xmlns="DAV:"><prop><current-user-privilege-set/></prop></propfind>`)
 	if code != 207 || strings.Contains(body, "<D:write/>") || !strings.Contains(body, "<D:read/>") {
 		t.Errorf("privileges on a read-only server: %d %s", code, body)
@@ -892,5 +897,36 @@ func TestAppleStructuredLocationIsKept(t *testing.T) {
 	unfolded := strings.ReplaceAll(body, "\r\n ", "")
 	if code != 200 || !strings.Contains(unfolded, `X-TITLE="Hauptstraße 1-5\; 4041 Linz"`) || !strings.Contains(unfolded, ":geo:48.309978,14.283197") {
 		t.Errorf("GET of the iPhone's event: %d\n%s", code, body)
+	}
+}
+
+// OPTIONS lists only what the server serves where it is asked: no DELETE
+// or MKCOL on a collection or above (both are refused 403 there), and no
+// writes on a read-only server.
+func TestOptionsAllowWhatIsServed(t *testing.T) {
+	f := open(t)
+	if code, _, body := f.as("PUT", events1+"o.ics", calHeader, object("o", "O", "")); code != 201 {
+		t.Fatalf("PUT: %d %s", code, body)
+	}
+	for _, path := range []string{
+		"/dav/me/",
+		"/dav/me/calendars/",
+		events1,
+		"/dav/me/calendars/tasks/",
+		events1 + "o.ics",
+	} {
+		code, h, body := f.as("OPTIONS", path, nil, "")
+		allow := h.Get("Allow")
+		if code >= 300 || allow == "" {
+			t.Errorf("OPTIONS %s: %d %q %s", path, code, allow, body)
+			continue
+		}
+		methods := strings.Split(strings.ReplaceAll(allow, " ", ""), ",")
+		if path != events1+"o.ics" && (slices.Contains(methods, "DELETE") || slices.Contains(methods, "MKCOL")) {
+			t.Errorf("OPTIONS %s allows %s", path, allow)
+		}
+		if path == events1+"o.ics" && (!slices.Contains(methods, "PUT") || !slices.Contains(methods, "DELETE")) {
+			t.Errorf("OPTIONS of an object allows %s", allow)
+		}
 	}
 }

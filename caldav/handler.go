@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -249,7 +250,16 @@ func (s *server) route(w http.ResponseWriter, r *http.Request, p *who, t target)
 		err = &httpError{code: http.StatusForbidden, precondition: "D:need-privileges",
 			msg: "This server was started with --read-only, so nothing can be changed through it; change the calendar on a server started without it."}
 	case r.Method == http.MethodOptions:
-		s.lib.ServeHTTP(w, r)
+		// The library's Allow lists what its backend interface has; this
+		// server refuses some of it (see below), which Allow leaves out.
+		var drop []string
+		if t.kind != atObject {
+			drop = append(drop, "DELETE", "MKCOL", "MKCALENDAR")
+		}
+		if s.readOnly {
+			drop = append(drop, "PUT", "DELETE", "PROPPATCH")
+		}
+		s.lib.ServeHTTP(&allowWriter{ResponseWriter: w, drop: drop}, r)
 		return
 	case r.Method == "PROPFIND" && (t.kind == atHome || t.kind == atCollection):
 		err = s.propfind(w, r, p, t)
@@ -377,4 +387,36 @@ func clientName(ua string) string {
 		return ""
 	}
 	return tokens[0]
+}
+
+// allowWriter is an answer to OPTIONS whose Allow header leaves out the
+// methods in drop.
+type allowWriter struct {
+	http.ResponseWriter
+	drop  []string
+	wrote bool
+}
+
+func (a *allowWriter) WriteHeader(code int) {
+	if a.wrote {
+		return
+	}
+	a.wrote = true
+	if allow := a.Header().Get("Allow"); allow != "" && len(a.drop) > 0 {
+		var keep []string
+		for _, m := range strings.Split(allow, ",") {
+			if m = strings.TrimSpace(m); m != "" && !slices.Contains(a.drop, m) {
+				keep = append(keep, m)
+			}
+		}
+		a.Header().Set("Allow", strings.Join(keep, ", "))
+	}
+	a.ResponseWriter.WriteHeader(code)
+}
+
+// Write writes the header first, as http.ResponseWriter does, so that
+// an answer written without WriteHeader is filtered too.
+func (a *allowWriter) Write(b []byte) (int, error) {
+	a.WriteHeader(http.StatusOK)
+	return a.ResponseWriter.Write(b)
 }

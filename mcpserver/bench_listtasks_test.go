@@ -165,16 +165,24 @@ func binarySession(b *testing.B, loc, person string) *mcp.ClientSession {
 	cmd := exec.Command(testbin.Path(b), "--db", loc, "--person", person, "mcp")
 	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_DATA_HOME=" + filepath.Join(home, "data"),
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "USER=" + person, "TZ=Europe/Paris", "PATH=" + os.Getenv("PATH")}
+	return commandSession(b, cmd, "assistant mcp")
+}
+
+// commandSession starts cmd, an MCP server over its standard input and
+// output, and connects the go-sdk client; what names it in a failure,
+// with what it wrote to standard error. The session is closed when b
+// ends.
+func commandSession(b *testing.B, cmd *exec.Cmd, what string) *mcp.ClientSession {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
 		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		b.Fatalf("assistant mcp: %v\n%s", err, stderr.String())
+		b.Fatalf("%s: %v\n%s", what, err, stderr.String())
 	}
 	b.Cleanup(func() {
 		if err := cs.Close(); err != nil {
-			b.Errorf("assistant mcp: %v\n%s", err, stderr.String())
+			b.Errorf("%s: %v\n%s", what, err, stderr.String())
 		}
 	})
 	return cs
@@ -237,19 +245,7 @@ func BenchmarkMCPListTasksFloor(b *testing.B) {
 		loc, _ := seededStore(b, 2050)
 		cmd := exec.Command(os.Args[0], "-test.run", "^$")
 		cmd.Env = append(os.Environ(), replayEnv+"="+loc)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
-			Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			b.Fatalf("replay child: %v\n%s", err, stderr.String())
-		}
-		b.Cleanup(func() {
-			if err := cs.Close(); err != nil {
-				b.Errorf("replay child: %v\n%s", err, stderr.String())
-			}
-		})
-		l, n := timeListAndNow(b, cs)
+		l, n := timeListAndNow(b, commandSession(b, cmd, "replay child"))
 		reportListAndNow(b, "", l, n)
 	})
 }

@@ -138,6 +138,10 @@ func TestMoveSeries(t *testing.T) {
 			from: "2026-09-07T09:00", to: "2026-09-07", wantStart: "2026-09-07", wantRule: "FREQ=WEEKLY;UNTIL=20261025"},
 		{name: "timed to all-day, COUNT as it is", start: "2026-09-07T09:00", zone: "Europe/Berlin", rule: "FREQ=DAILY;COUNT=3",
 			from: "2026-09-07T09:00", to: "2026-09-09", wantStart: "2026-09-09", wantRule: "FREQ=DAILY;COUNT=3"},
+		{name: "UNTIL moved past the calendar's end stops there", start: "9999-12-20T18:00", zone: "Europe/Berlin", rule: "FREQ=DAILY;UNTIL=99991230T170000Z",
+			from: "9999-12-20T18:00", to: "9999-12-23T18:00", wantStart: "9999-12-23T18:00", wantRule: "FREQ=DAILY;UNTIL=99991231T225959Z", shift: 72 * time.Hour},
+		{name: "a date UNTIL moved past the calendar's end stops there", start: "9999-12-20", zone: "UTC", rule: "FREQ=DAILY;UNTIL=99991230",
+			from: "9999-12-20", to: "9999-12-23", wantStart: "9999-12-23", wantRule: "FREQ=DAILY;UNTIL=99991231", shift: 72 * time.Hour},
 		{name: "a day of the month that cannot follow", start: "2026-01-31T10:00", zone: "UTC", rule: "FREQ=MONTHLY",
 			from: "2026-01-31T10:00", to: "2026-02-01T10:00", err: true},
 	} {

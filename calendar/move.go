@@ -55,6 +55,10 @@ func MoveUntil(r *recur.Rule, from, to tz.Zone, shift time.Duration, clock tz.Da
 	case utc:
 		civil := from.In(m.DateTime.AsUTC())
 		t, _ := to.Instant(tz.FromUTCClock(civil.AsUTC().Add(shift)))
+		if !to.Holds(t) && t.After(tz.LastInstant.AddDate(-1, 0, 0)) {
+			// Moved past the calendar's end, which holds no occurrence.
+			t, sec = to.LastHeld(), "59"
+		}
 		val = tz.FromUTCClock(t).Basic()[:13] + sec + "Z"
 	default:
 		val = tz.FromUTCClock(m.DateTime.AsUTC().Add(shift)).Basic()[:13] + sec
@@ -130,8 +134,20 @@ func untilSeconds(r *recur.Rule) string {
 }
 
 // withUntil is r with UNTIL set to val (COUNT, which RFC 5545 forbids
-// beside UNTIL, taken out).
+// beside UNTIL, taken out). An UNTIL moved past the calendar's last day
+// (a series moved on near 9999-12-31) is that day's end instead, in
+// val's form: the calendar holds no occurrence after it (docs/time.md).
 func withUntil(r *recur.Rule, val string) (*recur.Rule, error) {
+	if date, _, _ := strings.Cut(val, "T"); len(date) > 8 {
+		switch {
+		case !strings.Contains(val, "T"):
+			val = "99991231"
+		case strings.HasSuffix(val, "Z"):
+			val = "99991231T235959Z"
+		default:
+			val = "99991231T235959"
+		}
+	}
 	return recur.ParseRule(WithoutBound(r) + ";UNTIL=" + val)
 }
 

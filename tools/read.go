@@ -63,7 +63,7 @@ func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 	}
 	// The calendar ends with 9999-12-31 (docs/time.md): a window reaching
 	// past it, such as the default one from its last days, stops there.
-	if end := calendarEnd(zone); w.To.After(end) {
+	if end := zone.LastHeld(); w.To.After(end) {
 		w.To = end
 	}
 	if a.Err() == nil && !w.To.After(w.From) {
@@ -71,18 +71,6 @@ func ReadWindow(a *args.Args, zone tz.Zone, now time.Time) Window {
 			fromM, toM, zone.Today(w.From).AddDays(1)))
 	}
 	return w
-}
-
-// calendarEnd is where a window stops at the end of the span the
-// calendar holds, read in zone: the last second of 9999-12-31 in UTC or on
-// zone's clock, whichever comes first ([tz.Zone.Holds]), so that the
-// window's end still reads with a four-digit year (RFC 3339) in both.
-func calendarEnd(zone tz.Zone) time.Time {
-	end := tz.LastInstant
-	if z := zone.StartOfDay(tz.Date{Year: 10000, Month: time.January, Day: 1}).Add(-time.Second); z.Before(end) {
-		end = z
-	}
-	return end
 }
 
 // Contains reports whether an item spanning [start, end) overlaps w. An

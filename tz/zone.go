@@ -286,6 +286,15 @@ var (
 	LastInstant  = time.Date(9999, time.December, 31, 23, 59, 59, 0, time.UTC)
 )
 
+// LastHeld is the last second z [Zone.Holds]: the last second of
+// 9999-12-31 in UTC or on z's clock, whichever comes first.
+func (z Zone) LastHeld() time.Time {
+	if end := z.StartOfDay(Date{Year: 10000, Month: time.January, Day: 1}).Add(-time.Second); end.Before(LastInstant) {
+		return end
+	}
+	return LastInstant
+}
+
 // Holds reports whether instant t reads in the years 0001–9999 both in UTC
 // and on z's clock, so that it can be stored and written with a four-digit
 // year ([FirstInstant], [LastInstant]).

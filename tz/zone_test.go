@@ -225,3 +225,20 @@ func TestLoadZoneOnlyEmbeddedNames(t *testing.T) {
 		}
 	}
 }
+
+// LastHeld is the last second a zone holds: the UTC bound for a zone
+// west of UTC, the zone's own midnight for one east of it.
+func TestLastHeld(t *testing.T) {
+	for _, c := range []struct{ zone, want string }{
+		{"UTC", "9999-12-31T23:59:59Z"},
+		{"America/New_York", "9999-12-31T23:59:59Z"},
+		{"Europe/Berlin", "9999-12-31T22:59:59Z"},
+		{"Pacific/Kiritimati", "9999-12-31T09:59:59Z"},
+	} {
+		z := MustZone(c.zone)
+		got := z.LastHeld()
+		if got.UTC().Format(time.RFC3339) != c.want || !z.Holds(got) || z.Holds(got.Add(time.Second)) {
+			t.Errorf("%s: %s, want %s, held and the next second not", c.zone, got.UTC().Format(time.RFC3339), c.want)
+		}
+	}
+}

@@ -101,20 +101,9 @@ func (w Window) String(zone tz.Zone) string {
 // [item.MaxRemindBefore]) and “remind_at” (a list of moments in zone), at most
 // [item.MaxReminders] each. Repeated values are kept once, in the order given.
 func ReadReminders(a *args.Args, zone tz.Zone) item.Reminders {
-	var r item.Reminders
-	seen := map[int]bool{}
-	for _, n := range a.MinutesList("remind_before", 0, item.MaxRemindBefore) {
-		if !seen[n] {
-			seen[n] = true
-			r.Before = append(r.Before, n)
-		}
-	}
-	seenAt := map[tz.Moment]bool{}
-	for _, m := range a.MomentList("remind_at", zone) {
-		if !seenAt[m] {
-			seenAt[m] = true
-			r.At = append(r.At, m)
-		}
+	r := item.Reminders{
+		Before: Unique(a.MinutesList("remind_before", 0, item.MaxRemindBefore)),
+		At:     Unique(a.MomentList("remind_at", zone)),
 	}
 	if len(r.Before) > item.MaxReminders {
 		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d; keep the ones that matter most, such as [10, 1440].", item.MaxReminders, len(r.Before)))
@@ -169,3 +158,20 @@ const (
 // after the other lines and this reserve, kept for the lines a write adds
 // (warnings, notes on the rule) and the sentence that says they were cut.
 const AnswerRoom = 2048
+
+// Unique is list without the values it holds twice, in the order of
+// their first place, in list's own array; nil when list is empty.
+func Unique[T comparable](list []T) []T {
+	if len(list) == 0 {
+		return nil
+	}
+	seen := make(map[T]bool, len(list))
+	out := list[:0]
+	for _, v := range list {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}

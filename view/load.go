@@ -29,7 +29,7 @@ type WindowError struct{ msg string }
 func (e *WindowError) Error() string { return e.msg }
 
 // lastDay is the calendar's last day: no tool reads past it.
-var lastDay = tz.Date{Year: 9999, Month: time.December, Day: 31}
+var lastDay = tz.DateOf(tz.LastInstant)
 
 // Load reads the window from..to (whole days, inclusive, in the person's
 // zone) for the person of tc, through reg's list_events and list_tasks as

@@ -105,9 +105,9 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	}
 	// A moment given twice is one EXDATE or RDATE (RFC 5545 §3.8.5.1,
 	// §3.8.5.2 make a set of them), stored once.
-	in.ExDates = uniqueMoments(a.MomentList("exdates", in.Zone))
+	in.ExDates = tools.Unique(a.MomentList("exdates", in.Zone))
 	in.HasExDates = len(in.ExDates) > 0
-	in.RDates = uniqueMoments(a.MomentList("rdates", in.Zone))
+	in.RDates = tools.Unique(a.MomentList("rdates", in.Zone))
 	in.HasRDat = len(in.RDates) > 0
 	in.Reminders = tools.ReadReminders(a, in.Zone)
 	in.HasBefore, in.HasAt = len(in.Reminders.Before) > 0, len(in.Reminders.At) > 0
@@ -197,23 +197,6 @@ func times(e *event, end tz.Moment, hasEnd bool, dur time.Duration, days int) er
 // as its rule's occurrences ([recur.MaxCount]), which delete_event may
 // each leave out.
 const maxRDates = 1000
-
-// uniqueMoments is list without the moments it holds twice, in the order
-// of their first place; nil for an empty list.
-func uniqueMoments(list []tz.Moment) []tz.Moment {
-	seen := make(map[tz.Moment]bool, len(list))
-	out := list[:0]
-	for _, m := range list {
-		if !seen[m] {
-			seen[m] = true
-			out = append(out, m)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
 
 // checkLists refuses EXDATEs and RDATEs that cannot apply to e.
 func checkLists(e *event) error {

@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -174,7 +173,7 @@ func checkMessages(body []byte) (id json.RawMessage, code int64, msg string) {
 	if bad := badID(body); bad != "" {
 		return idOf(body), jsonrpc.CodeInvalidRequest, bad
 	}
-	if bad := cmp.Or(hollowAnswer(dm), idlessRequest(dm)); bad != "" {
+	if bad := notMCP(dm); bad != "" {
 		return idOf(body), jsonrpc.CodeInvalidRequest, bad
 	}
 	if r, ok := dm.(*jsonrpc.Request); ok {

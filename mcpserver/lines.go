@@ -515,7 +515,7 @@ func (l *lineReader) decode(line []byte, tooLong bool) ([]jsonrpc.Message, error
 		reason = invalidRequest(msg)
 	} else if bad := badID(msg); bad != "" {
 		reason = bad
-	} else if bad := cmp.Or(hollowAnswer(m), idlessRequest(m)); bad != "" {
+	} else if bad := notMCP(m); bad != "" {
 		reason = bad
 	} else {
 		msgs = []jsonrpc.Message{m}
@@ -549,7 +549,7 @@ func (l *lineReader) batch(msg []byte) ([]jsonrpc.Message, []jsonrpc.ID, string)
 		if err != nil {
 			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(invalidRequest(raw), prefixInvalidRequest))
 		}
-		if bad := cmp.Or(badID(raw), hollowAnswer(m), idlessRequest(m)); bad != "" {
+		if bad := cmp.Or(badID(raw), notMCP(m)); bad != "" {
 			return nil, nil, fmt.Sprintf("%smessage %d of the batch: %s", prefixInvalidRequest, i+1, strings.TrimPrefix(bad, prefixInvalidRequest))
 		}
 		r, ok := m.(*jsonrpc.Request)

@@ -216,25 +216,23 @@ func badParams(r *jsonrpc.Request) string {
 	return ""
 }
 
-// idlessRequest words why m, a message with a method that is no
-// notification (not notifications/…) and no id (or a null one), is no
-// MCP request: MCP 2025-06-18 gives every request a string or number id,
-// and without one the call would go unanswered; "" when m is not such a
-// message.
-func idlessRequest(m jsonrpc.Message) string {
-	if r, ok := m.(*jsonrpc.Request); ok && !r.ID.IsValid() && !strings.HasPrefix(r.Method, "notifications/") {
-		return prefixInvalidRequest + fmt.Sprintf("“%s” is a request, which needs an “id” (a string or a number) for its answer, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}.", cut(r.Method, 40), cut(r.Method, 40))
-	}
-	return ""
-}
-
-// hollowAnswer words why m, a message with an id and no method (an
-// answer, to the SDK), is no JSON-RPC message when it has neither a
-// result nor an error (JSON-RPC 2.0 §5: exactly one of them); "" when it
-// is not such a message. The SDK would drop it without a word.
-func hollowAnswer(m jsonrpc.Message) string {
-	if r, ok := m.(*jsonrpc.Response); ok && len(r.Result) == 0 && r.Error == nil {
-		return prefixInvalidRequest + "a message with an “id” and no “method” is an answer, which needs a “result” or an “error”; to call the server, give the “method”, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}."
+// notMCP words why m, a message jsonrpc.DecodeMessage read, is no MCP
+// message the server can answer; "" when it is one. It is either a method
+// that is no notification (not notifications/…) without an id or with a
+// null one (MCP 2025-06-18 gives every request a string or number id,
+// and without one the call would go unanswered), or an id with no method
+// and neither a result nor an error (JSON-RPC 2.0 §5: an answer has
+// exactly one), which the SDK would drop without a word.
+func notMCP(m jsonrpc.Message) string {
+	switch r := m.(type) {
+	case *jsonrpc.Request:
+		if !r.ID.IsValid() && !strings.HasPrefix(r.Method, "notifications/") {
+			return prefixInvalidRequest + fmt.Sprintf("“%s” is a request, which needs an “id” (a string or a number) for its answer, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\"}.", cut(r.Method, 40), cut(r.Method, 40))
+		}
+	case *jsonrpc.Response:
+		if len(r.Result) == 0 && r.Error == nil {
+			return prefixInvalidRequest + "a message with an “id” and no “method” is an answer, which needs a “result” or an “error”; to call the server, give the “method”, such as {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}."
+		}
 	}
 	return ""
 }

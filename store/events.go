@@ -618,12 +618,18 @@ func (tx *Tx) SplitsOf(id int64) ([]int64, error) {
 }
 
 // EventsStartingAt lists tx's owner's live events created at or after
-// since whose DTSTART is the instant start, newest first: the candidates
-// of a duplicate add.
-func (tx *Tx) EventsStartingAt(start, since time.Time) ([]*calendar.Event, error) {
+// since whose DTSTART is e's and whose first occurrence (first_at, from
+// [calendar.Bounds]) is e's without overrides, newest first: the
+// candidates of a duplicate add of e. An add sent twice stores both the
+// same, and asking for first_at lets the lookup ride events_owner_range
+// (migration 00036) rather than an index of its own. An event whose
+// first_at has moved since it was added (an override that moves an
+// occurrence earlier) is no candidate.
+func (tx *Tx) EventsStartingAt(e *calendar.Event, since time.Time) ([]*calendar.Event, error) {
+	first, _, _ := calendar.Bounds(e, nil)
 	rows, err := tx.query(`SELECT `+eventColumns+` FROM events
-		WHERE owner_id = ? AND deleted_at IS NULL AND created_at >= ? AND start_at = ? ORDER BY id DESC`,
-		tx.owner, since.Unix(), start.Unix())
+		WHERE owner_id = ? AND deleted_at IS NULL AND first_at = ? AND start_at = ? AND created_at >= ? ORDER BY id DESC`,
+		tx.owner, first.Unix(), e.StartAt.Unix(), since.Unix())
 	if err != nil {
 		return nil, err
 	}

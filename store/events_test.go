@@ -183,7 +183,7 @@ func TestEventQueries(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(kids, []int64{kid.ID}) {
 				t.Errorf("SplitsOf %v %v", kids, err)
 			}
-			same, err := tx.EventsStartingAt(e.StartAt, t0.Add(-time.Hour))
+			same, err := tx.EventsStartingAt(e, t0.Add(-time.Hour))
 			if err != nil || len(same) != 2 || same[0].ID != kid.ID {
 				t.Errorf("EventsStartingAt %v %v", same, err)
 			}

@@ -184,7 +184,7 @@ func parseLabel(s string) (int64, bool) {
 // similar is the latest with the same title and start only, with what
 // differs in it: another request, added with a warning naming it.
 func duplicate(tx *store.Tx, e *event) (same, similar *event, differs []string, err error) {
-	cands, err := tx.EventsStartingAt(e.StartAt, e.CreatedAt.Add(-item.DuplicateWindow))
+	cands, err := tx.EventsStartingAt(e, e.CreatedAt.Add(-item.DuplicateWindow))
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -338,6 +338,7 @@ func TestDuplicateWindowComparesEveryField(t *testing.T) {
 			{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","duration":30}`, "end"},
 			{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Room 2"}`, "location"},
 			{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","rdates":["2026-10-09T10:00"]}`, "rdates"},
+			{`{"title":"Ping","start":"2026-10-06T10:00","rrule":"FREQ=HOURLY;COUNT=3","location":"Desk","exdates":["2026-10-06T11:00"]}`, "exdates"},
 		}
 		for _, c := range cases {
 			res := e.ok(e.alice, "add_event", c.raw)
@@ -354,6 +355,18 @@ func TestDuplicateWindowComparesEveryField(t *testing.T) {
 			}
 			if added {
 				e.ok(e.alice, "delete_event", fmt.Sprintf(`{"id":%q}`, data(t, res)["event"].(map[string]any)["id"]))
+			}
+		}
+		// An all-day event's first_at is widened from its start, and a
+		// series with an RDATE before its DTSTART begins before it: the
+		// same call sent twice is still answered with the first.
+		for _, raw := range []string{
+			`{"title":"Fair","start":"2026-10-06","end":"2026-10-08","rrule":"FREQ=YEARLY;COUNT=3"}`,
+			`{"title":"Early","start":"2026-10-06T10:00","rrule":"FREQ=DAILY;COUNT=3","rdates":["2026-10-01T09:00"]}`,
+		} {
+			first := data(t, e.ok(e.alice, "add_event", raw))["event"].(map[string]any)["id"].(string)
+			if res := e.ok(e.alice, "add_event", raw); data(t, res)["added"] != false || !strings.HasPrefix(res.Out, first+" “") {
+				t.Errorf("%s sent twice was not answered with %s:\n%s", raw, first, res.Out)
 			}
 		}
 	})

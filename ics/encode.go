@@ -507,8 +507,19 @@ const MaxZoneYears = 200
 // observance per (kind, offsets, name) with an RDATE for each repeat. The
 // first onset is the one in force on 1 January of fromY, so the
 // VTIMEZONE starts at or before every DTSTART it serves (RFC 5545 erratum
-// 3740); a zone with no change at all gets that offset from then on. The
-// work is bounded by the years, whatever the dates: Go reports year
+// 3740); a zone with no change at all gets that offset from then on.
+//
+// Where the zone keeps a yearly rule to the end of the span (the two
+// changes of most zones with DST, checked for [zoneRuleYears] years
+// more), the onsets of the years the rule holds are written as that
+// rule instead, an observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=…
+// each, so a reader that takes the VTIMEZONE as written (Outlook,
+// python-icalendar) keeps the right offsets after the span too: a series
+// that never ends, or an export read decades later. A zone whose changes
+// follow no such rule (Casablanca's, moved for Ramadan) keeps its RDATEs,
+// and a reader its last offset after them.
+//
+// The work is bounded by the years, whatever the dates: Go reports year
 // boundaries after its table as zone bounds (one a day early in leap
 // years), which change nothing and are skipped.
 func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
@@ -522,85 +533,79 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 	loc := z.Location()
 	c := ical.NewComponent(ical.CompTimezone)
 	c.Props.SetText("TZID", z.Name())
-	type key struct {
-		dst      bool
-		from, to int
-		name     string
-	}
 	type group struct {
-		key
+		onsetKey
 		locals []string
 	}
-	var order []key
-	groups := map[key]*group{}
-	add := func(k key, local string) {
-		g := groups[k]
+	var order []onsetKey
+	groups := map[onsetKey]*group{}
+	add := func(o zoneOnset) {
+		g := groups[o.key]
 		if g == nil {
-			g = &group{key: k}
-			groups[k] = g
-			order = append(order, k)
+			g = &group{onsetKey: o.key}
+			groups[o.key] = g
+			order = append(order, o.key)
 		}
-		g.locals = append(g.locals, local)
-	}
-	// onset records the change at next, unless it changes nothing.
-	onset := func(next time.Time) {
-		nameFrom, offFrom := next.Add(-time.Second).Zone()
-		name, offTo := next.Zone()
-		if offFrom == offTo && nameFrom == name && next.Add(-time.Second).IsDST() == next.IsDST() {
-			return
-		}
-		// DTSTART and RDATE of an onset are local times in TZOFFSETFROM.
-		local := next.UTC().Add(time.Duration(offFrom) * time.Second)
-		add(key{next.IsDST(), offFrom, offTo, name}, local.Format("20060102T150405"))
+		g.locals = append(g.locals, o.local.Format("20060102T150405"))
 	}
 	t := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc)
-	end := time.Date(toY+1, 1, 1, 0, 0, 0, 0, loc)
 	// The onset in force at the start: the last real change before it.
 	for back, i := t, 0; i < 8; i++ {
 		first, _ := back.ZoneBounds()
 		if first.IsZero() || !first.Before(back.Add(time.Second)) {
 			break
 		}
-		onset(first)
-		if len(order) > 0 {
+		if o, ok := onsetAt(first); ok {
+			add(o)
 			break
 		}
 		back = first.Add(-time.Second)
 	}
 	if len(order) == 0 {
 		name, off := t.Zone()
-		add(key{t.IsDST(), off, off, name}, fmt.Sprintf("%04d0101T000000", fromY))
+		add(zoneOnset{key: onsetKey{t.IsDST(), off, off, name}, local: time.Date(fromY, 1, 1, 0, 0, 0, 0, time.UTC)})
 	}
-	// A bound on the steps: a handful of changes a year at most, and one
-	// step over each of Go's year boundaries.
-	for steps := 0; t.Before(end) && steps < 16*(toY-fromY+2); steps++ {
-		_, next := t.ZoneBounds()
-		if next.IsZero() {
-			break
+	onsets := onsetsIn(loc, fromY, toY+zoneRuleYears)
+	rules, ruleFrom := yearlyRules(onsets, fromY, toY)
+	var ruled []zoneOnset // the first onset of each rule
+	for _, o := range onsets {
+		switch {
+		case o.local.Year() > toY:
+		case rules != nil && o.local.Year() >= ruleFrom:
+			if len(ruled) < len(rules) {
+				ruled = append(ruled, o)
+			}
+		default:
+			add(o)
 		}
-		if !next.After(t) {
-			t = t.Add(24 * time.Hour)
-			continue
-		}
-		if !next.Before(end) {
-			break
-		}
-		onset(next)
-		t = next
 	}
-	sort.SliceStable(order, func(i, j int) bool { return groups[order[i]].locals[0] < groups[order[j]].locals[0] })
+	type observance struct {
+		onsetKey
+		locals []string
+		rule   string
+	}
+	var obs []observance
 	for _, k := range order {
-		g := groups[k]
+		obs = append(obs, observance{onsetKey: k, locals: groups[k].locals})
+	}
+	for i, o := range ruled {
+		obs = append(obs, observance{onsetKey: o.key, locals: []string{o.local.Format("20060102T150405")}, rule: rules[i].String()})
+	}
+	sort.SliceStable(obs, func(i, j int) bool { return obs[i].locals[0] < obs[j].locals[0] })
+	for _, g := range obs {
 		kind := ical.CompTimezoneStandard
-		if k.dst {
+		if g.dst {
 			kind = ical.CompTimezoneDaylight
 		}
 		o := ical.NewComponent(kind)
 		o.Props.Set(&ical.Prop{Name: "DTSTART", Params: ical.Params{}, Value: g.locals[0]})
-		o.Props.Set(&ical.Prop{Name: "TZOFFSETFROM", Params: ical.Params{}, Value: formatUTCOffset(k.from)})
-		o.Props.Set(&ical.Prop{Name: "TZOFFSETTO", Params: ical.Params{}, Value: formatUTCOffset(k.to)})
-		if k.name != "" && k.name[0] != '+' && k.name[0] != '-' {
-			o.Props.SetText("TZNAME", k.name)
+		o.Props.Set(&ical.Prop{Name: "TZOFFSETFROM", Params: ical.Params{}, Value: formatUTCOffset(g.from)})
+		o.Props.Set(&ical.Prop{Name: "TZOFFSETTO", Params: ical.Params{}, Value: formatUTCOffset(g.to)})
+		if g.rule != "" {
+			o.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: g.rule})
+		}
+		if g.name != "" && g.name[0] != '+' && g.name[0] != '-' {
+			o.Props.SetText("TZNAME", g.name)
 		}
 		// One RDATE per onset, DTSTART's too when there are more: RFC 5545
 		// allows a list and counts DTSTART as the first onset, but ical.js
@@ -614,6 +619,186 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 		c.Children = append(c.Children, o)
 	}
 	return c
+}
+
+// onsetKey is what a VTIMEZONE observance says of the onsets it lists:
+// DAYLIGHT or STANDARD, TZOFFSETFROM and TZOFFSETTO in seconds, TZNAME.
+type onsetKey struct {
+	dst      bool
+	from, to int
+	name     string
+}
+
+// zoneOnset is one change of a zone: its instant, and its time on the
+// clock before it (local, in a UTC time.Time), which DTSTART and RDATE of
+// an onset are written in.
+type zoneOnset struct {
+	key   onsetKey
+	at    time.Time
+	local time.Time
+}
+
+// onsetAt is the change of its zone at next (a zone bound of Go's), false
+// when it changes nothing.
+func onsetAt(next time.Time) (zoneOnset, bool) {
+	before := next.Add(-time.Second)
+	nameFrom, offFrom := before.Zone()
+	name, offTo := next.Zone()
+	if offFrom == offTo && nameFrom == name && before.IsDST() == next.IsDST() {
+		return zoneOnset{}, false
+	}
+	local := next.UTC().Add(time.Duration(offFrom) * time.Second)
+	return zoneOnset{key: onsetKey{next.IsDST(), offFrom, offTo, name}, at: next, local: local}, true
+}
+
+// onsetsIn lists the changes of loc from 1 January of fromY to the end of
+// toY, in order: a handful of changes a year at most, and one step over
+// each of Go's year boundaries.
+func onsetsIn(loc *time.Location, fromY, toY int) []zoneOnset {
+	var out []zoneOnset
+	t := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc)
+	end := time.Date(toY+1, 1, 1, 0, 0, 0, 0, loc)
+	for steps := 0; t.Before(end) && steps < 16*(toY-fromY+2); steps++ {
+		_, next := t.ZoneBounds()
+		if next.IsZero() {
+			break
+		}
+		if !next.After(t) {
+			t = t.Add(24 * time.Hour)
+			continue
+		}
+		if !next.Before(end) {
+			break
+		}
+		if o, ok := onsetAt(next); ok {
+			out = append(out, o)
+		}
+		t = next
+	}
+	return out
+}
+
+// zoneRuleYears is how many years past the span a zone's yearly rule must
+// hold for a VTIMEZONE to write it as an RRULE.
+const zoneRuleYears = 40
+
+// yearRule is one yearly change of a zone: in Month, on the Nth (1 to 4,
+// or -1 for the last) Weekday of it, or when Nth is 0 on the first
+// Weekday on or after day After (tzdata's "Sun>=8"), at Clock on the
+// clock before it.
+type yearRule struct {
+	Month   time.Month
+	Nth     int
+	After   int
+	Weekday time.Weekday
+	Clock   time.Duration
+	key     onsetKey
+}
+
+// String is the rule as a VTIMEZONE's RRULE (RFC 5545 §3.3.10): "on or
+// after day 23" is BYMONTHDAY=23,…,29 with BYDAY.
+func (r yearRule) String() string {
+	day := strings.ToUpper(r.Weekday.String()[:2])
+	if r.Nth == 0 {
+		days := make([]string, 7)
+		for i := range days {
+			days[i] = strconv.Itoa(r.After + i)
+		}
+		return fmt.Sprintf("FREQ=YEARLY;BYMONTH=%d;BYDAY=%s;BYMONTHDAY=%s", int(r.Month), day, strings.Join(days, ","))
+	}
+	return fmt.Sprintf("FREQ=YEARLY;BYMONTH=%d;BYDAY=%d%s", int(r.Month), r.Nth, day)
+}
+
+// on is the local time (on the clock before it) of r's change in year.
+func (r yearRule) on(year int) time.Time {
+	if r.Nth == 0 {
+		from := time.Date(year, r.Month, r.After, 0, 0, 0, 0, time.UTC)
+		ahead := (int(r.Weekday) - int(from.Weekday()) + 7) % 7
+		return from.AddDate(0, 0, ahead).Add(r.Clock)
+	}
+	if r.Nth < 0 {
+		last := time.Date(year, r.Month+1, 0, 0, 0, 0, 0, time.UTC)
+		back := (int(last.Weekday()) - int(r.Weekday) + 7) % 7
+		return last.AddDate(0, 0, -back).Add(r.Clock)
+	}
+	first := time.Date(year, r.Month, 1, 0, 0, 0, 0, time.UTC)
+	ahead := (int(r.Weekday) - int(first.Weekday()) + 7) % 7
+	return first.AddDate(0, 0, ahead+7*(r.Nth-1)).Add(r.Clock)
+}
+
+// yearlyRules finds the yearly rule the onsets (every change of one zone
+// from fromY on, in order) keep from some year to the end of toY and for
+// the years after it they cover: the rules of toY's changes, and the
+// first year they hold in, no earlier than fromY. Nil when toY has not
+// exactly two changes, or they follow no rule of a weekday of a month
+// (a zone without DST needs none: a reader keeps its last offset). The
+// nth or last weekday is tried before "on or after", which says the same
+// in more words.
+func yearlyRules(onsets []zoneOnset, fromY, toY int) ([]yearRule, int) {
+	byYear := map[int][]zoneOnset{}
+	lastY := toY
+	for _, o := range onsets {
+		y := o.local.Year()
+		byYear[y] = append(byYear[y], o)
+		lastY = max(lastY, y)
+	}
+	tail := byYear[toY]
+	if len(tail) != 2 {
+		return nil, 0
+	}
+	// The candidates of each change: the nth of its weekday, and the last
+	// one when no later one is in the month.
+	var cands [2][]yearRule
+	for i, o := range tail {
+		l := o.local
+		clock := l.Sub(time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, time.UTC))
+		r := yearRule{Month: l.Month(), Weekday: l.Weekday(), Clock: clock, key: o.key}
+		if n := (l.Day()-1)/7 + 1; n <= 4 {
+			r.Nth = n
+			cands[i] = append(cands[i], r)
+		}
+		if l.AddDate(0, 0, 7).Month() != l.Month() {
+			r.Nth = -1
+			cands[i] = append(cands[i], r)
+		}
+		r.Nth = 0
+		for after := max(1, l.Day()-6); after <= l.Day(); after++ {
+			if time.Date(l.Year(), l.Month(), after+6, 0, 0, 0, 0, time.UTC).Month() == l.Month() {
+				r.After = after
+				cands[i] = append(cands[i], r)
+			}
+		}
+	}
+	holds := func(rules []yearRule, y int) bool {
+		got := byYear[y]
+		if len(got) != len(rules) {
+			return false
+		}
+		for i, r := range rules {
+			if got[i].key != r.key || !got[i].local.Equal(r.on(y)) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, a := range cands[0] {
+		for _, b := range cands[1] {
+			rules := []yearRule{a, b}
+			ok := true
+			for y := toY; y <= lastY && ok; y++ {
+				ok = holds(rules, y)
+			}
+			if !ok || lastY < toY+zoneRuleYears {
+				continue
+			}
+			from := toY
+			for from > fromY && holds(rules, from-1) {
+				from--
+			}
+			return rules, from
+		}
+	}
+	return nil, 0
 }
 
 // exactDuration writes d as an RFC 5545 dur-time (§3.3.6) in whole

@@ -151,23 +151,38 @@ func TestExportVTimezones(t *testing.T) {
 }
 
 // A VTIMEZONE covers at most MaxZoneYears years past 1970, whatever the
-// dates, and
-// the years after Go's zone table (where it reports year boundaries, one
-// a day early in leap years) add only real changes: two a year for Paris.
+// dates: its lines (a DTSTART or RDATE each, or an RRULE for the years a
+// yearly rule holds) stay within two a year, the years after Go's zone
+// table (where it reports year boundaries, one a day early in leap years)
+// add no more, and read back it still gives Paris's two changes a year.
 func TestVTimezoneBounded(t *testing.T) {
+	paris := tz.MustZone("Europe/Paris")
 	for _, span := range [][2]int{{2031, 2041}, {2038, 2042}, {1980, 9999}, {1, 9999}, {9990, 9999}} {
-		c := vtimezone(tz.MustZone("Europe/Paris"), span[0], span[1])
-		onsets := 0
+		c := vtimezone(paris, span[0], span[1])
+		lines := 0
+		n := &node{Component: c}
 		for _, o := range c.Children {
+			n.children = append(n.children, &node{Component: o})
 			// DTSTART, which is also the first RDATE when there are some.
-			onsets += max(1, len(o.Props["RDATE"]))
+			lines += max(1, len(o.Props["RDATE"]))
 		}
-		years := min(span[1], max(span[0], 1970)+MaxZoneYears-1) - span[0] + 1
-		if onsets > 2*years+2 {
-			t.Errorf("%d–%d: %d onsets, want at most %d", span[0], span[1], onsets, 2*years+2)
+		last := min(span[1], max(span[0], 1970)+MaxZoneYears-1)
+		years := last - span[0] + 1
+		if lines > 2*years+2 {
+			t.Errorf("%d–%d: %d onsets written, want at most %d", span[0], span[1], lines, 2*years+2)
 		}
-		if span[0] >= 1980 && onsets < 2*years-4 { // no DST in Paris before 1916
-			t.Errorf("%d–%d: %d onsets, want about %d", span[0], span[1], onsets, 2*years)
+		rules, err := parseVTimezone(n, max(span[0], 1980), last)
+		if err != nil {
+			t.Fatalf("%d–%d: %v", span[0], span[1], err)
+		}
+		read := 0
+		for _, o := range rules.onsets {
+			if y := o.at.Year(); y >= max(span[0], 1980) && y <= last {
+				read++
+			}
+		}
+		if want := 2 * (last - max(span[0], 1980) + 1); read < want-4 || read > want+4 {
+			t.Errorf("%d–%d: %d changes read back, want about %d", span[0], span[1], read, want)
 		}
 	}
 }
@@ -179,26 +194,85 @@ func TestVTimezoneSpansCenturies(t *testing.T) {
 	paris := tz.MustZone("Europe/Paris")
 	for _, from := range []int{1, 1700, 1800} {
 		c := vtimezone(paris, from, 2027)
-		var summer2027, first string
+		n := &node{Component: c}
+		first := ""
 		for _, o := range c.Children {
-			dates := []string{o.Props.Get("DTSTART").Value}
-			for _, r := range o.Props["RDATE"] { // one line per onset, or a list
-				dates = append(dates, strings.Split(r.Value, ",")...)
-			}
-			for _, d := range dates {
-				if first == "" || d < first {
-					first = d
-				}
-				if strings.HasPrefix(d, "2027") && o.Name == "DAYLIGHT" {
-					summer2027 = d
-				}
+			n.children = append(n.children, &node{Component: o})
+			if d := o.Props.Get("DTSTART").Value; first == "" || d < first {
+				first = d
 			}
 		}
-		if summer2027 == "" {
-			t.Errorf("from %d: no DAYLIGHT onset in 2027, so July 2027 would read at the last offset written", from)
+		rules, err := parseVTimezone(n, from, 2027)
+		if err != nil {
+			t.Fatalf("from %d: %v", from, err)
+		}
+		if got := rules.offsetAt(time.Date(2027, 7, 1, 12, 0, 0, 0, time.UTC)); got != 7200 {
+			t.Errorf("from %d: July 2027 reads at %+d s, want +7200 s", from, got)
+		}
+		if got := rules.offsetAt(time.Date(1800, 7, 1, 12, 0, 0, 0, time.UTC)); from <= 1800 && got != 561 {
+			t.Errorf("from %d: 1800 reads at %+d s, want Paris's local mean time +561 s", from, got)
 		}
 		if first > fmt.Sprintf("%04d0101T000000", from) {
 			t.Errorf("from %d: the first onset is %s, after the earliest DTSTART", from, first)
 		}
+	}
+}
+
+// A VTIMEZONE written for a span carries the zone's yearly rule past it:
+// for every zone of the database, the VTIMEZONE of 2026–2036, read back
+// by the import's own VTIMEZONE reader, gives the zone database's offset
+// around every change and at the 1st and 15th of every month until 2076,
+// wherever it writes an RRULE; and the zones of the common rules (last
+// Sunday, nth Sunday, "Sunday on or after", a southern summer) get one.
+// Before, a reader kept the last offset written after 2036, an hour off
+// every summer.
+func TestVTimezoneRuleCarriesOn(t *testing.T) {
+	const fromY, toY, readTo = 2026, 2036, 2075
+	want := map[string]bool{"Europe/Paris": true, "America/New_York": true, "Australia/Sydney": true,
+		"Asia/Jerusalem": true, "America/Santiago": true, "Pacific/Chatham": true, "Australia/Lord_Howe": true}
+	ruled := 0
+	for _, name := range tz.ZoneNames() {
+		z, err := tz.LoadZone(name)
+		if err != nil {
+			continue
+		}
+		c := vtimezone(z, fromY, toY)
+		n := &node{Component: c}
+		hasRule := false
+		for _, o := range c.Children {
+			n.children = append(n.children, &node{Component: o})
+			if o.Props.Get("RRULE") != nil {
+				hasRule = true
+			}
+		}
+		if want[name] && !hasRule {
+			t.Errorf("%s: no RRULE in its VTIMEZONE", name)
+		}
+		if !hasRule {
+			continue
+		}
+		ruled++
+		rules, err := parseVTimezone(n, fromY, readTo)
+		if err != nil {
+			t.Fatalf("%s: its VTIMEZONE cannot be read: %v", name, err)
+		}
+		loc := z.Location()
+		var at []time.Time
+		for m := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc); m.Year() <= readTo; m = m.AddDate(0, 0, 14) {
+			at = append(at, m)
+		}
+		for _, o := range onsetsIn(loc, fromY, readTo) {
+			at = append(at, o.at.Add(-time.Second), o.at, o.at.Add(time.Hour))
+		}
+		for _, a := range at {
+			_, off := a.In(loc).Zone()
+			if got := rules.offsetAt(a); got != off {
+				t.Errorf("%s: the VTIMEZONE says %+d s at %s, the zone database %+d s", name, got, a.UTC().Format(time.RFC3339), off)
+				break
+			}
+		}
+	}
+	if ruled < 50 {
+		t.Errorf("only %d zones got a yearly rule", ruled)
 	}
 }

@@ -28,6 +28,16 @@ func TestOffRule(t *testing.T) {
 		{"2026-12-01T08:30", "FREQ=HOURLY;BYHOUR=9,10", "Tue 2026-12-01 08:30 is not one of the rule's times"},
 		{"2026-12-01T09:30", "FREQ=HOURLY;BYHOUR=9,10", ""},
 		{"2026-03-29T02:30", "FREQ=DAILY", ""},
+		// The calendar's first days: the library cannot expand from the
+		// year 0 (it panicked, after add_task had stored the task) and
+		// reads the year 1's first weeks wrong, so no note is made.
+		{"0001-01-02", "FREQ=WEEKLY", ""},
+		{"0001-01-02T10:00", "FREQ=WEEKLY", ""},
+		{"0001-01-05", "FREQ=WEEKLY", ""},
+		{"0001-03-05", "FREQ=YEARLY", ""},
+		{"0001-01-02", "FREQ=DAILY", ""},
+		{"0001-01-02", "FREQ=YEARLY;BYWEEKNO=1", ""},
+		{"0002-01-08", "FREQ=WEEKLY;BYDAY=MO", "the rule's own days start Mon 0002-01-14"},
 	}
 	for _, c := range cases {
 		m, err := tz.ParseMoment(c.start)

@@ -1269,6 +1269,11 @@ func (tx *Tx) revert(change int64, r journalRow) error {
 	}
 	lbl := label(r.table, r.id)
 	current, err := tx.image(r.table, r.id, false)
+	if parent := parentLabel(r.table, r.before, current); parent != "" {
+		// A part is spoken of through its item, as list_changes does:
+		// "tc5" is no id a person or a model can use.
+		lbl = "a " + Noun(r.table, 1) + " of " + parent
+	}
 	if errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("%s no longer exists (it was purged or its owner removed), so %s cannot be undone: %w",
 			lbl, changeID(change), ErrConflict)

@@ -1,11 +1,13 @@
 package changes
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tools"
 	"github.com/assistant-dev/assistant/tools/tasks"
@@ -66,6 +68,29 @@ func TestUndoSpeaksOfItems(t *testing.T) {
 		}
 		if res, _ := e.Call(alice, "undo", `{}`); res.Code != tools.CodeNotFound || res.TextOut() != "There is no change left to undo." {
 			t.Errorf("undo with nothing left = %d %q, want 4 and a capitalised sentence", res.Code, res.TextOut())
+		}
+	})
+}
+
+// An undo refused because a completion was changed since names the task
+// it belongs to, not the completion's own row (tc1).
+func TestUndoConflictNamesTheItem(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := tooltest.Open(t, time.Date(2026, 10, 5, 7, 0, 0, 0, time.UTC), Register, tasks.Register)
+		alice := e.Person("alice", "Europe/Paris")
+		for _, c := range [][2]string{{"add_task", `{"title":"Buy milk","due":"2026-10-06"}`}, {"complete_task", `{"id":"t1"}`}} {
+			if res, _ := e.Call(alice, c[0], c[1]); !res.OK() {
+				t.Fatalf("%s: %s", c[0], res.TextOut())
+			}
+		}
+		if _, err := e.Store.Write(context.Background(), alice.ID, "fix_completion", func(tx *store.Tx) error {
+			return tx.Update("task_completions", 1, store.Row{"completed_at": int64(1791100000)})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		res, _ := e.Call(alice, "undo", `{"change":"c2"}`)
+		if want := "A completion of t1 was changed since by c3 (fix_completion); undo c3 first."; res.Code != tools.CodeConflict || res.TextOut() != want {
+			t.Errorf("undo c2 = %d %q, want %d %q", res.Code, res.TextOut(), tools.CodeConflict, want)
 		}
 	})
 }

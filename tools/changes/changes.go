@@ -113,7 +113,7 @@ const undoItemsShown = 10
 // readUndo reads “change”: a change id, or "" for the latest change.
 func readUndo(a *args.Args, _ *tools.Env) string {
 	change := a.Line("change")
-	if change != "" && !changeID.MatchString(change) {
+	if change != "" && (!changeID.MatchString(change) || strings.Trim(change[1:], "0") == "") {
 		a.Fail("change", fmt.Sprintf("“change” must be a change id such as “c31” (list_changes shows them), not %s.", args.Quote(change)))
 	}
 	return change

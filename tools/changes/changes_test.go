@@ -97,6 +97,7 @@ func TestUndoTool(t *testing.T) {
 			title    string // alice's note afterwards
 		}{
 			{"bad id", e.alice, `{"change":"yesterday"}`, tools.CodeInvalid, "“change” must be a change id such as “c31”", "oat milk"},
+			{"no change is c0", e.alice, `{"change":"c00"}`, tools.CodeInvalid, "“change” must be a change id such as “c31” (list_changes shows them), not “c00”", "oat milk"},
 			{"other person's change", e.alice, `{"change":"` + bobC + `"}`, tools.CodeNotFound, bobC + " is not one of your changes", "oat milk"},
 			{"over a later change", e.alice, `{"change":"` + c1 + `"}`, tools.CodeConflict, "n1 was changed since by " + c2 + " (update_note); undo " + c2 + " first.", "oat milk"},
 			{"latest by default", e.alice, `{}`, tools.CodeOK, "Undid " + c2 + " (update_note): changed n1.", "milk"},

@@ -111,10 +111,20 @@ func readTags(a *args.Args, name string) []string {
 			a.Fail(name, fmt.Sprintf("Each tag in “%s” may be at most %d characters; %s has %d. Write a shorter tag, such as “errands”.", name, MaxTag, args.Quote(tag), utf8.RuneCountInString(tag)))
 			return nil
 		}
-		out = task.AddTag(out, tag)
+		// No call can be right with this many distinct tags: stop, so a
+		// list of 100,000 is not read with a scan of all kept so far for
+		// each (checkTagCount counts a shorter one).
+		if out = task.AddTag(out, tag); len(out) > maxTagList {
+			a.Fail(name, fmt.Sprintf("A task may have at most %d tags; “%s” names more than %d. Use fewer tags.", MaxTags, name, maxTagList))
+			return nil
+		}
 	}
 	return out
 }
+
+// maxTagList is the most distinct tags one list is read to, far past
+// [MaxTags], so checkTagCount can say how many it would give.
+const maxTagList = 1000
 
 func checkTagCount(a *args.Args, name string, tags []string) {
 	if len(tags) > MaxTags {

@@ -397,24 +397,31 @@ func (d *decoder) rule(n *node, uid string) *recur.Rule {
 // bound, and calendar clients write a few dozen characters.
 const maxUID = 1000
 
-// uidOf is the UID a UID value is kept as: unescaped and trimmed, and
-// one longer than maxUID replaced by a stable stand-in (long is its length
-// then, else 0).
-func uidOf(v string) (uid string, long int) {
+// uidOf is the UID a UID value is kept as: unescaped and trimmed; one
+// longer than maxUID, or holding a control character (NUL, a line break:
+// PostgreSQL refuses NUL in text, and an export would write it raw, which
+// RFC 5545 §3.1 forbids), is replaced by a stable stand-in, and why says
+// what was wrong with it ("" when nothing was).
+func uidOf(v string) (uid, why string) {
 	uid = strings.TrimSpace(unescapeText(v))
-	if len(uid) > maxUID {
-		// a stable stand-in, so importing the file again finds the item
-		sum := sha256.Sum256([]byte(uid))
-		return "assistant-" + hex.EncodeToString(sum[:])[:24], len(uid)
+	switch {
+	case len(uid) > maxUID:
+		why = fmt.Sprintf("UID has %d bytes, more than the %d kept", len(uid), maxUID)
+	case strings.ContainsFunc(uid, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		why = "UID holds a control character, which a UID cannot keep"
+	default:
+		return uid, ""
 	}
-	return uid, 0
+	// a stable stand-in, so importing the file again finds the item
+	sum := sha256.Sum256([]byte(uid))
+	return "assistant-" + hex.EncodeToString(sum[:])[:24], why
 }
 
 func (d *decoder) uid(n *node) string {
 	if p := n.Props.Get("UID"); p != nil && strings.TrimSpace(p.Value) != "" {
-		uid, long := uidOf(p.Value)
-		if long > 0 {
-			d.repaired(n, "", "UID", 0, fmt.Sprintf("UID has %d bytes, more than the %d kept; given %s", long, maxUID, uid))
+		uid, why := uidOf(p.Value)
+		if why != "" {
+			d.repaired(n, "", "UID", 0, why+"; given "+uid)
 		}
 		return uid
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/assistant-dev/assistant/store/storetest"
@@ -130,6 +131,47 @@ func TestImportKeepsARuleEndingAtItsStart(t *testing.T) {
 		got := strings.TrimSpace(dump(t, st, p.ID, `SELECT uid, rrule FROM events ORDER BY start_at`))
 		if !strings.Contains(got, "cut@t | FREQ=DAILY;UNTIL=20261005T090000Z") || !strings.Contains(got, "before@t | FREQ=WEEKLY;UNTIL=20261001T000000Z") {
 			t.Errorf("stored:\n%s\nwant both rules kept as written", got)
+		}
+	})
+}
+
+// A UID holding a control character (a NUL, which PostgreSQL refuses in
+// text and failed the whole import with its own error there) is given a
+// stable stand-in, listed under Repaired, on both engines; the file's
+// other events are imported with it, importing it again finds it, and
+// the export writes no control character.
+func TestImportUIDWithControlCharacter(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ics := strings.Join([]string{
+			"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+			"BEGIN:VEVENT", "UID:nul\x00uid", "DTSTART:20261005T090000Z", "SUMMARY:nul", "END:VEVENT",
+			"BEGIN:VEVENT", "UID:bell\x07uid", "DTSTART:20261006T090000Z", "SUMMARY:bell", "END:VEVENT",
+			"BEGIN:VEVENT", "UID:fine@t", "DTSTART:20261007T090000Z", "SUMMARY:fine", "END:VEVENT",
+			"END:VCALENDAR", ""}, "\r\n")
+		st, p := openStore(t)
+		ctx := context.Background()
+		rep, err := Import(ctx, st, p, strings.NewReader(ics), ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Events.Created != 3 || len(rep.Repaired) != 2 {
+			t.Fatalf("created %d, repaired %+v; want 3 and the two UIDs", rep.Events.Created, rep.Repaired)
+		}
+		for _, r := range rep.Repaired {
+			if !strings.HasPrefix(r.Reason, "UID holds a control character, which a UID cannot keep; given assistant-") {
+				t.Errorf("repaired: %q", r.Reason)
+			}
+		}
+		again, err := Import(ctx, st, p, strings.NewReader(ics), ImportOptions{})
+		if err != nil || again.Events.Unchanged != 3 || again.Events.Created != 0 {
+			t.Fatalf("again: %v, %+v", err, again.Events)
+		}
+		var out bytes.Buffer
+		if err := Export(ctx, st, p, &out, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if i := strings.IndexFunc(strings.ReplaceAll(out.String(), "\r\n", ""), func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+			t.Errorf("the export holds a control character at %d", i)
 		}
 	})
 }

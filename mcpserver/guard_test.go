@@ -304,6 +304,7 @@ func TestHTTPProtocolErrors(t *testing.T) {
 		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1.5"},
 		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "12345678901234567890"},
 		{"an exponent id", `{"jsonrpc":"2.0","id":1e3,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "1e3"},
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":-9007199254740993,"method":"tools/call","params":{"name":"whoami"}}`, -32600, "-9007199254740993"},
 		// Neither a call nor an answer: the SDK took it for an answer and
 		// said 202 with nothing.
 		{"an id alone", `{"jsonrpc":"2.0","id":7}`, -32600, "7"},

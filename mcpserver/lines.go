@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -592,6 +593,16 @@ func (l *lineReader) refuse(id json.RawMessage, code int64, message string, size
 // idOf returns the id of msg when it has a usable one (a string or a
 // number, JSON-RPC 2.0 §4), else nil, which is written as null (§5).
 func idOf(msg []byte) json.RawMessage {
+	id := rawID(msg)
+	if len(id) > 0 && id[0] == '"' && !utf8.Valid(id) {
+		return nil // echoed, it would make the answer no JSON (RFC 8259 §8.1)
+	}
+	return id
+}
+
+// rawID is the id of msg as written, a string or a number, nil for
+// anything else; its bytes may not be UTF-8 (badID refuses those).
+func rawID(msg []byte) json.RawMessage {
 	var probe struct {
 		ID json.RawMessage `json:"id"`
 	}

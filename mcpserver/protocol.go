@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -238,22 +238,34 @@ func notMCP(m jsonrpc.Message) string {
 }
 
 // badID returns the Invalid Request sentence of msg, one JSON-RPC message,
-// when its id is a number the SDK cannot answer with unchanged: go-sdk
-// v1.8.0 keeps a numeric id as an int64, so 1.5 would come back as 1 and
-// 12345678901234567890 as another number. A response must carry the
+// when its id is one the SDK cannot answer with unchanged: go-sdk v1.8.0
+// reads a numeric id as a float64 and keeps it as an int64, so 1.5 would
+// come back as 1, 9007199254740993 as 9007199254740992 and
+// 9223372036854775807 as -9223372036854775808; and it reads bytes that
+// are not UTF-8 in a string id as U+FFFD. A response must carry the
 // request's id exactly (JSON-RPC 2.0 §5), so such an id is refused, with
-// the id echoed as sent; "" for a string id, a whole number in int64's
-// range, or no id.
+// the id echoed as sent; "" for a string id of UTF-8, a whole number from
+// -2^53 to 2^53 (every one of which a float64 holds), or no id.
 func badID(msg []byte) string {
-	id := idOf(msg)
-	if len(id) == 0 || id[0] == '"' {
+	id := rawID(msg)
+	if len(id) == 0 {
 		return ""
 	}
-	if _, err := strconv.ParseInt(string(id), 10, 64); err == nil {
+	if id[0] == '"' {
+		if utf8.Valid(id) {
+			return ""
+		}
+		return prefixInvalidRequest + "the id holds bytes that are not UTF-8, so it could not be sent back unchanged; use an id of UTF-8 text, or a whole number."
+	}
+	if n, err := strconv.ParseInt(string(id), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID {
 		return ""
 	}
-	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), int64(math.MinInt64), int64(math.MaxInt64))
+	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), -maxExactID, maxExactID)
 }
+
+// maxExactID is 2^53, the largest of the whole numbers a float64 holds
+// with every one below it.
+const maxExactID = 1 << 53
 
 // cut shortens s to at most n bytes, marking the cut with "…" (s is
 // ASCII here: the digits of a JSON number).

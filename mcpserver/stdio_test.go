@@ -210,6 +210,11 @@ func TestServeIOBadLines(t *testing.T) {
 		{"an id on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","id":18}`, -32600, "18"},
 		{"a fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "1.5"},
 		{"an id past int64", `{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`, -32600, "12345678901234567890"},
+		// go-sdk reads a number id as a float64: past 2^53 it would come
+		// back as another number, and bytes that are not UTF-8 as U+FFFD.
+		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600, "9007199254740993"},
+		{"int64's largest id", `{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`, -32600, "9223372036854775807"},
+		{"an id not UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", -32600, "null"},
 		{"a fractional id in a batch", `[{"jsonrpc":"2.0","id":19,"method":"ping"},{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`, -32600, "null"},
 	}
 	next := 100

@@ -110,6 +110,9 @@ func Month(w Window, o GridOptions) string {
 			hm := w.Zone.In(ev.Start).String()[11:16]
 			if ev.Start.Before(startOf(w.Zone, d.Date)) { // begun the day before: until when
 				hm = "…–" + w.Zone.In(ev.End).String()[11:16]
+				if ev.End.After(startOf(w.Zone, d.Date.AddDays(1))) { // and on past this day
+					hm = "…–…"
+				}
 			}
 			items = append(items, hm+" "+termClean(ev.Title))
 		}

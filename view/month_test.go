@@ -34,7 +34,8 @@ func TestMonthGoldens(t *testing.T) {
 		"february-empty": monthSpec(t, paris, "2027-02-14", "2026-12-06T09:00:00+01:00", nil, nil, nil),
 		// August 2026 spans six weeks (Saturday the 1st to Monday the 31st).
 		"august-six-weeks": monthSpec(t, "America/New_York", "2026-08-01", "2026-08-31T23:30:00-04:00",
-			[]Event{timed(t, "e1", "Late call", "America/New_York", "2026-08-31T23:00", 30), allDay(t, "e2", "Camp", "2026-07-30", "2026-08-02")}, nil, nil),
+			[]Event{timed(t, "e1", "Late call", "America/New_York", "2026-08-31T23:00", 30), allDay(t, "e2", "Camp", "2026-07-30", "2026-08-02"),
+				timed(t, "e3", "Relay", "America/New_York", "2026-08-10T20:00", 3000)}, nil, nil),
 	}
 	for name, spec := range specs {
 		if spec.days > MaxDays {
@@ -51,6 +52,15 @@ func TestMonthGoldens(t *testing.T) {
 		}
 	}
 	golden(t, "month/march-80-colour.golden", Month(specs["march"].window(t), GridOptions{Width: 80, Colour: true}))
+	// A timed event over three days: its start on the first, "…–…" on the
+	// day it runs through (it said "…–22:00", the last day's end), its end
+	// on the last.
+	aug := Month(specs["august-six-weeks"].window(t), GridOptions{Width: 120})
+	for _, want := range []string{"Mon 10  20:00 Relay", "Tue 11  …–… Relay", "Wed 12  …–22:00 Relay"} {
+		if !strings.Contains(aug, want) {
+			t.Errorf("August lacks %q:\n%s", want, aug)
+		}
+	}
 }
 
 func TestMonthOfAndWeekOf(t *testing.T) {

@@ -232,7 +232,9 @@ func TestRemindMailRefusals(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"remind", "--once", "--smtp-to", "b@example.net"}, 2, "give “--smtp HOST:PORT” too"},
+		{[]string{"remind", "--once", "--smtp-to", "b@example.net"}, 2, "“--smtp-to” describes mail through an SMTP server, so give “--smtp HOST:PORT” too"},
+		{[]string{"remind", "--once", "--smtp-to", "b@example.net", "--smtp-from", "a@example.org"}, 2, "describe mail through an SMTP server"},
+		{[]string{"remind", "--once", "--smtp", "127.0.0.1:99999", "--smtp-from", "a@example.org", "--smtp-to", "b@example.net"}, 1, "with a port from 1 to 65535"},
 		{[]string{"remind", "--once", "--smtp", "localhost", "--smtp-from", "a@example.org", "--smtp-to", "b@example.net"}, 1, "HOST:PORT"},
 		{[]string{"remind", "--once", "--smtp", s.addr, "--smtp-to", "b@example.net"}, 1, "needs a sender"},
 		{append(append([]string{}, base...), "--smtp-to", "not an address"), 1, "“--smtp-to” is wrong: must be a mail address"},

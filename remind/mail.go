@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"net/textproto"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -103,13 +104,31 @@ func ParseAddress(s string) (string, error) {
 	return a.Address, nil
 }
 
+// CheckServer refuses an SMTP server address that no dial can reach:
+// not HOST:PORT, or a port that is neither a number from 1 to 65535 nor
+// a service name the system knows (smtp, submission). One sentence.
+func CheckServer(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err == nil && host != "" && port != "" {
+		n, convErr := strconv.Atoi(port)
+		switch {
+		case convErr == nil && n >= 1 && n <= 65535:
+			return nil
+		case convErr != nil:
+			if _, err := net.LookupPort("tcp", port); err == nil {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("the SMTP server must be HOST:PORT such as smtp.example.org:587, with a port from 1 to 65535, not “%s”", addr)
+}
+
 // Check refuses a Mail that could never send: no server, sender or
 // recipient, an address that is none, or a user with TLS off (a password
 // is never sent in the clear). Each error is one sentence.
 func (n *Mail) Check() error {
-	host, port, err := net.SplitHostPort(n.Addr)
-	if err != nil || host == "" || port == "" {
-		return fmt.Errorf("the SMTP server must be HOST:PORT such as smtp.example.org:587, not “%s”", n.Addr)
+	if err := CheckServer(n.Addr); err != nil {
+		return err
 	}
 	if _, err := ParseMailTLS(string(n.TLS)); err != nil {
 		return fmt.Errorf("the SMTP TLS mode %v", err)

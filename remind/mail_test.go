@@ -504,6 +504,12 @@ func TestMailCheck(t *testing.T) {
 		want   string
 	}{
 		{func(m *Mail) { m.Addr = "smtp.example.org" }, "HOST:PORT"},
+		// A port no dial can reach was taken, and each reminder then
+		// failed its four tries and was given up.
+		{func(m *Mail) { m.Addr = "127.0.0.1:99999" }, "with a port from 1 to 65535, not “127.0.0.1:99999”"},
+		{func(m *Mail) { m.Addr = "127.0.0.1:0" }, "with a port from 1 to 65535"},
+		{func(m *Mail) { m.Addr = "127.0.0.1:nosuchservice" }, "with a port from 1 to 65535"},
+		{func(m *Mail) { m.Addr = ":587" }, "HOST:PORT"},
 		{func(m *Mail) { m.From = "not an address" }, "the sender must be a mail address"},
 		{func(m *Mail) { m.To = nil }, "at least one recipient"},
 		{func(m *Mail) { m.To = []string{"Ann <a@example.org>"} }, "a recipient must be a mail address"},
@@ -514,6 +520,11 @@ func TestMailCheck(t *testing.T) {
 		c.change(&m)
 		if err := m.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", m, err, c.want)
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:25", "[::1]:587", "mail.example.org:65535", "mail.example.org:smtp", "mail.example.org:submissions"} {
+		if err := CheckServer(addr); err != nil {
+			t.Errorf("CheckServer(%q) = %v, want it taken", addr, err)
 		}
 	}
 	if got := MessageID("rd_1", "a@[127.0.0.1]"); got != "rd_1@assistant.invalid" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -253,13 +252,17 @@ func (a *app) smtpNotifier(cmd *cobra.Command, o remindOptions) (*remind.Mail, e
 	}
 	if strings.TrimSpace(addr) == "" {
 		if len(others) > 0 {
-			return nil, usageError(cmd, strings.Join(others, ", ")+" describe mail through an SMTP server, so give “--smtp HOST:PORT” too")
+			verb := " describe"
+			if len(others) == 1 {
+				verb = " describes"
+			}
+			return nil, usageError(cmd, strings.Join(others, ", ")+verb+" mail through an SMTP server, so give “--smtp HOST:PORT” too")
 		}
 		return nil, nil
 	}
 	m := &remind.Mail{Addr: strings.TrimSpace(addr)}
-	if _, _, err := net.SplitHostPort(m.Addr); err != nil {
-		return nil, wrong(addrFrom, fmt.Errorf("the SMTP server must be HOST:PORT such as smtp.example.org:587, not “%s”", addr))
+	if err := remind.CheckServer(m.Addr); err != nil {
+		return nil, wrong(addrFrom, err)
 	}
 	from, fromFrom := a.settingFrom(cmd, "smtp-from", "", "remind.smtp_from", "")
 	if strings.TrimSpace(from) == "" {

@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/assistant-dev/assistant/store"
+
+	"github.com/assistant-dev/assistant/tz"
 )
 
 // The Mail notifier is tested against a real SMTP server: Debian's
@@ -529,5 +531,34 @@ func TestMailCheck(t *testing.T) {
 	}
 	if got := MessageID("rd_1", "a@[127.0.0.1]"); got != "rd_1@assistant.invalid" {
 		t.Errorf("MessageID with an address literal: %q", got)
+	}
+}
+
+// A reminder's lead reads in the units it was set in, or to the minute in
+// hours and days: "839 min" and "20147 min ago" were the text of a
+// remind_at 14 h ahead and of a two-week snooze.
+func TestLeadWords(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{time.Minute, "1 min"},
+		{45 * time.Minute, "45 min"},
+		{2 * time.Hour, "2 h"},
+		{150 * time.Minute, "2 h 30 min"},
+		{839 * time.Minute, "13 h 59 min"},
+		{24 * time.Hour, "1 day"},
+		{7 * 24 * time.Hour, "1 week"},
+		{20147 * time.Minute, "13 days 23 h"},
+		{90*time.Second + 59*time.Second, "2 min"},
+	} {
+		if got := leadWords(c.d); got != c.want {
+			t.Errorf("leadWords(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+	m := &Message{Title: "Call", Item: &ItemRef{Kind: "event"}, Occurrence: &OccurrenceRef{}}
+	now := time.Date(2027, 4, 5, 7, 0, 0, 0, time.UTC)
+	if got := reminderText(m, now.Add(-20147*time.Minute), now, tz.MustZone("Europe/Berlin")); !strings.HasSuffix(got, ", 13 days 23 h ago.") {
+		t.Errorf("reminderText = %q", got)
 	}
 }

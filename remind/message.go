@@ -167,6 +167,18 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 	return m, err
 }
 
+// leadWords gives d, a minute or more, in whole units as reminders are
+// set ("15 min", "2 h", "1 day", "1 week": [item.Lead]), or else in
+// words to the minute ("2 h 30 min", "13 days 23 h"), never as hundreds
+// of minutes.
+func leadWords(d time.Duration) string {
+	m := int(d / time.Minute)
+	if l := item.Lead(m); m < 60 || !strings.HasSuffix(l, " min") {
+		return l
+	}
+	return humanDuration(time.Duration(m) * time.Minute)
+}
+
 // reminderText is the one line a person reads: "Standup: starts Mon
 // 2026-10-05 09:00 (+02:00), in 15 min." with "(sent 2 h late)" when late;
 // an event sent after it began "started …, 20 min ago" (one already over
@@ -193,9 +205,9 @@ func reminderText(m *Message, start, now time.Time, zone tz.Zone) string {
 		}
 		fmt.Fprintf(&b, ": %s %s", verb, tz.FormatModel(start, zone))
 		if d := start.Sub(now); d >= time.Minute {
-			fmt.Fprintf(&b, ", in %s", item.Lead(int(d/time.Minute)))
+			fmt.Fprintf(&b, ", in %s", leadWords(d))
 		} else if d <= -time.Minute {
-			fmt.Fprintf(&b, ", %s ago", item.Lead(int(-d/time.Minute)))
+			fmt.Fprintf(&b, ", %s ago", leadWords(-d))
 		}
 	}
 	if m.Item.Location != "" {

@@ -232,10 +232,19 @@ func place(e view.Event, z tz.Zone, start, end time.Time) block {
 	}
 	if b.to < b.from {
 		// The clocks went back between start and end (a fall-back day):
-		// the wall clock reads an earlier time at the end.
-		b.to = b.from
+		// the wall clock reads an earlier time at the end, so the block
+		// keeps its real length from its start (it was 0 px high).
+		b.to = min(b.from+int(e.End.Sub(e.Start)/time.Minute), 24*60)
 	}
-	from, to := e.Start.In(loc).Format("15:04"), e.End.In(loc).Format("15:04")
+	layout := "15:04"
+	if _, a := e.Start.In(loc).Zone(); true {
+		if _, z := e.End.In(loc).Zone(); a != z {
+			// A clock change inside: "02:30 CEST – 02:00 CET" tells the
+			// two readings apart.
+			layout = "15:04 MST"
+		}
+	}
+	from, to := e.Start.In(loc).Format(layout), e.End.In(loc).Format(layout)
 	if e.Start.Before(start) {
 		from = "… " + e.Start.In(loc).Format("Mon 15:04")
 	}

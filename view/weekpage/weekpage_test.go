@@ -147,6 +147,15 @@ func TestLayoutClockChanges(t *testing.T) {
 	if b := blocks(p)["e1 2026-10-25"]; p.Hours[0].Hour != 1 || b.Top != 30 || b.Height != 120 {
 		t.Errorf("the event across the change: top %d height %d from hour %d, want 30 and 120 from 1", b.Top, b.Height, p.Hours[0].Hour)
 	}
+	// Half an hour from the first 02:30 ends at the second 02:00: the
+	// wall clock reads backwards, and the block keeps its 30 minutes
+	// (it was 0 px high), its times saying which reading is which.
+	first230 := time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC)
+	rep := layout(week(day(2026, 10, 19), at(2026, 10, 20, 12, 0),
+		timed("e2", "In the repeated hour", first230, first230.Add(30*time.Minute))), Options{})
+	if b := blocks(rep)["e2 2026-10-25"]; b.Height != 30 || b.Time != "02:30 CEST – 02:00 CET" {
+		t.Errorf("the event in the repeated hour: height %d, %q; want 30 and “02:30 CEST – 02:00 CET”", b.Height, b.Time)
+	}
 	// 29 March 2026: 02:00 CET is 03:00 CEST; the day has 23 hours.
 	fwd := layout(week(day(2026, 3, 23), at(2026, 3, 20, 12, 0),
 		timed("e1", "After", at(2026, 3, 29, 3, 0), at(2026, 3, 29, 4, 0))), Options{})

@@ -341,11 +341,17 @@ func (d *decoder) timeProp(n *node, uid, name string) (timeVal, bool) {
 }
 
 // timeList reads every value of every property called name (EXDATE,
-// RDATE), as moments in z; a PERIOD keeps its start.
+// RDATE), as moments in z; a PERIOD keeps its start, and the line is
+// listed under Repaired: RFC 5545 §3.8.5.2 gives that occurrence the
+// period's length, the store every occurrence the event's. CalDAV stores
+// it without, as docs/caldav.md says.
 func (d *decoder) timeList(n *node, uid, name string, z tz.Zone, allDay bool) []tz.Moment {
 	var out []tz.Moment
 	for i := range n.Props[name] {
 		p := &n.Props[name][i]
+		if strings.EqualFold(p.Params.Get("VALUE"), "PERIOD") || strings.Contains(p.Value, "/") {
+			d.repaired(n, uid, name, i, name+" holds periods (start/end), whose own ends are not kept: each of those occurrences lasts as long as the event; add a changed occurrence (RECURRENCE-ID) for another length")
+		}
 		for _, v := range strings.Split(p.Value, ",") {
 			if s, _, ok := strings.Cut(v, "/"); ok {
 				v = s

@@ -49,6 +49,16 @@ func TestAddListGet(t *testing.T) {
 		if ids, _ := occurrences(t, q); !slices.Equal(ids, []string{"e2@20261007"}) {
 			t.Fatalf("query: %v", ids)
 		}
+		// A query folds as list_tasks' does: “straße” finds “STRASSE”,
+		// “creme brulee” finds “Crème Brûlée” (only the first matched).
+		e.ok(e.alice, "add_event", `{"title":"STRASSE fest","start":"2026-10-08T18:00"}`)
+		e.ok(e.alice, "add_event", `{"title":"Dessert","location":"Crème Brûlée café","start":"2026-10-08T20:00"}`)
+		for query, want := range map[string]string{"straße": "STRASSE fest", "creme brulee": "Dessert"} {
+			res := e.ok(e.alice, "list_events", fmt.Sprintf(`{"from":"2026-10-08","to":"2026-10-08","query":%q}`, query))
+			if !strings.Contains(res.Out, want) || strings.Count(res.Out, "\n") != 1 {
+				t.Errorf("query %q:\n%s\nwant %q alone", query, res.Out, want)
+			}
+		}
 	})
 }
 

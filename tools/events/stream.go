@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/tools"
@@ -366,7 +366,7 @@ func windowStreams(tx *store.Tx, snap *snapshot, person tz.Zone, w tools.Window,
 		return nil, err
 	}
 	var texts map[int64]eventText
-	q := strings.ToLower(query)
+	q := item.FoldText(query)
 	if query != "" {
 		if texts, err = matchingText(tx, q); err != nil {
 			return nil, err
@@ -446,8 +446,8 @@ func lazyStreams(ctx context.Context, tx *store.Tx, snap *snapshot, person tz.Zo
 }
 
 // matchingText reads the title, location and notes of tx's owner's live
-// events whose own text contains q (lower case); the others' text is not
-// kept.
+// events whose own text contains q (folded by [item.FoldText]); the
+// others' text is not kept.
 func matchingText(tx *store.Tx, q string) (map[int64]eventText, error) {
 	return tx.EventTextsWhere(func(t store.EventText) bool {
 		return hasText(t.Title, q) || hasText(t.Location, q) || hasText(t.Notes, q)
@@ -455,7 +455,7 @@ func matchingText(tx *store.Tx, q string) (map[int64]eventText, error) {
 }
 
 // occMatches reports whether occurrence o, of a series with text t, has q
-// (lower case) in its title, location or notes, its override's where set.
+// (folded) in its title, location or notes, its override's where set.
 func occMatches(o *occ, t eventText, q string) bool {
 	title, location, notes := t.Title, t.Location, t.Notes
 	if ov := o.Override; ov != nil {
@@ -472,9 +472,10 @@ func occMatches(o *occ, t eventText, q string) bool {
 	return hasText(title, q) || hasText(location, q) || hasText(notes, q)
 }
 
-// hasText reports whether s holds q (already lower-cased), compared through
-// [args.CleanLine] so rows stored with invisible characters still match.
-func hasText(s, q string) bool { return strings.Contains(strings.ToLower(args.CleanLine(s)), q) }
+// hasText reports whether s holds q (already folded), both through
+// [item.FoldText] as list_tasks compares: case, accents, “ß” and “ss”,
+// ligatures, and the invisible characters dropped.
+func hasText(s, q string) bool { return strings.Contains(item.FoldText(s), q) }
 
 // firstOccs returns up to n occurrences of e, overrides applied, that
 // overlap w, in order, expanding no more of the rule than they need.

@@ -4,6 +4,7 @@ import (
 	_ "embed" // zonenames.txt
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -110,6 +111,9 @@ func unknownZoneError(name string) error {
 	return &ZoneError{Name: name, Suggestion: s}
 }
 
+// etcOffset matches the names of the Etc/GMT±N zones, whatever N.
+var etcOffset = regexp.MustCompile(`(?i)^(etc/)?gmt[+-][0-9]+$`)
+
 // SuggestZone returns the real IANA name closest to name and whether one is
 // close enough to offer. It tries, in order: the same name up to case and
 // the separators " ", "_" and "-" ("america/new york" → "America/New_York");
@@ -157,6 +161,11 @@ func SuggestZone(name string) (string, bool) {
 	}
 	if s, ok := fixedOffsetZone(name); ok {
 		return s, true
+	}
+	if etcOffset.MatchString(strings.TrimSpace(name)) {
+		// An Etc/GMT±N past the table (Etc/GMT+14): one edit away is
+		// another offset altogether (Etc/GMT+1), never a misspelling.
+		return "", false
 	}
 	// Only a distance of at most three is ever offered (below), so each
 	// is worked out only that far: names further apart in length are

@@ -34,6 +34,9 @@ func TestSuggestZone(t *testing.T) {
 		{"utc+0200", "Etc/GMT-2"},
 		{"UTC+0", "Etc/UTC"},
 		{"UTC+05:30", ""}, // no whole-hour Etc zone; and nothing close
+		// Past the Etc table: one edit away is another offset (Etc/GMT+1).
+		{"Etc/GMT+14", ""},
+		{"etc/gmt-15", ""},
 		{"Mars/Olympus_Mons", ""},
 		{"xyz", ""},
 		{"", ""},

@@ -3,6 +3,7 @@ package args
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -388,12 +389,31 @@ func (a *Args) examples() (day, moment string) {
 	return dayWordsExample, momentWordsExample
 }
 
+// dayHint says what is wrong with the day of text, written YYYY-MM-DD
+// (with or without a time after it): ": months run from 01 to 12", or
+// ": February 2026 has 28 days"; "" when text is not of that form.
+func dayHint(text string) string {
+	if len(text) < 10 || text[4] != '-' || text[7] != '-' {
+		return ""
+	}
+	y, errY := strconv.Atoi(text[:4])
+	m, errM := strconv.Atoi(text[5:7])
+	if errY != nil || errM != nil || y < 1 {
+		return ""
+	}
+	if m < 1 || m > 12 {
+		return ": months run from 01 to 12"
+	}
+	last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC)
+	return fmt.Sprintf(": %s %04d has %d days", time.Month(m), y, last.Day())
+}
+
 // momentSentence is the sentence for a refused moment; what describes the
 // expected form.
 func momentSentence(name, what string, why problem, zoneErr error, v value, home tz.Zone) string {
 	switch why {
 	case noSuchDay:
-		return "“" + name + "” must be a day that exists on the calendar, not " + shown(v) + "."
+		return "“" + name + "” must be a day that exists on the calendar, not " + shown(v) + dayHint(v.str()) + "."
 	case badClock:
 		return "“" + name + "” must have a time of day from 00:00 to 23:59, not " + shown(v) + "."
 	case badYear:

@@ -112,7 +112,7 @@ func TestGetterSentences(t *testing.T) {
 		{"moment form", `"next friday"`, func(a *Args) { a.Moment("x", paris) },
 			`“x” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “next friday”.`},
 		{"moment no such day", `"2026-02-30"`, func(a *Args) { a.Moment("x", paris) },
-			`“x” must be a day that exists on the calendar, not “2026-02-30”.`},
+			`“x” must be a day that exists on the calendar, not “2026-02-30”: February 2026 has 28 days.`},
 		{"moment clock", `"2026-10-05T24:00"`, func(a *Args) { a.Moment("x", paris) },
 			`“x” must have a time of day from 00:00 to 23:59, not “2026-10-05T24:00”.`},
 		{"moment year", `"9999-12-31T23:30-01:00"`, func(a *Args) { a.Moment("x", paris) },

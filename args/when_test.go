@@ -39,7 +39,7 @@ func TestParseMoment(t *testing.T) {
 		// the second 01:30 of Paris's fall-back, written with its offset
 		{"2026-10-25T01:30Z", "2026-10-25T02:30", "Europe/Paris", false, "2026-10-25T01:30:00Z", false, ""},
 		{"tomorrow", "", "", false, "", false, "“due” must be a day (2026-10-05) or a day with a time (2026-10-05T09:00), not “tomorrow”."},
-		{"2026-02-30", "", "", false, "", false, "“due” must be a day that exists on the calendar, not “2026-02-30”."},
+		{"2026-02-30", "", "", false, "", false, "“due” must be a day that exists on the calendar, not “2026-02-30”: February 2026 has 28 days."},
 		{"2026-10-05T09:00[CEST]", "", "", false, "", false, "not the abbreviation “CEST”; write the zone of the place, such as Europe/Paris"},
 		{"2026-10-05T09:00+05:00[!Europe/Paris]", "", "", false, "", false, "“due” has the offset +05:00, but Europe/Paris is at +02:00 then"},
 	}

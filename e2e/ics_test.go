@@ -195,6 +195,9 @@ func testExportVTimezoneAhead(t *testing.T) {
 	}{
 		{"Europe/Paris", "2031-03-03T10:00", "20310303T100000", []string{"DTSTART:20310330T020000", "20311026T030000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU"}},
 		{"Pacific/Chatham", "2027-04-02T02:45", "20270402T024500", []string{"TZOFFSETTO:+1345", "TZOFFSETTO:+1245", "20270404T034500"}},
+		// Started before the United States' rule of 2007: the changes up
+		// to it, then the rule (ten years from the start ended in 2005).
+		{"America/New_York", "1995-01-05T10:00", "19950105T100000", []string{"20061029T020000", "DTSTART:20070311T020000", "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU", "RRULE:FREQ=YEARLY;BYMONTH=11;BYDAY=1SU"}},
 	} {
 		t.Run(c.zone, func(t *testing.T) {
 			h := newHome(t)

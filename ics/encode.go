@@ -38,6 +38,9 @@ type WriterOptions struct {
 	// ToYear taken from Go's zone data.
 	Zones            []tz.Zone
 	FromYear, ToYear int
+	// Open says an item repeats without end: each VTIMEZONE then carries
+	// its zone's rule in force after ToYear too (see vtimezone).
+	Open bool
 	// Stamp is DTSTAMP for every component (RFC 5545 §3.8.7.2); zero means
 	// the current time.
 	Stamp time.Time
@@ -66,7 +69,7 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 			continue
 		}
 		names[z.Name()] = true
-		wr.component(vtimezone(z, opts.FromYear, opts.ToYear))
+		wr.component(vtimezone(z, opts.FromYear, opts.ToYear, opts.Open))
 	}
 	return wr
 }
@@ -511,8 +514,9 @@ const MaxZoneYears = 200
 //
 // Where the zone keeps a yearly rule to the end of the span (the two
 // changes of most zones with DST, checked for [zoneRuleYears] years
-// more), the onsets of the years the rule holds are written as that
-// rule instead, an observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=…
+// more; when open, the rule in force from [ruleYear], with the onsets up
+// to its first year written however far past toY that is), the onsets of
+// the years the rule holds are written as that rule instead, an observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=…
 // each, so a reader that takes the VTIMEZONE as written (Outlook,
 // python-icalendar) keeps the right offsets after the span too: a series
 // that never ends, or an export read decades later. A zone whose changes
@@ -522,7 +526,7 @@ const MaxZoneYears = 200
 // The work is bounded by the years, whatever the dates: Go reports year
 // boundaries after its table as zone bounds (one a day early in leap
 // years), which change nothing and are skipped.
-func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
+func vtimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 	if fromY == 0 {
 		fromY = 1970
 	}
@@ -565,12 +569,23 @@ func vtimezone(z tz.Zone, fromY, toY int) *ical.Component {
 		name, off := t.Zone()
 		add(zoneOnset{key: onsetKey{t.IsDST(), off, off, name}, local: time.Date(fromY, 1, 1, 0, 0, 0, 0, time.UTC)})
 	}
-	onsets := onsetsIn(loc, fromY, toY+zoneRuleYears)
-	rules, ruleFrom := yearlyRules(onsets, fromY, toY)
+	// For items without end, the rule is the one in force from ruleYear
+	// on, and the onsets up to its first year are written, even past
+	// toY: a series of 1995 in New York needs the rule of 2007.
+	tail := toY
+	if open {
+		tail = max(toY, min(ruleYear, max(fromY, 1970)+MaxZoneYears-1))
+	}
+	onsets := onsetsIn(loc, fromY, tail+zoneRuleYears)
+	rules, ruleFrom := yearlyRules(onsets, fromY, tail)
+	last := toY
+	if rules != nil {
+		last = tail
+	}
 	var ruled []zoneOnset // the first onset of each rule
 	for _, o := range onsets {
 		switch {
-		case o.local.Year() > toY:
+		case o.local.Year() > last:
 		case rules != nil && o.local.Year() >= ruleFrom:
 			if len(ruled) < len(rules) {
 				ruled = append(ruled, o)
@@ -681,6 +696,12 @@ func onsetsIn(loc *time.Location, fromY, toY int) []zoneOnset {
 // zoneRuleYears is how many years past the span a zone's yearly rule must
 // hold for a VTIMEZONE to write it as an RRULE.
 const zoneRuleYears = 40
+
+// ruleYear is the last year the zone files list a zone's changes one by
+// one (TZif's 32-bit table ends in 2037): after it every zone follows the
+// rule in force, its TZ string. A VTIMEZONE for items without end takes
+// its rule from there.
+const ruleYear = 2037
 
 // yearRule is one yearly change of a zone: in Month, on the Nth (1 to 4,
 // or -1 for the last) Weekday of it, or when Nth is 0 on the first
@@ -875,8 +896,8 @@ func (f *folder) flushLine() error {
 // Encode writes cal as one iCalendar file: VTIMEZONEs for the zones its
 // items use over the years they span, then its events and tasks.
 func Encode(w io.Writer, cal *Calendar, stamp time.Time) error {
-	zones, fromY, toY := spanOf(cal)
-	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: toY, Stamp: stamp})
+	zones, fromY, toY, open := spanOf(cal)
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: toY, Open: open, Stamp: stamp})
 	for i := range cal.Events {
 		wr.Event(&cal.Events[i])
 	}
@@ -887,12 +908,10 @@ func Encode(w io.Writer, cal *Calendar, stamp time.Time) error {
 }
 
 // spanOf lists the zones of cal's timed, zoned items and the years they
-// span; a series that never ends extends the span by ten years, after
-// which a reader keeps the last offsets written.
-func spanOf(cal *Calendar) ([]tz.Zone, int, int) {
-	var zones []tz.Zone
+// span; a series that never ends extends the span by ten years and makes
+// it open, so each VTIMEZONE carries its zone's rule after it.
+func spanOf(cal *Calendar) (zones []tz.Zone, fromY, toY int, open bool) {
 	seen := map[string]bool{}
-	fromY, toY := 0, 0
 	note := func(z tz.Zone, floating bool, ms ...tz.Moment) {
 		for _, m := range ms {
 			if fromY == 0 || m.Year < fromY {
@@ -914,7 +933,7 @@ func spanOf(cal *Calendar) ([]tz.Zone, int, int) {
 			if u, _, ok := e.Rule.Until(); ok {
 				note(e.Zone, e.Floating, u)
 			} else if !e.Rule.Bounded() {
-				toY = max(toY, e.Start.Year+10)
+				toY, open = max(toY, e.Start.Year+10), true
 			}
 		}
 	}
@@ -929,10 +948,10 @@ func spanOf(cal *Calendar) ([]tz.Zone, int, int) {
 			}
 			note(t.Zone, t.Floating, ms...)
 			if t.Rule != nil && !t.Rule.Bounded() {
-				toY = max(toY, ms[0].Year+10)
+				toY, open = max(toY, ms[0].Year+10), true
 			}
 		}
 	}
 	sort.Slice(zones, func(i, j int) bool { return zones[i].Name() < zones[j].Name() })
-	return zones, fromY, toY
+	return zones, fromY, toY, open
 }

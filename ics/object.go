@@ -585,8 +585,8 @@ func WriteEventObject(w io.Writer, e *calendar.Event, ovs []*calendar.Override, 
 		}
 		cal.Events = append(cal.Events, *ov)
 	}
-	zones, fromY, toY := spanOf(cal)
-	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: objectStamp(e.CreatedAt)})
+	zones, fromY, toY, open := spanOf(cal)
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Open: open, Stamp: objectStamp(e.CreatedAt)})
 	x := extraByKey(extra)
 	for i := range cal.Events {
 		c := wr.eventComponent(&cal.Events[i])
@@ -614,8 +614,8 @@ func WriteTaskObject(w io.Writer, t task.Task, extra string, person tz.Zone) err
 		return err
 	}
 	x := extraByKey(fitTaskExtra(extra, t.Status == task.Done))
-	zones, fromY, toY := spanOf(&Calendar{Tasks: []Task{*mt}})
-	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: objectStamp(t.UpdatedAt, t.CreatedAt)})
+	zones, fromY, toY, open := spanOf(&Calendar{Tasks: []Task{*mt}})
+	wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Open: open, Stamp: objectStamp(t.UpdatedAt, t.CreatedAt)})
 	c := wr.taskComponent(mt)
 	putBack(c, x[""])
 	wr.component(c)

@@ -567,3 +567,26 @@ func FuzzParseObject(f *testing.F) {
 		}
 	})
 }
+
+// A CalDAV object of a series without end, started before its zone's rule
+// of today (New York, 1995), carries the changes up to the rule of 2007
+// and the rule itself, so a client that reads its VTIMEZONE places this
+// summer's occurrences right.
+func TestObjectOpenSeriesCarriesTheRule(t *testing.T) {
+	body := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:ny@example.com\r\n" +
+		"DTSTART;TZID=America/New_York:19950105T100000\r\nDTEND;TZID=America/New_York:19950105T110000\r\n" +
+		"RRULE:FREQ=WEEKLY;BYDAY=TH\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+	obj, err := ParseObject([]byte(body), tz.MustZone("Europe/Berlin"), objNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteEventObject(&b, obj.Event, nil, obj.Extra, tz.MustZone("Europe/Berlin")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"RDATE:20061029T020000", "DTSTART:20070311T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=2SU"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the object lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -970,13 +970,18 @@ func Export(ctx context.Context, st *store.Store, person store.Person, w io.Writ
 		if err != nil {
 			return err
 		}
+		open := false // a series or repeating task without end
 		for _, z := range evZones {
 			note(sql.NullString{String: z.Name, Valid: true}, sql.NullInt64{Int64: z.Min, Valid: true}, sql.NullInt64{Int64: z.Max, Valid: true})
+			open = open || z.Open
 		}
 		for _, z := range taskZones(tks) {
 			note(sql.NullString{String: z.name, Valid: true}, sql.NullInt64{Int64: z.first, Valid: true}, sql.NullInt64{Int64: z.last, Valid: true})
 		}
-		wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Stamp: tx.Now()})
+		for _, t := range tks {
+			open = open || t.Rule != nil && t.HasDue && t.Due.HasTime && !t.Rule.Bounded()
+		}
+		wr := NewWriter(w, WriterOptions{Zones: zones, FromYear: fromY, ToYear: min(toY, 9998), Open: open, Stamp: tx.Now()})
 		ovByEvent, err := tx.AllOverrides()
 		if err != nil {
 			return err

@@ -158,7 +158,7 @@ func TestExportVTimezones(t *testing.T) {
 func TestVTimezoneBounded(t *testing.T) {
 	paris := tz.MustZone("Europe/Paris")
 	for _, span := range [][2]int{{2031, 2041}, {2038, 2042}, {1980, 9999}, {1, 9999}, {9990, 9999}} {
-		c := vtimezone(paris, span[0], span[1])
+		c := vtimezone(paris, span[0], span[1], false)
 		lines := 0
 		n := &node{Component: c}
 		for _, o := range c.Children {
@@ -193,7 +193,7 @@ func TestVTimezoneBounded(t *testing.T) {
 func TestVTimezoneSpansCenturies(t *testing.T) {
 	paris := tz.MustZone("Europe/Paris")
 	for _, from := range []int{1, 1700, 1800} {
-		c := vtimezone(paris, from, 2027)
+		c := vtimezone(paris, from, 2027, false)
 		n := &node{Component: c}
 		first := ""
 		for _, o := range c.Children {
@@ -219,24 +219,25 @@ func TestVTimezoneSpansCenturies(t *testing.T) {
 }
 
 // A VTIMEZONE written for a span carries the zone's yearly rule past it:
-// for every zone of the database, the VTIMEZONE of 2026–2036, read back
-// by the import's own VTIMEZONE reader, gives the zone database's offset
-// around every change and at the 1st and 15th of every month until 2076,
-// wherever it writes an RRULE; and the zones of the common rules (last
-// Sunday, nth Sunday, "Sunday on or after", a southern summer) get one.
-// Before, a reader kept the last offset written after 2036, an hour off
-// every summer.
+// for every zone of the database, the VTIMEZONE of a series that never
+// ends, started in 2026 or in 1995 (before the United States' rule of
+// 2007 and Europe's of 1996), read back by the import's own VTIMEZONE
+// reader, gives the zone database's offset around every change and at the
+// 1st and 15th of every month until 2076, wherever it writes an RRULE;
+// and the zones of the common rules (last Sunday, nth Sunday, "Sunday on
+// or after", a southern summer) get one. Before, a reader kept the last
+// offset written after ten years from the start, an hour off every
+// summer. A series of 1850 gets it too, for a few zones.
 func TestVTimezoneRuleCarriesOn(t *testing.T) {
-	const fromY, toY, readTo = 2026, 2036, 2075
+	const readTo = 2075
 	want := map[string]bool{"Europe/Paris": true, "America/New_York": true, "Australia/Sydney": true,
 		"Asia/Jerusalem": true, "America/Santiago": true, "Pacific/Chatham": true, "Australia/Lord_Howe": true}
-	ruled := 0
-	for _, name := range tz.ZoneNames() {
+	check := func(name string, fromY int) bool {
 		z, err := tz.LoadZone(name)
 		if err != nil {
-			continue
+			return false
 		}
-		c := vtimezone(z, fromY, toY)
+		c := vtimezone(z, fromY, fromY+10, true)
 		n := &node{Component: c}
 		hasRule := false
 		for _, o := range c.Children {
@@ -246,33 +247,47 @@ func TestVTimezoneRuleCarriesOn(t *testing.T) {
 			}
 		}
 		if want[name] && !hasRule {
-			t.Errorf("%s: no RRULE in its VTIMEZONE", name)
+			t.Errorf("%s from %d: no RRULE in its VTIMEZONE", name, fromY)
 		}
 		if !hasRule {
-			continue
+			return false
 		}
-		ruled++
 		rules, err := parseVTimezone(n, fromY, readTo)
 		if err != nil {
-			t.Fatalf("%s: its VTIMEZONE cannot be read: %v", name, err)
+			t.Fatalf("%s from %d: its VTIMEZONE cannot be read: %v", name, fromY, err)
 		}
 		loc := z.Location()
 		var at []time.Time
 		for m := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc); m.Year() <= readTo; m = m.AddDate(0, 0, 14) {
 			at = append(at, m)
 		}
+		// A minute either side: the reader keeps DTSTART to the minute,
+		// and local mean time changed at odd seconds (New York's 1883
+		// change was at 12:03:58).
 		for _, o := range onsetsIn(loc, fromY, readTo) {
-			at = append(at, o.at.Add(-time.Second), o.at, o.at.Add(time.Hour))
+			at = append(at, o.at.Add(-time.Minute), o.at.Add(time.Minute), o.at.Add(time.Hour))
 		}
 		for _, a := range at {
 			_, off := a.In(loc).Zone()
 			if got := rules.offsetAt(a); got != off {
-				t.Errorf("%s: the VTIMEZONE says %+d s at %s, the zone database %+d s", name, got, a.UTC().Format(time.RFC3339), off)
+				t.Errorf("%s from %d: the VTIMEZONE says %+d s at %s, the zone database %+d s", name, fromY, got, a.UTC().Format(time.RFC3339), off)
 				break
 			}
 		}
+		return true
 	}
-	if ruled < 50 {
-		t.Errorf("only %d zones got a yearly rule", ruled)
+	for _, fromY := range []int{2026, 1995} {
+		ruled := 0
+		for _, name := range tz.ZoneNames() {
+			if check(name, fromY) {
+				ruled++
+			}
+		}
+		if ruled < 50 {
+			t.Errorf("from %d: only %d zones got a yearly rule", fromY, ruled)
+		}
+	}
+	for _, name := range []string{"Europe/Paris", "America/New_York", "Australia/Sydney"} {
+		check(name, 1850)
 	}
 }

@@ -790,22 +790,24 @@ func (tx *Tx) AllOverrides() (map[int64][]*calendar.Override, error) {
 type ZoneSpan struct {
 	Name     string
 	Min, Max int64
+	// Open is whether a series of the zone never ends.
+	Open bool
 }
 
 // EventZones lists the zones of tx's owner's live timed events whose
 // stored bounds overlap (lo, hi), from their first start to their last
-// bound (ten years after the start for a series that never ends), and
-// the zones of every live override with its own time: the zones and
-// years an export writes VTIMEZONEs for.
+// bound (ten years after the start for a series that never ends, which
+// also sets Open), and the zones of every live override with its own
+// time: the zones and years an export writes VTIMEZONEs for.
 func (tx *Tx) EventZones(lo, hi int64) ([]ZoneSpan, error) {
 	var out []ZoneSpan
 	for _, q := range []struct {
 		sql  string
 		args []any
 	}{
-		{`SELECT tzid, MIN(start_at), MAX(COALESCE(last_at, start_at + 315576000)) FROM events
+		{`SELECT tzid, MIN(start_at), MAX(COALESCE(last_at, start_at + 315576000)), MAX(CASE WHEN last_at IS NULL THEN 1 ELSE 0 END) FROM events
 			WHERE owner_id = ? AND deleted_at IS NULL AND first_at < ? AND (last_at IS NULL OR last_at > ?) AND all_day = 0 GROUP BY tzid`, []any{tx.owner, hi, lo}},
-		{`SELECT tzid, MIN(start_at), MAX(start_at) FROM event_overrides
+		{`SELECT tzid, MIN(start_at), MAX(start_at), 0 FROM event_overrides
 			WHERE owner_id = ? AND deleted_at IS NULL AND tzid IS NOT NULL GROUP BY tzid`, []any{tx.owner}},
 	} {
 		rows, err := tx.query(q.sql, q.args...)
@@ -814,10 +816,12 @@ func (tx *Tx) EventZones(lo, hi int64) ([]ZoneSpan, error) {
 		}
 		for rows.Next() {
 			var z ZoneSpan
-			if err := rows.Scan(&z.Name, &z.Min, &z.Max); err != nil {
+			var open int64
+			if err := rows.Scan(&z.Name, &z.Min, &z.Max, &open); err != nil {
 				rows.Close()
 				return nil, err
 			}
+			z.Open = open != 0
 			out = append(out, z)
 		}
 		if err := rows.Close(); err != nil {

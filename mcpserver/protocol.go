@@ -252,15 +252,27 @@ func badID(msg []byte) string {
 		return ""
 	}
 	if id[0] == '"' {
-		if utf8.Valid(id) {
+		if utf8.Valid(id) && !replaced(id) {
 			return ""
 		}
-		return prefixInvalidRequest + "the id holds bytes that are not UTF-8, so it could not be sent back unchanged; use an id of UTF-8 text, or a whole number."
+		return prefixInvalidRequest + "the id holds bytes that are not UTF-8 or an escaped lone surrogate (\\ud800), so it could not be sent back unchanged; use an id of UTF-8 text, or a whole number."
 	}
-	if n, err := strconv.ParseInt(string(id), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID {
+	if n, err := strconv.ParseInt(string(id), 10, 64); err == nil && n >= -maxExactID && n <= maxExactID && strconv.FormatInt(n, 10) == string(id) {
 		return ""
 	}
 	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), -maxExactID, maxExactID)
+}
+
+// replaced reports whether reading the JSON string lit puts a U+FFFD in
+// it that lit does not write, as Go's decoder does for an escaped lone
+// surrogate ("\ud800").
+func replaced(lit []byte) bool {
+	var s string
+	if json.Unmarshal(lit, &s) != nil {
+		return true
+	}
+	written := bytes.Count(lit, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(lit), []byte(`\ufffd`))
+	return strings.Count(s, "\uFFFD") > written
 }
 
 // maxExactID is 2^53, the largest of the whole numbers a float64 holds

@@ -214,6 +214,8 @@ func TestServeIOBadLines(t *testing.T) {
 		// back as another number, and bytes that are not UTF-8 as U+FFFD.
 		{"an id past 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600, "9007199254740993"},
 		{"int64's largest id", `{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping"}`, -32600, "9223372036854775807"},
+		{"an id with an escaped lone surrogate", `{"jsonrpc":"2.0","id":"x\ud800","method":"ping"}`, -32600, `"x\ud800"`},
+		{"an id of minus zero", `{"jsonrpc":"2.0","id":-0,"method":"ping"}`, -32600, "-0"},
 		{"an id not UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\",\"method\":\"ping\"}", -32600, "null"},
 		{"a fractional id in a batch", `[{"jsonrpc":"2.0","id":19,"method":"ping"},{"jsonrpc":"2.0","id":2.5,"method":"ping"}]`, -32600, "null"},
 	}

@@ -534,9 +534,10 @@ func TestMailCheck(t *testing.T) {
 	}
 }
 
-// A reminder's lead reads in the units it was set in, or to the minute in
-// hours and days: "839 min" and "20147 min ago" were the text of a
-// remind_at 14 h ahead and of a two-week snooze.
+// A reminder's lead reads in the units it was set in, or in hours and
+// minutes below a day and in days and hours (to the nearest) above:
+// "839 min" and "20147 min ago" were the text of a remind_at 14 h ahead
+// and of a two-week snooze.
 func TestLeadWords(t *testing.T) {
 	for _, c := range []struct {
 		d    time.Duration
@@ -549,7 +550,11 @@ func TestLeadWords(t *testing.T) {
 		{839 * time.Minute, "13 h 59 min"},
 		{24 * time.Hour, "1 day"},
 		{7 * 24 * time.Hour, "1 week"},
-		{20147 * time.Minute, "13 days 23 h"},
+		{20147 * time.Minute, "2 weeks"},
+		{10078 * time.Minute, "1 week"},
+		{2878 * time.Minute, "2 days"},
+		{2000 * time.Minute, "1 day 9 h"},
+		{1469 * time.Minute, "1 day"},
 		{90*time.Second + 59*time.Second, "2 min"},
 	} {
 		if got := leadWords(c.d); got != c.want {
@@ -558,7 +563,7 @@ func TestLeadWords(t *testing.T) {
 	}
 	m := &Message{Title: "Call", Item: &ItemRef{Kind: "event"}, Occurrence: &OccurrenceRef{}}
 	now := time.Date(2027, 4, 5, 7, 0, 0, 0, time.UTC)
-	if got := reminderText(m, now.Add(-20147*time.Minute), now, tz.MustZone("Europe/Berlin")); !strings.HasSuffix(got, ", 13 days 23 h ago.") {
+	if got := reminderText(m, now.Add(-20147*time.Minute), now, tz.MustZone("Europe/Berlin")); !strings.HasSuffix(got, ", 2 weeks ago.") {
 		t.Errorf("reminderText = %q", got)
 	}
 }

@@ -169,14 +169,22 @@ func (e *Engine) message(ctx context.Context, p person, d *delivery) (*Message, 
 
 // leadWords gives d, a minute or more, in whole units as reminders are
 // set ("15 min", "2 h", "1 day", "1 week": [item.Lead]), or else in
-// words to the minute ("2 h 30 min", "13 days 23 h"), never as hundreds
-// of minutes.
+// words: to the minute below a day ("2 h 30 min", "13 h 59 min"), to the
+// nearest hour from a day on ("6 days 23 h", "7 days" for 6 days 23 h 58
+// min), never as hundreds of minutes.
 func leadWords(d time.Duration) string {
 	m := int(d / time.Minute)
 	if l := item.Lead(m); m < 60 || !strings.HasSuffix(l, " min") {
 		return l
 	}
-	return humanDuration(time.Duration(m) * time.Minute)
+	if d < 24*time.Hour {
+		return humanDuration(time.Duration(m) * time.Minute)
+	}
+	h := int((d + 30*time.Minute) / time.Hour)
+	if h%24 == 0 {
+		return item.Lead(h * 60)
+	}
+	return humanDuration(time.Duration(h) * time.Hour)
 }
 
 // reminderText is the one line a person reads: "Standup: starts Mon

@@ -60,6 +60,10 @@ func TestBadArguments(t *testing.T) {
 			{"add_task", `{"title":"x","due":"2026-12-01","rrule":"FREQ=SOMETIMES"}`, "rrule", 1},
 			{"add_task", `{"title":"x","rrule":"FREQ=DAILY"}`, "rrule", 1},
 			{"add_task", `{"title":"x","due":"2026-12-01","rrule":"FREQ=HOURLY"}`, "rrule", 1},
+			// The series' start is the due: a repeating task on the
+			// calendar's last day is refused on “due”, not “start”.
+			{"add_task", `{"title":"x","due":"9999-12-31","rrule":"FREQ=DAILY"}`, "due", 1},
+			{"add_task", `{"title":"x","due":"9999-12-31T23:59","rrule":"FREQ=YEARLY"}`, "rrule", 1},
 			{"add_task", `{"title":"x","due":"2026-12-01","rrule":"FREQ=WEEKLY;BYDAY=MO","repeat_from":"completion"}`, "rrule", 1},
 			{"add_task", `{"title":"x","due":"2026-12-01","rrule":"FREQ=DAILY","repeat_from":"later"}`, "repeat_from", 1},
 			{"add_task", `{"title":"x","repeat_from":"completion"}`, "repeat_from", 1},

@@ -141,9 +141,13 @@ func readRule(a *args.Args) (*recur.Rule, bool) {
 	r, err := recur.ParseRule(s)
 	if err != nil {
 		var re *recur.Error
-		if errors.As(err, &re) {
+		switch {
+		case errors.As(err, &re) && re.Name == "start":
+			// The series' start is the task's due.
+			a.Fail("due", strings.Replace(re.Sentence, "“start”", "“due”", 1))
+		case errors.As(err, &re):
 			a.Fail("rrule", re.Sentence)
-		} else {
+		default:
 			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not %s.", args.Quote(s)))
 		}
 		return nil, false
@@ -186,9 +190,13 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d task.Due, 
 	}
 	if err != nil {
 		var re *recur.Error
-		if errors.As(err, &re) {
+		switch {
+		case errors.As(err, &re) && re.Name == "start":
+			// The series' start is the task's due.
+			a.Fail("due", strings.Replace(re.Sentence, "“start”", "“due”", 1))
+		case errors.As(err, &re):
 			a.Fail("rrule", re.Sentence)
-		} else {
+		default:
 			a.Fail("rrule", err.Error())
 		}
 		return

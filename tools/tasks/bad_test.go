@@ -82,6 +82,7 @@ func TestBadArguments(t *testing.T) {
 			{"list_tasks", `{"to":"2026-13-01"}`, "to", 1},
 			{"list_tasks", `{"from":"2026-12-02","to":"2026-12-01T10:00"}`, "to", 1},
 			{"list_tasks", `{"tag":"` + long(41) + `"}`, "tag", 1},
+			{"list_tasks", `{"tag":"#"}`, "tag", 1}, // it listed every task
 			{"list_tasks", `{"query":"` + long(201) + `"}`, "query", 1},
 			{"list_tasks", `{"query":{}}`, "query", 1},
 			{"list_tasks", `{"query":"\u200d\u200b\u2060"}`, "query", 1},

@@ -63,7 +63,12 @@ func readList(a *args.Args, e *tools.Env) listIn {
 		// alone lists everything due by then, overdue tasks included.
 		f.window, f.hasWindow = tools.ReadWindow(a, e.Zone, e.Now), true
 	}
-	f.tag = strings.TrimLeft(a.Line("tag"), "#")
+	raw := a.Line("tag")
+	f.tag = strings.TrimSpace(strings.TrimLeft(raw, "#"))
+	if raw != "" && f.tag == "" {
+		// "#" alone would filter nothing and list every task.
+		a.Fail("tag", fmt.Sprintf("“tag” holds %s, which is no tag; write a tag as a word such as “home”, or leave “tag” out for every task.", args.Quote(raw)))
+	}
 	tooLong(a, "tag", "tag", f.tag, MaxTag)
 	f.query = a.Line("query")
 	tooLong(a, "query", "search text", f.query, MaxQuery)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	ical "github.com/emersion/go-ical"
@@ -69,7 +70,7 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 			continue
 		}
 		names[z.Name()] = true
-		wr.component(vtimezone(z, opts.FromYear, opts.ToYear, opts.Open))
+		wr.component(cachedVTimezone(z, opts.FromYear, opts.ToYear, opts.Open))
 	}
 	return wr
 }
@@ -519,7 +520,9 @@ const MaxZoneYears = 200
 // the years the rule holds are written as that rule instead, an observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=…
 // each, so a reader that takes the VTIMEZONE as written (Outlook,
 // python-icalendar) keeps the right offsets after the span too: a series
-// that never ends, or an export read decades later. A zone whose changes
+// that never ends, or an export read decades later. A bounded span whose
+// rule holds in its last year alone keeps that year's onsets as they are:
+// the rule would only add its lines. A zone whose changes
 // follow no such rule (Casablanca's, moved for Ramadan) keeps its RDATEs,
 // and a reader its last offset after them.
 //
@@ -578,6 +581,11 @@ func vtimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 	}
 	onsets := onsetsIn(loc, fromY, tail+zoneRuleYears)
 	rules, ruleFrom := yearlyRules(onsets, fromY, tail)
+	if !open && ruleFrom >= toY {
+		// A rule for the span's last year alone would add its RRULE
+		// lines to the same onsets.
+		rules = nil
+	}
 	last := toY
 	if rules != nil {
 		last = tail
@@ -633,6 +641,42 @@ func vtimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 		}
 		c.Children = append(c.Children, o)
 	}
+	return c
+}
+
+// vtzCache keeps the VTIMEZONEs made, by zone and span: a CalDAV sync
+// writes one per object, and most objects share their zone and years.
+// Never changed once made (only encoded); cleared when vtzCacheMax are
+// kept.
+var vtzCache struct {
+	sync.Mutex
+	m map[vtzKey]*ical.Component
+}
+
+type vtzKey struct {
+	zone       string
+	fromY, toY int
+	open       bool
+}
+
+const vtzCacheMax = 4096
+
+// cachedVTimezone is [vtimezone], made once per zone and span.
+func cachedVTimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
+	k := vtzKey{z.Name(), fromY, toY, open}
+	vtzCache.Lock()
+	c, ok := vtzCache.m[k]
+	vtzCache.Unlock()
+	if ok {
+		return c
+	}
+	c = vtimezone(z, fromY, toY, open)
+	vtzCache.Lock()
+	if vtzCache.m == nil || len(vtzCache.m) >= vtzCacheMax {
+		vtzCache.m = map[vtzKey]*ical.Component{}
+	}
+	vtzCache.m[k] = c
+	vtzCache.Unlock()
 	return c
 }
 

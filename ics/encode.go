@@ -517,14 +517,15 @@ const MaxZoneYears = 200
 // changes of most zones with DST, checked for [zoneRuleYears] years
 // more; when open, the rule in force from [ruleYear], with the onsets up
 // to its first year written however far past toY that is), the onsets of
-// the years the rule holds are written as that rule instead, an observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=…
-// each, so a reader that takes the VTIMEZONE as written (Outlook,
-// python-icalendar) keeps the right offsets after the span too: a series
-// that never ends, or an export read decades later. A bounded span whose
-// rule holds in its last year alone keeps that year's onsets as they are:
-// the rule would only add its lines. A zone whose changes
-// follow no such rule (Casablanca's, moved for Ramadan) keeps its RDATEs,
-// and a reader its last offset after them.
+// the years the rule holds are written as that rule instead: an
+// observance with RRULE:FREQ=YEARLY;BYMONTH=…;BYDAY=… each, so a reader
+// that takes the VTIMEZONE as written (ical.js, Outlook) keeps the right
+// offsets after the span too, for a series that never ends or an export
+// read decades later. A bounded span whose rule holds in its last year
+// alone keeps that year's onsets as they are: the rule would only add
+// its lines. A zone whose changes follow no such rule (Casablanca's,
+// moved for Ramadan; Cairo's, whose autumn change can fall in November)
+// keeps its RDATEs, and a reader its last offset after them.
 //
 // The work is bounded by the years, whatever the dates: Go reports year
 // boundaries after its table as zone bounds (one a day early in leap

@@ -50,7 +50,7 @@ func TestAddListGet(t *testing.T) {
 			t.Fatalf("query: %v", ids)
 		}
 		// A query folds as list_tasks' does: “straße” finds “STRASSE”,
-		// “creme brulee” finds “Crème Brûlée” (only the first matched).
+		// “creme brulee” finds “Crème Brûlée”, each its own event alone.
 		e.ok(e.alice, "add_event", `{"title":"STRASSE fest","start":"2026-10-08T18:00"}`)
 		e.ok(e.alice, "add_event", `{"title":"Dessert","location":"Crème Brûlée café","start":"2026-10-08T20:00"}`)
 		for query, want := range map[string]string{"straße": "STRASSE fest", "creme brulee": "Dessert"} {

@@ -214,6 +214,11 @@ func (r *Registry) run(ctx context.Context, call *ToolContext, t Tool, raw []byt
 		if p := recover(); p != nil {
 			r.logger().Error("tool panicked", "tool", t.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 			res = Internal(fmt.Errorf("panic: %v", p))
+			if ch, ok := Result[Changed](call); ok && ch.Change != "" {
+				// The change was saved before the answer failed: saying
+				// nothing changed would have the caller make it again.
+				res.Err = fmt.Sprintf("The change %s was saved, but its answer could not be made; list_changes shows it, and undo change=%s takes it back.", ch.Change, ch.Change)
+			}
 		}
 	}()
 	res = t.Handler(ctx, call, a)

@@ -38,6 +38,10 @@ func newTestRegistry() *Registry {
 	r.Add(Tool{Name: "boom", Description: "Panics.", Handler: func(context.Context, *ToolContext, *args.Args) ExecResult {
 		panic("kaboom")
 	}})
+	r.Add(Tool{Name: "saved_boom", Description: "Saves a change, then panics.", Handler: func(_ context.Context, tc *ToolContext, _ *args.Args) ExecResult {
+		InsertResult(tc, Changed{Change: "c7", Items: []string{"t3"}})
+		panic("kaboom after the commit")
+	}})
 	r.Add(Tool{Name: "sloppy", Description: "Reads a bad argument and ignores the error.",
 		Schema: Schema{Properties: []Property{Int("n", "A number.")}},
 		Handler: func(_ context.Context, _ *ToolContext, a *args.Args) ExecResult {
@@ -62,8 +66,11 @@ func TestRegistryCall(t *testing.T) {
 		{"unknown argument", "echo", `{"text":"hi","colour":"red"}`, CodeInvalid, "“colour”"},
 		{"bad number", "echo", `{"text":"hi","times":9}`, CodeInvalid, "“times”"},
 		{"unknown tool close", "ecko", `{}`, CodeInvalid, "did you mean “echo”"},
-		{"unknown tool far", "make_coffee", `{}`, CodeInvalid, "boom, echo, sloppy"},
+		{"unknown tool far", "make_coffee", `{}`, CodeInvalid, "boom, echo, saved_boom, sloppy"},
 		{"panic", "boom", `{}`, CodeInternal, InternalSentence},
+		// A panic after the change was saved says so: “nothing was
+		// changed” would have the caller make it again.
+		{"panic after saving", "saved_boom", `{}`, CodeInternal, "The change c7 was saved, but its answer could not be made; list_changes shows it, and undo change=c7 takes it back."},
 		{"unchecked error", "sloppy", `{"n":"many"}`, CodeInvalid, "“n”"},
 	}
 	for _, c := range cases {

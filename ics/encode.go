@@ -587,8 +587,11 @@ func vtimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 		// lines to the same onsets.
 		rules = nil
 	}
+	// Past toY: up to the rule, or, for items without end in a zone
+	// with none, every change up to ruleYear (Istanbul's permanent +03 of
+	// 2016 for a series of 1995), after which a reader keeps the last.
 	last := toY
-	if rules != nil {
+	if rules != nil || open {
 		last = tail
 	}
 	var ruled []zoneOnset // the first onset of each rule

@@ -227,7 +227,10 @@ func TestVTimezoneSpansCenturies(t *testing.T) {
 // and the zones of the common rules (last Sunday, nth Sunday, "Sunday on
 // or after", a southern summer) get one. Before, a reader kept the last
 // offset written after ten years from the start, an hour off every
-// summer. A series of 1850 gets it too, for a few zones.
+// summer. A series of 1850 gets it too, for a few zones. A zone without a
+// rule gets every change up to 2037 (Istanbul's permanent +03 of 2016 for
+// a series of 1995), and is read right up to then, and after if it
+// changes no more.
 func TestVTimezoneRuleCarriesOn(t *testing.T) {
 	const readTo = 2075
 	want := map[string]bool{"Europe/Paris": true, "America/New_York": true, "Australia/Sydney": true,
@@ -249,22 +252,26 @@ func TestVTimezoneRuleCarriesOn(t *testing.T) {
 		if want[name] && !hasRule {
 			t.Errorf("%s from %d: no RRULE in its VTIMEZONE", name, fromY)
 		}
-		if !hasRule {
-			return false
+		loc := z.Location()
+		// A zone without a rule gets every change to ruleYear, and is
+		// right after it only if it changes no more (Istanbul since 2016,
+		// not Cairo).
+		until := readTo
+		if !hasRule && len(onsetsIn(loc, ruleYear+1, readTo)) > 0 {
+			until = ruleYear
 		}
 		rules, err := parseVTimezone(n, fromY, readTo)
 		if err != nil {
 			t.Fatalf("%s from %d: its VTIMEZONE cannot be read: %v", name, fromY, err)
 		}
-		loc := z.Location()
 		var at []time.Time
-		for m := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc); m.Year() <= readTo; m = m.AddDate(0, 0, 14) {
+		for m := time.Date(fromY, 1, 1, 0, 0, 0, 0, loc); m.Year() <= until; m = m.AddDate(0, 0, 14) {
 			at = append(at, m)
 		}
 		// A minute either side: the reader keeps DTSTART to the minute,
 		// and local mean time changed at odd seconds (New York's 1883
 		// change was at 12:03:58).
-		for _, o := range onsetsIn(loc, fromY, readTo) {
+		for _, o := range onsetsIn(loc, fromY, until) {
 			at = append(at, o.at.Add(-time.Minute), o.at.Add(time.Minute), o.at.Add(time.Hour))
 		}
 		for _, a := range at {
@@ -274,7 +281,7 @@ func TestVTimezoneRuleCarriesOn(t *testing.T) {
 				break
 			}
 		}
-		return true
+		return hasRule
 	}
 	for _, fromY := range []int{2026, 1995} {
 		ruled := 0
@@ -287,7 +294,7 @@ func TestVTimezoneRuleCarriesOn(t *testing.T) {
 			t.Errorf("from %d: only %d zones got a yearly rule", fromY, ruled)
 		}
 	}
-	for _, name := range []string{"Europe/Paris", "America/New_York", "Australia/Sydney"} {
+	for _, name := range []string{"Europe/Paris", "America/New_York", "Australia/Sydney", "Europe/Istanbul", "Pacific/Apia", "Asia/Singapore"} {
 		check(name, 1850)
 	}
 }

@@ -263,16 +263,47 @@ func badID(msg []byte) string {
 	return prefixInvalidRequest + fmt.Sprintf("the id %s is not a whole number from %d to %d, so it could not be sent back unchanged; use such a number, or a string, as the id.", cut(string(id), 40), -maxExactID, maxExactID)
 }
 
-// replaced reports whether reading the JSON string lit puts a U+FFFD in
-// it that lit does not write, as Go's decoder does for an escaped lone
-// surrogate ("\ud800").
+// replaced reports whether reading the JSON string lit (quotes included)
+// would put a U+FFFD in it that lit does not write: an escaped lone
+// surrogate ("\ud800", or "\udc00" without one before it), which Go's
+// decoder reads as U+FFFD. Escaped backslashes are skipped, so "\\ud800"
+// (a backslash, then text) is no surrogate.
 func replaced(lit []byte) bool {
-	var s string
-	if json.Unmarshal(lit, &s) != nil {
-		return true
+	hex4 := func(b []byte) (rune, bool) {
+		if len(b) < 4 {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(b[:4]), 16, 16)
+		return rune(n), err == nil
 	}
-	written := bytes.Count(lit, []byte("\uFFFD")) + bytes.Count(bytes.ToLower(lit), []byte(`\ufffd`))
-	return strings.Count(s, "\uFFFD") > written
+	for i := 0; i < len(lit); i++ {
+		if lit[i] != '\\' || i+1 >= len(lit) {
+			continue
+		}
+		i++
+		if lit[i] != 'u' {
+			continue // \\, \", \n …: one escape, skipped whole
+		}
+		r, ok := hex4(lit[i+1:])
+		if !ok {
+			return true
+		}
+		i += 4
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true // a low surrogate with no high one before it
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+6 >= len(lit) || lit[i+1] != '\\' || lit[i+2] != 'u' {
+				return true
+			}
+			lo, ok := hex4(lit[i+3:])
+			if !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 6
+		}
+	}
+	return false
 }
 
 // maxExactID is 2^53, the largest of the whole numbers a float64 holds

@@ -198,6 +198,16 @@ func (s Series) CheckOccurs() error {
 				r.untilText(), next.Original, suggest))
 		}
 	}
+	if !never && s.Start.Year > 9999-SearchYears {
+		// The search ran into the calendar's end, not into BY parts
+		// that never meet nor an INTERVAL that skips them. The first
+		// occurrence is a task's due or an event's start.
+		if err := s.ctxErr(); err != nil {
+			return err
+		}
+		return onlyStart(fail("“rrule” %s gives no occurrence after its first, %s, before the calendar ends on 9999-12-31; write an earlier first occurrence, or leave “rrule” out for a single item.",
+			r.String(), s.Start))
+	}
 	if r.interval > 1 {
 		one := *r
 		one.interval, one.count, one.until = 1, 0, untilNone
@@ -210,12 +220,6 @@ func (s Series) CheckOccurs() error {
 	}
 	if err := s.ctxErr(); err != nil {
 		return err
-	}
-	if !never && s.Start.Year > 9999-SearchYears {
-		// The search ran into the calendar's end, not into BY parts
-		// that never meet.
-		return onlyStart(fail("“rrule” %s gives no occurrence after its start %s before the calendar ends on 9999-12-31; write an earlier start, or leave “rrule” out for a single item.",
-			r.String(), s.Start))
 	}
 	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
 		r.String(), SearchYears, s.Start)

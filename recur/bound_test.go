@@ -59,8 +59,9 @@ func TestCheckOccursRefusesRulesThatNeverRepeat(t *testing.T) {
 		{tz.DayMoment(tz.Date{Year: 2026, Month: 9, Day: 24}), "FREQ=DAILY;UNTIL=20260924", "before its second occurrence"},
 		// Near the calendar's end the search runs out of calendar, not of
 		// BY parts (it said to write fewer of them, to a rule with none).
-		{at(9999, 12, 31, 23, 59), "FREQ=YEARLY", "gives no occurrence after its start 9999-12-31T23:59 before the calendar ends on 9999-12-31; write an earlier start"},
+		{at(9999, 12, 31, 23, 59), "FREQ=YEARLY", "gives no occurrence after its first, 9999-12-31T23:59, before the calendar ends on 9999-12-31; write an earlier first occurrence"},
 		{at(9999, 12, 30, 9, 0), "FREQ=WEEKLY;BYDAY=MO", "before the calendar ends on 9999-12-31"},
+		{at(9990, 1, 1, 10, 0), "FREQ=YEARLY;INTERVAL=20", "before the calendar ends on 9999-12-31"},
 	}
 	for _, c := range cases {
 		r, err := ParseRule(c.rule)

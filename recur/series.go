@@ -147,10 +147,12 @@ func (s Series) held(name string, m tz.Moment, o Occurrence) error {
 		return fail("“%s” %s falls before 0001-01-01T00:00 (in %s), the first moment the calendar holds; write a later one.", name, m, zone)
 	case !s.Zone.Holds(o.Start):
 		return fail("“%s” %s falls after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one.", name, m, zone)
-	case !s.Zone.Holds(o.End) && !m.HasTime:
+	case !s.Zone.Holds(o.End) && !m.HasTime && m.Date == (tz.Date{Year: 9999, Month: 12, Day: 31}):
 		// A day's end is the next midnight: on the last day the
 		// calendar holds, that is in the year 10000.
 		return fail("“%s” %s is the calendar's last day: its end, the midnight after it, falls after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier day.", name, m, zone)
+	case !s.Zone.Holds(o.End) && !m.HasTime:
+		return fail("“%s” %s runs, with its length, through 9999-12-31, the calendar's last day, whose end (the midnight after it) falls after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; end it by 9999-12-30, or write an earlier day.", name, m, zone)
 	case !s.Zone.Holds(o.End):
 		return fail("“%s” %s ends after 9999-12-31T23:59:59 (in %s), the last moment the calendar holds; write an earlier one or a shorter length.", name, m, zone)
 	}

@@ -41,6 +41,9 @@ func TestBadArguments(t *testing.T) {
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","end":"2026-10-06T09:00"}`, "“end” 2026-10-06T09:00 is not after “start” 2026-10-06T10:00"},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","end":"half past ten"}`, "“end” must be a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am, not “half past ten”."},
 			{"add_event", `{"title":"x","start":"2026-10-06","end":"2026-13-01"}`, "“end” must be a day that exists on the calendar, not “2026-13-01”: months run from 01 to 12."},
+			// Near the calendar's end: the day named, and the fix that helps.
+			{"add_event", `{"title":"x","start":"9999-12-30","end":"9999-12-31"}`, "“start” 9999-12-30 runs, with its length, through 9999-12-31, the calendar's last day, whose end (the midnight after it) falls after 9999-12-31T23:59:59 (in UTC or in Europe/Paris), the last moment the calendar holds; end it by 9999-12-30, or write an earlier day."},
+			{"add_event", `{"title":"x","start":"9999-12-31"}`, "“start” 9999-12-31 is the calendar's last day: its end, the midnight after it, falls after 9999-12-31T23:59:59 (in UTC or in Europe/Paris), the last moment the calendar holds; write an earlier day."},
 			{"add_event", `{"title":"x","start":"2026-10-06T10:00","end":"2026-10-07"}`, "“end” must be a day and a time like “start”"},
 			{"add_event", `{"title":"x","start":"2026-10-06","end":"2026-10-05"}`, "“end” 2026-10-05 is before “start” 2026-10-06"},
 			{"add_event", `{"title":"x","start":"2026-10-06","end":"2028-10-05"}`, "An all-day event may last at most 366 days"},

@@ -13,6 +13,7 @@ import (
 	ical "github.com/emersion/go-ical"
 
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
 )
@@ -143,7 +144,7 @@ func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Pr
 	}
 	// Two moments that write the same (a day and that day's occurrence
 	// on a timed series, both made date-times) are one value.
-	dates, local, utc = uniqueValues(dates), uniqueValues(local), uniqueValues(utc)
+	dates, local, utc = item.Unique(dates), item.Unique(local), item.Unique(utc)
 	var out []*ical.Prop
 	if len(dates) > 0 {
 		p := timeProp(name, tz.DayMoment(ms[0].Date), z, floating)
@@ -157,20 +158,6 @@ func listProps(name string, ms []tz.Moment, z tz.Zone, floating bool) []*ical.Pr
 	}
 	if len(utc) > 0 {
 		out = append(out, &ical.Prop{Name: name, Params: ical.Params{}, Value: strings.Join(utc, ",")})
-	}
-	return out
-}
-
-// uniqueValues is list without the values it holds twice, in the order
-// of their first place.
-func uniqueValues(list []string) []string {
-	seen := make(map[string]bool, len(list))
-	out := list[:0]
-	for _, v := range list {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
 	}
 	return out
 }

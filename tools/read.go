@@ -102,8 +102,8 @@ func (w Window) String(zone tz.Zone) string {
 // [item.MaxReminders] each. Repeated values are kept once, in the order given.
 func ReadReminders(a *args.Args, zone tz.Zone) item.Reminders {
 	r := item.Reminders{
-		Before: Unique(a.MinutesList("remind_before", 0, item.MaxRemindBefore)),
-		At:     Unique(a.MomentList("remind_at", zone)),
+		Before: item.Unique(a.MinutesList("remind_before", 0, item.MaxRemindBefore)),
+		At:     item.Unique(a.MomentList("remind_at", zone)),
 	}
 	if len(r.Before) > item.MaxReminders {
 		a.Fail("remind_before", fmt.Sprintf("“remind_before” may hold at most %d reminders, not %d; keep the ones that matter most, such as [10, 1440].", item.MaxReminders, len(r.Before)))
@@ -158,20 +158,3 @@ const (
 // after the other lines and this reserve, kept for the lines a write adds
 // (warnings, notes on the rule) and the sentence that says they were cut.
 const AnswerRoom = 2048
-
-// Unique is list without the values it holds twice, in the order of
-// their first place, in list's own array; nil when list is empty.
-func Unique[T comparable](list []T) []T {
-	if len(list) == 0 {
-		return nil
-	}
-	seen := make(map[T]bool, len(list))
-	out := list[:0]
-	for _, v := range list {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
-}

@@ -105,9 +105,9 @@ func readInput(a *args.Args, def tz.Zone, update bool) input {
 	}
 	// A moment given twice is one EXDATE or RDATE (RFC 5545 §3.8.5.1,
 	// §3.8.5.2 make a set of them), stored once.
-	in.ExDates = tools.Unique(a.MomentList("exdates", in.Zone))
+	in.ExDates = item.Unique(a.MomentList("exdates", in.Zone))
 	in.HasExDates = len(in.ExDates) > 0
-	in.RDates = tools.Unique(a.MomentList("rdates", in.Zone))
+	in.RDates = item.Unique(a.MomentList("rdates", in.Zone))
 	in.HasRDat = len(in.RDates) > 0
 	in.Reminders = tools.ReadReminders(a, in.Zone)
 	in.HasBefore, in.HasAt = len(in.Reminders.Before) > 0, len(in.Reminders.At) > 0

@@ -202,12 +202,9 @@ func (a *agenda) event(d Day, e Event) {
 	var note string
 	switch {
 	case e.FirstDay == e.LastDay:
-		if _, a := e.Start.In(z.Location()).Zone(); true {
-			if _, b := e.End.In(z.Location()).Zone(); a != b {
-				// The clocks change inside it: "02:30–02:00" alone reads
-				// as ending before it starts.
-				note = e.Start.In(z.Location()).Format("15:04 MST") + "–" + e.End.In(z.Location()).Format("15:04 MST")
-			}
+		if e.ClockChanges(z) {
+			// "02:30–02:00" alone reads as ending before it starts.
+			note = e.Start.In(z.Location()).Format("15:04 MST") + "–" + e.End.In(z.Location()).Format("15:04 MST")
 		}
 	case d.Date == e.FirstDay:
 		end = "…"

@@ -55,6 +55,16 @@ type Event struct {
 	EventZone         string // the event's own IANA zone when it differs from the person's, else ""
 }
 
+// ClockChanges reports whether z's offset at e's end differs from its
+// offset at e's start: a clock change falls inside e, so its wall-clock
+// times need the zone's abbreviations to be told apart (02:30 CEST to
+// 02:00 CET).
+func (e Event) ClockChanges(z tz.Zone) bool {
+	_, a := e.Start.In(z.Location()).Zone()
+	_, b := e.End.In(z.Location()).Zone()
+	return a != b
+}
+
 // Task is one task as list_tasks gives it.
 type Task struct {
 	ID       string // t12

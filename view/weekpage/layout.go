@@ -237,12 +237,9 @@ func place(e view.Event, z tz.Zone, start, end time.Time) block {
 		b.to = min(b.from+int(e.End.Sub(e.Start)/time.Minute), 24*60)
 	}
 	layout := "15:04"
-	if _, a := e.Start.In(loc).Zone(); true {
-		if _, z := e.End.In(loc).Zone(); a != z {
-			// A clock change inside: "02:30 CEST – 02:00 CET" tells the
-			// two readings apart.
-			layout = "15:04 MST"
-		}
+	if e.ClockChanges(z) {
+		// "02:30 CEST – 02:00 CET" tells the two readings apart.
+		layout = "15:04 MST"
 	}
 	from, to := e.Start.In(loc).Format(layout), e.End.In(loc).Format(layout)
 	if e.Start.Before(start) {

@@ -27,18 +27,11 @@ import (
 // Near the calendar's start the question is not asked: the expansion
 // library cannot start before the year 1, and reads BYWEEKNO and the first
 // weeks of the year 1 from the year before it, so a DTSTART whose earlier
-// one falls before the year 2 gets "". A panic of the library, which the
-// answer of a change already stored must not turn into a failure, is
-// "" too.
-func OffRule(name string, start tz.Moment, zone tz.Zone, rule *recur.Rule) (note string) {
+// one falls before the year 2 gets "".
+func OffRule(name string, start tz.Moment, zone tz.Zone, rule *recur.Rule) string {
 	if rule == nil {
 		return ""
 	}
-	defer func() {
-		if recover() != nil {
-			note = ""
-		}
-	}()
 	open, err := recur.ParseRule(withoutEnd(rule.String()))
 	if err != nil {
 		return ""
@@ -80,7 +73,7 @@ func OffRule(name string, start tz.Moment, zone tz.Zone, rule *recur.Rule) (note
 	if sub {
 		unit, what = "times", what+fmt.Sprintf(" %02d:%02d", start.Hour, start.Minute)
 	}
-	note = fmt.Sprintf("Note: %s is not one of the rule's %s, so it is an extra first occurrence (RFC 5545 keeps DTSTART)", what, unit)
+	note := fmt.Sprintf("Note: %s is not one of the rule's %s, so it is an extra first occurrence (RFC 5545 keeps DTSTART)", what, unit)
 	own := recur.Series{Start: start, Zone: zone, Rule: rule}.All(2)
 	if len(own) < 2 {
 		return note + "; the rule gives no other occurrence."

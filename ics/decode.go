@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -514,6 +515,24 @@ func (d *decoder) event(n *node) {
 	e.Rule = d.rule(n, uid)
 	e.ExDates = d.timeList(n, uid, "EXDATE", e.Zone, e.AllDay)
 	e.RDates = d.timeList(n, uid, "RDATE", e.Zone, e.AllDay)
+	// An RDATE of DTSTART's own occurrence names the first one again
+	// (RFC 5545 §3.8.5.2 counts it once), as the export writes it for a
+	// DTSTART its rule does not give. It is not kept: a series moved
+	// later would keep an occurrence where DTSTART was.
+	e.RDates = slices.DeleteFunc(e.RDates, func(m tz.Moment) bool {
+		switch {
+		case !e.Start.HasTime:
+			return !m.HasTime && m.Date == e.Start.Date
+		case !m.HasTime:
+			// a day's RDATE takes DTSTART's clock time
+			return m.Date == e.Start.Date
+		}
+		if m.DateTime == e.Start.DateTime {
+			return true
+		}
+		at, _ := e.Zone.MomentInstant(m)
+		return !e.Floating && at.Equal(startAt)
+	})
 	if e.Rule != nil && e.AllDay && e.Rule.Freq() > recur.Daily {
 		d.loseRule(n, uid, "an hourly or minutely RRULE on an all-day event is not imported; the event is kept without it",
 			"an all-day event cannot repeat hourly or minutely; give it a DTSTART with a time, or a DAILY or coarser RRULE")

@@ -240,13 +240,49 @@ func rdateRepeats(s recur.Series, m tz.Moment) bool {
 	return false
 }
 
-// exportRule is e's RRULE as the file writes it: UNTIL of the same value
-// type as DTSTART, in UTC when DTSTART has a zone (RFC 5545 §3.3.10). A
-// local or date UNTIL is read as the series reads it: a local one allows
-// every occurrence whose clock time is not after it (so the later reading
-// of a repeated hour), a date one every occurrence of that day.
-func exportRule(e *Event) *recur.Rule {
-	r := e.Rule
+// countAsUntil is r, e's rule with COUNT, with COUNT written as the UNTIL
+// of the last occurrence it gives ([recur.Series.LastRuleStart]): a date
+// for an all-day series, a local time for a floating one, else UTC (RFC
+// 5545 §3.3.10). r as it is when it has no COUNT.
+func countAsUntil(e *Event, r *recur.Rule) *recur.Rule {
+	if r.Count() == 0 {
+		return r
+	}
+	s := e.Series()
+	s.ExDates, s.RDates = nil, nil
+	last, ok := s.LastRuleStart()
+	if !ok {
+		return r
+	}
+	var val string
+	switch {
+	case e.AllDay || !e.Start.HasTime:
+		val = last.Original.Date.Basic()
+	case e.Floating:
+		val = last.Original.DateTime.Basic()
+	default:
+		val = last.Start.UTC().Format("20060102T150405Z")
+	}
+	parts := strings.Split(r.String(), ";")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "COUNT=") {
+			parts[i] = "UNTIL=" + val
+		}
+	}
+	nr, err := recur.ParseRule(strings.Join(parts, ";"))
+	if err != nil {
+		return r
+	}
+	return nr
+}
+
+// exportRule is r, e's RRULE, as the file writes it: UNTIL of the same
+// value type as DTSTART, in UTC when DTSTART has a zone (RFC 5545
+// §3.3.10). A local or date UNTIL is read as the series reads it: a local
+// one allows every occurrence whose clock time is not after it (so the
+// later reading of a repeated hour), a date one every occurrence of that
+// day.
+func exportRule(e *Event, r *recur.Rule) *recur.Rule {
 	u, utc, ok := r.Until()
 	if !ok || e.Floating {
 		return r
@@ -355,6 +391,21 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 			byDuration = true
 		}
 	}
+	rule := e.Rule
+	if e.Rule != nil && e.RecurrenceID == nil {
+		if on, known := e.Series().StartOnRule(); known && !on {
+			// A DTSTART the rule does not give: RFC 5545 §3.8.5.3 keeps
+			// it as the first occurrence, counted by COUNT, but calls the
+			// set undefined, and readers differ (ical.js drops DTSTART and
+			// counts COUNT on the rule alone; python's
+			// recurring-ical-events adds DTSTART to COUNT's). As an RDATE
+			// too, and with COUNT written as the UNTIL of the last
+			// occurrence it gives, every reader has the same occurrences;
+			// a reader that keeps DTSTART counts it once (§3.8.5.2).
+			rdates = append(rdates, e.Start)
+			rule = countAsUntil(e, rule)
+		}
+	}
 	if _, gap := e.Zone.Instant(e.Start.DateTime); zoned && gap {
 		// DTSTART in a gap of the clock, which readers place on either
 		// side of it (RFC 5545 §3.3.5 says the later one); its DTEND would
@@ -379,8 +430,8 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 	default:
 		c.Props.Set(timeProp("DTEND", e.End, e.Zone, e.Floating))
 	}
-	if e.Rule != nil {
-		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: exportRule(e).String()})
+	if rule != nil {
+		c.Props.Set(&ical.Prop{Name: "RRULE", Params: ical.Params{}, Value: exportRule(e, rule).String()})
 	}
 	for _, p := range listProps("EXDATE", exdates, e.Zone, e.Floating) {
 		c.Props.Add(p)

@@ -261,7 +261,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 		// The RRULE as the object is written back (a local UNTIL in UTC,
 		// RFC 5545 §3.3.10), the same occurrences, so the PUT of its GET
 		// changes nothing.
-		obj.Event.Rule = exportRule(master)
+		obj.Event.Rule = exportRule(master, master.Rule)
 	}
 	keys := map[int]string{} // line of the component → key
 	for i := range cal.Events {

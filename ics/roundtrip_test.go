@@ -199,7 +199,14 @@ func compareCalendars(t *testing.T, seed int64, want, got *Calendar) {
 		t.Fatalf("seed %d: %d events %d tasks back, want %d and %d", seed, len(got.Events), len(got.Tasks), len(want.Events), len(want.Tasks))
 	}
 	for i := range want.Events {
-		w, g := eventKey(&want.Events[i]), eventKey(&got.Events[i])
+		we := want.Events[i]
+		if on, known := we.Series().StartOnRule(); we.Rule != nil && we.RecurrenceID == nil && known && !on {
+			// A DTSTART off its rule comes back with COUNT written as
+			// the UNTIL of its last occurrence (eventComponent); the
+			// occurrences, compared below, are the same.
+			we.Rule = countAsUntil(&we, we.Rule)
+		}
+		w, g := eventKey(&we), eventKey(&got.Events[i])
 		if !reflect.DeepEqual(w, g) {
 			t.Fatalf("seed %d: event %d\n got %+v\nwant %+v", seed, i, g, w)
 		}

@@ -1,0 +1,45 @@
+package ics
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/tz"
+)
+
+// TestRDateOfStartDropped: an RDATE that names DTSTART's own occurrence
+// (as the export writes one for a DTSTART off its rule) is not kept, in
+// any of the forms it can be written in; another RDATE is.
+func TestRDateOfStartDropped(t *testing.T) {
+	cases := []struct {
+		start, rdate string
+		kept         int
+	}{
+		{"DTSTART;TZID=Europe/Paris:20261020T090000", "RDATE;TZID=Europe/Paris:20261020T090000", 0},
+		{"DTSTART;TZID=Europe/Paris:20261020T090000", "RDATE:20261020T070000Z", 0},
+		{"DTSTART;TZID=Europe/Paris:20261020T090000", "RDATE;VALUE=DATE:20261020", 0},
+		{"DTSTART;TZID=Europe/Paris:20261020T090000", "RDATE;TZID=Europe/Paris:20261020T090000,20261024T090000", 1},
+		{"DTSTART;TZID=Europe/Paris:20261020T090000", "RDATE:20261020T090000Z", 1},
+		{"DTSTART;VALUE=DATE:20261020", "RDATE;VALUE=DATE:20261020", 0},
+		{"DTSTART;VALUE=DATE:20261020", "RDATE;VALUE=DATE:20261022", 1},
+		{"DTSTART:20261020T090000", "RDATE:20261020T090000", 0},
+	}
+	for _, c := range cases {
+		file := strings.Join([]string{"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN", "BEGIN:VEVENT", "UID:u1", "DTSTAMP:20260101T000000Z",
+			c.start, c.rdate, "RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=3", "SUMMARY:S", "END:VEVENT", "END:VCALENDAR", ""}, "\r\n")
+		cal := DecodeBytes([]byte(file), DecodeOptions{Zone: tz.MustZone("Europe/Berlin")})
+		if len(cal.Events) != 1 {
+			t.Fatalf("%s %s: %d events, skipped %+v", c.start, c.rdate, len(cal.Events), cal.Skipped)
+		}
+		if got := cal.Events[0].RDates; len(got) != c.kept {
+			t.Errorf("%s %s: RDATEs kept %v, want %d", c.start, c.rdate, got, c.kept)
+		}
+		ins := cal.Instances("u1", cal.Events[0].Start.Date.At(0, 0).AsUTC().AddDate(0, 0, -1), cal.Events[0].Start.Date.At(0, 0).AsUTC().AddDate(0, 1, 0))
+		if want := 3 + c.kept; len(ins) != want {
+			t.Errorf("%s %s: %d occurrences, want %d", c.start, c.rdate, len(ins), want)
+			for _, in := range ins {
+				t.Logf("%v %v", in.Original, in.Start)
+			}
+		}
+	}
+}

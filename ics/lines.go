@@ -68,6 +68,9 @@ type parser struct {
 	// handed out eight at a time (linesRoom).
 	props []ical.Prop
 	ats   []propAt
+	// params are the Params read for each parameter text, shared by the
+	// properties written with it (decodeLine), up to maxSharedParams.
+	params map[string]ical.Params
 	// deep counts the components open inside one begun at maxNesting
 	// (itself included): what they hold is not read.
 	deep int
@@ -329,7 +332,7 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 			return "bytes that are not UTF-8 are read as “\uFFFD”; write the file as UTF-8 to keep them"
 		})
 	}
-	prop, reason := decodeLine(text)
+	prop, reason := p.decodeLine(text)
 	if reason != "" {
 		fixed, ok := repairLine(text)
 		if !ok {
@@ -417,6 +420,38 @@ func (p *parser) line(text string, lineNo int, stack *[]*node, roots *[]*node) {
 		}
 		n.lines = append(n.lines, propAt{prop.Name, lineNo})
 	}
+}
+
+// maxSharedParams is how many distinct parameter texts a parser keeps
+// the Params of (parser.params).
+const maxSharedParams = 256
+
+// decodeLine is [decodeLine], with the Params of a parameter text read
+// before (";TZID=Europe/Paris", the same on most DTSTART and DTEND lines
+// of a file) shared rather than made again: a map for each was a tenth of
+// what a 50,000-event import allocated. Decoded Params are only read.
+func (p *parser) decodeLine(s string) (ical.Prop, string) {
+	name, value, reason := splitLine(s, nil)
+	if reason != "" {
+		return ical.Prop{}, reason
+	}
+	prop := ical.Prop{Name: name, Value: value}
+	raw := s[nameEnd(s) : len(s)-len(value)-1]
+	if raw == "" {
+		return prop, ""
+	}
+	if ps, ok := p.params[raw]; ok {
+		prop.Params = ps
+		return prop, ""
+	}
+	splitLine(s, &prop.Params)
+	if p.params == nil {
+		p.params = make(map[string]ical.Params)
+	}
+	if len(p.params) < maxSharedParams {
+		p.params[raw] = prop.Params
+	}
+	return prop, ""
 }
 
 // decodeLine splits one content line into name, parameters and value

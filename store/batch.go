@@ -245,7 +245,14 @@ func (tx *Tx) insertRows(table string, keys []string, rows [][]any) (string, []a
 	one := "(?" + strings.Repeat(", ?", len(names)-1) + ")"
 	q := `INSERT INTO ` + table + ` (` + strings.Join(names, ", ") + `) VALUES ` +
 		one + strings.Repeat(", "+one, len(rows)-1)
-	args := make([]any, 0, len(names)*len(rows))
+	// The slice of the Write's statement before is used again: each
+	// statement's arguments are bound when it runs, and one of 256 rows
+	// was a twentieth of what a 50,000-event import allocated.
+	args := tx.args[:0]
+	if need := len(names) * len(rows); cap(args) < need {
+		args = make([]any, 0, need)
+	}
+	defer func() { tx.args = args[:0] }()
 	// Boxed once, not once a row: two allocations fewer per row.
 	owner, now := any(tx.owner), any(stamp(tx.now))
 	for _, row := range rows {

@@ -43,9 +43,12 @@ type Tx struct {
 	// (0 before), and touched[:flushed] are in its change_rows.
 	change  int64
 	flushed int
-	many    *manyOwners // a WriteMany's (remind_batch.go), else nil
-	ahead   *ahead      // a WriteMany view's read-ahead (remind_ahead.go), else nil
-	later   *later      // a WriteMany's writes held back (remind_later.go), else nil
+	// args is room for the arguments of the next multi-row INSERT
+	// (insertRows), reused from statement to statement.
+	args  []any
+	many  *manyOwners // a WriteMany's (remind_batch.go), else nil
+	ahead *ahead      // a WriteMany view's read-ahead (remind_ahead.go), else nil
+	later *later      // a WriteMany's writes held back (remind_later.go), else nil
 }
 
 type rowKey struct {

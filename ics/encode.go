@@ -240,17 +240,17 @@ func rdateRepeats(s recur.Series, m tz.Moment) bool {
 	return false
 }
 
-// countAsUntil is r, e's rule with COUNT, with COUNT written as the UNTIL
-// of the last occurrence it gives ([recur.Series.LastRuleStart]): a date
-// for an all-day series, a local time for a floating one, else UTC (RFC
-// 5545 §3.3.10). r as it is when it has no COUNT.
+// countAsUntil is r, e's rule with COUNT, with COUNT written as an UNTIL
+// that gives the same occurrences ([recur.Series.CountUntil]): a date for
+// an all-day series, a local time for a floating one, else UTC (RFC 5545
+// §3.3.10). r as it is when it has no COUNT.
 func countAsUntil(e *Event, r *recur.Rule) *recur.Rule {
 	if r.Count() == 0 {
 		return r
 	}
 	s := e.Series()
 	s.ExDates, s.RDates = nil, nil
-	last, ok := s.LastRuleStart()
+	last, ok := s.CountUntil()
 	if !ok {
 		return r
 	}
@@ -274,6 +274,27 @@ func countAsUntil(e *Event, r *recur.Rule) *recur.Rule {
 		return r
 	}
 	return nr
+}
+
+// startMoved says whether r expands DTSTART's period into times other
+// than DTSTART's own (RFC 5545 §3.3.10's table: BYDAY under WEEKLY,
+// MONTHLY or YEARLY; BYMONTHDAY, BYMONTH and the like under MONTHLY and
+// YEARLY; BYHOUR or BYMINUTE under DAILY; BYMINUTE under HOURLY). There a
+// reader that starts from the rule's first candidate (ical.js) never
+// meets a DTSTART the rule does not give; elsewhere DTSTART is its first
+// candidate, and such a reader keeps it.
+func startMoved(r *recur.Rule) bool {
+	text := ";" + r.String() + ";"
+	has := func(part string) bool { return strings.Contains(text, ";"+part+"=") }
+	switch r.Freq() {
+	case recur.Yearly, recur.Monthly, recur.Weekly:
+		return true
+	case recur.Daily:
+		return has("BYHOUR") || has("BYMINUTE")
+	case recur.Hourly:
+		return has("BYMINUTE")
+	}
+	return false
 }
 
 // exportRule is r, e's RRULE, as the file writes it: UNTIL of the same
@@ -392,18 +413,23 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 		}
 	}
 	rule := e.Rule
+	var startAgain *ical.Prop // DTSTART as an RDATE too
 	if e.Rule != nil && e.RecurrenceID == nil {
 		if on, known := e.Series().StartOnRule(); known && !on {
 			// A DTSTART the rule does not give: RFC 5545 §3.8.5.3 keeps
 			// it as the first occurrence, counted by COUNT, but calls the
-			// set undefined, and readers differ (ical.js drops DTSTART and
-			// counts COUNT on the rule alone; python's
-			// recurring-ical-events adds DTSTART to COUNT's). As an RDATE
-			// too, and with COUNT written as the UNTIL of the last
-			// occurrence it gives, every reader has the same occurrences;
-			// a reader that keeps DTSTART counts it once (§3.8.5.2).
-			rdates = append(rdates, e.Start)
+			// set undefined, and readers differ. python's
+			// recurring-ical-events adds DTSTART to the COUNT the rule
+			// gives, so COUNT is written as an UNTIL that gives the same
+			// occurrences. ical.js drops DTSTART where the rule moves its
+			// first candidate off it (startMoved), and keeps it, showing
+			// an RDATE of it twice, elsewhere; where it drops it, DTSTART
+			// is an RDATE too, written as DTSTART is, which a reader that
+			// keeps DTSTART reads as the same instance (§3.8.5.2).
 			rule = countAsUntil(e, rule)
+			if startMoved(e.Rule) && dtstartEx == nil {
+				startAgain = timeProp("RDATE", start, startZone, e.Floating)
+			}
 		}
 	}
 	if _, gap := e.Zone.Instant(e.Start.DateTime); zoned && gap {
@@ -441,6 +467,9 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 	}
 	for _, p := range listProps("RDATE", rdates, e.Zone, e.Floating) {
 		c.Props.Add(p)
+	}
+	if startAgain != nil {
+		c.Props.Add(startAgain)
 	}
 	if e.RecurrenceID != nil {
 		z := e.RecurrenceZone

@@ -44,17 +44,10 @@ func (s Series) StartOnRule() (on, known bool) {
 		earlier = civil.AddDate(0, 0, -7*iv)
 	case Daily:
 		earlier = civil.AddDate(0, 0, -iv)
-	case Hourly:
-		earlier = civil.Add(-time.Duration(iv) * time.Hour)
-	case Minutely:
-		earlier = civil.Add(-time.Duration(iv) * time.Minute)
+	case Hourly, Minutely:
 	default:
 		return false, false
 	}
-	if earlier.Day() != civil.Day() && rule.Freq() <= Monthly || earlier.Year() < 2 {
-		return false, false
-	}
-	from := tz.Moment{DateTime: tz.FromUTCClock(earlier), HasTime: s.Start.HasTime}
 	// The rule gives clock times: a DTSTART kept as the second of two
 	// equal readings (Fold) is on the rule when its clock time is.
 	clock := tz.Moment{DateTime: s.Start.Clock(), HasTime: s.Start.HasTime}
@@ -63,6 +56,27 @@ func (s Series) StartOnRule() (on, known bool) {
 		at, _ = s.Zone.Instant(clock.DateTime)
 	} else {
 		at = s.Zone.StartOfDay(clock.Date)
+	}
+	var from tz.Moment
+	if f := rule.Freq(); f == Hourly || f == Minutely {
+		// Sub-daily rules step in elapsed time (RFC 5545 §3.3.10), so
+		// the earlier DTSTART is INTERVAL hours or minutes before in
+		// elapsed time too, read on the zone's clock: on the clock, a
+		// change of offset in between would put it off the rule's phase.
+		step := time.Hour
+		if f == Minutely {
+			step = time.Minute
+		}
+		back := at.Add(-time.Duration(iv) * step)
+		if back.Year() < 2 {
+			return false, false
+		}
+		from = tz.TimeMoment(s.Zone.In(back))
+	} else {
+		if earlier.Day() != civil.Day() && rule.Freq() <= Monthly || earlier.Year() < 2 {
+			return false, false
+		}
+		from = tz.Moment{DateTime: tz.FromUTCClock(earlier), HasTime: s.Start.HasTime}
 	}
 	probe := Series{Start: from, Zone: s.Zone, Rule: open, ctx: s.ctx}
 	for _, o := range probe.StartsBetween(at, at.Add(time.Minute)) {
@@ -99,6 +113,44 @@ func (s Series) LastRuleStart() (Occurrence, bool) {
 		}
 	}
 	return last, found
+}
+
+// CountUntil returns an UNTIL that gives exactly the occurrences COUNT
+// gives, for a series whose rule has COUNT: halfway between the last of
+// them ([Series.LastRuleStart]) and the next the rule would give without
+// COUNT (a day after the last when there is none). Halfway, not at the
+// last: a reader that takes the later reading of a repeated hour, or
+// compares UNTIL in DTSTART's offset rather than the occurrence's, still
+// keeps the last and leaves out the next. For a timed series it is an
+// instant; for an all-day series the last occurrence's day (dates have
+// no readings to differ on). false when s has no rule with COUNT.
+func (s Series) CountUntil() (until Occurrence, ok bool) {
+	last, ok := s.LastRuleStart()
+	if !ok {
+		return Occurrence{}, false
+	}
+	if !s.Start.HasTime {
+		return last, true
+	}
+	open, err := ParseRule(withoutEnd(s.Rule.String()))
+	if err != nil {
+		return Occurrence{}, false
+	}
+	gap := 24 * time.Hour
+	next, found := Series{Start: s.Start, Zone: s.Zone, Rule: open, ctx: s.ctx}.After(last.Start)
+	if found {
+		gap = next.Start.Sub(last.Start)
+	}
+	// Original is the same halfway on the clock, for a floating series.
+	lastCivil := last.Original.DateTime.AsUTC()
+	civilGap := gap
+	if found {
+		civilGap = next.Original.DateTime.AsUTC().Sub(lastCivil)
+	}
+	return Occurrence{
+		Start:    last.Start.Add(gap / 2).Truncate(time.Second),
+		Original: tz.TimeMoment(tz.FromUTCClock(lastCivil.Add(civilGap / 2).Truncate(time.Second))),
+	}, true
 }
 
 // withoutEnd drops COUNT and UNTIL from an RRULE value.

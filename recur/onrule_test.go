@@ -40,6 +40,38 @@ func TestLastRuleStart(t *testing.T) {
 	}
 }
 
+// TestCountUntil: the UNTIL written for a COUNT lies strictly between
+// the last occurrence COUNT gives and the one after it (so a reader that
+// reads either an hour off still gets the same set), and gives the same
+// occurrences as COUNT.
+func TestCountUntil(t *testing.T) {
+	cases := []struct{ zone, start, rule string }{
+		{"Europe/Berlin", "2027-01-05T09:00", "FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=40"},
+		{"America/New_York", "2026-10-20T01:30", "FREQ=WEEKLY;BYDAY=SU;COUNT=3"},
+		{"Europe/Paris", "2026-12-12T08:10", "FREQ=HOURLY;INTERVAL=3;BYMINUTE=0,30;COUNT=5"},
+	}
+	for _, c := range cases {
+		start, _ := tz.ParseMoment(c.start)
+		s := Series{Start: start, Zone: tz.MustZone(c.zone), Rule: MustRule(c.rule)}
+		all := s.All(s.Rule.Count() + 1)
+		last := all[len(all)-1]
+		u, ok := s.CountUntil()
+		open := Series{Start: start, Zone: s.Zone, Rule: MustRule(withoutEnd(c.rule))}
+		next, _ := open.After(last.Start)
+		if !ok || !u.Start.After(last.Start) || !u.Start.Before(next.Start) {
+			t.Errorf("%s %s: UNTIL %v, not between the last %v and the next %v", c.start, c.rule, u.Start, last.Start, next.Start)
+			continue
+		}
+		text := withoutEnd(c.rule) + ";UNTIL=" + u.Start.UTC().Format("20060102T150405Z")
+		if got := (Series{Start: start, Zone: s.Zone, Rule: MustRule(text)}).All(1000); len(got) != len(all) {
+			t.Errorf("%s: %d occurrences, COUNT gives %d", text, len(got), len(all))
+		}
+	}
+	if _, ok := (Series{Start: tz.DayMoment(tz.Date{Year: 2026, Month: 1, Day: 1}), Rule: MustRule("FREQ=DAILY")}).CountUntil(); ok {
+		t.Error("a rule without COUNT has a last start")
+	}
+}
+
 // TestStartOnRuleUnknown: what StartOnRule cannot tell is not called off
 // the rule.
 func TestStartOnRuleUnknown(t *testing.T) {

@@ -28,6 +28,10 @@ func TestOffRule(t *testing.T) {
 		{"2026-12-01T08:30", "FREQ=HOURLY;BYHOUR=9,10", "Tue 2026-12-01 08:30 is not one of the rule's times"},
 		{"2026-12-01T09:30", "FREQ=HOURLY;BYHOUR=9,10", ""},
 		{"2026-03-29T02:30", "FREQ=DAILY", ""},
+		// INTERVAL of a sub-daily rule counts elapsed time, across the
+		// change of offset too.
+		{"2026-03-29T03:00", "FREQ=HOURLY;INTERVAL=2", ""},
+		{"2026-03-29T03:10", "FREQ=MINUTELY;INTERVAL=90", ""},
 		// The calendar's first days: the library cannot expand from the
 		// year 0 (it panicked, after add_task had stored the task) and
 		// reads the year 1's first weeks wrong, so no note is made.

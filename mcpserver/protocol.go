@@ -207,11 +207,36 @@ func checkCallParams(params json.RawMessage) string {
 	return ""
 }
 
+// checkInitializeParams returns the sentence of an Invalid params error
+// (-32602) when the params of an initialize are missing or cannot be read
+// as MCP 2025-06-18's InitializeRequest params (an object whose
+// “protocolVersion”, when given, is a string); "" when they can. The SDK
+// takes an object without protocolVersion, so this does too.
+func checkInitializeParams(params json.RawMessage) string {
+	const shape = `{"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "…", "version": "…"}}`
+	var p map[string]json.RawMessage
+	if c := bytes.TrimSpace(params); len(c) == 0 || string(c) == "null" || json.Unmarshal(c, &p) != nil {
+		return prefixParams + "initialize takes “params” as an object, such as " + shape + "."
+	}
+	if raw, ok := p["protocolVersion"]; ok {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return prefixParams + "initialize's “protocolVersion” is a string, the date of an MCP version, such as \"2025-06-18\"."
+		}
+	}
+	return ""
+}
+
 // badParams returns the Invalid params sentence of a request whose params
-// the SDK could not read ([checkCallParams] for tools/call), else "".
+// the SDK could not read ([checkCallParams] for tools/call,
+// [checkInitializeParams] for initialize), else "".
 func badParams(r *jsonrpc.Request) string {
-	if r.Method == "tools/call" && r.IsCall() {
+	switch {
+	case !r.IsCall():
+	case r.Method == "tools/call":
 		return checkCallParams(r.Params)
+	case r.Method == "initialize":
+		return checkInitializeParams(r.Params)
 	}
 	return ""
 }

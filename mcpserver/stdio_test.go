@@ -533,3 +533,31 @@ func TestServeIOIdlessRequestRefused(t *testing.T) {
 		t.Fatalf("the call after a notification: %+v", r)
 	}
 }
+
+// TestServeIOInitializeParams: an initialize whose params are missing or
+// cannot be read is told what initialize takes (-32602), not to send
+// initialize first; the session can still be initialized after it.
+func TestServeIOInitializeParams(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{max: 4096})
+	for i, c := range []struct{ line, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"initialize"}`, "initialize takes “params” as an object"},
+		{`{"jsonrpc":"2.0","id":2,"method":"initialize","params":[]}`, "initialize takes “params” as an object"},
+		{`{"jsonrpc":"2.0","id":3,"method":"initialize","params":null}`, "initialize takes “params” as an object"},
+		{`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":42}}`, "“protocolVersion” is a string"},
+	} {
+		p.send(t, c.line)
+		r := p.reply(t)
+		if r.Error == nil || r.Error.Code != -32602 || string(r.ID) != fmt.Sprint(i+1) || !strings.Contains(r.Error.Message, c.want) {
+			t.Errorf("%s: answered %+v, want -32602 saying %q", c.line, r, c.want)
+		}
+	}
+	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":5`, 1), rawInitialized, rawWhoami(6))
+	if r := p.reply(t); string(r.ID) != "5" || r.Result == nil {
+		t.Fatalf("initialize after the refused ones: %+v", r)
+	}
+	if r := p.reply(t); string(r.ID) != "6" || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Errorf("the call after initialize: %+v", r)
+	}
+	p.in.Close()
+	<-p.done
+}

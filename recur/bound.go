@@ -162,16 +162,26 @@ func (s Series) CheckOccurs() error {
 	}
 	if r.count > 1 {
 		if _, ok := s.countTail(); !ok {
-			got := len(s.countTimes())
+			list := s.countTimes()
+			got := len(list)
 			if err := s.ctxErr(); err != nil {
 				return err
 			}
 			if got < r.count {
 				return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
 			}
+			if list[1].Sub(list[0]) < nearNext && !slowCheck {
+				// COUNT's second time is the next occurrence, near
+				// enough that the search below would find it at once.
+				return nil
+			}
 		}
 	}
 	if r.count == 1 {
+		return nil
+	}
+	if next, ok := s.plainNext(); ok && !slowCheck && next.Start.Sub(first.Start) < nearNext && s.untilAllows(next) {
+		// The same occurrence the search below would find first.
 		return nil
 	}
 	// The same bounded search that finds the next occurrence for the
@@ -223,6 +233,36 @@ func (s Series) CheckOccurs() error {
 	}
 	return fail("“rrule” %s gives no occurrence within %d years after its start %s: no day meets all of its BY parts together; write fewer of them (for the last day of a month BYMONTHDAY=-1, for the last day of a year BYYEARDAY=-1 without BYMONTH).",
 		r.String(), SearchYears, s.Start)
+}
+
+// slowCheck turns CheckOccurs' shortcuts off, for the test that compares
+// them with the search.
+var slowCheck = false
+
+// nearNext is how far after DTSTART the next occurrence may be for
+// CheckOccurs to take it without a search: far below SearchYears, so the
+// search that finds the next occurrence for the tools finds it too.
+const nearNext = 366 * 24 * time.Hour
+
+// plainNext is the occurrence after DTSTART of a DAILY or WEEKLY rule
+// with no BYxxx part, which is DTSTART's civil time INTERVAL days or weeks
+// on (RFC 5545 §3.3.10: the parts left out take DTSTART's values), UNTIL
+// and COUNT aside; false for any other rule, or near the calendar's end.
+func (s Series) plainNext() (Occurrence, bool) {
+	r := s.Rule
+	if r.freq != Daily && r.freq != Weekly || len(r.byDay) > 0 ||
+		len(r.bySetPos)+len(r.byMonth)+len(r.byMonthDay)+len(r.byYearDay)+len(r.byWeekNo)+len(r.byHour)+len(r.byMinute) > 0 {
+		return Occurrence{}, false
+	}
+	days := r.interval
+	if r.freq == Weekly {
+		days *= 7
+	}
+	next := civilOf(s.Start).AddDate(0, 0, days)
+	if next.Year() > 9998 {
+		return Occurrence{}, false
+	}
+	return s.place(next), true
 }
 
 // afterUnlessNever is After(t), without a search when never says the

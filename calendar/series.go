@@ -1,6 +1,7 @@
 package calendar
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -21,6 +22,9 @@ import (
 // (pass s with a nil Rule when the caller sets a new rule anyway), or a
 // rule that no longer reads.
 func Shift(s recur.Series, from, to tz.Moment, zone tz.Zone) (recur.Series, time.Duration, error) {
+	if days := from.Date.DaysUntil(to.Date); days > MaxShiftDays || days < -MaxShiftDays {
+		return s, 0, &ShiftError{Days: days}
+	}
 	shift := to.DateTime.AsUTC().Sub(from.DateTime.AsUTC())
 	if !s.Start.HasTime {
 		shift = time.Duration(from.Date.DaysUntil(to.Date)) * 24 * time.Hour
@@ -52,6 +56,19 @@ func Shift(s recur.Series, from, to tz.Moment, zone tz.Zone) (recur.Series, time
 	n.ExDates = ShiftMoments(ConcreteExDates(s), shift, s.Start.DateTime)
 	n.RDates = ShiftMoments(s.RDates, shift, s.Start.DateTime)
 	return n, shift, nil
+}
+
+// MaxShiftDays is the farthest [Shift] moves a series, in days (about 273
+// years): the civil shift is a time.Duration, which holds about 292
+// years, and a longer one would be cut short without a word.
+const MaxShiftDays = 100_000
+
+// ShiftError is [Shift]'s refusal of a move of more than [MaxShiftDays];
+// Days is the move asked for.
+type ShiftError struct{ Days int }
+
+func (e *ShiftError) Error() string {
+	return fmt.Sprintf("a series cannot move by %d days, more than %d", e.Days, MaxShiftDays)
 }
 
 // ChangeZone is s in zone with every occurrence at the wall time it had:

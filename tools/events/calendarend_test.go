@@ -102,3 +102,35 @@ func TestFarSeriesNamesItsNext(t *testing.T) {
 		}
 	}
 }
+
+// A move of more than calendar.MaxShiftDays (a series, a single event,
+// the following occurrences) is refused with one sentence, and nothing is
+// changed: such a shift was cut short at about 292 years and stored a
+// start the call never asked for.
+func TestMoveTooFar(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		e := newEnv(t)
+		e.ok(e.alice, "add_event", `{"title":"b","start":"2026-12-08T09:00","rrule":"FREQ=DAILY"}`)
+		e.ok(e.alice, "add_event", `{"title":"s","start":"2026-12-08T09:00"}`)
+		before := e.ok(e.alice, "list_changes", `{}`).TextOut()
+		for _, raw := range []string{
+			`{"id":"e1","start":"9999-12-31T09:00"}`,
+			`{"id":"e2","start":"2400-01-01T09:00"}`,
+			`{"id":"e2","start":"1700-01-01T09:00"}`,
+			`{"id":"e1@20261210T080000Z","scope":"following","start":"9000-01-01T09:00"}`,
+		} {
+			res, _ := e.call(e.alice, "update_event", raw)
+			if res.Code != tools.CodeInvalid || !strings.HasPrefix(res.Err, "“start”") || !strings.Contains(res.Err, "add_event") {
+				t.Errorf("update_event %s: code %d: %s", raw, res.Code, res.TextOut())
+			}
+		}
+		if after := e.ok(e.alice, "list_changes", `{}`).TextOut(); after != before {
+			t.Errorf("a refused move changed something:\n%s\nwas\n%s", after, before)
+		}
+		// Within the bound a far move keeps the start asked for.
+		res := e.ok(e.alice, "update_event", `{"id":"e2","start":"2290-01-01T09:00"}`)
+		if !strings.Contains(res.TextOut(), "2290-01-01 09:00") {
+			t.Errorf("moved to 2290: %s", res.TextOut())
+		}
+	})
+}

@@ -255,6 +255,10 @@ func (u *updater) all(ref *recur.Occurrence) error {
 	}
 	newRule := in.HasRule || in.clears("rrule")
 	n, shift, err := calendar.MoveSeries(e, from, to, zone, newRule)
+	if far := (*calendar.ShiftError)(nil); errors.As(err, &far) {
+		return tools.RefuseArg("start", fmt.Sprintf("“start” %s would move %s by %d days, more than the %d (about 273 years) a move can carry; add the event again at that start (add_event) and delete this one.",
+			in.Start, u.subject(), far.Days, calendar.MaxShiftDays))
+	}
 	if err != nil {
 		return daysRefusal(err, e.Rule, from.Date.DaysUntil(to.Date), u.subject())
 	}

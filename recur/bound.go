@@ -167,12 +167,16 @@ func (s Series) CheckOccurs() error {
 			if err := s.ctxErr(); err != nil {
 				return err
 			}
-			if got < r.count {
+			if got < r.count && got > 1 {
+				// (With DTSTART alone, the checks below say why the rule
+				// gives nothing after it.)
 				return fail("“rrule” has COUNT=%d, but only %d occurrences fall before the year 10000; write COUNT=%d or less, or a smaller INTERVAL.", r.count, got, max(got, 1))
 			}
-			if list[1].Sub(list[0]) < nearNext && !slowCheck {
+			if got >= 2 && list[1].Sub(list[0]) < nearNext && list[1].Year() < 9999 && !slowCheck {
 				// COUNT's second time is the next occurrence, near
-				// enough that the search below would find it at once.
+				// enough that the search below would find it at once
+				// (and not in the calendar's last year, where an
+				// occurrence may end past it and not be kept).
 				return nil
 			}
 		}

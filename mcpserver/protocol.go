@@ -59,7 +59,7 @@ func publicError(e *jsonrpc.Error) *jsonrpc.Error {
 	case jsonrpc.CodeMethodNotFound:
 		out.Message = prefixMethod + "this server has no such method; it serves its tools through tools/list and tools/call, after initialize (MCP 2025-06-18)."
 	case jsonrpc.CodeInvalidParams:
-		out.Message = prefixParams + "the “params” of this request do not fit its method (MCP 2025-06-18 gives each method's params); tools/call takes {\"name\": a tool name, \"arguments\": an object}."
+		out.Message = prefixParams + "the “params” of this request do not fit its method; MCP 2025-06-18 gives each method's params (tools/call takes {\"name\": a tool name, \"arguments\": an object}, tools/list an optional “cursor” string)."
 	default:
 		out.Code = jsonrpc.CodeInternalError
 		out.Message = prefixInternal + "the server could not answer this request; try again, and see the server's log if it happens again."
@@ -218,10 +218,34 @@ func checkInitializeParams(params json.RawMessage) string {
 	if c := bytes.TrimSpace(params); len(c) == 0 || string(c) == "null" || json.Unmarshal(c, &p) != nil {
 		return prefixParams + "initialize takes “params” as an object, such as " + shape + "."
 	}
-	if raw, ok := p["protocolVersion"]; ok {
+	given := func(name string) (json.RawMessage, bool) {
+		raw, ok := p[name]
+		return raw, ok && string(bytes.TrimSpace(raw)) != "null"
+	}
+	if raw, ok := given("protocolVersion"); ok {
 		var v string
 		if json.Unmarshal(raw, &v) != nil {
 			return prefixParams + "initialize's “protocolVersion” is a string, the date of an MCP version, such as \"2025-06-18\"."
+		}
+	}
+	if raw, ok := given("capabilities"); ok {
+		var v map[string]json.RawMessage
+		if json.Unmarshal(raw, &v) != nil {
+			return prefixParams + "initialize's “capabilities” is an object of what the client can do, such as {}."
+		}
+	}
+	if raw, ok := given("clientInfo"); ok {
+		var v map[string]json.RawMessage
+		if json.Unmarshal(raw, &v) != nil {
+			return prefixParams + "initialize's “clientInfo” is an object, such as {\"name\": \"my-client\", \"version\": \"1.0\"}."
+		}
+		for _, k := range []string{"name", "title", "version"} {
+			if raw, ok := v[k]; ok && string(bytes.TrimSpace(raw)) != "null" {
+				var str string
+				if json.Unmarshal(raw, &str) != nil {
+					return prefixParams + fmt.Sprintf("initialize's “clientInfo” holds “%s” as a string, such as {\"name\": \"my-client\", \"version\": \"1.0\"}.", k)
+				}
+			}
 		}
 	}
 	return ""

@@ -544,6 +544,9 @@ func TestServeIOInitializeParams(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":2,"method":"initialize","params":[]}`, "initialize takes “params” as an object"},
 		{`{"jsonrpc":"2.0","id":3,"method":"initialize","params":null}`, "initialize takes “params” as an object"},
 		{`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":42}}`, "“protocolVersion” is a string"},
+		{`{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":[]}}`, "“capabilities” is an object"},
+		{`{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":"x"}}`, "“clientInfo” is an object"},
+		{`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"clientInfo":{"name":5,"version":"1"}}}`, "holds “name” as a string"},
 	} {
 		p.send(t, c.line)
 		r := p.reply(t)
@@ -551,11 +554,11 @@ func TestServeIOInitializeParams(t *testing.T) {
 			t.Errorf("%s: answered %+v, want -32602 saying %q", c.line, r, c.want)
 		}
 	}
-	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":5`, 1), rawInitialized, rawWhoami(6))
-	if r := p.reply(t); string(r.ID) != "5" || r.Result == nil {
+	p.send(t, strings.Replace(rawInit, `"id":1`, `"id":8`, 1), rawInitialized, rawWhoami(9))
+	if r := p.reply(t); string(r.ID) != "8" || r.Result == nil {
 		t.Fatalf("initialize after the refused ones: %+v", r)
 	}
-	if r := p.reply(t); string(r.ID) != "6" || !strings.Contains(string(r.Result), "You are Grace.") {
+	if r := p.reply(t); string(r.ID) != "9" || !strings.Contains(string(r.Result), "You are Grace.") {
 		t.Errorf("the call after initialize: %+v", r)
 	}
 	p.in.Close()

@@ -1,9 +1,13 @@
 package ics
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/assistant-dev/assistant/store/storetest"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -42,4 +46,41 @@ func TestRDateOfStartDropped(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReimportOffRuleUnchanged: the export of series whose DTSTART is off
+// their rule (COUNT written as UNTIL, DTSTART as an RDATE) imported back
+// for the same person changes nothing, and the stored rules keep COUNT.
+func TestReimportOffRuleUnchanged(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		st, p := openStore(t)
+		file := strings.Join([]string{"BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//t//EN",
+			"BEGIN:VEVENT", "UID:w1", "DTSTAMP:20260101T000000Z", "DTSTART;TZID=Europe/Paris:20261020T090000", "DTEND;TZID=Europe/Paris:20261020T093000",
+			"RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR;COUNT=5", "SUMMARY:W", "END:VEVENT",
+			"BEGIN:VEVENT", "UID:d1", "DTSTAMP:20260101T000000Z", "DTSTART;VALUE=DATE:20261212",
+			"RRULE:FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR;COUNT=4", "SUMMARY:D", "END:VEVENT",
+			"END:VCALENDAR", ""}, "\r\n")
+		if _, err := Import(ctx, st, p, strings.NewReader(file), ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := Export(ctx, st, p, &out, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "UNTIL=") || strings.Contains(out.String(), "COUNT=") {
+			t.Fatalf("the export does not write COUNT as UNTIL:\n%s", out.String())
+		}
+		rep, err := Import(ctx, st, p, bytes.NewReader(out.Bytes()), ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Events != (Counts{Unchanged: 2}) || rep.Change != "" {
+			t.Errorf("re-import of the export: %+v, change %q; want both unchanged", rep.Events, rep.Change)
+		}
+		var n int
+		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE owner_id = ? AND rrule LIKE '%COUNT=%'`, p.ID).Scan(&n); err != nil || n != 2 {
+			t.Errorf("%d stored rules keep COUNT (%v), want 2", n, err)
+		}
+	})
 }

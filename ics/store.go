@@ -145,6 +145,7 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 // planned is every row an import means to write, before the transaction.
 type planned struct {
 	now    time.Time // the import's: the created_at of new rows
+	person tz.Zone   // the person's zone, where all-day and floating items live
 	events []plannedEvent
 	tasks  []task.Task
 	// skips are the report's lines of the rules applied, by the step that
@@ -415,7 +416,7 @@ func overrideReminderColumns(a Alarms, zone tz.Zone) (string, string) {
 // and tasks (their migrations' column names), so the write transaction
 // only compares and writes.
 func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
-	p := planned{now: now}
+	p := planned{now: now, person: person}
 	for i := range cal.Events {
 		checkEvent(&cal.Events[i], p.skipper(skipTexts))
 	}
@@ -685,6 +686,12 @@ func (p *planned) applySeries(tx *store.Tx, rep *Report, dry bool, pes []planned
 		}
 		ev := pe.stored(p.now)
 		ev.ID, pe.id = have.Event.ID, have.Event.ID
+		if hr, wr := have.Event.Rule, ev.Rule; hr != nil && wr != nil && hr.Count() > 0 && wr.Count() == 0 {
+			// The export writes the COUNT of a series off its rule as
+			// an UNTIL (eventComponent): where that is all that differs,
+			// the stored rule stays, as a PUT of a GET keeps it.
+			keepStoredEvent(have.Event, ev, p.person)
+		}
 		bounds := map[string]*calendar.Override{}
 		for _, o := range liveOvs[have.Event.ID] {
 			bounds[o.Key] = o

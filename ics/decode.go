@@ -652,6 +652,20 @@ func uniqueTimes(v []time.Time) []time.Time {
 	return out
 }
 
+// withSeconds is at, an instant read to the minute, with the seconds of
+// p's value when p is a UTC DATE-TIME (COMPLETED is, RFC 5545 §3.8.2.1):
+// the export writes a completion's seconds, and they come back.
+func withSeconds(at time.Time, p *ical.Prop) time.Time {
+	if p == nil {
+		return at
+	}
+	exact, err := time.Parse("20060102T150405Z", strings.TrimSpace(p.Value))
+	if err != nil || !exact.Truncate(time.Minute).Equal(at) {
+		return at
+	}
+	return exact
+}
+
 func (d *decoder) task(n *node) {
 	uid := d.uid(n)
 	t := Task{UID: uid, Line: n.line, Summary: d.text(n, "SUMMARY"), Description: d.text(n, "DESCRIPTION"),
@@ -661,7 +675,7 @@ func (d *decoder) task(n *node) {
 		if rid, err := d.timeValue(n, uid, p, 0, p.Value); err == nil {
 			o := todoOccurrence{Line: n.line, RecurrenceID: rid.m, Zone: rid.zone, At: rid.instant().UTC()}
 			if c, ok := d.timeProp(n, uid, "COMPLETED"); ok {
-				o.Completed = c.instant().UTC()
+				o.Completed = withSeconds(c.instant().UTC(), n.Props.Get("COMPLETED"))
 			}
 			o.Done = t.Status == "COMPLETED" || (t.Status == "" && !o.Completed.IsZero())
 			d.cal.todoOccs = append(d.cal.todoOccs, o)
@@ -709,7 +723,7 @@ func (d *decoder) task(n *node) {
 		t.Priority = PriorityFromICal(0)
 	}
 	if c, ok := d.timeProp(n, uid, "COMPLETED"); ok {
-		t.Completed = c.instant().UTC()
+		t.Completed = withSeconds(c.instant().UTC(), n.Props.Get("COMPLETED"))
 	}
 	t.Done = t.Status == "COMPLETED" || (t.Status == "" && !t.Completed.IsZero())
 	seen := map[string]bool{}

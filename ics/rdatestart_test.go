@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -81,6 +83,49 @@ func TestReimportOffRuleUnchanged(t *testing.T) {
 		var n int
 		if err := st.DB().QueryRow(`SELECT COUNT(*) FROM events WHERE owner_id = ? AND rrule LIKE '%COUNT=%'`, p.ID).Scan(&n); err != nil || n != 2 {
 			t.Errorf("%d stored rules keep COUNT (%v), want 2", n, err)
+		}
+	})
+}
+
+// TestReimportMadeTasksUnchanged: tasks the tools made (no UID of their
+// own, exported as "t<ID>@assistant"), one done at a time with seconds,
+// imported back from the person's own export are the same tasks, and
+// nothing changes; they were added again before.
+func TestReimportMadeTasksUnchanged(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		st, p := openStore(t)
+		done := time.Date(2026, 12, 7, 14, 24, 14, 0, time.UTC)
+		if _, err := st.Write(ctx, p.ID, "add_task", func(tx *store.Tx) error {
+			for _, tk := range []task.Task{
+				{Title: "plain", Priority: 4, Status: task.Open, CreatedAt: done},
+				{Title: "done", Priority: 2, Status: task.Done, CompletedAt: done, CreatedAt: done},
+			} {
+				if _, err := tx.InsertTask(tk); err != nil {
+					return err
+				}
+			}
+			tx.Summarize("added two")
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		if err := Export(ctx, st, p, &out, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "UID:t1@assistant") || !strings.Contains(out.String(), "COMPLETED:20261207T142414Z") {
+			t.Fatalf("the export:\n%s", out.String())
+		}
+		rep, err := Import(ctx, st, p, bytes.NewReader(out.Bytes()), ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Tasks != (Counts{Unchanged: 2}) || rep.Change != "" {
+			t.Errorf("re-import of the export: %+v, change %q; want both unchanged", rep.Tasks, rep.Change)
+		}
+		if n := countRows(t, st, p.ID, "tasks"); n != 2 {
+			t.Errorf("%d tasks after the re-import, want 2", n)
 		}
 	})
 }

@@ -835,6 +835,18 @@ func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
 	var fresh []task.Task
 	for _, t := range p.tasks {
 		old, ok := have[t.UID]
+		if !ok && strings.HasSuffix(t.UID, "@assistant") {
+			// A task made by the tools has no UID of its own and is
+			// exported as "t<ID>@assistant": the file came from this
+			// person's own export, and the task is the same one.
+			made, err := tx.TaskByUID(t.UID)
+			if err == nil && made.UID == "" {
+				old, ok = made, true
+				t.UID = ""
+			} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
 		switch {
 		case !ok:
 			fresh = append(fresh, t)

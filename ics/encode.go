@@ -263,9 +263,15 @@ func countAsUntil(e *Event, r *recur.Rule) *recur.Rule {
 	default:
 		val = last.Start.UTC().Format("20060102T150405Z")
 	}
+	return untilFor(r, "COUNT", val)
+}
+
+// untilFor is r with its part name (COUNT or UNTIL) written as UNTIL=val
+// in its place; r as it is when that does not read as a rule.
+func untilFor(r *recur.Rule, name, val string) *recur.Rule {
 	parts := strings.Split(r.String(), ";")
 	for i, p := range parts {
-		if strings.HasPrefix(p, "COUNT=") {
+		if strings.HasPrefix(p, name+"=") {
 			parts[i] = "UNTIL=" + val
 		}
 	}
@@ -330,17 +336,7 @@ func exportRule(e *Event, r *recur.Rule) *recur.Rule {
 		at, _ := e.Zone.Instant(dt)
 		val = at.UTC().Format("20060102T150405Z")
 	}
-	parts := strings.Split(r.String(), ";")
-	for i, p := range parts {
-		if strings.HasPrefix(p, "UNTIL=") {
-			parts[i] = "UNTIL=" + val
-		}
-	}
-	nr, err := recur.ParseRule(strings.Join(parts, ";"))
-	if err != nil {
-		return r
-	}
-	return nr
+	return untilFor(r, "UNTIL", val)
 }
 
 func textProp(c *ical.Component, name, v string) {

@@ -31,10 +31,7 @@ func TestCheckOccursShortcuts(t *testing.T) {
 	} {
 		start, _ := tz.ParseMoment(c.start)
 		s := Series{Start: start, Zone: tz.MustZone("America/New_York"), Rule: MustRule(c.rule)}
-		fast := s.CheckOccurs()
-		slowCheck = true
-		slow := s.CheckOccurs()
-		slowCheck = false
+		fast, slow := s.CheckOccurs(), s.checkOccurs(false)
 		if (fast == nil) != (slow == nil) {
 			t.Errorf("%s %s: with the shortcuts %v, by the search %v", c.start, c.rule, fast, slow)
 		}
@@ -79,10 +76,7 @@ func TestCheckOccursShortcuts(t *testing.T) {
 		if s.Check() != nil {
 			continue
 		}
-		fast := s.CheckOccurs()
-		slowCheck = true
-		slow := s.CheckOccurs()
-		slowCheck = false
+		fast, slow := s.CheckOccurs(), s.checkOccurs(false)
 		if (fast == nil) != (slow == nil) {
 			differ++
 			if differ <= 5 {

@@ -7,12 +7,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	ical "github.com/emersion/go-ical"
 
 	"github.com/assistant-dev/assistant/calendar"
+	"github.com/assistant-dev/assistant/internal/bounded"
 	"github.com/assistant-dev/assistant/item"
 	"github.com/assistant-dev/assistant/recur"
 	"github.com/assistant-dev/assistant/tz"
@@ -713,12 +713,8 @@ func vtimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 
 // vtzCache keeps the VTIMEZONEs made, by zone and span: a CalDAV sync
 // writes one per object, and most objects share their zone and years.
-// Never changed once made (only encoded); cleared when vtzCacheMax are
-// kept.
-var vtzCache struct {
-	sync.Mutex
-	m map[vtzKey]*ical.Component
-}
+// Never changed once made (only encoded); up to 4,096 are kept.
+var vtzCache = bounded.New[vtzKey, *ical.Component](4096)
 
 type vtzKey struct {
 	zone       string
@@ -726,24 +722,14 @@ type vtzKey struct {
 	open       bool
 }
 
-const vtzCacheMax = 4096
-
 // cachedVTimezone is [vtimezone], made once per zone and span.
 func cachedVTimezone(z tz.Zone, fromY, toY int, open bool) *ical.Component {
 	k := vtzKey{z.Name(), fromY, toY, open}
-	vtzCache.Lock()
-	c, ok := vtzCache.m[k]
-	vtzCache.Unlock()
-	if ok {
+	if c, ok := vtzCache.Get(k); ok {
 		return c
 	}
-	c = vtimezone(z, fromY, toY, open)
-	vtzCache.Lock()
-	if vtzCache.m == nil || len(vtzCache.m) >= vtzCacheMax {
-		vtzCache.m = map[vtzKey]*ical.Component{}
-	}
-	vtzCache.m[k] = c
-	vtzCache.Unlock()
+	c := vtimezone(z, fromY, toY, open)
+	vtzCache.Put(k, c)
 	return c
 }
 

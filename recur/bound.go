@@ -3,9 +3,9 @@ package recur
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
+	"github.com/assistant-dev/assistant/internal/bounded"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -326,11 +326,8 @@ type emptyKey struct {
 // occurrence start.
 type emptySpan struct{ from, to time.Time }
 
-var (
-	emptyCache   sync.Map // emptyKey → emptySpan
-	emptyCacheMu sync.Mutex
-	emptyCacheN  int
-)
+// emptyCache keeps the stretches searches found empty.
+var emptyCache = bounded.New[emptyKey, emptySpan](countCacheMax)
 
 // knownEmpty returns the stretch a search of s found empty before, so
 // that a rule which never occurs costs its long search once per process,
@@ -340,11 +337,8 @@ func (s Series) knownEmpty() (emptyKey, emptySpan, bool) {
 	if len(s.RDates)+len(s.ExDates) > 0 {
 		key.lists = tz.MomentsJSON(s.RDates) + tz.MomentsJSON(s.ExDates)
 	}
-	v, ok := emptyCache.Load(key)
-	if !ok {
-		return key, emptySpan{}, false
-	}
-	return key, v.(emptySpan), true
+	e, ok := emptyCache.Get(key)
+	return key, e, ok
 }
 
 // rememberEmpty keeps a stretch a search found empty, when it is long
@@ -353,12 +347,5 @@ func rememberEmpty(key emptyKey, e emptySpan) {
 	if e.to.Sub(e.from) < 4*365*day {
 		return
 	}
-	emptyCacheMu.Lock()
-	if emptyCacheN >= countCacheMax {
-		emptyCache.Clear()
-		emptyCacheN = 0
-	}
-	emptyCacheN++
-	emptyCacheMu.Unlock()
-	emptyCache.Store(key, e)
+	emptyCache.Put(key, e)
 }

@@ -1,10 +1,11 @@
 package recur
 
 import (
-	"sync"
 	"time"
 
 	"github.com/teambition/rrule-go"
+
+	"github.com/assistant-dev/assistant/internal/bounded"
 )
 
 // A rule with COUNT must be counted from DTSTART, which in general means
@@ -150,11 +151,8 @@ func (r *Rule) civilTimes(start, from, to time.Time) []time.Time {
 // a window touches.
 const smallCount = 64
 
-var (
-	tailCache   sync.Map // countKey → []time.Time
-	tailCacheMu sync.Mutex
-	tailCacheN  int
-)
+// tailCache keeps countTail's tails (nil where there is none).
+var tailCache = bounded.New[countKey, []time.Time](countCacheMax)
 
 // countTail returns the last one or two times of countTimes (the same
 // values, civil or instants) without expanding the whole list, when the
@@ -169,19 +167,11 @@ func (s Series) countTail() (tail []time.Time, ok bool) {
 		return nil, false
 	}
 	key := countKey{rule: r, start: s.Start, zone: s.Zone.Name()}
-	if v, ok := tailCache.Load(key); ok {
-		tail := v.([]time.Time)
+	if tail, ok := tailCache.Get(key); ok {
 		return tail, tail != nil
 	}
 	tail = s.computeTail()
-	tailCacheMu.Lock()
-	if tailCacheN >= countCacheMax {
-		tailCache.Clear()
-		tailCacheN = 0
-	}
-	tailCacheN++
-	tailCacheMu.Unlock()
-	tailCache.Store(key, tail)
+	tailCache.Put(key, tail)
 	return tail, tail != nil
 }
 

@@ -3,9 +3,9 @@ package recur
 import (
 	"slices"
 	"sort"
-	"sync"
 	"time"
 
+	"github.com/assistant-dev/assistant/internal/bounded"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/teambition/rrule-go"
 )
@@ -98,15 +98,9 @@ type chunkKey struct {
 	month time.Time
 }
 
-var (
-	chunkCache   sync.Map // chunkKey → []time.Time
-	chunkCacheMu sync.Mutex
-	chunkCacheN  int
-)
-
-// chunkCacheMax bounds the month cache (a few hundred bytes each); when
-// full it is dropped and rebuilt on demand.
-const chunkCacheMax = 200000
+// chunkCache keeps monthChunk's lists. It is bounded at 200,000 months (a
+// few hundred bytes each); when full it is dropped and rebuilt on demand.
+var chunkCache = bounded.New[chunkKey, []time.Time](200000)
 
 // monthChunk returns the civil times (read as UTC) the rule gives from
 // DTSTART during the civil month starting at m, ignoring UNTIL (applied by
@@ -114,8 +108,8 @@ const chunkCacheMax = 200000
 // latest whole period before m (Rule.jump), not at DTSTART.
 func (s Series) monthChunk(m time.Time) []time.Time {
 	key := chunkKey{rule: s.Rule, start: s.Start, month: m}
-	if v, ok := chunkCache.Load(key); ok {
-		return v.([]time.Time)
+	if v, ok := chunkCache.Get(key); ok {
+		return v
 	}
 	r := s.Rule
 	start := civilOf(s.Start)
@@ -135,14 +129,7 @@ func (s Series) monthChunk(m time.Time) []time.Time {
 			}
 		}
 	}
-	chunkCacheMu.Lock()
-	if chunkCacheN >= chunkCacheMax {
-		chunkCache.Clear()
-		chunkCacheN = 0
-	}
-	chunkCacheN++
-	chunkCacheMu.Unlock()
-	chunkCache.Store(key, list)
+	chunkCache.Put(key, list)
 	return list
 }
 
@@ -374,13 +361,11 @@ type countKey struct {
 	zone  string
 }
 
-var (
-	countCache   sync.Map // countKey → []time.Time
-	countCacheMu sync.Mutex
-	countCacheN  int
-)
-
+// countCacheMax bounds countCache, tailCache and emptyCache.
 const countCacheMax = 20000
+
+// countCache keeps countTimes' lists.
+var countCache = bounded.New[countKey, []time.Time](countCacheMax)
 
 // countTimes returns every time a rule with COUNT produces, DTSTART first
 // (it counts as the first occurrence, RFC 5545 §3.3.10): civil times read
@@ -393,8 +378,8 @@ func (s Series) countTimes() []time.Time {
 	if sub {
 		key.zone = s.Zone.Name()
 	}
-	if v, ok := countCache.Load(key); ok {
-		return v.([]time.Time)
+	if v, ok := countCache.Get(key); ok {
+		return v
 	}
 	var list []time.Time
 	if sub {
@@ -433,14 +418,7 @@ func (s Series) countTimes() []time.Time {
 			list = list[:min(len(list), r.count)]
 		}
 	}
-	countCacheMu.Lock()
-	if countCacheN >= countCacheMax {
-		countCache.Clear()
-		countCacheN = 0
-	}
-	countCacheN++
-	countCacheMu.Unlock()
-	countCache.Store(key, list)
+	countCache.Put(key, list)
 	return list
 }
 

@@ -27,9 +27,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/assistant-dev/assistant/internal/bounded"
 	"github.com/assistant-dev/assistant/tz"
 	"github.com/teambition/rrule-go"
 )
@@ -130,17 +130,10 @@ func (r *Rule) ByDays() []ByDay { return slices.Clone(r.byDay) }
 func (r *Rule) String() string { return r.text }
 
 // ruleCache maps rule text (as given and canonical) to its parsed Rule, so
-// that listing many series parses each distinct rule once.
-var ruleCache sync.Map
-
-// ruleCacheMax bounds the cache; when it is reached the cache is dropped,
-// which costs only re-parsing.
-const ruleCacheMax = 50000
-
-var ruleCacheLen struct {
-	sync.Mutex
-	n int
-}
+// that listing many series parses each distinct rule once. It is bounded
+// at 50,000 texts; when that is reached it is dropped, which costs only
+// parsing again.
+var ruleCache = bounded.New[string, *Rule](50000)
 
 // ParseRule reads an RRULE value such as "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10"
 // (RFC 5545 §3.3.10). An "RRULE:" prefix, CR and LF line ends, folded lines,
@@ -152,25 +145,18 @@ var ruleCacheLen struct {
 // part. Parsed rules are cached by text, so parsing a known rule costs a
 // map lookup.
 func ParseRule(s string) (*Rule, error) {
-	if v, ok := ruleCache.Load(s); ok {
-		return v.(*Rule), nil
+	if r, ok := ruleCache.Get(s); ok {
+		return r, nil
 	}
 	r, err := parseRule(s)
 	if err != nil {
 		return nil, err
 	}
-	if v, ok := ruleCache.Load(r.text); ok {
-		r = v.(*Rule)
+	if known, ok := ruleCache.Get(r.text); ok {
+		r = known
 	}
-	ruleCacheLen.Lock()
-	if ruleCacheLen.n >= ruleCacheMax {
-		ruleCache.Clear()
-		ruleCacheLen.n = 0
-	}
-	ruleCacheLen.n += 2
-	ruleCacheLen.Unlock()
-	ruleCache.Store(s, r)
-	ruleCache.Store(r.text, r)
+	ruleCache.Put(s, r)
+	ruleCache.Put(r.text, r)
 	return r, nil
 }
 

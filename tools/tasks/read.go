@@ -140,16 +140,7 @@ func readRule(a *args.Args) (*recur.Rule, bool) {
 	}
 	r, err := recur.ParseRule(s)
 	if err != nil {
-		var re *recur.Error
-		switch {
-		case errors.As(err, &re) && re.Name == "start":
-			// The series' start is the task's due.
-			a.Fail("due", strings.Replace(re.Sentence, "“start”", "“due”", 1))
-		case errors.As(err, &re):
-			a.Fail("rrule", re.Sentence)
-		default:
-			a.Fail("rrule", fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not %s.", args.Quote(s)))
-		}
+		failRule(a, err, fmt.Sprintf("“rrule” must be an RFC 5545 rule such as “FREQ=WEEKLY;BYDAY=MO”, not %s.", args.Quote(s)))
 		return nil, false
 	}
 	return r, true
@@ -189,16 +180,7 @@ func checkRepeat(a *args.Args, rule *recur.Rule, repeatFrom string, d task.Due, 
 		err = s.CheckOccurs()
 	}
 	if err != nil {
-		var re *recur.Error
-		switch {
-		case errors.As(err, &re) && re.Name == "start":
-			// The series' start is the task's due.
-			a.Fail("due", strings.Replace(re.Sentence, "“start”", "“due”", 1))
-		case errors.As(err, &re):
-			a.Fail("rrule", re.Sentence)
-		default:
-			a.Fail("rrule", err.Error())
-		}
+		failRule(a, err, err.Error())
 		return
 	}
 	if repeatFrom == task.FromCompletion && !task.PlainRule(rule) {
@@ -212,4 +194,19 @@ func readReminders(a *args.Args, zone tz.Zone) (r item.Reminders, before, at boo
 	before, at = a.Has("remind_before"), a.Has("remind_at")
 	r = tools.ReadReminders(a, zone)
 	return r, before && len(r.Before) > 0, at && len(r.At) > 0
+}
+
+// failRule refuses a rule recur did not take: the sentence of a
+// [recur.Error] under the argument it names (its “start” is the task's
+// “due”), else other under “rrule”.
+func failRule(a *args.Args, err error, other string) {
+	var re *recur.Error
+	switch {
+	case errors.As(err, &re) && re.Name == "start":
+		a.Fail("due", strings.Replace(re.Sentence, "“start”", "“due”", 1))
+	case errors.As(err, &re):
+		a.Fail("rrule", re.Sentence)
+	default:
+		a.Fail("rrule", other)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -431,6 +432,7 @@ func sqliteSchema(t *testing.T, db *sql.DB) map[string]table {
 			tb.Foreign = append(tb.Foreign, fmt.Sprintf("%s -> %s(%s) ON DELETE %s", from, to, col, onDelete))
 		}
 		fks.Close()
+		sort.Strings(tb.Foreign)
 		out[name] = tb
 	}
 	return out
@@ -510,9 +512,39 @@ func postgresSchema(t *testing.T, db *sql.DB) map[string]table {
 			tb.Foreign = append(tb.Foreign, fmt.Sprintf("%s -> %s(%s) ON DELETE %s", from, to, col, onDelete))
 		}
 		fks.Close()
+		for _, r := range triggerReferences {
+			if r.table != name {
+				continue
+			}
+			for _, tr := range []struct{ name, on string }{{r.check, r.table}, {r.checkUpdate, r.table}, {r.cascade, r.to}, {r.idKept, r.to}} {
+				var n int
+				if err := db.QueryRow(`SELECT count(*) FROM pg_trigger WHERE tgname = $1 AND tgrelid = $2::regclass AND NOT tgisinternal`,
+					tr.name, tr.on).Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				if n != 1 {
+					t.Errorf("%s.%s: no trigger %s on %s, which holds the reference on PostgreSQL", r.table, r.column, tr.name, tr.on)
+				}
+			}
+			tb.Foreign = append(tb.Foreign, fmt.Sprintf("%s -> %s(id) ON DELETE CASCADE", r.column, r.to))
+		}
+		sort.Strings(tb.Foreign)
 		out[name] = tb
 	}
 	return out
+}
+
+// triggerReferences are the references PostgreSQL holds with triggers
+// rather than a FOREIGN KEY (00037_references_per_statement.sql): the
+// check of a statement's new rows, of a changed reference, the cascade
+// of a delete and the guard of the referenced id. postgresSchema reads
+// each as the foreign key SQLite has, once all four triggers exist.
+var triggerReferences = []struct {
+	table, column, to                   string
+	check, checkUpdate, cascade, idKept string
+}{
+	{"events", "owner_id", "people", "events_owner_ref", "events_owner_ref_update", "people_events_cascade", "people_events_id"},
+	{"change_rows", "change_id", "changes", "change_rows_change_ref", "change_rows_change_ref_update", "changes_rows_cascade", "changes_rows_id"},
 }
 
 func column(name, typ string, notNull bool) string {

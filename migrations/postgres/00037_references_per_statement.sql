@@ -1,0 +1,169 @@
+-- Two references are checked once per statement, not once per row:
+-- events.owner_id -> people(id) and change_rows.change_id -> changes(id),
+-- both ON DELETE CASCADE as before. A FOREIGN KEY checks each new row
+-- by itself (a lookup and a row lock per row); an import adds 50,000
+-- events and 50,000 journal rows, and those checks were a third of the
+-- server's time for its events and more than half for its journal rows.
+-- SQLite keeps both foreign keys (../sqlite/00037_references_per_statement.sql):
+-- its checks cost little.
+--
+-- What stands in for each foreign key, so the database keeps the same
+-- promise:
+--   * after a statement adds rows, one query finds every referenced row
+--     among the statement's new rows (a transition table) and locks it as
+--     a foreign key's check does (FOR KEY SHARE): a missing one fails the
+--     statement with SQLSTATE 23503, as the foreign key did, and a person
+--     or change being deleted meanwhile waits for this transaction, then
+--     deletes the new rows with the rest;
+--   * a row whose reference changes is checked the same way, one row at a
+--     time (the store never changes either column);
+--   * deleting people or changes deletes what referenced them, once per
+--     statement;
+--   * changing the id of a referenced person or change is refused while
+--     rows still reference it (the foreign keys' NO ACTION).
+-- TRUNCATE of people or changes does not cascade: the store never uses it.
+
+-- +goose Up
+ALTER TABLE events DROP CONSTRAINT events_owner_id_fkey;
+ALTER TABLE change_rows DROP CONSTRAINT change_rows_change_id_fkey;
+
+-- +goose StatementBegin
+CREATE FUNCTION events_person_exists() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    missing bigint;
+BEGIN
+    SELECT n.owner_id INTO missing
+        FROM (SELECT DISTINCT owner_id FROM new_rows) AS n
+        LEFT JOIN (SELECT id FROM people WHERE id IN (SELECT owner_id FROM new_rows) FOR KEY SHARE) AS p
+            ON p.id = n.owner_id
+        WHERE p.id IS NULL
+        LIMIT 1;
+    IF FOUND THEN
+        RAISE foreign_key_violation USING
+            MESSAGE = 'insert or update on table "events" violates foreign key constraint "events_owner_id_fkey"',
+            DETAIL = format('Key (owner_id)=(%s) is not present in table "people".', missing),
+            TABLE = 'events', CONSTRAINT = 'events_owner_id_fkey';
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION change_rows_change_exists() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    missing bigint;
+BEGIN
+    SELECT n.change_id INTO missing
+        FROM (SELECT DISTINCT change_id FROM new_rows) AS n
+        LEFT JOIN (SELECT id FROM changes WHERE id IN (SELECT change_id FROM new_rows) FOR KEY SHARE) AS c
+            ON c.id = n.change_id
+        WHERE c.id IS NULL
+        LIMIT 1;
+    IF FOUND THEN
+        RAISE foreign_key_violation USING
+            MESSAGE = 'insert or update on table "change_rows" violates foreign key constraint "change_rows_change_id_fkey"',
+            DETAIL = format('Key (change_id)=(%s) is not present in table "changes".', missing),
+            TABLE = 'change_rows', CONSTRAINT = 'change_rows_change_id_fkey';
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+-- reference_kept checks one row whose reference changed: TG_ARGV[0] is
+-- the referenced table (keyed by id), TG_ARGV[1] the column.
+-- +goose StatementBegin
+CREATE FUNCTION reference_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    ref bigint := (to_jsonb(NEW) ->> TG_ARGV[1])::bigint;
+    kept bigint;
+BEGIN
+    EXECUTE format('SELECT id FROM %I WHERE id = $1 FOR KEY SHARE', TG_ARGV[0]) INTO kept USING ref;
+    IF kept IS NULL THEN
+        RAISE foreign_key_violation USING
+            MESSAGE = format('insert or update on table "%s" violates foreign key constraint "%s_%s_fkey"',
+                TG_TABLE_NAME, TG_TABLE_NAME, TG_ARGV[1]),
+            DETAIL = format('Key (%s)=(%s) is not present in table "%s".', TG_ARGV[1], ref, TG_ARGV[0]),
+            TABLE = TG_TABLE_NAME;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+-- referenced_id_kept refuses a new id for a row still referenced:
+-- TG_ARGV[0] is the referencing table, TG_ARGV[1] its column.
+-- +goose StatementBegin
+CREATE FUNCTION referenced_id_kept() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    used boolean;
+BEGIN
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE %I = $1)', TG_ARGV[0], TG_ARGV[1]) INTO used USING OLD.id;
+    IF used THEN
+        RAISE foreign_key_violation USING
+            MESSAGE = format('update on table "%s" violates foreign key constraint "%s_%s_fkey" on table "%s"',
+                TG_TABLE_NAME, TG_ARGV[0], TG_ARGV[1], TG_ARGV[0]),
+            DETAIL = format('Key (id)=(%s) is still referenced from table "%s".', OLD.id, TG_ARGV[0]),
+            TABLE = TG_TABLE_NAME;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION people_events_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM events WHERE owner_id IN (SELECT id FROM old_rows);
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE FUNCTION changes_rows_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM change_rows WHERE change_id IN (SELECT id FROM old_rows);
+    RETURN NULL;
+END;
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER events_owner_ref AFTER INSERT ON events
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_person_exists();
+CREATE TRIGGER events_owner_ref_update AFTER UPDATE OF owner_id ON events
+    FOR EACH ROW WHEN (OLD.owner_id IS DISTINCT FROM NEW.owner_id) EXECUTE FUNCTION reference_kept('people', 'owner_id');
+CREATE TRIGGER people_events_cascade AFTER DELETE ON people
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION people_events_delete();
+CREATE TRIGGER people_events_id AFTER UPDATE OF id ON people
+    FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION referenced_id_kept('events', 'owner_id');
+
+CREATE TRIGGER change_rows_change_ref AFTER INSERT ON change_rows
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_rows_change_exists();
+CREATE TRIGGER change_rows_change_ref_update AFTER UPDATE OF change_id ON change_rows
+    FOR EACH ROW WHEN (OLD.change_id IS DISTINCT FROM NEW.change_id) EXECUTE FUNCTION reference_kept('changes', 'change_id');
+CREATE TRIGGER changes_rows_cascade AFTER DELETE ON changes
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION changes_rows_delete();
+CREATE TRIGGER changes_rows_id AFTER UPDATE OF id ON changes
+    FOR EACH ROW WHEN (OLD.id IS DISTINCT FROM NEW.id) EXECUTE FUNCTION referenced_id_kept('change_rows', 'change_id');
+
+-- +goose Down
+DROP TRIGGER changes_rows_id ON changes;
+DROP TRIGGER changes_rows_cascade ON changes;
+DROP TRIGGER change_rows_change_ref_update ON change_rows;
+DROP TRIGGER change_rows_change_ref ON change_rows;
+DROP TRIGGER people_events_id ON people;
+DROP TRIGGER people_events_cascade ON people;
+DROP TRIGGER events_owner_ref_update ON events;
+DROP TRIGGER events_owner_ref ON events;
+DROP FUNCTION changes_rows_delete();
+DROP FUNCTION people_events_delete();
+DROP FUNCTION referenced_id_kept();
+DROP FUNCTION reference_kept();
+DROP FUNCTION change_rows_change_exists();
+DROP FUNCTION events_person_exists();
+ALTER TABLE change_rows ADD CONSTRAINT change_rows_change_id_fkey
+    FOREIGN KEY (change_id) REFERENCES changes(id) ON DELETE CASCADE;
+ALTER TABLE events ADD CONSTRAINT events_owner_id_fkey
+    FOREIGN KEY (owner_id) REFERENCES people(id) ON DELETE CASCADE;

@@ -227,3 +227,20 @@ func TestReferencesConcurrentDelete(t *testing.T) {
 		})
 	})
 }
+
+// TestWriteOfNothingChecksPerson: a write that changes nothing still
+// refuses an owner who is no person (ErrNotFound) and passes for one who
+// is, on both engines (on PostgreSQL asked inside the write's own
+// transaction).
+func TestWriteOfNothingChecksPerson(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := newFixture(t)
+		nothing := func(*Tx) error { return nil }
+		if _, err := f.s.Write(f.ctx, 987654, "noop", nothing); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a write of nothing for no person: %v, want ErrNotFound", err)
+		}
+		if c, err := f.s.Write(f.ctx, f.alice.ID, "noop", nothing); err != nil || c != "" {
+			t.Errorf("a write of nothing for alice: %q, %v; want no change and no error", c, err)
+		}
+	})
+}

@@ -201,14 +201,30 @@ func (tx *Tx) SetZone(zone string) (was string, err error) {
 // DeletePerson removes a person and everything of theirs for good — items,
 // journal, idempotency keys, tokens, chat history — in one transaction.
 // It relies on the convention that every owner_id column references
-// people(id) ON DELETE CASCADE; it is not undoable.
+// people(id) ON DELETE CASCADE (on PostgreSQL, events' reference is a
+// trigger's, migration 00037); it is not undoable. On PostgreSQL the
+// transaction is READ COMMITTED whatever the database's default: the
+// cascade of events runs only there, where it sees every event committed
+// before it.
 func (s *Store) DeletePerson(ctx context.Context, id int64) error {
-	r, err := s.db.ExecContext(ctx, `DELETE FROM people WHERE id = ?`, id)
+	var opts *sql.TxOptions
+	if s.engine == Postgres {
+		opts = &sql.TxOptions{Isolation: sql.LevelReadCommitted}
+	}
+	tx, err := s.db.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("cannot delete person %d: %w", id, err)
+	}
+	defer tx.Rollback()
+	r, err := tx.ExecContext(ctx, `DELETE FROM people WHERE id = ?`, id)
 	if err != nil {
 		return fmt.Errorf("cannot delete person %d: %w", id, err)
 	}
 	if n, _ := r.RowsAffected(); n == 0 {
 		return fmt.Errorf("there is no person with id %d: %w", id, ErrNotFound)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("cannot delete person %d: %w", id, s.commitFailed(err))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,5 +243,127 @@ func TestWriteOfNothingChecksPerson(t *testing.T) {
 		if c, err := f.s.Write(f.ctx, f.alice.ID, "noop", nothing); err != nil || c != "" {
 			t.Errorf("a write of nothing for alice: %q, %v; want no change and no error", c, err)
 		}
+	})
+}
+
+// TestReferencesPostgresGuards: what stands in for the foreign keys on
+// PostgreSQL holds whatever the caller's search_path, refuses a cascade
+// outside READ COMMITTED (where its snapshot could miss an event added
+// meanwhile) while DeletePerson still works under a database default of
+// REPEATABLE READ, and refuses a TRUNCATE that would leave rows behind.
+func TestReferencesPostgresGuards(t *testing.T) {
+	storetest.SkipUnlessPostgres(t)
+	t.Run(storetest.Postgres, func(t *testing.T) {
+		f := newFixture(t)
+		db := f.s.DB()
+		var schema, dbName string
+		if err := db.QueryRowContext(f.ctx, `SELECT current_schema(), current_database()`).Scan(&schema, &dbName); err != nil {
+			t.Fatal(err)
+		}
+		person := func(name string) int64 {
+			var id int64
+			if err := db.QueryRowContext(f.ctx, `INSERT INTO people (name, zone, created) VALUES (?, 'UTC', 0) RETURNING id`, name).Scan(&id); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.ExecContext(f.ctx, insertEventSQL, id, name); err != nil {
+				t.Fatal(err)
+			}
+			return id
+		}
+		events := func(owner int64) int { return f.count(t, `SELECT count(*) FROM events WHERE owner_id = ?`, owner) }
+
+		t.Run("search_path", func(t *testing.T) {
+			carol := person("carol")
+			c, err := db.Conn(f.ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			q := func(sql string, args ...any) error { _, err := c.ExecContext(f.ctx, sql, args...); return err }
+			if err := q(`CREATE SCHEMA IF NOT EXISTS elsewhere`); err != nil {
+				t.Fatal(err)
+			}
+			if err := q(`SET search_path = elsewhere`); err != nil {
+				t.Fatal(err)
+			}
+			defer q(`RESET search_path`)
+			ins := strings.Replace(insertEventSQL, "INSERT INTO events", "INSERT INTO "+schema+".events", 1)
+			if err := q(ins, carol, "sp"); err != nil {
+				t.Errorf("an event added with another search_path: %v", err)
+			}
+			if err := q(ins, 987654, "sp-nobody"); err == nil {
+				t.Error("an event of no person was added with another search_path")
+			}
+			if err := q(`DELETE FROM `+schema+`.people WHERE id = ?`, carol); err != nil {
+				t.Fatalf("a person deleted with another search_path: %v", err)
+			}
+			if n := events(carol); n != 0 {
+				t.Errorf("%d events outlive carol", n)
+			}
+		})
+
+		t.Run("isolation", func(t *testing.T) {
+			dave := person("dave")
+			// dave's changes go first, so only the cascade of events is left.
+			if _, err := db.ExecContext(f.ctx, `DELETE FROM changes WHERE owner_id = ?`, dave); err != nil {
+				t.Fatal(err)
+			}
+			tx, err := db.BeginTx(f.ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = tx.ExecContext(f.ctx, `DELETE FROM people WHERE id = ?`, dave)
+			tx.Rollback()
+			var pe *pgconn.PgError
+			if !errors.As(err, &pe) || pe.Code != "40001" || !strings.Contains(pe.Message, `"events"`) {
+				t.Errorf("a person deleted at REPEATABLE READ: %v, want SQLSTATE 40001 naming events", err)
+			}
+			// A store whose connections default to REPEATABLE READ.
+			if _, err := db.ExecContext(f.ctx, `ALTER DATABASE "`+dbName+`" SET default_transaction_isolation = 'repeatable read'`); err != nil {
+				t.Fatal(err)
+			}
+			defer db.ExecContext(f.ctx, `ALTER DATABASE "`+dbName+`" RESET default_transaction_isolation`)
+			s, err := Open(f.ctx, f.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var level string
+			if err := s.DB().QueryRowContext(f.ctx, `SHOW default_transaction_isolation`).Scan(&level); err != nil || level != "repeatable read" {
+				t.Fatalf("the second store's default isolation: %q, %v", level, err)
+			}
+			if err := s.DeletePerson(f.ctx, dave); err != nil {
+				t.Errorf("DeletePerson under a default of REPEATABLE READ: %v", err)
+			}
+			if n := events(dave); n != 0 {
+				t.Errorf("%d events outlive dave", n)
+			}
+		})
+
+		t.Run("truncate", func(t *testing.T) {
+			person("erin")
+			// A change of two rows, which change_rows holds.
+			if _, err := f.s.Write(f.ctx, f.alice.ID, "add_notes", func(tx *Tx) error {
+				for _, title := range []string{"one", "two"} {
+					if _, err := tx.Insert("notes", Row{"title": title, "due": t0.Unix()}); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			for _, table := range []string{"people", "changes"} {
+				tx, err := db.BeginTx(f.ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = tx.ExecContext(f.ctx, `TRUNCATE `+table+` CASCADE`)
+				tx.Rollback()
+				if err == nil {
+					t.Errorf("TRUNCATE %s was let through while rows name its rows", table)
+				}
+			}
+		})
 	})
 }

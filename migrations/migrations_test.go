@@ -564,3 +564,23 @@ func index(cols string, unique, partial bool) string {
 	}
 	return s
 }
+
+// TestUIDBytewise: on PostgreSQL an event's and a task's UID compare byte
+// by byte, as SQLite's BINARY does (00038_uid_bytewise.sql).
+func TestUIDBytewise(t *testing.T) {
+	ctx := context.Background()
+	pg := postgresDB(t)
+	if _, err := provider(t, goose.DialectPostgres, pg, migrations.Postgres).Up(ctx); err != nil {
+		t.Fatalf("PostgreSQL up: %v", err)
+	}
+	for _, table := range []string{"events", "tasks"} {
+		var coll sql.NullString
+		if err := pg.QueryRow(`SELECT collation_name FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'uid'`, table).Scan(&coll); err != nil {
+			t.Fatal(err)
+		}
+		if coll.String != "C" {
+			t.Errorf("%s.uid has collation %q, want C", table, coll.String)
+		}
+	}
+}

@@ -276,6 +276,18 @@ type timeVal struct {
 	floating bool
 }
 
+// keptZone is the zone [ZoneProp] gives back to an event that is no
+// series (no RRULE, no RDATE) whose DTSTART start is in UTC; ok is false
+// for any other event or a name that is no IANA zone.
+func keptZone(n *node, start timeVal) (tz.Zone, bool) {
+	p := n.Props.Get(ZoneProp)
+	if p == nil || !start.utc || !start.m.HasTime || n.Props.Get("RRULE") != nil || n.Props.Get("RDATE") != nil {
+		return tz.Zone{}, false
+	}
+	z, err := tz.LoadZone(strings.TrimSpace(p.Value))
+	return z, err == nil
+}
+
 // instant is the value's instant (all-day: 00:00 in zone).
 func (v timeVal) instant() time.Time {
 	t, _ := v.zone.MomentInstant(v.m)
@@ -469,6 +481,9 @@ func (d *decoder) event(n *node) {
 		e.Zone = d.opts.Zone
 	}
 	startAt := start.instant()
+	if z, ok := keptZone(n, start); ok {
+		e.Zone, e.Start = z, tz.TimeMoment(z.In(startAt))
+	}
 	end, hasEnd := d.timeProp(n, uid, "DTEND")
 	var dur time.Duration
 	hasDur := false

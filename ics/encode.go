@@ -113,6 +113,14 @@ func timeProp(name string, m tz.Moment, z tz.Zone, floating bool) *ical.Prop {
 	return p
 }
 
+// ZoneProp names the IANA zone of an event that is no series and whose
+// DTSTART the export writes in UTC because it falls in a repeated hour
+// (which a local time with TZID names for some readers only): other
+// readers take the instant from UTC and leave the property alone, and
+// Decode gives the event its zone back from it, so an export imported
+// again keeps an event of Europe/Berlin in Europe/Berlin, not in UTC.
+const ZoneProp = "X-ASSISTANT-ZONE"
+
 // repeated reports whether z's clock reads dt twice (the repeated hour of
 // a fall-back change), so that a local time with TZID names an instant
 // only by RFC 5545 §3.3.5's rule, which not every reader follows.
@@ -380,6 +388,10 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 		// §3.3.5 says the earlier).
 		at, _ := e.Zone.Instant(e.Start.DateTime)
 		start, startZone = tz.TimeMoment(tz.FromUTCClock(at)), tz.UTC
+		if e.RecurrenceID == nil && e.Zone.Name() != "UTC" {
+			// The zone UTC leaves out, for Decode to give it back.
+			c.Props.Set(&ical.Prop{Name: ZoneProp, Params: ical.Params{}, Value: e.Zone.Name()})
+		}
 	} else if zoned && repeated(e.Zone, e.Start.DateTime) {
 		// A series starting in a repeated hour, which a local time with
 		// TZID names only by RFC 5545 §3.3.5's rule (the first reading),

@@ -686,10 +686,12 @@ func (p *planned) applySeries(tx *store.Tx, rep *Report, dry bool, pes []planned
 		}
 		ev := pe.stored(p.now)
 		ev.ID, pe.id = have.Event.ID, have.Event.ID
-		if hr, wr := have.Event.Rule, ev.Rule; hr != nil && wr != nil && hr.Count() > 0 && wr.Count() == 0 {
+		if hr, wr := have.Event.Rule, ev.Rule; hr != nil && wr != nil && hr.String() != wr.String() {
 			// The export writes the COUNT of a series off its rule as
-			// an UNTIL (eventComponent): where that is all that differs,
-			// the stored rule stays, as a PUT of a GET keeps it.
+			// an UNTIL, and a DATE UNTIL of a timed series as a UTC
+			// DATE-TIME (eventComponent): where that is all that
+			// differs, the stored rule stays, as a PUT of a GET keeps
+			// it.
 			keepStoredEvent(have.Event, ev, p.person)
 		}
 		bounds := map[string]*calendar.Override{}

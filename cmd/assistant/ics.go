@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/assistant-dev/assistant/ics"
 	"github.com/assistant-dev/assistant/store"
-	"github.com/assistant-dev/assistant/tz"
 )
 
 // icsOptions are the flags of `assistant import` and `assistant export`.
@@ -67,8 +67,8 @@ or standard output.`,
 			return runExport(cmd, a, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.From, "from", "", "the first day to export, such as 2026-01-01")
-	cmd.Flags().StringVar(&o.To, "to", "", "the day after the last to export")
+	cmd.Flags().StringVar(&o.From, "from", "", "the first day to export: a date (2026-01-01) or words (today, monday)")
+	cmd.Flags().StringVar(&o.To, "to", "", "the day after the last to export: a date or words (next month)")
 	return cmd
 }
 
@@ -169,13 +169,16 @@ func runExport(cmd *cobra.Command, a *app, o icsOptions) error {
 		return err
 	}
 	defer st.Close()
+	now := a.now()
 	day := func(flag, v string) (time.Time, error) {
 		if v == "" {
 			return time.Time{}, nil
 		}
-		d, err := tz.ParseDate(v)
+		// A day as the views read one: a date or words (tomorrow, monday).
+		d, err := readDay(flag, v, p.Zone, now)
 		if err != nil {
-			return time.Time{}, failf(exitInvalid, "“--%s” must be a day such as 2026-01-01, not “%s”", flag, v)
+			// The sentence names the argument as a tool's; here it is a flag.
+			return time.Time{}, failf(exitInvalid, "%s", strings.Replace(err.Error(), "“"+flag+"”", "“--"+flag+"”", 1))
 		}
 		return p.Zone.StartOfDay(d), nil
 	}

@@ -138,7 +138,7 @@ func testExportCLI(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"export", "--from", "tomorrow"}, 1, "“--from” must be a day such as 2026-01-01, not “tomorrow”"},
+		{[]string{"export", "--from", "someday"}, 1, "“--from” must be a day (2026-10-05), a day with a time (2026-10-05T09:00) or words such as tomorrow 9am, not “someday”"},
 		{[]string{"export", "--to", "2026-13-01"}, 1, "“--to” must be a day"},
 		{[]string{"export", "--from", "2026-10-07", "--to", "2026-10-07"}, 1, "“--to” must be after “--from”"},
 		{[]string{"export", filepath.Join(h.dir, "no", "such", "folder", "x.ics")}, 1, "cannot write"},

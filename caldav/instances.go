@@ -37,6 +37,12 @@ func instances(ctx context.Context, res *resource, person tz.Zone, from, to time
 		return true
 	}
 	lo, step := from, 24*time.Hour
+	if first := series.First(); lo.Before(first) {
+		// Nothing starts before the series' first start: a window from
+		// 1900 would otherwise have grown to decades by then, holding
+		// every occurrence of a MINUTELY series in them at once.
+		lo = first
+	}
 	for lo.Before(to) && !cut {
 		if err := ctx.Err(); err != nil {
 			return nil, false, err

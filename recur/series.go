@@ -348,6 +348,9 @@ func (s Series) After(t time.Time) (Occurrence, bool) {
 		s.work = s.newWork()
 	}
 	lo := t.Add(time.Nanosecond)
+	if first := s.First(); lo.Before(first) {
+		lo = first // nothing starts before it
+	}
 	end := minTime(endOfTime, s.searchEnd(lo))
 	key, empty, known := s.knownEmpty()
 	if known && !lo.Before(empty.from) && lo.Before(empty.to) {
@@ -402,6 +405,20 @@ func (s Series) All(limit int) []Occurrence {
 		out = out[:limit]
 	}
 	return out
+}
+
+// First returns the start of the first possible occurrence: DTSTART's, or
+// an earlier RDATE's. Nothing starts before it; a search from further back
+// may begin there (a window reaching from 1900 over a MINUTELY series
+// otherwise held every minute from its start on).
+func (s Series) First() time.Time {
+	first := s.place(civilOf(s.Start)).Start
+	for _, m := range s.RDates {
+		if o := s.placeRDate(m); o.Start.Before(first) {
+			first = o.Start
+		}
+	}
+	return first
 }
 
 // Bounds returns the start of the first possible occurrence and the end of

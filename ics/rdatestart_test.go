@@ -129,3 +129,53 @@ func TestReimportMadeTasksUnchanged(t *testing.T) {
 		}
 	})
 }
+
+// TestImportOtherDatabaseMadeTasks: the export of tasks made by the tools
+// in one database ("t1@assistant") imported into another, whose own t1 is
+// another task, adds them and leaves that t1 as it was; only a task of the
+// same number and title is taken for the same one.
+func TestImportOtherDatabaseMadeTasks(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		add := func(st *store.Store, p store.Person, title string) {
+			if _, err := st.Write(ctx, p.ID, "add_task", func(tx *store.Tx) error {
+				_, err := tx.InsertTask(task.Task{Title: title, Priority: 4, Status: task.Open, CreatedAt: time.Now()})
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		src, ann := openStore(t)
+		add(src, ann, "one from elsewhere")
+		var out bytes.Buffer
+		if err := Export(ctx, src, ann, &out, time.Time{}, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "UID:t1@assistant") {
+			t.Fatalf("the task is not exported as t1@assistant:\n%s", out.String())
+		}
+		dst, bob := openStore(t)
+		add(dst, bob, "local first")
+		rep, err := Import(ctx, dst, bob, bytes.NewReader(out.Bytes()), ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Tasks != (Counts{Created: 1}) {
+			t.Errorf("import of another database's export: %+v, want 1 created", rep.Tasks)
+		}
+		var titles []string
+		rows, err := dst.DB().QueryContext(ctx, `SELECT title FROM tasks WHERE owner_id = ? ORDER BY id`, bob.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var s string
+			rows.Scan(&s)
+			titles = append(titles, s)
+		}
+		rows.Close()
+		if strings.Join(titles, "|") != "local first|one from elsewhere" {
+			t.Errorf("bob's tasks: %q, want the local one kept and the other added", titles)
+		}
+	})
+}

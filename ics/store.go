@@ -840,9 +840,12 @@ func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
 		if !ok && strings.HasSuffix(t.UID, "@assistant") {
 			// A task made by the tools has no UID of its own and is
 			// exported as "t<ID>@assistant": the file came from this
-			// person's own export, and the task is the same one.
+			// person's own export, and the task is the same one, if it
+			// has the same title. Another database numbers its tasks
+			// too, and its t1 is not this one: matched by the number
+			// alone, an import of its export replaced this t1.
 			made, err := tx.TaskByUID(t.UID)
-			if err == nil && made.UID == "" {
+			if err == nil && made.UID == "" && made.Title == t.Title {
 				old, ok = made, true
 				t.UID = ""
 			} else if err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -57,3 +57,22 @@ func TestExclusionAgrees(t *testing.T) {
 		}
 	}
 }
+
+// excluded is the EXDATE rule read one EXDATE at a time, as starts asked
+// it before exclusion: the reference TestExclusionAgrees holds the sets
+// to.
+func (s Series) excluded(o Occurrence) bool {
+	for _, x := range s.ExDates {
+		switch {
+		case !x.HasTime || o.AllDay:
+			if x.Date == o.Original.Date {
+				return true
+			}
+		default:
+			if t, _ := s.Zone.Instant(x.DateTime); t.Equal(o.Start) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -219,30 +219,11 @@ func (s Series) placeRDate(m tz.Moment) Occurrence {
 	return Occurrence{Original: m, Start: t, End: t.Add(s.Duration), Moved: moved}
 }
 
-// excluded reports whether an EXDATE removes o: a date EXDATE removes
-// that day's occurrences, a timed one the occurrence at its instant (an
-// all-day occurrence, that day's). It reads each EXDATE; [Series.starts]
-// asks an [exclusion] instead, whose cost does not grow with them.
-func (s Series) excluded(o Occurrence) bool {
-	for _, x := range s.ExDates {
-		switch {
-		case !x.HasTime || o.AllDay:
-			if x.Date == o.Original.Date {
-				return true
-			}
-		default:
-			if t, _ := s.Zone.Instant(x.DateTime); t.Equal(o.Start) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// exclusion is a series' EXDATEs as sets, which [Series.excluded] reads
-// one by one: with 10,000 EXDATEs on a MINUTELY rule, a day's listing
-// compared each of 1,440 occurrences with every one of them (seconds a
-// call).
+// exclusion is a series' EXDATEs as sets: a date EXDATE removes that
+// day's occurrences, a timed one the occurrence at its instant (an
+// all-day occurrence, that day's). Read one by one, 10,000 EXDATEs on a
+// MINUTELY rule made a day's listing compare each of 1,440 occurrences
+// with every one of them (seconds a call).
 type exclusion struct {
 	days      map[tz.Date]struct{}  // of the EXDATEs without a time
 	timedDays map[tz.Date]struct{}  // of those with one, for all-day occurrences
@@ -267,7 +248,7 @@ func (s Series) exclusion() *exclusion {
 	return x
 }
 
-// has is [Series.excluded] for the series whose EXDATEs x holds.
+// has reports whether an EXDATE of the series x was made from removes o.
 func (x *exclusion) has(o Occurrence) bool {
 	if x == nil {
 		return false

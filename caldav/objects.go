@@ -303,6 +303,12 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 					href: objectPath(p.Name, t.collection, t.name),
 					msg:  fmt.Sprintf("This resource holds the UID “%s”; a PUT may not change it. Put the object with UID “%s” under a name of its own.", clip(uid), clip(obj.UID))}
 			}
+		} else if _, own := idOfName(t.collection, t.name); own {
+			// The server serves its items no client named as "t<ID>.ics"
+			// and "e<ID>.ics": a new object under such a name would share
+			// it with the item of that number.
+			return &httpError{code: http.StatusForbidden,
+				msg: fmt.Sprintf("Names of the form %s<number>.ics are the server's own, for the items it makes; put the object under another name, such as its UID followed by .ics.", t.name[:1])}
 		} else if err := s.uidFree(tx, p, t, obj); err != nil {
 			return err
 		}
@@ -348,13 +354,15 @@ func (res *resource) uid() string {
 		return res.event.UID
 	}
 	if res.task.UID == "" {
-		return task.Label(res.task.ID) + "@assistant"
+		return task.MadeUID(res.task.ID)
 	}
 	return res.task.UID
 }
 
 // uidFree refuses a new resource whose UID another resource of the
-// collection holds (RFC 4791 §5.3.2.1, no-uid-conflict), naming it.
+// collection holds (RFC 4791 §5.3.2.1, no-uid-conflict), naming it, and a
+// new to-do whose UID has the form of the server's own ([task.MadeID])
+// but names none of the owner's tasks (403, valid-calendar-object-resource).
 func (s *server) uidFree(tx *store.Tx, p *who, t target, obj *ics.Object) error {
 	var id int64
 	if t.collection == store.DAVEvents {
@@ -368,6 +376,12 @@ func (s *server) uidFree(tx *store.Tx, p *who, t target, obj *ics.Object) error 
 		id = e.ID
 	} else {
 		tk, err := tx.TaskByUID(obj.UID)
+		if _, made := task.MadeID(obj.UID); made && errors.Is(err, store.ErrNotFound) {
+			// The form of the UIDs this server gives its own tasks: held
+			// by a new resource, the task of that number would share it.
+			return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
+				msg: fmt.Sprintf("The UID “%s” has the form this server gives the tasks it makes (t<number>@assistant); give the to-do a UID of its own, such as a UUID.", clip(obj.UID))}
+		}
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
 		}

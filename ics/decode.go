@@ -229,6 +229,7 @@ type decoder struct {
 	// the VEVENTs with a RECURRENCE-ID, which prescan finds.
 	stream     func(*Event)
 	streamed   map[string]bool
+	madeUIDs   map[string]int // how many items without UID made each UID
 	overridden map[string]bool
 }
 
@@ -445,8 +446,8 @@ func (d *decoder) uid(n *node) string {
 		return uid
 	}
 	// A stable UID made from what the item says, so importing the same
-	// file again finds the same items; identical items get a counter in
-	// finish.
+	// file again finds the same items; the second of identical items gets
+	// "-2", the third "-3", in the order of the file.
 	h := sha256.New()
 	for _, name := range []string{"DTSTART", "DTEND", "DUE", "DURATION", "SUMMARY", "RRULE", "RECURRENCE-ID"} {
 		for _, p := range n.Props[name] {
@@ -454,6 +455,13 @@ func (d *decoder) uid(n *node) string {
 		}
 	}
 	uid := "assistant-" + hex.EncodeToString(h.Sum(nil))[:24]
+	if d.madeUIDs == nil {
+		d.madeUIDs = map[string]int{}
+	}
+	d.madeUIDs[uid]++
+	if k := d.madeUIDs[uid]; k > 1 {
+		uid += "-" + strconv.Itoa(k)
+	}
 	d.repaired(n, "", "", 0, n.Name+" has no UID; given "+uid)
 	return uid
 }

@@ -846,7 +846,7 @@ func putTask(tx *store.Tx, person tz.Zone, obj *Object) (int64, bool, error) {
 		return 0, false, err
 	}
 	want.ID, want.CreatedAt, want.UpdatedAt = have.ID, have.CreatedAt, have.UpdatedAt
-	if have.UID == "" && want.UID == task.Label(have.ID)+"@assistant" {
+	if have.UID == "" && want.UID == task.MadeUID(have.ID) {
 		want.UID = ""
 	}
 	if want.Status == task.Done && have.Status == task.Done && want.CompletedAt.Equal(obj.Task.CreatedAt) {

@@ -3,7 +3,9 @@ package ics
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -115,7 +117,7 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 		// those occurrences, the tasks.
 		rest := planRows(cal, zone, now)
 		w.plan.events = append(w.plan.events, rest.events...)
-		w.plan.tasks = rest.tasks
+		w.plan.tasks, w.plan.lines = rest.tasks, rest.lines
 		for i := range rest.skips {
 			w.plan.skips[i] = append(w.plan.skips[i], read.plan.skips[i]...)
 			w.plan.skips[i] = append(w.plan.skips[i], rest.skips[i]...)
@@ -148,6 +150,7 @@ type planned struct {
 	person tz.Zone   // the person's zone, where all-day and floating items live
 	events []plannedEvent
 	tasks  []task.Task
+	lines  []int // of tasks, in the file
 	// skips are the report's lines of the rules applied, by the step that
 	// gave them: texts and rules of every event, cancelled series, changed
 	// occurrences without their series, tasks; each in the order of the file.
@@ -447,6 +450,7 @@ func planRows(cal *Calendar, person tz.Zone, now time.Time) planned {
 	}
 	for i := range cal.Tasks {
 		p.tasks = append(p.tasks, planTask(&cal.Tasks[i], person, now, p.skipper(skipTasks), p.loser(skipTasks)))
+		p.lines = append(p.lines, cal.Tasks[i].Line)
 	}
 	return p
 }
@@ -812,7 +816,7 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *import
 	if err := p.applyOverrides(tx, rep, opts.DryRun, p.events, w.ovs); err != nil {
 		return err
 	}
-	if err := p.applyTasks(tx, &rep.Tasks, opts.DryRun); err != nil {
+	if err := p.applyTasks(tx, rep, opts.DryRun); err != nil {
 		return err
 	}
 	if !opts.DryRun {
@@ -828,30 +832,48 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *import
 
 // applyTasks writes the planned tasks: those whose UID a live task of the
 // owner has update it where they differ, the others are added in batches
-// (or, dry, only counted in c).
-func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
+// (or, dry, only counted in rep.Tasks).
+//
+// A UID of the form "t12@assistant" ([task.MadeUID]) names the task of
+// that number with no UID of its own in the database that wrote the file.
+// It is this person's task 12 when that one has the same title (the file
+// is their own export); otherwise the task is another database's (whose
+// tasks are numbered too) or gone, and it is kept under another UID
+// ([importedUID]), said in rep.Repaired: stored as written, it would
+// share its UID with this database's task 12 in every export and over
+// CalDAV.
+func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
+	c := &rep.Tasks
 	have, err := tx.TasksByUID()
 	if err != nil {
 		return err
 	}
 	var fresh []task.Task
-	for _, t := range p.tasks {
+	seen := map[string]bool{} // the UIDs the file's tasks came to
+	for i, t := range p.tasks {
 		old, ok := have[t.UID]
-		if !ok && strings.HasSuffix(t.UID, "@assistant") {
-			// A task made by the tools has no UID of its own and is
-			// exported as "t<ID>@assistant": the file came from this
-			// person's own export, and the task is the same one, if it
-			// has the same title. Another database numbers its tasks
-			// too, and its t1 is not this one: matched by the number
-			// alone, an import of its export replaced this t1.
-			made, err := tx.TaskByUID(t.UID)
-			if err == nil && made.UID == "" && made.Title == t.Title {
-				old, ok = made, true
-				t.UID = ""
-			} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+		key := t.UID
+		if _, made := task.MadeID(t.UID); !ok && made {
+			own, err := tx.TaskByUID(t.UID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
+			if err == nil && own.UID == "" && own.Title == t.Title {
+				old, ok = own, true
+				t.UID = ""
+			} else {
+				uid := importedUID(t.UID, t.Title)
+				rep.Repaired = append(rep.Repaired, Skipped{Line: p.lines[i], Component: "VTODO", UID: t.UID,
+					Reason: fmt.Sprintf("UID %s names task %s of the database that wrote the file, not this database's task of that number; kept as %s", t.UID, strings.TrimSuffix(t.UID, "@assistant"), uid)})
+				t.UID, key = uid, uid
+				old, ok = have[uid]
+			}
 		}
+		if seen[key] {
+			rep.Skipped = append(rep.Skipped, Skipped{Line: p.lines[i], Component: "VTODO", UID: args.Clip(key), Reason: secondTask})
+			continue
+		}
+		seen[key] = true
 		switch {
 		case !ok:
 			fresh = append(fresh, t)
@@ -876,6 +898,24 @@ func (p *planned) applyTasks(tx *store.Tx, c *Counts, dry bool) error {
 		return fmt.Errorf("the tasks: %w", err)
 	}
 	return nil
+}
+
+// secondTask is the report's line for a VTODO left out because an earlier
+// one has its UID (or comes to it: see [planned.applyTasks]).
+const secondTask = "a second VTODO with the same UID; the first one is kept"
+
+// importedUID is the UID a task another database exported as
+// "t12@assistant" ([task.MadeUID]) is kept under:
+// "t12.<8 hex digits of the SHA-256 of title>.imported@assistant". Two
+// databases number their tasks alike, so the number alone does not tell
+// their task 12 apart, nor from what a third database kept of one; with
+// the title it does, and it comes out the same each time the file is
+// imported. A task whose title changed in the other database is a new
+// one here, as it is when a person's own export no longer has the title
+// of their task of that number.
+func importedUID(uid, title string) string {
+	sum := sha256.Sum256([]byte(title))
+	return strings.TrimSuffix(uid, "@assistant") + "." + hex.EncodeToString(sum[:4]) + ".imported@assistant"
 }
 
 // touches reports whether the series e, with its overrides, shows an
@@ -1266,7 +1306,7 @@ func taskZones(ts []task.Task) []taskZone {
 func exportedTask(s task.Task, person tz.Zone) (*Task, error) {
 	t := &Task{UID: s.UID, Summary: s.Title, Description: s.Notes, Zone: person, Priority: s.Priority}
 	if t.UID == "" {
-		t.UID = task.Label(s.ID) + "@assistant"
+		t.UID = task.MadeUID(s.ID)
 	}
 	if s.HasDue {
 		t.HasDue, t.Due = true, tz.DayMoment(s.Due.Date)

@@ -410,6 +410,9 @@ func (tx *Tx) TaskEvenDeleted(id int64) (t task.Task, deleted bool, err error) {
 // InsertTask adds t for tx's owner, journaled, with created_at from
 // t.CreatedAt, and returns its id.
 func (tx *Tx) InsertTask(t task.Task) (int64, error) {
+	if err := ownUID(t.UID); err != nil {
+		return 0, err
+	}
 	row, err := tx.taskRow(t)
 	if err != nil {
 		return 0, err
@@ -444,6 +447,9 @@ func (tx *Tx) taskRow(t task.Task) (Row, error) {
 func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
 	rows := make([]Row, len(ts))
 	for i, t := range ts {
+		if err := ownUID(t.UID); err != nil {
+			return nil, err
+		}
 		var err error
 		if rows[i], err = tx.withDerived(TaskRemindBounds(t).set(encodeTask(t)), t); err != nil {
 			return nil, err
@@ -461,6 +467,11 @@ func (tx *Tx) InsertTasks(ts []task.Task) ([]int64, error) {
 // remind_once, status, completed_at, uid), and "due" for the due.
 // ErrNotFound as for [Tx.Update].
 func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
+	if after.UID != before.UID {
+		if err := ownUID(after.UID); err != nil {
+			return nil, err
+		}
+	}
 	set := diffRows(encodeTask(before), encodeTask(after))
 	if len(set) == 0 {
 		return nil, nil
@@ -476,6 +487,17 @@ func (tx *Tx) SaveTask(before, after task.Task) ([]string, error) {
 		return nil, err
 	}
 	return names, nil
+}
+
+// ownUID refuses a UID of the form [task.MadeUID] gives for a task to
+// hold as its own: that form names the task of its number that has no UID,
+// and two tasks would be written with one UID. The import and CalDAV
+// decide before (another one, or a refusal); this is their backstop.
+func ownUID(uid string) error {
+	if _, ok := task.MadeID(uid); ok {
+		return fmt.Errorf("a task may not hold the UID %q as its own: UIDs of the form t<number>@assistant name the tasks this database made", uid)
+	}
+	return nil
 }
 
 // DeleteTask soft-deletes task id of tx's owner, journaled (undo brings it
@@ -578,7 +600,7 @@ func (tx *Tx) TaskByUID(uid string) (task.Task, error) {
 	if len(ts) > 0 {
 		return ts[0], nil
 	}
-	if id, ok := madeTaskID(uid); ok {
+	if id, ok := task.MadeID(uid); ok {
 		ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND id = ? AND uid IS NULL AND deleted_at IS NULL`, tx.owner, id)
 		if err != nil {
 			return task.Task{}, err
@@ -588,23 +610,6 @@ func (tx *Tx) TaskByUID(uid string) (task.Task, error) {
 		}
 	}
 	return task.Task{}, fmt.Errorf("there is no task with UID %q: %w", uid, ErrNotFound)
-}
-
-// madeTaskID reads the id out of "t12@assistant", the UID a task with no
-// UID of its own is exported with.
-func madeTaskID(uid string) (int64, bool) {
-	digits, ok := strings.CutSuffix(uid, "@assistant")
-	if !ok || !strings.HasPrefix(digits, "t") || len(digits) < 2 || len(digits) > 19 {
-		return 0, false
-	}
-	var id int64
-	for _, c := range digits[1:] {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		id = id*10 + int64(c-'0')
-	}
-	return id, id > 0
 }
 
 // TasksLike reads tx's owner's live open tasks added at or after since

@@ -144,6 +144,29 @@ func (t Task) Series(person tz.Zone) recur.Series {
 // Label is how a task is named to people and models: "t12".
 func Label(id int64) string { return "t" + strconv.FormatInt(id, 10) }
 
+// MadeUID is the UID "t12@assistant" under which a task with no UID of its
+// own (one the tools made, stored with UID "") is written to calendar files
+// and served over CalDAV. The form is this database's: no other task may
+// be stored with a UID of it (see [MadeID]), or two items would share one
+// UID (RFC 5545 §3.8.4.7).
+func MadeUID(id int64) string { return Label(id) + "@assistant" }
+
+// MadeID reads the id out of a UID that [MadeUID] gives, and reports
+// whether uid is one: exactly "t", the id in decimal without a sign or a
+// leading zero, and "@assistant" ("t012@assistant" is not one, nor is
+// "T12@assistant").
+func MadeID(uid string) (int64, bool) {
+	digits, ok := strings.CutSuffix(uid, "@assistant")
+	if !ok || len(digits) < 2 || len(digits) > 20 || digits[0] != 't' || digits[1] == '0' {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(digits[1:], 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != digits[1:] {
+		return 0, false
+	}
+	return id, true
+}
+
 // HasTag reports whether t carries tag, compared case-insensitively and
 // through [args.CleanLine], so a tag stored with invisible characters
 // before they were dropped still matches.

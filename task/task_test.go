@@ -284,3 +284,20 @@ func TestDiffers(t *testing.T) {
 		t.Error("Label")
 	}
 }
+
+// TestMadeID: MadeID reads back exactly what MadeUID writes, and nothing
+// else, so a UID that merely looks alike is a client's own.
+func TestMadeID(t *testing.T) {
+	for _, id := range []int64{1, 9, 10, 12345, 1<<63 - 1} {
+		if got, ok := MadeID(MadeUID(id)); !ok || got != id {
+			t.Errorf("MadeID(%q) = %d, %v", MadeUID(id), got, ok)
+		}
+	}
+	for _, uid := range []string{"t0@assistant", "t012@assistant", "t+12@assistant", "t-1@assistant", "T12@assistant",
+		"t12@Assistant", "t@assistant", "t12@assistant.x", "xt12@assistant", "t12 @assistant", "t9223372036854775808@assistant",
+		"t99999999999999999999@assistant", "t１２@assistant", "12@assistant", ""} {
+		if id, ok := MadeID(uid); ok {
+			t.Errorf("MadeID(%q) = %d, true; want false", uid, id)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package caldav_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/store/storetest"
+)
+
+// todoObject is a VTODO with uid and summary.
+func todoObject(uid, summary string) string {
+	return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:" + uid +
+		"\r\nDTSTAMP:20261201T080000Z\r\nSUMMARY:" + summary + "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+}
+
+// TestMadeUIDsAreTheServers: a task the tools made is served with the
+// UID "t<ID>@assistant"; a client may not give a new to-do a UID of that
+// form, whether the task of that number is its own (409, the resource
+// named), or not made yet (403): the task the server makes under that
+// number later would share the UID. Whatever clients send, no two
+// objects of the collection hold one UID, nor one name.
+func TestMadeUIDsAreTheServers(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		id := f.idOf("add_task", `{"title":"Made here"}`)
+		code, _, body := f.as("PUT", tasks1+"squat.ics", calHeader, todoObject(id+"@assistant", "Squatter"))
+		if code != 409 || !strings.Contains(body, "no-uid-conflict") || !strings.Contains(body, id+".ics") {
+			t.Errorf("PUT of a new to-do with the UID of task %s: %d %s, want 409 naming %s.ics", id, code, body, id)
+		}
+		for _, uid := range []string{"t9@assistant", "t999999@assistant"} {
+			code, _, body = f.as("PUT", tasks1+"future.ics", calHeader, todoObject(uid, "Squatter"))
+			if code != 403 || !strings.Contains(body, "valid-calendar-object-resource") || !strings.Contains(body, uid) {
+				t.Errorf("PUT of a new to-do with UID %s: %d %s, want 403 naming it", uid, code, body)
+			}
+		}
+		// Not of the form: stored as sent.
+		for i, uid := range []string{"t012@assistant", "T9@assistant", "t9@assistant.example", "t9x@assistant"} {
+			if code, _, body := f.as("PUT", tasks1+"ok"+string(rune('a'+i))+".ics", calHeader, todoObject(uid, "Fine "+uid)); code != 201 {
+				t.Errorf("PUT of a new to-do with UID %s: %d %s, want 201", uid, code, body)
+			}
+		}
+		// Nor may a new object take the name the server serves an item
+		// of a number under, given yet or not: the item would be listed
+		// twice, and one of the two unreachable.
+		for _, name := range []string{id + ".ics", "t9.ics", "t999999.ics"} {
+			if code, _, body := f.as("PUT", tasks1+name, map[string]string{"Content-Type": "text/calendar", "If-None-Match": "*"}, todoObject("client-"+name, "Named like a made one")); code != 403 && code != 412 {
+				t.Errorf("PUT of a new object as %s: %d %s, want 403 (412 where it exists)", name, code, body)
+			}
+		}
+		if code, _, body := f.as("PUT", events1+"e9.ics", calHeader, object("client-e9", "Named like a made one", "")); code != 403 || !strings.Contains(body, "e<number>.ics") {
+			t.Errorf("PUT of a new event as e9.ics: %d %s, want 403", code, body)
+		}
+		if code, _, body := f.as("PUT", tasks1+"t9x.ics", calHeader, todoObject("client-9", "Fine")); code != 201 {
+			t.Fatalf("PUT t9x.ics: %d %s", code, body)
+		}
+		for i := range 12 {
+			f.idOf("add_task", `{"title":"More `+strconv.Itoa(i)+`"}`)
+		}
+		hrefs := f.hrefs(tasks1)
+		seen := map[string]bool{}
+		for _, h := range hrefs {
+			if seen[h] {
+				t.Errorf("%s is listed twice: %v", h, hrefs)
+			}
+			seen[h] = true
+		}
+		uids := map[string]string{}
+		for _, h := range hrefs {
+			code, _, body := f.as("GET", h, nil, "")
+			if code != 200 {
+				t.Fatalf("GET %s: %d", h, code)
+			}
+			for _, line := range strings.Split(body, "\r\n") {
+				if uid, ok := strings.CutPrefix(line, "UID:"); ok {
+					if other, dup := uids[uid]; dup {
+						t.Errorf("UID %s is served by %s and %s", uid, other, h)
+					}
+					uids[uid] = h
+				}
+			}
+		}
+		if len(uids) != 1+4+1+12 {
+			t.Errorf("%d objects served, want %d: %v", len(uids), 1+4+1+12, hrefs)
+		}
+	})
+}

@@ -333,6 +333,11 @@ func (d *decoder) timeValue(n *node, uid string, prop *ical.Prop, pi int, v stri
 			d.repaired(n, uid, prop.Name, pi, err.Error()+"; read in "+d.opts.Zone.Name()+" instead")
 			return timeVal{m: m, zone: d.opts.Zone, floating: true}, nil
 		}
+		if _, said := d.cal.Zones[normTZID(id)]; !said && strings.HasPrefix(how, closestRules) {
+			// A guess: said once, where the TZID is first used.
+			_, differ, _ := strings.Cut(strings.TrimSuffix(how, ")"), ", ")
+			d.repaired(n, uid, prop.Name, pi, fmt.Sprintf("TZID %s is read as %s, the IANA zone nearest its VTIMEZONE: %s", quote(id), z.Name(), differ))
+		}
 		d.cal.Zones[normTZID(id)] = ZoneMatch{Zone: z, How: how}
 		return timeVal{m: m, zone: z}, nil
 	}

@@ -238,11 +238,17 @@ func (zr *zoneResolver) resolveUncached(tzid string) (tz.Zone, string, error) {
 			return tz.MustZone(best), "VTIMEZONE rules (matched " + best + ")", nil
 		}
 	}
-	if best == "" {
+	if best == "" || bestMiss*2 > len(rules.samples) {
+		// Wrong at most sampled instants, the nearest zone is no reading
+		// of the file's, only the first of many as far off.
 		return tz.Zone{}, "", fmt.Errorf("the VTIMEZONE of TZID %s matches no IANA zone", quote(tzid))
 	}
-	return tz.MustZone(best), fmt.Sprintf("VTIMEZONE rules (closest: %s, %d of %d sampled offsets differ)", best, bestMiss, len(rules.samples)), nil
+	return tz.MustZone(best), fmt.Sprintf("%s%s, %d of %d sampled offsets differ)", closestRules, best, bestMiss, len(rules.samples)), nil
 }
+
+// closestRules begins the how of a zone matched by its VTIMEZONE's rules
+// only in part.
+const closestRules = "VTIMEZONE rules (closest: "
 
 // ianaName loads name as an IANA zone, also when it is the tail of a
 // prefixed name ("/mozilla.org/20050126_1/America/New_York").
@@ -401,6 +407,11 @@ func parseUTCOffset(s string) (int, error) {
 			return 0, fmt.Errorf("bad UTC offset %q", s)
 		}
 		parts = append(parts, v)
+	}
+	if parts[0] > 23 || parts[1] > 59 || len(parts) == 3 && parts[2] > 59 {
+		// time-hour 00-23, time-minute and time-second 00-59: "+9959"
+		// is no offset, and as 100 hours it matched some zone or other.
+		return 0, fmt.Errorf("UTC offset %q is out of range (hours 00-23, minutes 00-59)", s)
 	}
 	n = parts[0]*3600 + parts[1]*60
 	if len(parts) == 3 {

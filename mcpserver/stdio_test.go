@@ -564,3 +564,23 @@ func TestServeIOInitializeParams(t *testing.T) {
 	p.in.Close()
 	<-p.done
 }
+
+// TestProtocolVersions: initialize answers with the version the client
+// asks for when the server speaks it, and with its newest otherwise
+// (MCP "Lifecycle", version negotiation), as docs/mcp.md lists them.
+func TestProtocolVersions(t *testing.T) {
+	for asked, want := range map[string]string{
+		"2024-11-05": "2024-11-05", "2025-03-26": "2025-03-26", "2025-06-18": "2025-06-18",
+		"2025-11-25": "2025-11-25", "2099-01-01": "2025-11-25", "draft": "2025-11-25",
+	} {
+		p := startRaw(t, testRegistry(nil), &lineTransport{max: 4096})
+		p.send(t, strings.Replace(rawInit, "2025-06-18", asked, 1))
+		r := p.reply(t)
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if err := json.Unmarshal(r.Result, &res); err != nil || res.ProtocolVersion != want {
+			t.Errorf("initialize with %s: %s (%v), want %s", asked, r.Result, err, want)
+		}
+	}
+}

@@ -34,16 +34,7 @@ func (r *Rule) Describe() string {
 	if len(r.byDay) > 0 {
 		days := make([]string, len(r.byDay))
 		for i, d := range r.byDay {
-			switch {
-			case d.N == 0:
-				days[i] = d.Day.String()
-			case d.N == -1:
-				days[i] = "the last " + d.Day.String()
-			case d.N < 0:
-				days[i] = "the " + ordinal(-d.N) + "-to-last " + d.Day.String()
-			default:
-				days[i] = "the " + ordinal(d.N) + " " + d.Day.String()
-			}
+			days[i] = ordinalDay(d)
 		}
 		if len(r.bySetPos) > 0 {
 			b.WriteString(" on " + orList(days) + ", taking the " + andList(intStrings(r.bySetPos, setPos)) + " in each " + unit)
@@ -102,6 +93,20 @@ func intStrings(v []int, f func(int) string) []string {
 		out[i] = f(n)
 	}
 	return out
+}
+
+// ordinalDay names d in words: "Wednesday", "the last Friday", "the 2nd
+// Wednesday", "the 2nd-to-last Monday".
+func ordinalDay(d ByDay) string {
+	switch {
+	case d.N == 0:
+		return d.Day.String()
+	case d.N == -1:
+		return "the last " + d.Day.String()
+	case d.N < 0:
+		return "the " + ordinal(-d.N) + "-to-last " + d.Day.String()
+	}
+	return "the " + ordinal(d.N) + " " + d.Day.String()
 }
 
 func ordinal(n int) string {

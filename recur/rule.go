@@ -314,7 +314,13 @@ func (r *Rule) check() error {
 		}
 		switch {
 		case f != Monthly && f != Yearly:
-			return ruleErr("has BYDAY=%s, but a numbered weekday needs FREQ=MONTHLY or FREQ=YEARLY; write BYDAY=%s.", d, ByDay{Day: d.Day})
+			if d.N < -5 || d.N > 5 {
+				return ruleErr("has BYDAY=%s, but a numbered weekday needs FREQ=MONTHLY or FREQ=YEARLY; write BYDAY=%s for every %s.", d, ByDay{Day: d.Day}, d.Day)
+			}
+			// "2WE" under WEEKLY is most likely the second Wednesday of
+			// each month, which is MONTHLY's.
+			return ruleErr("has BYDAY=%s, but a numbered weekday needs FREQ=MONTHLY or FREQ=YEARLY; write FREQ=MONTHLY;BYDAY=%s for %s of each month, or BYDAY=%s for every %s.",
+				d, d, ordinalDay(d), ByDay{Day: d.Day}, d.Day)
 		case f == Yearly && len(r.byWeekNo) > 0:
 			return ruleErr("has a numbered BYDAY=%s with BYWEEKNO; write the weekday without a number.", d)
 		case f == Monthly && (d.N > 5 || d.N < -5):

@@ -292,6 +292,15 @@ func (u *updater) setLength(n *event, newRef tz.Moment, kindChanged bool) error 
 	dur, days := e.Duration(), e.Days()
 	if kindChanged {
 		dur, days = defaultMinutes*time.Minute, 1
+		if in.Duration == 0 && !in.HasEnd {
+			// As a calendar app does, but said: a model that moved a
+			// three-day trip to 10:00 should know it is now an hour.
+			if newRef.HasTime {
+				u.note("Note: %s was all-day; it now lasts %d minutes, from its start. Give “duration” or “end” for another length.", e.Label(), defaultMinutes)
+			} else {
+				u.note("Note: %s was timed; it is now all-day, one day. Give “end” for more days.", e.Label())
+			}
+		}
 	}
 	if in.Duration > 0 {
 		if !n.Start.HasTime {

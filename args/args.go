@@ -75,9 +75,10 @@ type Args struct {
 // a value that is not valid Unicode (invalid UTF-8, a lone surrogate escape
 // such as \ud800, RFC 8259 §8.2) is refused naming the argument, never kept
 // as U+FFFD; input that ends inside the object (a model's output cut at its
-// length limit) gets a sentence asking for the whole object again. When a
-// name appears twice the last value counts, as in encoding/json. The error
-// is an *Error.
+// length limit) gets a sentence asking for the whole object again. A name
+// given twice with two values is refused naming both (RFC 8259 §4 leaves
+// the meaning open, and encoding/json's last one may not be the one
+// meant); twice with the same value counts once. The error is an *Error.
 // Numbers are kept as their JSON text (as with encoding/json's UseNumber)
 // until a getter reads them.
 func New(raw []byte, accepted, required []string) (*Args, error) {
@@ -93,6 +94,7 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 	}
 	unknown, sawUnknown := "", false
 	badName, sawBad := "", false
+	var twice *Error
 	ok := false
 	if r.s[r.i] == '{' {
 		r.depth = 1
@@ -108,7 +110,10 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 			}
 			for i := range a.members {
 				if a.members[i].name == name {
-					a.members[i].v = v
+					if before := a.members[i].v; twice == nil && (before.kind != v.kind || before.str() != v.str()) {
+						twice = &Error{Name: name, Sentence: "“" + name + "” is given twice, as " + quote(before.text) +
+							" and as " + quote(v.text) + "; give it once, with the value you mean."}
+					}
 					return
 				}
 			}
@@ -132,6 +137,9 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 	}
 	if sawUnknown {
 		return nil, unknownName(unknown, accepted)
+	}
+	if twice != nil {
+		return nil, twice
 	}
 	if err := a.requireAll(required); err != nil {
 		return nil, err

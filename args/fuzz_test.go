@@ -212,6 +212,13 @@ func FuzzNew(f *testing.F) {
 			}
 			return
 		}
+		if name, ok := givenTwice(raw); werr == nil && ok {
+			// encoding/json keeps the last value; New refuses the two.
+			if e, ok := err.(*Error); !ok || e.Name != name || !strings.Contains(e.Sentence, "is given twice") {
+				t.Fatalf("New(%q) = %v, want %q refused as given twice", raw, err, name)
+			}
+			return
+		}
 		if (err != nil) != (werr != nil) {
 			t.Fatalf("New(%q) error %v; encoding/json: %v", raw, err, werr)
 		}
@@ -273,4 +280,43 @@ func validUnicode(raw []byte) bool {
 		}
 	}
 	return true
+}
+
+// givenTwice reports the first name of the JSON object raw given a second
+// time with another value (another string, or other JSON text), read with
+// encoding/json's tokens; ok is false when there is none or raw is no
+// object.
+func givenTwice(raw []byte) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]json.RawMessage{}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return "", false
+		}
+		before, ok := seen[name]
+		if !ok {
+			seen[name] = v
+			continue
+		}
+		var a, b string
+		if json.Unmarshal(before, &a) == nil && json.Unmarshal(v, &b) == nil {
+			if a != b {
+				return name, true
+			}
+			continue
+		}
+		if !bytes.Equal(before, v) {
+			return name, true
+		}
+	}
+	return "", false
 }

@@ -19,7 +19,8 @@ func TestNewAccepts(t *testing.T) {
 		{`null`, nil},
 		{` {} `, nil},
 		{`{"b": 1, "a": null}`, []string{"b"}},
-		{`{"a": 1, "a": null}`, nil}, // the last value counts
+		{`{"a": 1, "a": 1}`, []string{"a"}}, // the same value twice counts once
+		{`{"a": "x", "a": "\u0078"}`, []string{"a"}},
 		{`{"\u0061": "x", "c": [1, {"d": [true]}]}`, []string{"a", "c"}},
 	}
 	for _, c := range cases {

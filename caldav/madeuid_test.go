@@ -1,11 +1,14 @@
 package caldav_test
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/assistant-dev/assistant/store"
 	"github.com/assistant-dev/assistant/store/storetest"
+	"github.com/assistant-dev/assistant/task"
 )
 
 // todoObject is a VTODO with uid and summary.
@@ -14,8 +17,8 @@ func todoObject(uid, summary string) string {
 		"\r\nDTSTAMP:20261201T080000Z\r\nSUMMARY:" + summary + "\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
 }
 
-// TestMadeUIDsAreTheServers: a task the tools made is served with the
-// UID "t<ID>@assistant"; a client may not give a new to-do a UID of that
+// TestMadeUIDsAreTheServers: a task the tools made before tasks had UIDs
+// of their own is served with the UID "t<ID>@assistant"; a client may not give a new to-do a UID of that
 // form, whether the task of that number is its own (409, the resource
 // named), or not made yet (403): the task the server makes under that
 // number later would share the UID. Whatever clients send, no two
@@ -23,7 +26,25 @@ func todoObject(uid, summary string) string {
 func TestMadeUIDsAreTheServers(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		f := open(t)
-		id := f.idOf("add_task", `{"title":"Made here"}`)
+		// A task made before tasks had UIDs of their own: served as
+		// "t1@assistant".
+		var made int64
+		if _, err := f.env.Store.Write(context.Background(), f.me.ID, "add_task", func(tx *store.Tx) error {
+			var err error
+			made, err = tx.InsertTask(task.Task{Title: "Made here", Priority: 4, Status: task.Open, CreatedAt: f.env.Now})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		id := task.Label(made)
+		if code, _, body := f.as("GET", tasks1+id+".ics", nil, ""); code != 200 || !strings.Contains(body, "UID:"+id+"@assistant\r\n") {
+			t.Fatalf("GET %s.ics: %d %s", id, code, body)
+		}
+		// One the tools make now has a UID of its own.
+		now := f.idOf("add_task", `{"title":"Made now"}`)
+		if code, _, body := f.as("GET", tasks1+now+".ics", nil, ""); code != 200 || strings.Contains(body, "UID:"+now+"@assistant") || !strings.Contains(body, "@assistant\r\n") {
+			t.Errorf("GET %s.ics: %d %s, want a UID of its own", now, code, body)
+		}
 		code, _, body := f.as("PUT", tasks1+"squat.ics", calHeader, todoObject(id+"@assistant", "Squatter"))
 		if code != 409 || !strings.Contains(body, "no-uid-conflict") || !strings.Contains(body, id+".ics") {
 			t.Errorf("PUT of a new to-do with the UID of task %s: %d %s, want 409 naming %s.ics", id, code, body, id)
@@ -32,6 +53,13 @@ func TestMadeUIDsAreTheServers(t *testing.T) {
 			code, _, body = f.as("PUT", tasks1+"future.ics", calHeader, todoObject(uid, "Squatter"))
 			if code != 403 || !strings.Contains(body, "valid-calendar-object-resource") || !strings.Contains(body, uid) {
 				t.Errorf("PUT of a new to-do with UID %s: %d %s, want 403 naming it", uid, code, body)
+			}
+		}
+		// Nor an event: the task of that number would share the UID.
+		for i, uid := range []string{id + "@assistant", "t77@assistant"} {
+			code, _, body := f.as("PUT", events1+"ev"+strconv.Itoa(i)+".ics", calHeader, object(uid, "Event", ""))
+			if code != 403 || !strings.Contains(body, uid) {
+				t.Errorf("PUT of a new event with UID %s: %d %s, want 403 naming it", uid, code, body)
 			}
 		}
 		// Not of the form: stored as sent.
@@ -50,6 +78,12 @@ func TestMadeUIDsAreTheServers(t *testing.T) {
 		}
 		if code, _, body := f.as("PUT", events1+"e9.ics", calHeader, object("client-e9", "Named like a made one", "")); code != 403 || !strings.Contains(body, "e<number>.ics") {
 			t.Errorf("PUT of a new event as e9.ics: %d %s, want 403", code, body)
+		}
+		// Only the name the server gives is the item's: "t+1.ics" is none.
+		for _, name := range []string{"t+1.ics", "t%2B1.ics", "t 1.ics", "t1 .ics"} {
+			if code, _, body := f.as("GET", tasks1+name, nil, ""); code != 404 {
+				t.Errorf("GET %s: %d %s, want 404", name, code, body)
+			}
 		}
 		if code, _, body := f.as("PUT", tasks1+"t9x.ics", calHeader, todoObject("client-9", "Fine")); code != 201 {
 			t.Fatalf("PUT t9x.ics: %d %s", code, body)
@@ -80,8 +114,8 @@ func TestMadeUIDsAreTheServers(t *testing.T) {
 				}
 			}
 		}
-		if len(uids) != 1+4+1+12 {
-			t.Errorf("%d objects served, want %d: %v", len(uids), 1+4+1+12, hrefs)
+		if len(uids) != 2+4+1+12 {
+			t.Errorf("%d objects served, want %d: %v", len(uids), 2+4+1+12, hrefs)
 		}
 	})
 }

@@ -74,7 +74,10 @@ func idOfName(collection, name string) (int64, bool) {
 		letter = "t"
 	}
 	digits, ok := strings.CutSuffix(strings.TrimPrefix(name, letter), ".ics")
-	if !ok || !strings.HasPrefix(name, letter) || digits == "" || digits[0] == '0' {
+	if !ok || !strings.HasPrefix(name, letter) || digits == "" || digits[0] == '0' ||
+		strings.ContainsFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) {
+		// Only the name itemName gives: ParseInt also reads "+1", and
+		// "t+1.ics" served task 1 under a second name.
 		return 0, false
 	}
 	id, err := strconv.ParseInt(digits, 10, 64)
@@ -365,6 +368,10 @@ func (res *resource) uid() string {
 // but names none of the owner's tasks (403, valid-calendar-object-resource).
 func (s *server) uidFree(tx *store.Tx, p *who, t target, obj *ics.Object) error {
 	var id int64
+	if _, made := task.MadeID(obj.UID); made && t.collection == store.DAVEvents {
+		return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
+			msg: fmt.Sprintf("The UID “%s” has the form this server gives tasks without a UID of their own (t<number>@assistant); give the event a UID of its own, such as a UUID.", clip(obj.UID))}
+	}
 	if t.collection == store.DAVEvents {
 		e, err := tx.EventByUID(obj.UID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -380,7 +387,7 @@ func (s *server) uidFree(tx *store.Tx, p *who, t target, obj *ics.Object) error 
 			// The form of the UIDs this server gives its own tasks: held
 			// by a new resource, the task of that number would share it.
 			return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
-				msg: fmt.Sprintf("The UID “%s” has the form this server gives the tasks it makes (t<number>@assistant); give the to-do a UID of its own, such as a UUID.", clip(obj.UID))}
+				msg: fmt.Sprintf("The UID “%s” has the form this server gives tasks without a UID of their own (t<number>@assistant); give the to-do a UID of its own, such as a UUID.", clip(obj.UID))}
 		}
 		if errors.Is(err, store.ErrNotFound) {
 			return nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/recur"
+	"github.com/assistant-dev/assistant/task"
 	"github.com/assistant-dev/assistant/tz"
 )
 
@@ -31,6 +32,12 @@ type DecodeOptions struct {
 	// 5545 §3.8.6.3), so one already past would never fire. Each is named
 	// in Calendar.Skipped.
 	Now time.Time
+	// MoveMadeEventUIDs keeps a VEVENT whose UID has the form this
+	// database gives its tasks ("t12@assistant", [task.MadeUID]) under
+	// "t12.imported@assistant", said in Calendar.Repaired, so the event
+	// shares no UID with task t12 in an export. The import sets it; CalDAV,
+	// which may not change a client's UID, refuses such an object instead.
+	MoveMadeEventUIDs bool
 }
 
 // maxRemindMinutes is the largest remind_before the tools take (4 weeks).
@@ -471,8 +478,22 @@ func (d *decoder) uid(n *node) string {
 	return uid
 }
 
+// eventUID is the UID a VEVENT of UID uid is kept under: uid, or with
+// DecodeOptions.MoveMadeEventUIDs, "t12.imported@assistant" for
+// "t12@assistant".
+func (d *decoder) eventUID(uid string) string {
+	if _, made := task.MadeID(uid); made && d.opts.MoveMadeEventUIDs {
+		return strings.TrimSuffix(uid, "@assistant") + ".imported@assistant"
+	}
+	return uid
+}
+
 func (d *decoder) event(n *node) {
 	uid := d.uid(n)
+	if moved := d.eventUID(uid); moved != uid {
+		d.repaired(n, uid, "UID", 0, fmt.Sprintf("UID %s has the form of the UIDs this database gives its tasks; the VEVENT is kept as %s", uid, moved))
+		uid = moved
+	}
 	e := Event{UID: uid, Line: n.line,
 		Summary: d.text(n, "SUMMARY"), Description: d.text(n, "DESCRIPTION"), Location: d.text(n, "LOCATION"),
 		Status: strings.ToUpper(strings.TrimSpace(d.text(n, "STATUS")))}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,8 @@ import (
 
 var uidLine = regexp.MustCompile(`(?m)^UID:(.*)\r$`)
 
-// exportUIDs exports p's calendar from st and returns it with its UIDs,
+// exportUIDs exports p's calendar from st and returns it with its UIDs
+// (those of changed occurrences, which share their series', left out),
 // failing the test when two items share one.
 func exportUIDs(t *testing.T, st *store.Store, p store.Person) ([]byte, []string) {
 	t.Helper()
@@ -25,7 +27,13 @@ func exportUIDs(t *testing.T, st *store.Store, p store.Person) ([]byte, []string
 	}
 	var uids []string
 	seen := map[string]bool{}
-	for _, m := range uidLine.FindAllStringSubmatch(out.String(), -1) {
+	var items []string // the VEVENTs and VTODOs but changed occurrences
+	for _, c := range strings.Split(out.String(), "\r\nBEGIN:")[1:] {
+		if (strings.HasPrefix(c, "VEVENT") || strings.HasPrefix(c, "VTODO")) && !strings.Contains(c, "\r\nRECURRENCE-ID") {
+			items = append(items, c)
+		}
+	}
+	for _, m := range uidLine.FindAllStringSubmatch(strings.Join(items, "\r\n"), -1) {
 		if seen[m[1]] {
 			t.Errorf("the export holds UID %s twice:\n%s", m[1], out.String())
 		}
@@ -126,7 +134,8 @@ func TestMadeUIDsStayUnique(t *testing.T) {
 }
 
 // TestImportTasksOfOneUID: two VTODOs of a file with one UID are one
-// task (the first, as for VEVENTs), not a failed import; two without UID
+// task (the first, as for VEVENTs), not a failed import, also when the
+// UID is another database's "t7@assistant" (kept otherwise by title); two without UID
 // that say the same are two tasks, each with a UID of its own that is the
 // same on the next import.
 func TestImportTasksOfOneUID(t *testing.T) {
@@ -138,8 +147,10 @@ func TestImportTasksOfOneUID(t *testing.T) {
 			"BEGIN:VTODO\r\nUID:same@x\r\nSUMMARY:second\r\nEND:VTODO\r\n" +
 			"BEGIN:VTODO\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\n" +
 			"BEGIN:VTODO\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\n" +
+			"BEGIN:VTODO\r\nUID:t7@assistant\r\nSUMMARY:Seven\r\nEND:VTODO\r\n" +
+			"BEGIN:VTODO\r\nUID:t7@assistant\r\nSUMMARY:Seven other\r\nEND:VTODO\r\n" +
 			"END:VCALENDAR\r\n"
-		for round, want := range []Counts{{Created: 3}, {Unchanged: 3}} {
+		for round, want := range []Counts{{Created: 4}, {Unchanged: 4}} {
 			rep, err := Import(ctx, st, ann, strings.NewReader(file), ImportOptions{})
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
@@ -147,17 +158,18 @@ func TestImportTasksOfOneUID(t *testing.T) {
 			if rep.Tasks != want {
 				t.Errorf("round %d: %+v, want %+v", round, rep.Tasks, want)
 			}
-			var second bool
+			var second, seventh bool
 			for _, s := range rep.Skipped {
 				second = second || (s.Line == 8 && s.UID == "same@x" && s.Reason == secondTask)
+				seventh = seventh || (s.Line == 22 && s.UID == "t7@assistant" && s.Reason == secondTask)
 			}
-			if !second {
-				t.Errorf("round %d: the report does not say line 8 was left out: %+v", round, rep.Skipped)
+			if !second || !seventh {
+				t.Errorf("round %d: the report does not say lines 8 and 22 were left out: %+v", round, rep.Skipped)
 			}
 		}
 		_, uids := exportUIDs(t, st, ann)
-		if len(uids) != 3 {
-			t.Errorf("the export: %v, want 3 UIDs", uids)
+		if len(uids) != 4 {
+			t.Errorf("the export: %v, want 4 UIDs", uids)
 		}
 		var titles []string
 		rows, err := st.DB().QueryContext(ctx, `SELECT title FROM tasks WHERE owner_id = ? ORDER BY id`, ann.ID)
@@ -170,8 +182,52 @@ func TestImportTasksOfOneUID(t *testing.T) {
 			titles = append(titles, s)
 		}
 		rows.Close()
-		if strings.Join(titles, "|") != "first|Buy milk|Buy milk" {
+		if strings.Join(titles, "|") != "first|Buy milk|Buy milk|Seven" {
 			t.Errorf("tasks: %q", titles)
+		}
+	})
+}
+
+// TestMadeUIDEvents: a VEVENT with the UID form of a made task
+// ("t1@assistant") is kept as "t1.imported@assistant", its changed
+// occurrences with it, said in the report, so the export never shares the
+// UID with task t1; the same file again changes nothing.
+func TestMadeUIDEvents(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		ctx := context.Background()
+		st, ann := openStore(t)
+		if _, err := st.Write(ctx, ann.ID, "add_task", func(tx *store.Tx) error {
+			_, err := tx.InsertTask(task.Task{Title: "made here", Priority: 4, Status: task.Open, CreatedAt: time.Now()})
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		file := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\n" +
+			"BEGIN:VEVENT\r\nUID:t1@assistant\r\nDTSTART:20261207T090000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\nSUMMARY:Standup\r\nEND:VEVENT\r\n" +
+			"BEGIN:VEVENT\r\nUID:t1@assistant\r\nRECURRENCE-ID:20261208T090000Z\r\nDTSTART:20261208T100000Z\r\nSUMMARY:Standup late\r\nEND:VEVENT\r\n" +
+			"END:VCALENDAR\r\n"
+		for round, want := range []Counts{{Created: 1}, {Unchanged: 1}} {
+			rep, err := Import(ctx, st, ann, strings.NewReader(file), ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Events != want || rep.Overrides.Created+rep.Overrides.Unchanged != 1 {
+				t.Errorf("round %d: events %+v, changed occurrences %+v; want %+v and one", round, rep.Events, rep.Overrides, want)
+			}
+			said := false
+			for _, r := range rep.Repaired {
+				said = said || (r.Component == "VEVENT" && strings.Contains(r.Reason, "kept as t1.imported@assistant"))
+			}
+			if !said {
+				t.Errorf("round %d: the report does not say the UID was kept otherwise: %+v", round, rep.Repaired)
+			}
+		}
+		out, uids := exportUIDs(t, st, ann)
+		if !slices.Contains(uids, "t1@assistant") || !slices.Contains(uids, "t1.imported@assistant") {
+			t.Errorf("export UIDs %v, want t1@assistant (the task) and t1.imported@assistant (the event)", uids)
+		}
+		if !strings.Contains(string(out), "SUMMARY:Standup late") {
+			t.Errorf("the changed occurrence did not come along:\n%s", out)
 		}
 	})
 }

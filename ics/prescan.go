@@ -329,7 +329,7 @@ func (s *prescanner) pop() {
 				s.d.overridden = map[string]bool{}
 			}
 			uid, _ := uidOf(string(s.top.uid))
-			s.d.overridden[uid] = true
+			s.d.overridden[s.d.eventUID(uid)] = true
 		}
 	}
 	s.top.zone = nil

@@ -91,7 +91,7 @@ func Import(ctx context.Context, st *store.Store, person store.Person, r io.Read
 		if err != nil {
 			return err
 		}
-		read := readAhead(ctx, r, DecodeOptions{Zone: zone, Now: now})
+		read := readAhead(ctx, r, DecodeOptions{Zone: zone, Now: now, MoveMadeEventUIDs: true})
 		for batch := range read.batches {
 			if w.err == nil {
 				if w.add(batch); w.err != nil {
@@ -849,10 +849,22 @@ func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
 		return err
 	}
 	var fresh []task.Task
-	seen := map[string]bool{} // the UIDs the file's tasks came to
+	seen := map[string]bool{} // the UIDs the file's tasks have, and came to
 	for i, t := range p.tasks {
+		second := func(uid string) bool {
+			if seen[uid] {
+				rep.Skipped = append(rep.Skipped, Skipped{Line: p.lines[i], Component: "VTODO", UID: args.Clip(uid), Reason: secondTask})
+				return true
+			}
+			seen[uid] = true
+			return false
+		}
+		// As written in the file first: two "t12@assistant" are one task,
+		// whatever their titles would make of them below.
+		if second(t.UID) {
+			continue
+		}
 		old, ok := have[t.UID]
-		key := t.UID
 		if _, made := task.MadeID(t.UID); !ok && made {
 			own, err := tx.TaskByUID(t.UID)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -865,15 +877,13 @@ func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
 				uid := importedUID(t.UID, t.Title)
 				rep.Repaired = append(rep.Repaired, Skipped{Line: p.lines[i], Component: "VTODO", UID: t.UID,
 					Reason: fmt.Sprintf("UID %s names task %s of the database that wrote the file, not this database's task of that number; kept as %s", t.UID, strings.TrimSuffix(t.UID, "@assistant"), uid)})
-				t.UID, key = uid, uid
+				if second(uid) {
+					continue
+				}
+				t.UID = uid
 				old, ok = have[uid]
 			}
 		}
-		if seen[key] {
-			rep.Skipped = append(rep.Skipped, Skipped{Line: p.lines[i], Component: "VTODO", UID: args.Clip(key), Reason: secondTask})
-			continue
-		}
-		seen[key] = true
 		switch {
 		case !ok:
 			fresh = append(fresh, t)

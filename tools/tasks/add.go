@@ -85,6 +85,10 @@ func readAdd(a *args.Args, e *tools.Env) addIn {
 
 func add(e *tools.Env, in addIn) tools.ExecResult {
 	v := newView(e.Zone, e.Now)
+	// Its own UID, globally unique: a task made without one (before this
+	// release) is written as "t12@assistant", which another database's
+	// task 12 is too (see task.MadeUID).
+	in.t.UID = item.NewUID()
 	if res, done := addAlone(e, in, v); done {
 		return res
 	}

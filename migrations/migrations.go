@@ -17,9 +17,39 @@
 package migrations
 
 import (
+	"crypto/sha256"
+	"database/sql/driver"
 	"embed"
+	"encoding/hex"
+	"fmt"
 	"io/fs"
+
+	"modernc.org/sqlite"
 )
+
+func init() {
+	// sqlite/00039_made_uids.sql names a task by the SHA-256 of its title,
+	// which SQLite has no function for; PostgreSQL has sha256().
+	sqlite.MustRegisterDeterministicScalarFunction("assistant_sha256_hex8", 1, sha256Hex8)
+}
+
+// sha256Hex8 is assistant_sha256_hex8(text): the first 8 hexadecimal
+// digits of the SHA-256 of the text's UTF-8 bytes (of "" for NULL), as
+// ics.importedUID computes them.
+func sha256Hex8(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	var b []byte
+	switch v := args[0].(type) {
+	case nil:
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return nil, fmt.Errorf("assistant_sha256_hex8 takes text, not %T", v)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:4]), nil
+}
 
 //go:embed sqlite/*.sql postgres/*.sql
 var files embed.FS

@@ -3,6 +3,7 @@ package migrations_test
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
 	"errors"
@@ -582,5 +583,64 @@ func TestUIDBytewise(t *testing.T) {
 		if coll.String != "C" {
 			t.Errorf("%s.uid has collation %q, want C", table, coll.String)
 		}
+	}
+}
+
+// TestMadeUIDsMoved: 00039 moves a stored UID of the form a task made
+// without one is written with ("t12@assistant") to the form the import
+// keeps such an item under: a task's by the SHA-256 of its title (the
+// same in both engines, and as computed here), an event's fixed; live and
+// deleted rows alike, and nothing else.
+func TestMadeUIDsMoved(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			ctx := context.Background()
+			var db *sql.DB
+			var p *goose.Provider
+			if engine == "sqlite" {
+				db = sqliteDB(t)
+				p = provider(t, goose.DialectSQLite3, db, migrations.SQLite)
+			} else {
+				db = postgresDB(t)
+				p = provider(t, goose.DialectPostgres, db, migrations.Postgres)
+			}
+			if _, err := p.UpTo(ctx, 38); err != nil {
+				t.Fatal(err)
+			}
+			exec(t, db, `INSERT INTO people (id, name, zone, created) VALUES (1, 'ann', 'Europe/Paris', 0)`)
+			exec(t, db, `INSERT INTO tasks (id, owner_id, title, title_norm, created_at, updated_at, uid, deleted_at) VALUES
+				(1, 1, 'Own one', 'own one', 0, '1970-01-01T00:00:00Z', NULL, NULL),
+				(2, 1, 'Foreign 1', 'foreign 1', 0, '1970-01-01T00:00:00Z', 't1@assistant', NULL),
+				(3, 1, 'Gone é', 'gone é', 0, '1970-01-01T00:00:00Z', 't3@assistant', '1970-01-01T00:00:00Z'),
+				(4, 1, 'Leading zero', 'leading zero', 0, '1970-01-01T00:00:00Z', 't01@assistant', NULL),
+				(5, 1, 'Other', 'other', 0, '1970-01-01T00:00:00Z', 'x-t1@assistant', NULL),
+				(6, 1, 'Letters', 'letters', 0, '1970-01-01T00:00:00Z', 't1x@assistant', NULL)`)
+			exec(t, db, `INSERT INTO events (id, owner_id, uid, title, start_local, end_local, tzid, start_at, end_at, first_at, created_at)
+				VALUES (1, 1, 't1@assistant', 'Standup', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0),
+				(2, 1, 'u2', 'Other', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`)
+			if _, err := p.Up(ctx); err != nil {
+				t.Fatal(err)
+			}
+			hash := func(title string) string {
+				sum := sha256.Sum256([]byte(title))
+				return hex.EncodeToString(sum[:4])
+			}
+			rows, err := db.QueryContext(ctx, `SELECT coalesce(uid, '') FROM tasks ORDER BY id`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []string{"", "t1." + hash("Foreign 1") + ".imported@assistant", "t3." + hash("Gone é") + ".imported@assistant",
+				"t01@assistant", "x-t1@assistant", "t1x@assistant"}
+			if got := scanStrings(t, rows); !reflect.DeepEqual(got, want) {
+				t.Errorf("task UIDs %q, want %q", got, want)
+			}
+			rows, err = db.QueryContext(ctx, `SELECT uid FROM events ORDER BY id`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := scanStrings(t, rows); !reflect.DeepEqual(got, []string{"t1.imported@assistant", "u2"}) {
+				t.Errorf("event UIDs %q", got)
+			}
+		})
 	}
 }

@@ -119,3 +119,36 @@ func TestMadeUIDsAreTheServers(t *testing.T) {
 		}
 	})
 }
+
+// TestPutETagWhenStoredAsSent: a PUT whose object is stored as sent, but
+// for the DTSTAMP the server sets, answers the ETag of what it stores (the
+// next GET's); one the server writes otherwise answers none (RFC 9110
+// §9.3.4), so the client reads it again.
+func TestPutETagWhenStoredAsSent(t *testing.T) {
+	storetest.Engines(t, func(t *testing.T) {
+		f := open(t)
+		id := f.idOf("add_task", `{"title":"Water plants","due":"2026-12-09T09:00","remind_before":[30]}`)
+		path := tasks1 + id + ".ics"
+		_, _, body := f.as("GET", path, nil, "")
+		edited := strings.Replace(body, "SUMMARY:Water plants\r\n", "SUMMARY:Water the plants\r\n", 1)
+		code, h, answer := f.as("PUT", path, calHeader, edited)
+		if code != 204 || h.Get("ETag") == "" {
+			t.Fatalf("PUT of its GET with a new title: %d, ETag %q %s", code, h.Get("ETag"), answer)
+		}
+		code, h2, stored := f.as("GET", path, nil, "")
+		if code != 200 || h2.Get("ETag") != h.Get("ETag") || !strings.Contains(stored, "SUMMARY:Water the plants\r\n") {
+			t.Errorf("GET after: %d, ETag %q, PUT's %q\n%s", code, h2.Get("ETag"), h.Get("ETag"), stored)
+		}
+		// The same with LF line ends, as a file editor may save it.
+		lf := strings.ReplaceAll(strings.Replace(stored, "Water the plants", "Water all plants", 1), "\r\n", "\n")
+		if code, h, answer := f.as("PUT", path, calHeader, lf); code != 204 || h.Get("ETag") == "" {
+			t.Errorf("PUT with LF line ends: %d, ETag %q %s", code, h.Get("ETag"), answer)
+		}
+		// A phone's own writing is stored in the server's: no ETag.
+		code, h, answer = f.as("PUT", tasks1+"phone-1.ics", calHeader, "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\n"+
+			"UID:phone-1@example.com\r\nDTSTAMP:20261201T080000Z\r\nSUMMARY:Call back\r\nEND:VTODO\r\nEND:VCALENDAR\r\n")
+		if code != 201 || h.Get("ETag") != "" {
+			t.Errorf("PUT of a phone's object: %d, ETag %q %s, want 201 without", code, h.Get("ETag"), answer)
+		}
+	})
+}

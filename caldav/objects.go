@@ -290,7 +290,7 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 		return &httpError{code: http.StatusForbidden, precondition: "C:supported-calendar-component",
 			msg: fmt.Sprintf("The %s collection holds %ss only; put this %s into %s.", t.collection, kindOf(t.collection), obj.Kind, collectionPath(p.Name, other))}
 	}
-	created := false
+	created, tag := false, ""
 	_, err = s.st.Write(r.Context(), p.ID, "caldav", func(tx *store.Tx) error {
 		have, exists, err := resolve(tx, t.collection, t.name)
 		if err != nil {
@@ -337,10 +337,18 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 			verb = "added"
 		}
 		tx.Summarize(fmt.Sprintf("%s %s “%s” over CalDAV%s", verb, strings.ToLower(kindName(t.collection)), clip(objTitle(obj)), client(p)))
+		if res, ok, err := resolve(tx, t.collection, t.name); err == nil && ok {
+			if body, err := res.body(p); err == nil && sameButStamp(data, body) {
+				tag = etag(body)
+			}
+		}
 		return nil
 	})
 	if err != nil {
 		return err
+	}
+	if tag != "" {
+		w.Header().Set("ETag", tag)
 	}
 	if created {
 		w.Header().Set("Location", objectPath(p.Name, t.collection, t.name))
@@ -349,6 +357,20 @@ func (s *server) put(w http.ResponseWriter, r *http.Request, p *who, t target) e
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// sameButStamp reports whether the stored object's body is the one a PUT
+// sent, line for line (CRLF or LF alike), but for DTSTAMP, the time of the
+// last change (RFC 5545 §3.8.7.2), which the server sets: a client that
+// sends back what it read with its own edit gets the ETag of what is
+// stored. Without one, vdirsyncer keeps the object as changed on the
+// server too, and its next local edit is a conflict.
+func sameButStamp(sent, stored []byte) bool {
+	lines := func(b []byte) []string {
+		out := strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n")
+		return slices.DeleteFunc(out, func(l string) bool { return strings.HasPrefix(l, "DTSTAMP:") || strings.HasPrefix(l, "DTSTAMP;") })
+	}
+	return slices.Equal(lines(sent), lines(stored))
 }
 
 // uid is the UID the resource holds.

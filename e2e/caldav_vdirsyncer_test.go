@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,6 +193,54 @@ path = %s
 		}
 		if got := khal(t); strings.Contains(got, "Call the bank") || strings.Contains(got, "Haircut") || !strings.Contains(got, "Dinner with Sam") {
 			t.Errorf("khal list after syncing the deletes, want the dinner alone:\n%s", got)
+		}
+	})
+
+	t.Run("two edits of the folder with a sync between are no conflict", func(t *testing.T) {
+		// A task and an event with reminders: the server writes their
+		// VALARMs itself, and a folder edit of the title sends them back
+		// as read. Stored in the server's words, the object must still be
+		// what vdirsyncer sent but for what it ignores, or the next local
+		// edit meets a server that seems changed too.
+		d.call(t, "alice", "add_task", "title=Water plants", "due=2026-10-09T09:00", "remind_before=30")
+		d.call(t, "alice", "add_event", "title=Piano", "start=2026-10-07T17:00", "duration=45", "remind_before=10")
+		sync(t)
+		edit := func(dir, from, to string) {
+			t.Helper()
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				name := filepath.Join(dir, e.Name())
+				b, err := os.ReadFile(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(b), "SUMMARY:"+from+"\r\n") {
+					writeFile(t, name, strings.Replace(string(b), "SUMMARY:"+from+"\r\n", "SUMMARY:"+to+"\r\n", 1))
+					return
+				}
+			}
+			t.Fatalf("no file of %s holds %q", dir, from)
+		}
+		edit(filepath.Join(folder, "tasks"), "Water plants", "Water the plants")
+		edit(events, "Piano", "Piano lesson")
+		sync(t)
+		edit(filepath.Join(folder, "tasks"), "Water the plants", "Water all plants")
+		edit(events, "Piano lesson", "Piano lesson, room 2")
+		if code, out := vdirsyncer(t, "", "sync"); code != 0 || strings.Contains(strings.ToLower(out), "conflict") || strings.Contains(out, "both sides") {
+			t.Fatalf("the second edit's sync: exit %d\n%s", code, out)
+		}
+		if got := d.tasks(t, "alice", "open"); !slices.ContainsFunc(got, func(x task) bool { return x.Title == "Water all plants" }) {
+			t.Errorf("list_tasks after two synced edits: %+v, want “Water all plants”", got)
+		}
+		var titles []string
+		for _, o := range d.events(t, "alice", "2026-10-07", "2026-10-07") {
+			titles = append(titles, o.Title)
+		}
+		if !slices.Contains(titles, "Piano lesson, room 2") {
+			t.Errorf("list_events of 7 October after two synced edits: %q", titles)
 		}
 	})
 

@@ -491,7 +491,7 @@ func (w *Writer) eventComponent(e *Event) *ical.Component {
 		}
 		c.Props.Set(timeProp("RECURRENCE-ID", rid, z, e.Floating))
 	}
-	w.alarms(c, e.Summary, e.Alarms, false)
+	w.alarms(c, e.Alarms, false)
 	return c
 }
 
@@ -540,14 +540,19 @@ func (w *Writer) taskComponent(t *Task) *ical.Component {
 	}
 	// A task's reminders count back from its due: RELATED=END (RFC 5545
 	// §3.8.6.3), since a VTODO's START is its DTSTART.
-	w.alarms(c, t.Summary, t.Alarms, t.HasDue)
+	w.alarms(c, t.Alarms, t.HasDue)
 	return c
 }
 
-func (w *Writer) alarms(c *ical.Component, summary string, a Alarms, relatedEnd bool) {
-	if summary == "" {
-		summary = "Reminder"
-	}
+// alarms adds c's VALARMs: ACTION:DISPLAY, whose DESCRIPTION RFC 5545
+// §3.6.6 asks for, is "Reminder" rather than the item's title: a client
+// that renames the item sends its VALARMs back as it read them, and a
+// DESCRIPTION following the title would make the stored object differ from
+// the one sent (a sync client such as vdirsyncer then sees both sides
+// changed at its next edit). Calendars show the item's title with the
+// reminder.
+func (w *Writer) alarms(c *ical.Component, a Alarms, relatedEnd bool) {
+	const summary = "Reminder"
 	for _, m := range a.RemindBefore {
 		al := ical.NewComponent(ical.CompAlarm)
 		al.Props.Set(&ical.Prop{Name: "ACTION", Params: ical.Params{}, Value: "DISPLAY"})

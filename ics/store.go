@@ -844,7 +844,14 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *import
 // CalDAV.
 func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
 	c := &rep.Tasks
-	have, err := tx.TasksByUID()
+	uids := make([]string, 0, len(p.tasks))
+	for _, t := range p.tasks {
+		uids = append(uids, t.UID)
+		if _, made := task.MadeID(t.UID); made {
+			uids = append(uids, importedUID(t.UID, t.Title))
+		}
+	}
+	have, err := tx.TasksOfUIDs(uids)
 	if err != nil {
 		return err
 	}

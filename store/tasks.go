@@ -587,6 +587,32 @@ func (tx *Tx) TasksByUID() (map[string]task.Task, error) {
 	return out, err
 }
 
+// TasksOfUIDs reads tx's owner's live tasks whose UID is one of uids, by
+// UID, in one statement: what an import of a file holding those UIDs needs,
+// whatever else the owner has.
+func (tx *Tx) TasksOfUIDs(uids []string) (map[string]task.Task, error) {
+	out := make(map[string]task.Task, len(uids))
+	if len(uids) == 0 {
+		return out, nil
+	}
+	in := `uid IN (SELECT value FROM json_each(?))`
+	var arg any
+	if tx.s.engine == Postgres {
+		in, arg = `uid = ANY(CAST(? AS text[]))`, uids
+	} else {
+		b, err := json.Marshal(uids)
+		if err != nil {
+			return nil, err
+		}
+		arg = string(b)
+	}
+	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	for _, t := range ts {
+		out[t.UID] = t
+	}
+	return out, err
+}
+
 // TaskByUID reads the live task of tx's owner whose UID is uid, by the
 // index tasks_owner_uid. A task the tools made has no UID (NULL) and is
 // exported as "t<ID>@assistant" (package ics), so such a uid finds task

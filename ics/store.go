@@ -200,26 +200,41 @@ type importWriter struct {
 	dry    bool
 	person tz.Zone
 	plan   planned
-	live   map[string]store.EventSpan     // the owner's live events by UID
-	ovs    map[int64][]*calendar.Override // the owner's live overrides by event
+	live   map[string]store.EventSpan     // the owner's live events of the UIDs looked up
+	ovs    map[int64][]*calendar.Override // their live overrides by event
+	looked map[string]bool                // the UIDs looked up (lookup)
 	batch  []plannedEvent                 // streamed, not written yet
 	err    error                          // the first failed batch's
 }
 
 func newImportWriter(tx *store.Tx, rep *Report, dry bool, person tz.Zone, now time.Time) (*importWriter, error) {
-	live, err := tx.LiveEvents()
-	if err != nil {
-		return nil, err
+	return &importWriter{tx: tx, rep: rep, dry: dry, person: person, plan: planned{now: now},
+		live: map[string]store.EventSpan{}, ovs: map[int64][]*calendar.Override{}, looked: map[string]bool{}}, nil
+}
+
+// lookup reads the owner's live events of the series of pes not looked up
+// yet, with their overrides, into w.live and w.ovs: an import reads what
+// its file names, not all the owner has (one event into 50,000 read them
+// all: 0.44 s and 72 MB).
+func (w *importWriter) lookup(pes []plannedEvent) error {
+	var uids []string
+	for i := range pes {
+		if uid := pes[i].src.UID; !w.looked[uid] {
+			w.looked[uid] = true
+			uids = append(uids, uid)
+		}
 	}
-	byUID := make(map[string]store.EventSpan, len(live))
+	live, ovs, err := w.tx.LiveEventsOfUIDs(uids)
+	if err != nil {
+		return err
+	}
 	for _, sp := range live {
-		byUID[sp.Event.UID] = sp
+		w.live[sp.Event.UID] = sp
 	}
-	ovs, err := tx.AllOverrides()
-	if err != nil {
-		return nil, err
+	for id, list := range ovs {
+		w.ovs[id] = list
 	}
-	return &importWriter{tx: tx, rep: rep, dry: dry, person: person, plan: planned{now: now}, live: byUID, ovs: ovs}, nil
+	return nil
 }
 
 // add takes a batch of streamed series, the rules applied (readAhead),
@@ -367,7 +382,10 @@ func (w *importWriter) flush() error {
 	if len(w.batch) == 0 {
 		return nil
 	}
-	err := w.plan.applySeries(w.tx, w.rep, w.dry, w.batch, w.live, w.ovs)
+	err := w.lookup(w.batch)
+	if err == nil {
+		err = w.plan.applySeries(w.tx, w.rep, w.dry, w.batch, w.live, w.ovs)
+	}
 	clear(w.batch)
 	w.batch = w.batch[:0]
 	return err
@@ -808,6 +826,9 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *import
 		}
 	}
 	if err := w.flush(); err != nil {
+		return err
+	}
+	if err := w.lookup(p.events); err != nil {
 		return err
 	}
 	if err := p.applySeries(tx, rep, opts.DryRun, p.events, w.live, w.ovs); err != nil {

@@ -743,6 +743,59 @@ func (tx *Tx) LiveEvents() ([]EventSpan, error) {
 	return out, rows.Err()
 }
 
+// LiveEventsOfUIDs reads tx's owner's live events whose UID is one of
+// uids, with their stored bounds, and their live overrides by event id
+// (ordered by RECURRENCE-ID, as [Tx.AllOverrides]), in two statements:
+// what an import needs of the series it reads, whatever else the owner
+// has.
+func (tx *Tx) LiveEventsOfUIDs(uids []string) ([]EventSpan, map[int64][]*calendar.Override, error) {
+	ovs := map[int64][]*calendar.Override{}
+	if len(uids) == 0 {
+		return nil, ovs, nil
+	}
+	in, arg := tx.textList("uid", uids)
+	rows, err := tx.query(`SELECT `+eventColumns+`, first_at, last_at FROM events WHERE owner_id = ? AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out []EventSpan
+	var ids []int64
+	for rows.Next() {
+		var first int64
+		var last sql.NullInt64
+		e, err := scanEvent(rows, &first, &last)
+		if err != nil {
+			return nil, nil, err
+		}
+		sp := EventSpan{Event: e, First: first, Last: math.MaxInt64}
+		if last.Valid {
+			sp.Last = last.Int64
+		}
+		out = append(out, sp)
+		ids = append(ids, e.ID)
+	}
+	if err := rows.Err(); err != nil || len(ids) == 0 {
+		return out, ovs, err
+	}
+	rows.Close()
+	inIDs, idsArg := tx.inList("event_id", ids)
+	orows, err := tx.query(`SELECT `+overrideColumns+` FROM event_overrides
+		WHERE owner_id = ? AND deleted_at IS NULL AND `+inIDs+` ORDER BY recurrence_id`, tx.owner, idsArg)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer orows.Close()
+	for orows.Next() {
+		o, err := scanOverride(orows)
+		if err != nil {
+			return nil, nil, err
+		}
+		ovs[o.EventID] = append(ovs[o.EventID], o)
+	}
+	return out, ovs, orows.Err()
+}
+
 // EachEventOverlapping calls fn with each live event of tx's owner whose
 // stored bounds overlap (lo, hi) (Unix seconds, both open), in order of
 // DTSTART and id, stopping at fn's first error.

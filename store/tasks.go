@@ -595,17 +595,7 @@ func (tx *Tx) TasksOfUIDs(uids []string) (map[string]task.Task, error) {
 	if len(uids) == 0 {
 		return out, nil
 	}
-	in := `uid IN (SELECT value FROM json_each(?))`
-	var arg any
-	if tx.s.engine == Postgres {
-		in, arg = `uid = ANY(CAST(? AS text[]))`, uids
-	} else {
-		b, err := json.Marshal(uids)
-		if err != nil {
-			return nil, err
-		}
-		arg = string(b)
-	}
+	in, arg := tx.textList("uid", uids)
 	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND `+in, tx.owner, arg)
 	for _, t := range ts {
 		out[t.UID] = t

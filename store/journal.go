@@ -545,7 +545,27 @@ func (s *Store) Changes(ctx context.Context, owner int64, limit int) ([]Change, 
 	if limit <= 0 {
 		limit = 20
 	}
-	return s.changes(ctx, owner, 0, min(limit, 200), true)
+	return s.changes(ctx, owner, 0, 0, min(limit, 200), true)
+}
+
+// ChangesBefore is [Store.Changes] of owner's changes older than before
+// (a change id, "c31"; "" for the newest), at most limit (up to 201, a
+// page of 200 and the one that says there is more): a page by the
+// journal's key, whatever its length. An id that is not a change id is an
+// error naming it.
+func (s *Store) ChangesBefore(ctx context.Context, owner int64, before string, limit int) ([]Change, error) {
+	var below int64
+	if before != "" {
+		n, err := parseChange(before)
+		if err != nil {
+			return nil, err
+		}
+		below = n
+	}
+	if limit <= 0 {
+		limit = 20
+	}
+	return s.changes(ctx, owner, 0, below, min(limit, 201), true)
 }
 
 // ChangeByID is one of owner's changes ("c31"); ErrNotFound when the id is
@@ -555,7 +575,7 @@ func (s *Store) ChangeByID(ctx context.Context, owner int64, change string) (Cha
 	if err != nil {
 		return Change{}, err
 	}
-	out, err := s.changes(ctx, owner, n, 1, true)
+	out, err := s.changes(ctx, owner, n, 0, 1, true)
 	if err != nil {
 		return Change{}, err
 	}
@@ -573,7 +593,7 @@ func (s *Store) ChangeHead(ctx context.Context, owner int64, change string) (Cha
 	if err != nil {
 		return Change{}, err
 	}
-	out, err := s.changes(ctx, owner, n, 1, false)
+	out, err := s.changes(ctx, owner, n, 0, 1, false)
 	if err != nil {
 		return Change{}, err
 	}
@@ -585,9 +605,10 @@ func (s *Store) ChangeHead(ctx context.Context, owner int64, change string) (Cha
 
 // changes reads owner's changes newest first; only change id when only > 0;
 // their rows with rows.
-func (s *Store) changes(ctx context.Context, owner, only int64, limit int, rows bool) ([]Change, error) {
+func (s *Store) changes(ctx context.Context, owner, only, below int64, limit int, rows bool) ([]Change, error) {
 	list, err := s.db.QueryContext(ctx, `SELECT id, tool, summary, created, undoes, undone_by
-		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) ORDER BY id DESC LIMIT ?`, owner, only, only, limitArg(limit))
+		FROM changes WHERE owner_id = ? AND (? = 0 OR id = ?) AND (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?`,
+		owner, only, only, below, below, limitArg(limit))
 	if err != nil {
 		return nil, err
 	}

@@ -48,23 +48,27 @@ func Undo() tools.Tool {
 	}, readUndo, undo)
 }
 
-// ListChanges is the list_changes tool: `limit` (1–200, default 20). Data:
+// ListChanges is the list_changes tool: `limit` (1–200, default 20) and
+// `before` (a change id: the page of those older than it). Data:
 // {"changes": [{"id": "c31", "tool": "add_task", "summary": "added t12",
 // "at": "2026-10-05T09:00:00+02:00", "undone_by": "", "undoes": "",
-// "rows": [{"id": "t12", "action": "added"}]}]} (rows as in Undo), newest
-// first, times in the person's zone.
+// "rows": [{"id": "t12", "action": "added"}]}], "more_before": "c31"}
+// (rows as in Undo), newest first, times in the person's zone;
+// more_before, when there may be older changes, is the `before` of the
+// next page.
 func ListChanges() tools.Tool {
 	return tools.Define(tools.Tool{
 		Name:        "list_changes",
 		Title:       "List recent changes",
-		Description: "Lists recent changes, newest first: id, tool, when, items touched.",
+		Description: "Lists changes, newest first: id, tool, when, items.",
 		Schema: tools.Schema{Properties: []tools.Property{
-			tools.Int("limit", "How many to show, default 20.").Range(1, 200),
+			tools.Int("limit", "How many, default 20.").Range(1, 200),
+			tools.Str("before", "Next page: those older than this id."),
 		}},
 		ReadOnly:   true,
 		Idempotent: true,
 		Output:     listOutput,
-	}, readLimit, listChanges)
+	}, readList, listChanges)
 }
 
 // rowData is one item a change touched. A part of an item (a completion of
@@ -195,14 +199,32 @@ type changeData struct {
 	Rows     []rowData `json:"rows"`
 }
 
-// readLimit reads “limit”, 1 to 200, default 20.
-func readLimit(a *args.Args, _ *tools.Env) int { return a.Number("limit", 20, 1, 200) }
+// listIn is list_changes' arguments.
+type listIn struct {
+	limit  int
+	before string // a change id, or ""
+}
 
-func listChanges(e *tools.Env, limit int) tools.ExecResult {
+// readList reads “limit”, 1 to 200, default 20, and “before”, a change id.
+func readList(a *args.Args, _ *tools.Env) listIn {
+	before := a.Line("before")
+	if before != "" && (!changeID.MatchString(before) || strings.Trim(before[1:], "0") == "") {
+		a.Fail("before", fmt.Sprintf("“before” must be a change id such as “c31” (the “more_before” of the last page), not %s.", args.Quote(before)))
+	}
+	return listIn{limit: a.Number("limit", 20, 1, 200), before: before}
+}
+
+func listChanges(e *tools.Env, in listIn) tools.ExecResult {
 	p := e.Person
-	list, err := e.Store.Changes(e.Ctx, p.ID, limit)
+	limit := in.limit
+	list, err := e.Store.ChangesBefore(e.Ctx, p.ID, in.before, limit+1)
 	if err != nil {
 		return tools.Fail(err)
+	}
+	more := ""
+	if len(list) > limit {
+		list = list[:limit]
+		more = list[limit-1].ID
 	}
 	loc := time.UTC
 	if l := p.Zone.Location(); l != nil {
@@ -225,5 +247,12 @@ func listChanges(e *tools.Env, limit int) tools.ExecResult {
 			fmt.Fprintf(&b, " (undone by %s)", c.UndoneBy)
 		}
 	}
-	return tools.SuccessWithData(b.String(), map[string]any{"changes": data})
+	if more != "" {
+		fmt.Fprintf(&b, "\nOlder changes: call list_changes with before=%s.", more)
+	}
+	out := map[string]any{"changes": data}
+	if more != "" {
+		out["more_before"] = more
+	}
+	return tools.SuccessWithData(b.String(), out)
 }

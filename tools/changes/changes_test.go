@@ -157,12 +157,26 @@ func TestListChangesTool(t *testing.T) {
 				"c2  Mon 2026-10-05 09:00  add_note: added n2",
 				"c1  Mon 2026-10-05 09:00  add_note: added n1",
 			}},
-			{`{"limit":1}`, tools.CodeOK, []string{"c3  Mon 2026-10-05 09:00  add_note: added n3"}},
+			{`{"limit":1}`, tools.CodeOK, []string{"c3  Mon 2026-10-05 09:00  add_note: added n3",
+				"Older changes: call list_changes with before=c3."}},
 			{`{"limit":"2"}`, tools.CodeOK, []string{
 				"c3  Mon 2026-10-05 09:00  add_note: added n3",
 				"c2  Mon 2026-10-05 09:00  add_note: added n2",
+				"Older changes: call list_changes with before=c2.",
+			}},
+			// The pages go on by “before”, to the first change, whatever
+			// limit allows at once.
+			{`{"limit":2,"before":"c2"}`, tools.CodeOK, []string{"c1  Mon 2026-10-05 09:00  add_note: added n1"}},
+			{`{"limit":1,"before":"c3"}`, tools.CodeOK, []string{"c2  Mon 2026-10-05 09:00  add_note: added n2",
+				"Older changes: call list_changes with before=c2."}},
+			{`{"before":"c1"}`, tools.CodeOK, []string{"No changes yet."}},
+			{`{"limit":3}`, tools.CodeOK, []string{
+				"c3  Mon 2026-10-05 09:00  add_note: added n3",
+				"c2  Mon 2026-10-05 09:00  add_note: added n2",
+				"c1  Mon 2026-10-05 09:00  add_note: added n1",
 			}},
 			{`{"limit":0}`, tools.CodeInvalid, []string{"“limit” must be a whole number from 1 to 200, not “0”."}},
+			{`{"before":"31"}`, tools.CodeInvalid, []string{"“before” must be a change id such as “c31” (the “more_before” of the last page), not “31”."}},
 		}
 		for _, tc := range cases {
 			res, _ := e.call(t, e.alice, "list_changes", tc.raw)

@@ -12,5 +12,6 @@ var (
 	}, Required: []string{"change", "undid"}}.Output()
 	listOutput = tools.Schema{Properties: []tools.Property{
 		tools.NestedList[changeData]("changes", "The changes, newest first."),
+		tools.Str("more_before", "The “before” of the next page, if any."),
 	}, Required: []string{"changes"}}.Output()
 )

@@ -28,7 +28,9 @@ func TestBadArguments(t *testing.T) {
 			{"list_changes", `{"limit":0}`, "“limit” must be a whole number from 1 to 200"},
 			{"list_changes", `{"limit":201}`, "“limit” must be a whole number from 1 to 200"},
 			{"list_changes", `{"limit":"many"}`, "“limit” must be a whole number from 1 to 200"},
-			{"list_changes", `{"since":"2026-10-01"}`, "“since” is not one of this tool's arguments, which are: limit."},
+			{"list_changes", `{"before":"c0"}`, "“before” must be a change id such as “c31”"},
+			{"list_changes", `{"before":"yesterday"}`, "“before” must be a change id such as “c31”"},
+			{"list_changes", `{"since":"2026-10-01"}`, "“since” is not one of this tool's arguments, which are: limit, before."},
 		}
 		var sentences strings.Builder
 		for _, c := range cases {

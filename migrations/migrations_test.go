@@ -587,10 +587,13 @@ func TestUIDBytewise(t *testing.T) {
 }
 
 // TestMadeUIDsMoved: 00039 moves a stored UID of the form a task made
-// without one is written with ("t12@assistant") to the form the import
-// keeps such an item under: a task's by the SHA-256 of its title (the
-// same in both engines, and as computed here), an event's fixed; live and
-// deleted rows alike, and nothing else.
+// without one is written with ("t12@assistant") where the owner has that
+// task 12, to the form the import keeps such an item under: a task's by
+// the SHA-256 of its title (the same in both engines, and as computed
+// here), an event's fixed; live and deleted rows alike, and nothing else
+// (a task that is task 12 itself keeps t12@assistant). A client's object
+// named as the server names another item moves aside, and the UIDs CalDAV
+// keeps follow their items.
 func TestMadeUIDsMoved(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
@@ -611,13 +614,23 @@ func TestMadeUIDsMoved(t *testing.T) {
 			exec(t, db, `INSERT INTO tasks (id, owner_id, title, title_norm, created_at, updated_at, uid, deleted_at) VALUES
 				(1, 1, 'Own one', 'own one', 0, '1970-01-01T00:00:00Z', NULL, NULL),
 				(2, 1, 'Foreign 1', 'foreign 1', 0, '1970-01-01T00:00:00Z', 't1@assistant', NULL),
-				(3, 1, 'Gone é', 'gone é', 0, '1970-01-01T00:00:00Z', 't3@assistant', '1970-01-01T00:00:00Z'),
+				(3, 1, 'Itself', 'itself', 0, '1970-01-01T00:00:00Z', 't3@assistant', NULL),
 				(4, 1, 'Leading zero', 'leading zero', 0, '1970-01-01T00:00:00Z', 't01@assistant', NULL),
 				(5, 1, 'Other', 'other', 0, '1970-01-01T00:00:00Z', 'x-t1@assistant', NULL),
-				(6, 1, 'Letters', 'letters', 0, '1970-01-01T00:00:00Z', 't1x@assistant', NULL)`)
+				(6, 1, 'Letters', 'letters', 0, '1970-01-01T00:00:00Z', 't1x@assistant', NULL),
+				(7, 1, 'No such task', 'no such task', 0, '1970-01-01T00:00:00Z', 't9@assistant', NULL),
+				(8, 1, 'Gone é', 'gone é', 0, '1970-01-01T00:00:00Z', 't1@assistant', '1970-01-01T00:00:00Z')`)
 			exec(t, db, `INSERT INTO events (id, owner_id, uid, title, start_local, end_local, tzid, start_at, end_at, first_at, created_at)
 				VALUES (1, 1, 't1@assistant', 'Standup', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0),
-				(2, 1, 'u2', 'Other', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`)
+				(2, 1, 't7@assistant', 'Not a made one', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0),
+				(3, 1, 'u2', 'Other', '2026-10-05T09:00', '2026-10-05T09:15', 'Europe/Paris', 1791183600, 1791184500, 1791183600, 0)`)
+			exec(t, db, `INSERT INTO dav_objects (owner_id, collection, name, uid, item_id) VALUES
+				(1, 'tasks', 't9.ics', 'x-t1@assistant', 5),
+				(1, 'tasks', 't5x.ics', 't1x@assistant', 6),
+				(1, 'tasks', 't4.ics', 't01@assistant', 4),
+				(1, 'tasks', 'phone.ics', 't1@assistant', 2),
+				(1, 'events', 'e7.ics', 'u2', 3),
+				(1, 'events', 'cal.ics', 't1@assistant', 1)`)
 			if _, err := p.Up(ctx); err != nil {
 				t.Fatal(err)
 			}
@@ -625,22 +638,23 @@ func TestMadeUIDsMoved(t *testing.T) {
 				sum := sha256.Sum256([]byte(title))
 				return hex.EncodeToString(sum[:4])
 			}
-			rows, err := db.QueryContext(ctx, `SELECT coalesce(uid, '') FROM tasks ORDER BY id`)
-			if err != nil {
-				t.Fatal(err)
+			check := func(q string, want ...string) {
+				t.Helper()
+				rows, err := db.QueryContext(ctx, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := scanStrings(t, rows); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s:\n got %q\nwant %q", q, got, want)
+				}
 			}
-			want := []string{"", "t1." + hash("Foreign 1") + ".imported@assistant", "t3." + hash("Gone é") + ".imported@assistant",
-				"t01@assistant", "x-t1@assistant", "t1x@assistant"}
-			if got := scanStrings(t, rows); !reflect.DeepEqual(got, want) {
-				t.Errorf("task UIDs %q, want %q", got, want)
-			}
-			rows, err = db.QueryContext(ctx, `SELECT uid FROM events ORDER BY id`)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := scanStrings(t, rows); !reflect.DeepEqual(got, []string{"t1.imported@assistant", "u2"}) {
-				t.Errorf("event UIDs %q", got)
-			}
+			check(`SELECT coalesce(uid, '') FROM tasks ORDER BY id`, "", "t1."+hash("Foreign 1")+".imported@assistant", "t3@assistant",
+				"t01@assistant", "x-t1@assistant", "t1x@assistant", "t9@assistant", "t1."+hash("Gone é")+".imported@assistant")
+			check(`SELECT uid FROM events ORDER BY id`, "t1.imported@assistant", "t7@assistant", "u2")
+			check(`SELECT collection || ' ' || name || ' ' || uid FROM dav_objects ORDER BY collection, item_id`,
+				"events cal.ics t1.imported@assistant", "events e7-3.ics u2",
+				"tasks phone.ics t1."+hash("Foreign 1")+".imported@assistant", "tasks t4.ics t01@assistant",
+				"tasks t9-5.ics x-t1@assistant", "tasks t5x.ics t1x@assistant")
 		})
 	}
 }

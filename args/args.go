@@ -23,6 +23,8 @@
 package args
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -110,9 +112,8 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 			}
 			for i := range a.members {
 				if a.members[i].name == name {
-					if before := a.members[i].v; twice == nil && (before.kind != v.kind || before.str() != v.str()) {
-						twice = &Error{Name: name, Sentence: "“" + name + "” is given twice, as " + quote(before.text) +
-							" and as " + quote(v.text) + "; give it once, with the value you mean."}
+					if twice == nil {
+						twice = givenTwice(name, a.members[i].v, v)
 					}
 					return
 				}
@@ -145,6 +146,60 @@ func New(raw []byte, accepted, required []string) (*Args, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// givenTwice is the failure of name given as before and then as v, or nil
+// when the two are one value: the same text (once decoded), or the same
+// JSON but for the white space between its tokens.
+func givenTwice(name string, before, v value) *Error {
+	if before.kind == v.kind && (before.str() == v.str() || compactJSON(before.text) == compactJSON(v.text)) {
+		return nil
+	}
+	shown := func(v value) string {
+		if v.kind == kindString && before.kind != v.kind {
+			return quote(`"` + v.text + `"`) // 1 and "1" told apart
+		}
+		return quote(v.text)
+	}
+	return &Error{Name: name, Sentence: "“" + name + "” is given twice, as " + shown(before) +
+		" and as " + shown(v) + "; give it once, with the value you mean."}
+}
+
+// compactJSON is the JSON text s without the white space between tokens
+// (s itself when it is no JSON).
+func compactJSON(s string) string {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(s)) != nil {
+		return s
+	}
+	return b.String()
+}
+
+// CheckNames returns the *Error New gives when the arguments raw, a JSON
+// object, give a name twice with two values; nil otherwise, and nil for
+// raw that is not a JSON object. It is for a front that decodes arguments
+// with encoding/json, which keeps the last value.
+func CheckNames(raw []byte) error {
+	r := reader{s: string(raw)}
+	r.space()
+	if r.i == len(r.s) || r.s[r.i] != '{' {
+		return nil
+	}
+	r.depth = 1
+	seen := map[string]value{}
+	var found *Error
+	r.object(func(name string, v value, _ bool) {
+		if before, ok := seen[name]; ok && found == nil {
+			found = givenTwice(name, before, v)
+		}
+		if _, ok := seen[name]; !ok {
+			seen[name] = v
+		}
+	})
+	if found == nil {
+		return nil
+	}
+	return found
 }
 
 // CheckText returns the *Error New gives when the arguments raw, a JSON

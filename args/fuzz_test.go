@@ -212,7 +212,7 @@ func FuzzNew(f *testing.F) {
 			}
 			return
 		}
-		if name, ok := givenTwice(raw); werr == nil && ok {
+		if name, ok := twiceByJSON(raw); werr == nil && ok {
 			// encoding/json keeps the last value; New refuses the two.
 			if e, ok := err.(*Error); !ok || e.Name != name || !strings.Contains(e.Sentence, "is given twice") {
 				t.Fatalf("New(%q) = %v, want %q refused as given twice", raw, err, name)
@@ -282,11 +282,11 @@ func validUnicode(raw []byte) bool {
 	return true
 }
 
-// givenTwice reports the first name of the JSON object raw given a second
+// twiceByJSON reports the first name of the JSON object raw given a second
 // time with another value (another string, or other JSON text), read with
-// encoding/json's tokens; ok is false when there is none or raw is no
-// object.
-func givenTwice(raw []byte) (string, bool) {
+// encoding/json's tokens (JSON alike but for white space is one value);
+// ok is false when there is none or raw is no object.
+func twiceByJSON(raw []byte) (string, bool) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
 		return "", false
@@ -314,7 +314,8 @@ func givenTwice(raw []byte) (string, bool) {
 			}
 			continue
 		}
-		if !bytes.Equal(before, v) {
+		var cb, cv bytes.Buffer
+		if json.Compact(&cb, before) != nil || json.Compact(&cv, v) != nil || !bytes.Equal(cb.Bytes(), cv.Bytes()) {
 			return name, true
 		}
 	}

@@ -311,3 +311,29 @@ func TestZoneOnlyInvisibleIsBlank(t *testing.T) {
 		}
 	}
 }
+
+// TestGivenTwice: a name given twice is refused naming both values unless
+// they are one value (the same text, or JSON alike but for white space);
+// CheckNames says the same for a front that decodes with encoding/json.
+func TestGivenTwice(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`{"a":"x","a":"y"}`, "“a” is given twice, as “x” and as “y”; give it once, with the value you mean."},
+		{`{"a":1,"a":"1"}`, "“a” is given twice, as “1” and as “\"1\"”; give it once, with the value you mean."},
+		{`{"a":1,"a":1.0}`, "“a” is given twice, as “1” and as “1.0”; give it once, with the value you mean."},
+		{`{"a":["x","y"],"a":["y","x"]}`, "“a” is given twice"},
+		{`{"a":["x","y"],"a":[ "x" , "y" ]}`, ""},
+		{`{"a":"x","a":"\u0078"}`, ""},
+		{`{"a":{"b":1},"a":{ "b": 1 }}`, ""},
+	} {
+		_, err := New([]byte(c.raw), []string{"a"}, nil)
+		checked := CheckNames([]byte(c.raw))
+		for _, got := range []error{err, checked} {
+			switch {
+			case c.want == "" && got != nil:
+				t.Errorf("%s: %v, want it taken", c.raw, got)
+			case c.want != "" && (got == nil || !strings.Contains(got.Error(), c.want)):
+				t.Errorf("%s: %v, want %q", c.raw, got, c.want)
+			}
+		}
+	}
+}

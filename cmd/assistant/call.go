@@ -150,6 +150,9 @@ func callArgs(t tools.Tool, object []byte, pairs []string) (json.RawMessage, err
 	if err := args.CheckText(object); err != nil {
 		return nil, err // encoding/json would keep U+FFFD
 	}
+	if err := args.CheckNames(object); err != nil {
+		return nil, err // and the last of a name given twice
+	}
 	if len(bytes.TrimSpace(object)) > 0 {
 		dec := json.NewDecoder(bytes.NewReader(object))
 		dec.UseNumber()

@@ -60,6 +60,7 @@ func TestCallTyping(t *testing.T) {
 		{"value with =", "", []string{"title=a=b"}, `{"title":"a=b"}`},
 		{"--args object", `{"title":"x","priority":"3"}`, nil, `{"priority":"3","title":"x"}`},
 		{"pairs replace --args", `{"title":"x","tags":["z"]}`, []string{"title=y", "tags=a"}, `{"tags":["a"],"title":"y"}`},
+		{"--args with a name twice alike", `{"title":"x","title":"x"}`, nil, `{"title":"x"}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -83,6 +84,7 @@ func TestCallTyping(t *testing.T) {
 		{`[1]`, nil, "must be one JSON object"},
 		{`{"a":1} {}`, nil, "nothing after it"},
 		{`{`, nil, "cut off: the JSON object stops before its end"},
+		{`{"title":"a","title":"b"}`, nil, "“title” is given twice, as “a” and as “b”"},
 	}
 	for _, c := range bad {
 		if _, err := callArgs(tool, []byte(c.json), c.pairs); err == nil || !strings.Contains(err.Error(), c.want) {

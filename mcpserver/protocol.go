@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/assistant-dev/assistant/args"
 	"github.com/assistant-dev/assistant/tools"
 )
 
@@ -198,6 +199,11 @@ func checkCallParams(params json.RawMessage) string {
 	var name string
 	if raw, ok := p["name"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
 		return prefixParams + "tools/call needs “name”, the tool's name as a string."
+	}
+	if err := args.CheckNames(params); err != nil {
+		// encoding/json keeps the last: {"name":"add_task","name":"delete_task"}
+		// ran delete_task.
+		return prefixParams + "tools/call's " + err.Error()
 	}
 	if raw, ok := p["_meta"]; ok {
 		if c := bytes.TrimSpace(raw); len(c) > 0 && c[0] != '{' && string(c) != "null" {

@@ -584,3 +584,25 @@ func TestProtocolVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestCallParamsGivenTwice: a tools/call whose params give “name” (or
+// “arguments”) twice with two values is refused (-32602) naming both,
+// and nothing runs: encoding/json would run the last one. Given twice
+// alike, it runs.
+func TestCallParamsGivenTwice(t *testing.T) {
+	p := startRaw(t, testRegistry(nil), &lineTransport{max: 4096})
+	p.send(t, rawInit, rawInitialized)
+	if r := p.reply(t); r.Result == nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"whoami","name":"current_time","arguments":{}}}`)
+	if r := p.reply(t); r.Error == nil || r.Error.Code != -32602 || !strings.Contains(r.Error.Message, "“name” is given twice, as “whoami” and as “current_time”") {
+		t.Errorf("name twice: %+v", r)
+	}
+	p.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"whoami","name":"whoami","arguments":{}}}`)
+	if r := p.reply(t); r.Result == nil || !strings.Contains(string(r.Result), "You are Grace.") {
+		t.Errorf("name twice alike: %+v", r)
+	}
+	p.in.Close()
+	<-p.done
+}

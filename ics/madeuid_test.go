@@ -43,6 +43,25 @@ func exportUIDs(t *testing.T, st *store.Store, p store.Person) ([]byte, []string
 	return out.Bytes(), uids
 }
 
+// taskTitles lists the titles of p's tasks in st, deleted ones too, by id.
+func taskTitles(t *testing.T, st *store.Store, p store.Person) []string {
+	t.Helper()
+	rows, err := st.DB().QueryContext(context.Background(), `SELECT title FROM tasks WHERE owner_id = ? ORDER BY id`, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var titles []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		titles = append(titles, s)
+	}
+	return titles
+}
+
 // TestMadeUIDsStayUnique: a task the tools made is exported as
 // "t<ID>@assistant"; another database's export names its own tasks so.
 // Imported, such a task is kept under "t<ID>.<hash of its title>.imported@assistant"
@@ -171,18 +190,7 @@ func TestImportTasksOfOneUID(t *testing.T) {
 		if len(uids) != 4 {
 			t.Errorf("the export: %v, want 4 UIDs", uids)
 		}
-		var titles []string
-		rows, err := st.DB().QueryContext(ctx, `SELECT title FROM tasks WHERE owner_id = ? ORDER BY id`, ann.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			rows.Scan(&s)
-			titles = append(titles, s)
-		}
-		rows.Close()
-		if strings.Join(titles, "|") != "first|Buy milk|Buy milk|Seven" {
+		if titles := taskTitles(t, st, ann); strings.Join(titles, "|") != "first|Buy milk|Buy milk|Seven" {
 			t.Errorf("tasks: %q", titles)
 		}
 	})

@@ -163,18 +163,7 @@ func TestImportOtherDatabaseMadeTasks(t *testing.T) {
 		if rep.Tasks != (Counts{Created: 1}) {
 			t.Errorf("import of another database's export: %+v, want 1 created", rep.Tasks)
 		}
-		var titles []string
-		rows, err := dst.DB().QueryContext(ctx, `SELECT title FROM tasks WHERE owner_id = ? ORDER BY id`, bob.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
-			var s string
-			rows.Scan(&s)
-			titles = append(titles, s)
-		}
-		rows.Close()
-		if strings.Join(titles, "|") != "local first|one from elsewhere" {
+		if titles := taskTitles(t, dst, bob); strings.Join(titles, "|") != "local first|one from elsewhere" {
 			t.Errorf("bob's tasks: %q, want the local one kept and the other added", titles)
 		}
 	})

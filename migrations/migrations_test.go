@@ -113,15 +113,7 @@ func TestDownUp(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
-			var p *goose.Provider
-			var db *sql.DB
-			if engine == "sqlite" {
-				db = sqliteDB(t)
-				p = provider(t, goose.DialectSQLite3, db, migrations.SQLite)
-			} else {
-				db = postgresDB(t)
-				p = provider(t, goose.DialectPostgres, db, migrations.Postgres)
-			}
+			db, p := engineDB(t, engine)
 			if _, err := p.Up(ctx); err != nil {
 				t.Fatalf("up: %v", err)
 			}
@@ -274,6 +266,18 @@ func TestPostgresTriggers(t *testing.T) {
 	if events != 0 {
 		t.Errorf("%d events outlived their owner", events)
 	}
+}
+
+// engineDB makes an empty database of engine ("sqlite" or "postgres")
+// and the provider of its history.
+func engineDB(t *testing.T, engine string) (*sql.DB, *goose.Provider) {
+	t.Helper()
+	if engine == "sqlite" {
+		db := sqliteDB(t)
+		return db, provider(t, goose.DialectSQLite3, db, migrations.SQLite)
+	}
+	db := postgresDB(t)
+	return db, provider(t, goose.DialectPostgres, db, migrations.Postgres)
 }
 
 func provider(t *testing.T, d goose.Dialect, db *sql.DB, fsys fs.FS) *goose.Provider {
@@ -598,15 +602,7 @@ func TestMadeUIDsMoved(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
-			var db *sql.DB
-			var p *goose.Provider
-			if engine == "sqlite" {
-				db = sqliteDB(t)
-				p = provider(t, goose.DialectSQLite3, db, migrations.SQLite)
-			} else {
-				db = postgresDB(t)
-				p = provider(t, goose.DialectPostgres, db, migrations.Postgres)
-			}
+			db, p := engineDB(t, engine)
 			if _, err := p.UpTo(ctx, 38); err != nil {
 				t.Fatal(err)
 			}

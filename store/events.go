@@ -725,6 +725,12 @@ func (tx *Tx) LiveEvents() ([]EventSpan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanLiveSpans(rows)
+}
+
+// scanLiveSpans reads rows of eventColumns, first_at and last_at as
+// EventSpans of whole events, and closes rows.
+func scanLiveSpans(rows *sql.Rows) ([]EventSpan, error) {
 	defer rows.Close()
 	var out []EventSpan
 	for rows.Next() {
@@ -758,27 +764,14 @@ func (tx *Tx) LiveEventsOfUIDs(uids []string) ([]EventSpan, map[int64][]*calenda
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	var out []EventSpan
-	var ids []int64
-	for rows.Next() {
-		var first int64
-		var last sql.NullInt64
-		e, err := scanEvent(rows, &first, &last)
-		if err != nil {
-			return nil, nil, err
-		}
-		sp := EventSpan{Event: e, First: first, Last: math.MaxInt64}
-		if last.Valid {
-			sp.Last = last.Int64
-		}
-		out = append(out, sp)
-		ids = append(ids, e.ID)
-	}
-	if err := rows.Err(); err != nil || len(ids) == 0 {
+	out, err := scanLiveSpans(rows)
+	if err != nil || len(out) == 0 {
 		return out, ovs, err
 	}
-	rows.Close()
+	ids := make([]int64, len(out))
+	for i, sp := range out {
+		ids[i] = sp.Event.ID
+	}
 	inIDs, idsArg := tx.inList("event_id", ids)
 	orows, err := tx.query(`SELECT `+overrideColumns+` FROM event_overrides
 		WHERE owner_id = ? AND deleted_at IS NULL AND `+inIDs+` ORDER BY recurrence_id`, tx.owner, idsArg)

@@ -212,10 +212,13 @@ func newImportWriter(tx *store.Tx, rep *Report, dry bool, person tz.Zone, now ti
 }
 
 // lookup reads the owner's live events of the series of pes, with their
-// overrides, into w.live and w.ovs: an import reads what its file names,
-// not all the owner has (one event into 50,000 read them all: 0.44 s and
-// 72 MB). The decoder gives each UID one series, so no UID comes twice.
+// overrides, into w.live and w.ovs, in place of the last batch's: an
+// import reads what its file names, not all the owner has (one event into
+// 50,000 read them all: 0.44 s and 72 MB). The decoder gives each UID one
+// series, so no UID comes twice.
 func (w *importWriter) lookup(pes []plannedEvent) error {
+	clear(w.live)
+	clear(w.ovs)
 	uids := make([]string, len(pes))
 	for i := range pes {
 		uids[i] = pes[i].src.UID

@@ -390,34 +390,31 @@ func (res *resource) uid() string {
 // but names none of the owner's tasks (403, valid-calendar-object-resource).
 func (s *server) uidFree(tx *store.Tx, p *who, t target, obj *ics.Object) error {
 	var id int64
-	if _, made := task.MadeID(obj.UID); made && t.collection == store.DAVEvents {
-		return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
-			msg: fmt.Sprintf("The UID “%s” has the form this server gives tasks without a UID of their own (t<number>@assistant); give the event a UID of its own, such as a UUID.", clip(obj.UID))}
-	}
+	var err error
 	if t.collection == store.DAVEvents {
-		e, err := tx.EventByUID(obj.UID)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
+		var e *calendar.Event
+		if e, err = tx.EventByUID(obj.UID); err == nil {
+			id = e.ID
 		}
-		if err != nil {
-			return err
-		}
-		id = e.ID
 	} else {
-		tk, err := tx.TaskByUID(obj.UID)
-		if _, made := task.MadeID(obj.UID); made && errors.Is(err, store.ErrNotFound) {
-			// The form of the UIDs this server gives its own tasks: held
-			// by a new resource, the task of that number would share it.
-			return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
-				msg: fmt.Sprintf("The UID “%s” has the form this server gives tasks without a UID of their own (t<number>@assistant); give the to-do a UID of its own, such as a UUID.", clip(obj.UID))}
+		var tk task.Task
+		if tk, err = tx.TaskByUID(obj.UID); err == nil {
+			id = tk.ID
 		}
-		if errors.Is(err, store.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		id = tk.ID
+	}
+	if _, made := task.MadeID(obj.UID); made && errors.Is(err, store.ErrNotFound) {
+		// The form of the UIDs this server gives its tasks without one:
+		// held by a new resource, the task of that number would share it
+		// (an event never is one).
+		return &httpError{code: http.StatusForbidden, precondition: "C:valid-calendar-object-resource",
+			msg: fmt.Sprintf("The UID “%s” has the form this server gives tasks without a UID of their own (t<number>@assistant); give the %s a UID of its own, such as a UUID.",
+				clip(obj.UID), strings.ToLower(kindName(t.collection)))}
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
 	}
 	names, err := tx.DAVObjectsOfItems(t.collection, []int64{id})
 	if err != nil {

@@ -43,6 +43,18 @@ func exportUIDs(t *testing.T, st *store.Store, p store.Person) ([]byte, []string
 	return out.Bytes(), uids
 }
 
+// addMadeTask adds a task of title for p as tasks were made before they
+// had UIDs of their own (exported as "t<ID>@assistant").
+func addMadeTask(t *testing.T, st *store.Store, p store.Person, title string) {
+	t.Helper()
+	if _, err := st.Write(context.Background(), p.ID, "add_task", func(tx *store.Tx) error {
+		_, err := tx.InsertTask(task.Task{Title: title, Priority: 4, Status: task.Open, CreatedAt: time.Now()})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // taskTitles lists the titles of p's tasks in st, deleted ones too, by id.
 func taskTitles(t *testing.T, st *store.Store, p store.Person) []string {
 	t.Helper()
@@ -71,15 +83,7 @@ func taskTitles(t *testing.T, st *store.Store, p store.Person) []string {
 func TestMadeUIDsStayUnique(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		ctx := context.Background()
-		add := func(st *store.Store, p store.Person, title string) {
-			t.Helper()
-			if _, err := st.Write(ctx, p.ID, "add_task", func(tx *store.Tx) error {
-				_, err := tx.InsertTask(task.Task{Title: title, Priority: 4, Status: task.Open, CreatedAt: time.Now()})
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		add := func(st *store.Store, p store.Person, title string) { addMadeTask(t, st, p, title) }
 		src, ann := openStore(t)
 		for _, title := range []string{"alpha", "beta", "gamma", "delta"} {
 			add(src, ann, title)
@@ -204,12 +208,7 @@ func TestMadeUIDEvents(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		ctx := context.Background()
 		st, ann := openStore(t)
-		if _, err := st.Write(ctx, ann.ID, "add_task", func(tx *store.Tx) error {
-			_, err := tx.InsertTask(task.Task{Title: "made here", Priority: 4, Status: task.Open, CreatedAt: time.Now()})
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
+		addMadeTask(t, st, ann, "made here")
 		file := "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//x//y//EN\r\n" +
 			"BEGIN:VEVENT\r\nUID:t1@assistant\r\nDTSTART:20261207T090000Z\r\nRRULE:FREQ=DAILY;COUNT=3\r\nSUMMARY:Standup\r\nEND:VEVENT\r\n" +
 			"BEGIN:VEVENT\r\nUID:t1@assistant\r\nRECURRENCE-ID:20261208T090000Z\r\nDTSTART:20261208T100000Z\r\nSUMMARY:Standup late\r\nEND:VEVENT\r\n" +

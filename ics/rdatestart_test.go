@@ -137,14 +137,7 @@ func TestReimportMadeTasksUnchanged(t *testing.T) {
 func TestImportOtherDatabaseMadeTasks(t *testing.T) {
 	storetest.Engines(t, func(t *testing.T) {
 		ctx := context.Background()
-		add := func(st *store.Store, p store.Person, title string) {
-			if _, err := st.Write(ctx, p.ID, "add_task", func(tx *store.Tx) error {
-				_, err := tx.InsertTask(task.Task{Title: title, Priority: 4, Status: task.Open, CreatedAt: time.Now()})
-				return err
-			}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		add := func(st *store.Store, p store.Person, title string) { addMadeTask(t, st, p, title) }
 		src, ann := openStore(t)
 		add(src, ann, "one from elsewhere")
 		var out bytes.Buffer

@@ -865,13 +865,19 @@ func (p *planned) apply(tx *store.Tx, rep *Report, opts ImportOptions, w *import
 func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
 	c := &rep.Tasks
 	uids := make([]string, 0, len(p.tasks))
+	var madeIDs []int64
 	for _, t := range p.tasks {
 		uids = append(uids, t.UID)
-		if _, made := task.MadeID(t.UID); made {
+		if id, made := task.MadeID(t.UID); made {
 			uids = append(uids, importedUID(t.UID, t.Title))
+			madeIDs = append(madeIDs, id)
 		}
 	}
 	have, err := tx.TasksOfUIDs(uids)
+	if err != nil {
+		return err
+	}
+	made, err := tx.MadeTasks(madeIDs)
 	if err != nil {
 		return err
 	}
@@ -892,12 +898,8 @@ func (p *planned) applyTasks(tx *store.Tx, rep *Report, dry bool) error {
 			continue
 		}
 		old, ok := have[t.UID]
-		if _, made := task.MadeID(t.UID); !ok && made {
-			own, err := tx.TaskByUID(t.UID)
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				return err
-			}
-			if err == nil && own.UID == "" && own.Title == t.Title {
+		if id, isMade := task.MadeID(t.UID); !ok && isMade {
+			if own, found := made[id]; found && own.Title == t.Title {
 				old, ok = own, true
 				t.UID = ""
 			} else {

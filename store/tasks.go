@@ -603,6 +603,21 @@ func (tx *Tx) TasksOfUIDs(uids []string) (map[string]task.Task, error) {
 	return out, err
 }
 
+// MadeTasks reads tx's owner's live tasks of ids that have no UID of
+// their own (written as [task.MadeUID]), by id, in one statement.
+func (tx *Tx) MadeTasks(ids []int64) (map[int64]task.Task, error) {
+	out := make(map[int64]task.Task, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	in, arg := tx.inList("id", ids)
+	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND uid IS NULL AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	for _, t := range ts {
+		out[t.ID] = t
+	}
+	return out, err
+}
+
 // TaskByUID reads the live task of tx's owner whose UID is uid, by the
 // index tasks_owner_uid. A task the tools made has no UID (NULL) and is
 // exported as "t<ID>@assistant" (package ics), so such a uid finds task

@@ -276,7 +276,7 @@ func sameFile(a, b string) bool {
 type copier struct {
 	ctx      context.Context
 	from, to *Store
-	src, dst *sql.Tx
+	src, dst sqlTx
 	conn     *sql.Conn // PostgreSQL: the connection dst runs on
 	person   int64
 	replaced bool
@@ -312,7 +312,7 @@ func (c *copier) begin() (end func(), err error) {
 }
 
 // knownTables refuses a source with a table Copy would leave behind.
-func knownTables(ctx context.Context, s *Store, q *sql.Tx) error {
+func knownTables(ctx context.Context, s *Store, q sqlTx) error {
 	lq := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
 	if s.engine == Postgres {
 		lq = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
@@ -389,7 +389,7 @@ func (c *copier) columns(table string) ([]string, error) {
 	return fc, nil
 }
 
-func tableColumns(ctx context.Context, s *Store, q *sql.Tx, table string) ([]string, error) {
+func tableColumns(ctx context.Context, s *Store, q sqlTx, table string) ([]string, error) {
 	cq := `SELECT name FROM pragma_table_info(?) ORDER BY cid`
 	if s.engine == Postgres {
 		cq = `SELECT column_name FROM information_schema.columns
@@ -750,7 +750,7 @@ func (c *copier) moveSequence(table string) error {
 
 // sum is the count and checksum of t's rows to copy in q, a transaction
 // of s, as copyRows computes them.
-func (c *copier) sum(q *sql.Tx, s *Store, t copyTable, cols []string) (TableCopy, error) {
+func (c *copier) sum(q sqlTx, s *Store, t copyTable, cols []string) (TableCopy, error) {
 	tc := TableCopy{Table: t.name}
 	where, wargs := c.where(t)
 	rows, err := q.QueryContext(c.ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+t.name+where+orderBy(s, t), wargs...)

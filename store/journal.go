@@ -43,9 +43,22 @@ func (s *Store) Read(ctx context.Context, owner int64, fn func(tx *Tx) error) er
 		opt.Isolation = sql.LevelRepeatableRead
 		begin = context.WithValue(ctx, lazyBeginKey{}, &lazyBegin{readOnly: true, check: pendingCheck(ctx, owner)})
 	}
-	sqlTx, err := s.db.BeginTx(begin, opt)
-	if err != nil {
-		return s.troubled(fmt.Errorf("cannot read the database: %w", err))
+	var sqlTx sqlTx
+	if h := s.takeHot(ctx); h != nil {
+		// A kept connection whose BEGIN failed is closed; the pool says
+		// whether the fault was the connection's or the database's.
+		if ct, err := s.beginHot(ctx, h, false); err == nil {
+			sqlTx = ct
+		} else if ctx.Err() != nil {
+			return s.troubled(fmt.Errorf("cannot read the database: %w", err))
+		}
+	}
+	if sqlTx == nil {
+		pooled, err := s.db.BeginTx(begin, opt)
+		if err != nil {
+			return s.troubled(fmt.Errorf("cannot read the database: %w", err))
+		}
+		sqlTx = pooled
 	}
 	defer sqlTx.Rollback()
 	tx := &Tx{s: s, ctx: ctx, tx: sqlTx, owner: owner, readOnly: true, now: s.now()}

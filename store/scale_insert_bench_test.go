@@ -1,6 +1,8 @@
 package store
 
 import (
+	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -25,7 +27,7 @@ var scaleSizes = []struct {
 // unless a task like it was added in the last item.DuplicateWindow, and
 // its journal row, in one transaction) against the same row added by one
 // bare prepared INSERT into the same table (same indexes, its own
-// transaction), on a database already holding N tasks. A third call adds
+// transaction, on SQLite the same connection), on a database already holding N tasks. A third call adds
 // it by the general path of a tool's write (Write, InsertTask, a summary),
 // reported as "write-ns" and "x-bare-write". The same row is every column
 // InsertTask writes, the derived ones too (the text the search index
@@ -137,14 +139,26 @@ func benchJournaledInsertOn(b *testing.B, f *fixture) {
 	like := task.Task{Title: "x", Priority: 4, Status: task.Open, CreatedAt: t0}
 	derived := derivedRow(like, zone)
 	remindFrom, remindUntil := TaskRemindBounds(like).Columns()
-	bare, err := f.s.DB().PrepareContext(f.ctx, `INSERT INTO tasks (owner_id, title, title_norm, notes, priority, tags,
+	const bareInsert = `INSERT INTO tasks (owner_id, title, title_norm, notes, priority, tags,
 		remind_before, remind_at, remind_once, status, created_at, updated_at,
 		list_day, list_at, list_zone, search_fold, tags_fold, remind_from, remind_until)
-		VALUES (?, ?, ?, '', 4, '[]', '[]', '[]', '[]', 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		b.Fatal(err)
+		VALUES (?, ?, ?, '', 4, '[]', '[]', '[]', '[]', 'open', ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	// The bare INSERT runs where the store's writes run: on SQLite the
+	// kept connection (hotConn), so both meet the same page cache, which
+	// SQLite drops on a connection when another one wrote.
+	bare := func(args ...any) (sql.Result, error) {
+		if h := f.s.takeHot(f.ctx); h != nil {
+			defer f.s.putHot()
+			if st := h.stmt(f.ctx, bareInsert); st != nil {
+				return st.ExecContext(f.ctx, args...)
+			}
+			return nil, errors.New("cannot prepare the bare INSERT on the kept connection")
+		}
+		if f.s.Engine() == SQLite {
+			return nil, errors.New("the kept connection is busy")
+		}
+		return f.s.DB().ExecContext(f.ctx, bareInsert, args...)
 	}
-	defer bare.Close()
 	i := 0
 	// add_task's own path (AddTask): the INSERT, which also looks for a
 	// task like it added in the last DuplicateWindow, and the journal.
@@ -173,7 +187,7 @@ func benchJournaledInsertOn(b *testing.B, f *fixture) {
 	}
 	addBare := func() {
 		title := fmt.Sprintf("Task number %d", i)
-		if _, err := bare.ExecContext(f.ctx, f.alice.ID, title, item.NormTitle(title), t0.Unix(), stamp(t0),
+		if _, err := bare(f.alice.ID, title, item.NormTitle(title), t0.Unix(), stamp(t0),
 			derived["list_day"], derived["list_at"], derived["list_zone"], item.FoldText(title)+searchSep,
 			derived["tags_fold"], remindFrom, remindUntil); err != nil {
 			b.Fatal(err)

@@ -80,6 +80,10 @@ type Store struct {
 	// SQLite. Waiters queue here instead of in SQLite's busy handler, which
 	// sleeps in growing steps and lets a tight writer win over and over.
 	writing chan struct{}
+	// hot is SQLite's kept connection (see hotConn), nil until first
+	// used; hotBusy is held by the transaction running on it.
+	hot     *hotConn
+	hotBusy chan struct{}
 
 	// readOnly: opened for reading only, because Options.ReadOnly asked
 	// (degraded is NoTrouble) or because the disk or the file could not
@@ -239,7 +243,7 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 		if err != nil {
 			return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 		}
-		s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1),
+		s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1), hotBusy: make(chan struct{}, 1),
 			readOnly: true, degraded: degraded}
 		if s.Now == nil {
 			s.Now = time.Now
@@ -305,7 +309,7 @@ func open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 	}
-	s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1)}
+	s := &Store{db: db, engine: SQLite, path: abs, Now: opts.Now, cols: map[string][]string{}, writing: make(chan struct{}, 1), hotBusy: make(chan struct{}, 1)}
 	if s.Now == nil {
 		s.Now = time.Now
 	}
@@ -389,6 +393,12 @@ func isBusy(err error) bool {
 // Close closes the database; a WAL checkpoint runs as the last connection
 // closes.
 func (s *Store) Close() error {
+	if s.hotBusy != nil {
+		// A transaction still running keeps the connection until it ends.
+		s.hotBusy <- struct{}{}
+		s.dropHot()
+		<-s.hotBusy
+	}
 	s.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 	err := s.db.Close()
 	if s.pool != nil {
@@ -426,21 +436,21 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
 // serializes all writes; owner 0 (a write of no one person, Purge) takes
 // no lock. On PostgreSQL nothing is sent yet: BEGIN and the lock go in one
 // round trip with the transaction's first statement (see pipeConn).
-func (s *Store) beginWrite(ctx context.Context, owner int64) (tx *sql.Tx, end func(), err error) {
+func (s *Store) beginWrite(ctx context.Context, owner int64) (tx sqlTx, end func(), err error) {
 	return s.beginWriteChecking(ctx, owner, pendingCheck(ctx, owner))
 }
 
 // beginWriteChecking is beginWrite whose PostgreSQL BEGIN makes check
 // (nil: none, the caller's statement making it itself).
-func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *PersonCheck) (tx *sql.Tx, end func(), err error) {
+func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *PersonCheck) (tx sqlTx, end func(), err error) {
 	if s.engine == Postgres {
 		lb := &lazyBegin{owner: owner, check: check}
-		tx, err = s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, lb),
+		pgTx, err := s.db.BeginTx(context.WithValue(ctx, lazyBeginKey{}, lb),
 			&sql.TxOptions{Isolation: sql.LevelReadCommitted})
 		if err != nil {
 			return nil, nil, err
 		}
-		return tx, func() { tx.Rollback() }, nil
+		return pgTx, func() { pgTx.Rollback() }, nil
 	}
 	select {
 	case s.writing <- struct{}{}:
@@ -448,12 +458,24 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 		return nil, nil, ctx.Err()
 	}
 	release := func() { <-s.writing }
-	tx, err = s.db.BeginTx(ctx, nil)
+	if h := s.takeHot(ctx); h != nil {
+		ct, err := s.beginHot(ctx, h, true)
+		if err == nil {
+			return ct, func() { ct.Rollback(); release() }, nil
+		}
+		if ctx.Err() != nil {
+			release()
+			return nil, nil, err
+		}
+		// The kept connection is closed (beginHot); the pool says
+		// whether the fault was the connection's or the database's.
+	}
+	pooled, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		release()
 		return nil, nil, err
 	}
-	return tx, func() { tx.Rollback(); release() }, nil
+	return pooled, func() { pooled.Rollback(); release() }, nil
 }
 
 // maxStmts bounds the statement cache; the texts come from code (table and

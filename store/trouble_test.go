@@ -23,11 +23,20 @@ func TestWriteOnAFullDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The pragma holds for one connection: set it on every one the pool
-	// keeps, and let it open no others.
+	// keeps, the one the Store keeps (hotConn) too, and let it open no
+	// others.
 	db.SetMaxIdleConns(4)
 	db.SetMaxOpenConns(4)
+	h := f.s.takeHot(f.ctx)
+	if h == nil {
+		t.Fatal("no kept connection")
+	}
+	if _, err := h.conn.ExecContext(f.ctx, `PRAGMA max_page_count = `+itoa(int64(pages))); err != nil {
+		t.Fatal(err)
+	}
+	f.s.putHot()
 	var conns []*sql.Conn
-	for range 4 {
+	for range 3 {
 		c, err := db.Conn(f.ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,7 @@ type querier interface {
 type Tx struct {
 	s        *Store
 	ctx      context.Context
-	tx       *sql.Tx
+	tx       sqlTx
 	owner    int64
 	readOnly bool
 	// imaged is set while InsertValues runs: its rows' images are made
@@ -115,8 +115,8 @@ func (tx *Tx) queryRow(query string, args ...any) *sql.Row {
 		cancel()
 		return tx.tx.QueryRowContext(ctx, query, args...)
 	}
-	if st := tx.s.stmt(tx.ctx, query); st != nil {
-		return tx.tx.StmtContext(tx.ctx, st).QueryRowContext(tx.ctx, args...)
+	if st := tx.prepared(tx.ctx, query); st != nil {
+		return st.QueryRowContext(tx.ctx, args...)
 	}
 	return tx.tx.QueryRowContext(tx.ctx, query, args...)
 }
@@ -135,8 +135,8 @@ func (tx *Tx) queryIn(ctx context.Context, q string, args ...any) (*sql.Rows, er
 	if err := tx.beforeLater(q); err != nil {
 		return nil, err
 	}
-	if st := tx.s.stmt(ctx, q); st != nil {
-		return tx.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	if st := tx.prepared(ctx, q); st != nil {
+		return st.QueryContext(ctx, args...)
 	}
 	return tx.tx.QueryContext(ctx, q, args...)
 }
@@ -146,10 +146,27 @@ func (tx *Tx) exec(q string, args ...any) (sql.Result, error) {
 	if err := tx.beforeLater(q); err != nil {
 		return nil, err
 	}
-	if st := tx.s.stmt(tx.ctx, q); st != nil {
-		return tx.tx.StmtContext(tx.ctx, st).ExecContext(tx.ctx, args...)
+	if st := tx.prepared(tx.ctx, q); st != nil {
+		return st.ExecContext(tx.ctx, args...)
 	}
 	return tx.tx.ExecContext(tx.ctx, q, args...)
+}
+
+// prepared is q's statement from a cache, ready to run in the
+// transaction, or nil (run q as text): on the kept connection its own
+// ([hotConn.stmt]), else the Store's ([Store.stmt]) made the
+// transaction's by database/sql, which reuses the one already prepared on
+// the transaction's connection.
+func (tx *Tx) prepared(ctx context.Context, q string) *sql.Stmt {
+	switch t := tx.tx.(type) {
+	case *connTx:
+		return t.stmt(ctx, q)
+	case *sql.Tx:
+		if st := tx.s.stmt(ctx, q); st != nil {
+			return t.StmtContext(ctx, st)
+		}
+	}
+	return nil
 }
 
 func (tx *Tx) writable(op string) error {

@@ -853,6 +853,7 @@ func (d *decoder) finish() {
 	}
 	kept := d.cal.Events[:0]
 	near := map[string]*nearDates{} // by master UID, for long lists
+	occurrence := map[string]int{}  // by UID and RECURRENCE-ID: its override's place in kept
 	for i, e := range d.cal.Events {
 		if e.UID == "" {
 			continue
@@ -885,10 +886,29 @@ func (d *decoder) finish() {
 				}
 			}
 		}
+		if e.RecurrenceID != nil {
+			key := e.UID + "\x00" + e.RecurrenceID.String()
+			if j, ok := occurrence[key]; ok {
+				// RFC 5545 §3.8.7.4: the higher SEQUENCE is the later
+				// revision of the occurrence.
+				drop := e
+				if e.Sequence > kept[j].Sequence {
+					drop, kept[j] = kept[j], e
+				}
+				d.cal.Skipped = append(d.cal.Skipped, Skipped{Line: drop.Line, Component: "VEVENT", UID: drop.UID,
+					Reason: secondOverride})
+				continue
+			}
+			occurrence[key] = len(kept)
+		}
 		kept = append(kept, e)
 	}
 	d.cal.Events = kept
 }
+
+// secondOverride is the report of a VEVENT that changes an occurrence
+// another VEVENT of the file changes too.
+const secondOverride = "a second VEVENT for the same occurrence (same UID and RECURRENCE-ID); the one with the higher SEQUENCE, or else the first, is kept"
 
 // matchesOccurrence reports whether the series of master has an occurrence
 // whose original start is r.

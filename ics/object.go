@@ -209,6 +209,20 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 	}
 
 	cal := DecodeBytes(data, DecodeOptions{Zone: person, Now: now})
+	for _, sk := range cal.Skipped {
+		// An import keeps one of the two; a client sends the object
+		// again.
+		if sk.Reason != secondOverride {
+			continue
+		}
+		rid := ""
+		for _, c := range comps {
+			if p := c.Props.Get("RECURRENCE-ID"); c.line == sk.Line && p != nil {
+				rid = strings.TrimSpace(p.Value)
+			}
+		}
+		return nil, objectErr(ValidCalendarObjectResource, "Two VEVENTs change the same occurrence (RECURRENCE-ID %s) of “%s”; send one.", args.Clip(rid), args.Clip(uid))
+	}
 	plan := planRows(cal, person, now)
 	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped()...), Repaired: cal.Repaired}
 	if kind == ical.CompToDo {

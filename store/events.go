@@ -759,8 +759,8 @@ func (tx *Tx) LiveEventsOfUIDs(uids []string) ([]EventSpan, map[int64][]*calenda
 	if len(uids) == 0 {
 		return nil, ovs, nil
 	}
-	in, arg := tx.textList("uid", uids)
-	rows, err := tx.query(`SELECT `+eventColumns+`, first_at, last_at FROM events WHERE owner_id = ? AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	q, args := tx.ofKeys(eventColumns+`, first_at, last_at`, eventsByUID, uids)
+	rows, err := tx.query(q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -772,9 +772,8 @@ func (tx *Tx) LiveEventsOfUIDs(uids []string) ([]EventSpan, map[int64][]*calenda
 	for i, sp := range out {
 		ids[i] = sp.Event.ID
 	}
-	inIDs, idsArg := tx.inList("event_id", ids)
-	orows, err := tx.query(`SELECT `+overrideColumns+` FROM event_overrides
-		WHERE owner_id = ? AND deleted_at IS NULL AND `+inIDs+` ORDER BY recurrence_id`, tx.owner, idsArg)
+	q, args = tx.ofKeys(overrideColumns, overridesByEvent, ids)
+	orows, err := tx.query(q+` ORDER BY recurrence_id`, args...)
 	if err != nil {
 		return nil, nil, err
 	}

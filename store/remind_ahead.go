@@ -121,16 +121,6 @@ func (tx *Tx) inList(col string, ids []int64) (string, any) {
 	return col + ` IN (SELECT value FROM json_each(?))`, string(b)
 }
 
-// textList is the SQL condition "col is one of vals" and its argument,
-// as inList for text.
-func (tx *Tx) textList(col string, vals []string) (string, any) {
-	if tx.s.engine == Postgres {
-		return col + ` = ANY(CAST(? AS text[]))`, vals
-	}
-	b, _ := json.Marshal(vals)
-	return col + ` IN (SELECT value FROM json_each(?))`, string(b)
-}
-
 // ReadStatesAhead reads the row of remind_state and the latest change of
 // each of owners (people of tx, a WriteMany) in one statement; each
 // person's next [Tx.ReminderState] and [Tx.LatestChange] answer from it.

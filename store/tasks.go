@@ -595,8 +595,8 @@ func (tx *Tx) TasksOfUIDs(uids []string) (map[string]task.Task, error) {
 	if len(uids) == 0 {
 		return out, nil
 	}
-	in, arg := tx.textList("uid", uids)
-	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	q, args := tx.ofKeys(strings.Join(taskColumns, ", "), tasksByUID, uids)
+	ts, err := tx.tasks(q, args...)
 	for _, t := range ts {
 		out[t.UID] = t
 	}
@@ -610,8 +610,8 @@ func (tx *Tx) MadeTasks(ids []int64) (map[int64]task.Task, error) {
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in, arg := tx.inList("id", ids)
-	ts, err := tx.tasks(taskSelect+` WHERE owner_id = ? AND uid IS NULL AND deleted_at IS NULL AND `+in, tx.owner, arg)
+	q, args := tx.ofKeys(strings.Join(taskColumns, ", "), madeTasksByID, ids)
+	ts, err := tx.tasks(q, args...)
 	for _, t := range ts {
 		out[t.ID] = t
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"errors"
 )
 
 // sqlTx is what a transaction of the store runs its statements on: a
@@ -97,6 +98,24 @@ func (h *hotConn) stmt(ctx context.Context, q string) *sql.Stmt {
 	return st
 }
 
+// errReadOnlyConn is beginHot's refusal of a write on a kept connection
+// SQLite opened for reading only; the write goes to the pool.
+var errReadOnlyConn = errors.New("store: the kept connection is open for reading only")
+
+// readOnly reports whether SQLite opened the connection for reading only
+// (sqlite3_db_readonly), as it does when the file cannot be written at
+// the time.
+func (h *hotConn) readOnly() bool {
+	ro := false
+	h.conn.Raw(func(dc any) error {
+		if c, ok := dc.(interface{ IsReadOnly(string) (bool, error) }); ok {
+			ro, _ = c.IsReadOnly("main")
+		}
+		return nil
+	})
+	return ro
+}
+
 // run runs q, one of BEGIN, BEGIN IMMEDIATE, COMMIT and ROLLBACK,
 // prepared.
 func (h *hotConn) run(ctx context.Context, q string) error {
@@ -122,6 +141,14 @@ func (s *Store) beginHot(ctx context.Context, h *hotConn, write bool) (*connTx, 
 		// Nothing ran: the connection is as it was.
 		s.putHot()
 		return nil, err
+	}
+	if write && h.readOnly() {
+		// Opened while the file or its folder could not be written,
+		// SQLite keeps it for reading, though the file may be writable
+		// now: a new connection finds out.
+		s.dropHot()
+		s.putHot()
+		return nil, errReadOnlyConn
 	}
 	if err := h.run(ctx, begin); err != nil {
 		s.dropHot()

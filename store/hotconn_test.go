@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"sync"
 	"testing"
@@ -160,5 +161,43 @@ func TestKeptConnectionShared(t *testing.T) {
 	}
 	if len(f.s.hotBusy) != 0 {
 		t.Error("the kept connection is still held")
+	}
+}
+
+// TestKeptConnectionOpenedReadOnly: a kept connection SQLite opened for
+// reading only (the file could not be written then) is closed at the next
+// write, which goes to the pool and is kept, and the write after it opens
+// a new kept connection that writes.
+func TestKeptConnectionOpenedReadOnly(t *testing.T) {
+	f := newFixture(t)
+	f.add(t, f.alice.ID, "first")
+	ro, err := sql.Open("sqlite", "file:"+f.s.Path()+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	conn, err := ro.Conn(f.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.s.takeHot(f.ctx) == nil {
+		t.Fatal("no kept connection")
+	}
+	f.s.dropHot()
+	f.s.hot = &hotConn{conn: conn, stmts: map[string]*sql.Stmt{}}
+	if !f.s.hot.readOnly() {
+		t.Fatal("the connection opened with mode=ro is not read-only")
+	}
+	f.s.putHot()
+	f.add(t, f.alice.ID, "second")
+	if f.s.hot != nil && f.s.hot.conn == conn {
+		t.Error("the read-only kept connection was kept")
+	}
+	f.add(t, f.alice.ID, "third")
+	if f.s.hot == nil || f.s.hot.readOnly() {
+		t.Error("no writable kept connection after the read-only one")
+	}
+	if n := f.count(t, `SELECT count(*) FROM notes WHERE deleted_at IS NULL`); n != 3 {
+		t.Errorf("%d notes, want 3", n)
 	}
 }

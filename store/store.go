@@ -458,7 +458,15 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 		return nil, nil, ctx.Err()
 	}
 	release := func() { <-s.writing }
-	if h := s.takeHot(ctx); h != nil {
+	// A kept connection whose BEGIN failed is closed (beginHot), and the
+	// pool says whether the fault was the connection's or the database's;
+	// one open for reading only is closed and another taken, which may be
+	// one the pool kept from the same time: a few rounds clear those.
+	for range 4 {
+		h := s.takeHot(ctx)
+		if h == nil {
+			break
+		}
 		ct, err := s.beginHot(ctx, h, true)
 		if err == nil {
 			return ct, func() { ct.Rollback(); release() }, nil
@@ -467,8 +475,9 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 			release()
 			return nil, nil, err
 		}
-		// The kept connection is closed (beginHot); the pool says
-		// whether the fault was the connection's or the database's.
+		if !errors.Is(err, errReadOnlyConn) {
+			break
+		}
 	}
 	pooled, err := s.db.BeginTx(ctx, nil)
 	if err != nil {

@@ -189,11 +189,12 @@ func CheckNames(raw []byte) error {
 	seen := map[string]value{}
 	var found *Error
 	r.object(func(name string, v value, _ bool) {
-		if before, ok := seen[name]; ok && found == nil {
-			found = givenTwice(name, before, v)
-		}
-		if _, ok := seen[name]; !ok {
+		before, ok := seen[name]
+		switch {
+		case !ok:
 			seen[name] = v
+		case found == nil:
+			found = givenTwice(name, before, v)
 		}
 	})
 	if found == nil {

@@ -221,7 +221,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 				rid = strings.TrimSpace(p.Value)
 			}
 		}
-		return nil, objectErr(ValidCalendarObjectResource, "Two VEVENTs change the same occurrence (RECURRENCE-ID %s) of “%s”; send one.", args.Clip(rid), args.Clip(uid))
+		return nil, refuseTwoOverrides(args.Clip(rid), uid)
 	}
 	plan := planRows(cal, person, now)
 	obj := &Object{Kind: kind, UID: uid, Skipped: append(cal.Skipped, plan.skipped()...), Repaired: cal.Repaired}
@@ -257,7 +257,7 @@ func ParseObject(data []byte, person tz.Zone, now time.Time) (*Object, error) {
 	seen := map[string]bool{}
 	for _, o := range pe.overrides {
 		if seen[o.Key] {
-			return nil, objectErr(ValidCalendarObjectResource, "Two VEVENTs change the same occurrence (RECURRENCE-ID %s) of “%s”; send one.", o.Key, args.Clip(uid))
+			return nil, refuseTwoOverrides(o.Key, uid)
 		}
 		seen[o.Key] = true
 	}
@@ -975,4 +975,10 @@ func (o *Object) Lost() []Skipped {
 		}
 	}
 	return out
+}
+
+// refuseTwoOverrides refuses an object with two VEVENTs changing the occurrence
+// rid of the series uid.
+func refuseTwoOverrides(rid, uid string) error {
+	return objectErr(ValidCalendarObjectResource, "Two VEVENTs change the same occurrence (RECURRENCE-ID %s) of “%s”; send one.", rid, args.Clip(uid))
 }

@@ -39,18 +39,16 @@ var (
 // by UID went to the owner's range once the table had grown (126
 // events/s). On SQLite an IN over json_each probes the index as it is.
 func (tx *Tx) ofKeys(cols string, r keyRead, keys any) (string, []any) {
-	table, where, col := r.table, r.where, r.col
-	whereArgs := []any{tx.owner}
 	if tx.s.engine == Postgres {
 		typ := "text[]"
 		if _, ok := keys.([]int64); ok {
 			typ = "bigint[]"
 		}
-		q := `SELECT x.* FROM unnest(CAST(? AS ` + typ + `)) AS k(v) CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + table +
-			` WHERE ` + where + ` AND ` + col + ` = k.v OFFSET 0) AS x`
-		return q, append([]any{keys}, whereArgs...)
+		q := `SELECT x.* FROM unnest(CAST(? AS ` + typ + `)) AS k(v) CROSS JOIN LATERAL (SELECT ` + cols + ` FROM ` + r.table +
+			` WHERE ` + r.where + ` AND ` + r.col + ` = k.v OFFSET 0) AS x`
+		return q, []any{keys, tx.owner}
 	}
 	b, _ := json.Marshal(keys)
-	q := `SELECT ` + cols + ` FROM ` + table + ` WHERE ` + where + ` AND ` + col + ` IN (SELECT value FROM json_each(?))`
-	return q, append(append([]any{}, whereArgs...), string(b))
+	q := `SELECT ` + cols + ` FROM ` + r.table + ` WHERE ` + r.where + ` AND ` + r.col + ` IN (SELECT value FROM json_each(?))`
+	return q, []any{tx.owner, string(b)}
 }

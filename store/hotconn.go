@@ -64,9 +64,9 @@ func (s *Store) takeHot(ctx context.Context) *hotConn {
 func (s *Store) putHot() { <-s.hotBusy }
 
 // dropHot closes the kept connection and its statements, for the next
-// takeHot to open another (Store.Close too); its holder calls it when a BEGIN, COMMIT or
+// takeHot to open another; its holder calls it when a BEGIN, COMMIT or
 // ROLLBACK failed, as a connection left inside a transaction would refuse
-// every BEGIN after it.
+// every BEGIN after it, and Store.Close does.
 func (s *Store) dropHot() {
 	if s.hot == nil {
 		return

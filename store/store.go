@@ -461,8 +461,9 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 	// A kept connection whose BEGIN failed is closed (beginHot), and the
 	// pool says whether the fault was the connection's or the database's;
 	// one open for reading only is closed and another taken, which may be
-	// one the pool kept from the same time: a few rounds clear those.
-	for range 4 {
+	// one the pool kept from the same time: a few rounds clear those. A
+	// store opened for reading only has no other kind: the pool refuses.
+	for i := 0; i < 4 && !s.readOnly; i++ {
 		h := s.takeHot(ctx)
 		if h == nil {
 			break

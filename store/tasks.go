@@ -591,29 +591,25 @@ func (tx *Tx) TasksByUID() (map[string]task.Task, error) {
 // UID, in one statement: what an import of a file holding those UIDs needs,
 // whatever else the owner has.
 func (tx *Tx) TasksOfUIDs(uids []string) (map[string]task.Task, error) {
-	out := make(map[string]task.Task, len(uids))
-	if len(uids) == 0 {
-		return out, nil
-	}
-	q, args := tx.ofKeys(strings.Join(taskColumns, ", "), tasksByUID, uids)
-	ts, err := tx.tasks(q, args...)
-	for _, t := range ts {
-		out[t.UID] = t
-	}
-	return out, err
+	return tasksOfKeys(tx, tasksByUID, uids, func(t task.Task) string { return t.UID })
 }
 
 // MadeTasks reads tx's owner's live tasks of ids that have no UID of
 // their own (written as [task.MadeUID]), by id, in one statement.
 func (tx *Tx) MadeTasks(ids []int64) (map[int64]task.Task, error) {
-	out := make(map[int64]task.Task, len(ids))
-	if len(ids) == 0 {
+	return tasksOfKeys(tx, madeTasksByID, ids, func(t task.Task) int64 { return t.ID })
+}
+
+// tasksOfKeys reads the tasks r finds for keys ([Tx.ofKeys]), by key.
+func tasksOfKeys[K comparable](tx *Tx, r keyRead, keys []K, key func(task.Task) K) (map[K]task.Task, error) {
+	out := make(map[K]task.Task, len(keys))
+	if len(keys) == 0 {
 		return out, nil
 	}
-	q, args := tx.ofKeys(strings.Join(taskColumns, ", "), madeTasksByID, ids)
+	q, args := tx.ofKeys(strings.Join(taskColumns, ", "), r, keys)
 	ts, err := tx.tasks(q, args...)
 	for _, t := range ts {
-		out[t.ID] = t
+		out[key(t)] = t
 	}
 	return out, err
 }

@@ -346,6 +346,9 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case store.TroubleOf(err) == store.Unavailable:
 		w.Header().Set("Retry-After", "5")
 		plain(w, http.StatusServiceUnavailable, "The database could not be reached, so nothing was done; try again in a moment.")
+	case store.TroubleOf(err) == store.Busy:
+		w.Header().Set("Retry-After", "5")
+		plain(w, http.StatusServiceUnavailable, "Another program was writing to the database for longer than this request could wait, so nothing was done; try again in a moment.")
 	default:
 		s.log.Error("a CalDAV request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		msg := "The server failed on this request and changed nothing; its log says why."

@@ -252,6 +252,9 @@ func (s *Store) addTaskPostgres(ctx context.Context, owner int64, tool, zone str
 	}
 	// The transaction ends at the batch's end: a connection lost
 	// meanwhile may have lost its answer, not the commit itself.
+	if ctx.Err() != nil {
+		err = s.lockWaited(owner, err)
+	}
 	return 0, "", false, true, fmt.Errorf("cannot save the change: %w", s.commitFailed(err))
 }
 

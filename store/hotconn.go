@@ -131,7 +131,9 @@ func (h *hotConn) run(ctx context.Context, q string) error {
 // caller took (takeHot): with BEGIN IMMEDIATE for a write, which takes
 // SQLite's write lock at once (as the pool's _txlock=immediate does), or
 // BEGIN for a read. The transaction's Commit or Rollback lets go of h. On
-// error h is closed and let go of.
+// error h is let go of, and closed unless the error was a wait for
+// another writer (SQLITE_BUSY, or the context's end during BEGIN
+// IMMEDIATE), which leaves it as it was.
 func (s *Store) beginHot(ctx context.Context, h *hotConn, write bool) (*connTx, error) {
 	begin := "BEGIN"
 	if write {
@@ -151,6 +153,12 @@ func (s *Store) beginHot(ctx context.Context, h *hotConn, write bool) (*connTx, 
 		return nil, errReadOnlyConn
 	}
 	if err := h.run(ctx, begin); err != nil {
+		if TroubleOf(err) == Busy || ctx.Err() != nil && write {
+			// Another writer held the lock until busy_timeout or the
+			// call's end: BEGIN changed nothing, the connection is sound.
+			s.putHot()
+			return nil, err
+		}
 		s.dropHot()
 		s.putHot()
 		return nil, err

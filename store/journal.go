@@ -94,6 +94,9 @@ func (s *Store) writeChecking(ctx context.Context, owner int64, tool string, che
 		}
 	}
 	if err := fn(tx); err != nil {
+		if ctx.Err() != nil {
+			return "", s.lockWaited(owner, err)
+		}
 		// An unknown owner shows up as a failed foreign key on insert or a
 		// row not found; checking it only now keeps a query off every write.
 		// A failed PersonCheck has already read the person's row.

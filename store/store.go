@@ -136,7 +136,7 @@ func DefaultPath() (string, error) {
 // when one upgrades a read lock.
 func dsn(path string) string {
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(FULL)")
 	q.Add("_pragma", "foreign_keys(ON)")
@@ -226,7 +226,7 @@ func openReadOnly(ctx context.Context, path string, opts *Options, degraded Trou
 		return nil, fmt.Errorf("cannot open the database file “%s”: %v", abs, err)
 	}
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Add("_pragma", "temp_store(MEMORY)")
 	q.Set("mode", "ro")
@@ -455,7 +455,7 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 	select {
 	case s.writing <- struct{}{}:
 	case <-ctx.Done():
-		return nil, nil, ctx.Err()
+		return nil, nil, s.waitedTooLong(ctx.Err())
 	}
 	release := func() { <-s.writing }
 	// A kept connection whose BEGIN failed is closed (beginHot), and the
@@ -468,21 +468,30 @@ func (s *Store) beginWriteChecking(ctx context.Context, owner int64, check *Pers
 		if h == nil {
 			break
 		}
+		waiting := ctx.Err() == nil
 		ct, err := s.beginHot(ctx, h, true)
 		if err == nil {
 			return ct, func() { ct.Rollback(); release() }, nil
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || TroubleOf(err) == Busy {
+			// Not the pool's turn: it would wait for the same writer.
 			release()
+			if waiting && ctx.Err() != nil {
+				err = s.waitedTooLong(err)
+			}
 			return nil, nil, err
 		}
 		if !errors.Is(err, errReadOnlyConn) {
 			break
 		}
 	}
+	waiting := ctx.Err() == nil
 	pooled, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		release()
+		if waiting && ctx.Err() != nil {
+			err = s.waitedTooLong(err)
+		}
 		return nil, nil, err
 	}
 	return pooled, func() { pooled.Rollback(); release() }, nil

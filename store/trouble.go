@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -55,11 +56,28 @@ const (
 	// --db-read-only) is ReadOnly, 53100 (disk_full) is DiskFull, and
 	// XX001/XX002 (data_corrupted, index_corrupted) are Corrupt.
 	Unavailable
+	// Busy: another writer held the database's write lock longer than the
+	// call could wait, so nothing of the call was kept, and running it
+	// again once that writer is done is the remedy. On SQLite,
+	// SQLITE_BUSY (5) and its extended codes: another program (or another
+	// server on the same file) kept its write transaction open past the
+	// busy_timeout (10 s); and a write whose context ended while it waited
+	// for the lock, held by another program or by a longer call of this
+	// one (the error of [Store.Write] and its kin then also matches the
+	// context's error). On PostgreSQL, 55P03 (lock_not_available): a lock
+	// the call needed was held past the server's lock_timeout.
+	Busy
 )
+
+// Retry reports whether running the call again is the remedy for t
+// ([Unavailable], [Busy]): the call kept nothing, and nothing is wrong
+// with the database that a person must mend.
+func (t Trouble) Retry() bool { return t == Unavailable || t == Busy }
 
 // SQLite's primary result codes (https://sqlite.org/rescode.html); an
 // extended code carries the primary one in its low byte.
 const (
+	sqliteBusy     = 5
 	sqliteReadOnly = 8
 	sqliteCorrupt  = 11
 	sqliteIOErr    = 10
@@ -101,6 +119,8 @@ func TroubleOf(err error) Trouble {
 		return ReadOnly
 	case sqliteCorrupt:
 		return Corrupt
+	case sqliteBusy:
+		return Busy
 	}
 	return NoTrouble
 }
@@ -154,6 +174,8 @@ func pgCodeTrouble(code string) Trouble {
 		return DiskFull
 	case code == "XX001", code == "XX002":
 		return Corrupt
+	case code == "55P03":
+		return Busy
 	}
 	return NoTrouble
 }
@@ -225,6 +247,8 @@ func pgSentence(err error, t Trouble, where string) string {
 		return fmt.Sprintf("The connection to the PostgreSQL server of %s was lost during the call (the server stopped or restarted, or the network dropped), so nothing of this call was kept; try again.", the)
 	case ReadOnly:
 		return fmt.Sprintf("%s is on a PostgreSQL server that takes no writes (a standby, or one set to default_transaction_read_only), so nothing was changed; point --db at the primary server, or open it with --db-read-only to read it.", capitalize(the))
+	case Busy:
+		return fmt.Sprintf("Another transaction on %s held a lock this call needed longer than the server's lock_timeout, so nothing of this call was kept; try again in a moment.", the)
 	case DiskFull:
 		return fmt.Sprintf("The disk of the PostgreSQL server holding %s is full, so nothing was changed; free some space on the server and try again.", the)
 	case Corrupt:
@@ -255,8 +279,57 @@ func sentence(t Trouble, path string, reading bool) string {
 		return fmt.Sprintf("%s cannot be written, since the file or its folder is read-only, so it is open for reading only and nothing was changed; give yourself write permission on both to change it.", capitalize(the))
 	case t == ReadOnly:
 		return fmt.Sprintf("%s cannot be written, since the file or its folder is read-only, so nothing was changed; give yourself write permission on both, or open it with --db-read-only to read it.", capitalize(the))
+	case t == Busy:
+		return fmt.Sprintf("Another program was writing to %s and held it longer than the %d seconds a write waits for it, so nothing of this call was kept; try again in a moment.", the, int(busyTimeout.Seconds()))
 	}
 	return ""
+}
+
+// busyTimeout is how long an SQLite write waits for another connection's
+// write lock before SQLITE_BUSY (the DSN's busy_timeout).
+const busyTimeout = 10 * time.Second
+
+// waitedTooLong is err, a write's start that ended with its context while
+// it waited for the write lock (SQLite's, or on PostgreSQL the person's
+// advisory lock), as a [Busy] trouble whose sentence names the database
+// as the; the error stays in its chain.
+func waitedTooLong(err error, the string) error {
+	return &troubleError{trouble: Busy, err: err,
+		sentence: fmt.Sprintf("The call ended while it waited for another writer of %s (another program, or a longer call such as an import) to finish, so nothing of this call was kept; try again in a moment.", the)}
+}
+
+// lockWaited is err, a write of owner that failed once its context had
+// ended, as a [Busy] trouble when on PostgreSQL another session holds
+// owner's advisory lock: the write's BEGIN, the lock and its first
+// statement go in one batch (pipeConn), and the server answers none of
+// them until the lock is granted, so the answer cannot tell a wait for
+// the lock from a slow statement, and pg_locks is asked (one query, only
+// on this failure's path, bounded by a second). err is returned as it is
+// otherwise, and on SQLite, whose waits [Store.beginWriteChecking] tells.
+func (s *Store) lockWaited(owner int64, err error) error {
+	if s.engine != Postgres || owner == 0 || err == nil || TroubleOf(err) != NoTrouble {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	var held bool
+	// pg_locks shows a bigint key as classid (its high 32 bits) and
+	// objid (its low 32), objsubid 1.
+	if e := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
+		AND classid::bigint = ? AND objid::bigint = ? AND objsubid = 1 AND pid <> pg_backend_pid())`,
+		owner>>32, owner&0xffffffff).Scan(&held); e != nil || !held {
+		return err
+	}
+	return s.waitedTooLong(err)
+}
+
+// waitedTooLong is the package's waitedTooLong naming this store's file
+// (on PostgreSQL no URL, as [Store.Explain]).
+func (s *Store) waitedTooLong(err error) error {
+	if s.engine == SQLite {
+		return waitedTooLong(err, fmt.Sprintf("the database “%s”", s.path))
+	}
+	return waitedTooLong(err, "the database")
 }
 
 // Explain is the package's Explain for an error of this store, naming its

@@ -50,8 +50,10 @@ func RefuseArg(name, sentence string) error {
 //   - store.ErrInvalid: CodeInvalid with the store's sentence;
 //   - a call the database could not finish (store.Unavailable: on
 //     PostgreSQL a dropped connection, a stopped server, a collision with
-//     another transaction): CodeUnavailable with store.Explain's sentence,
-//     which ends "nothing of this call was kept; try again";
+//     another transaction; store.Busy: another writer held the database
+//     longer than the call could wait): CodeUnavailable with
+//     store.Explain's sentence, which says nothing of this call was kept
+//     and to try again;
 //   - a trouble of the disk or the file under the database
 //     (store.TroubleOf: disk full or failing, read-only, damaged):
 //     CodeInternal with store.Explain's sentence saying what to do (a host's
@@ -91,11 +93,11 @@ func Fail(err error) ExecResult {
 }
 
 // unavailable moves a CodeInternal result whose cause is a call the
-// database could not finish (store.Unavailable) to CodeUnavailable; any
+// database could not finish (store.Trouble.Retry) to CodeUnavailable; any
 // other result is returned as it is. The sentence is the host's or
 // store.Explain's, set by the caller.
 func unavailable(res ExecResult) ExecResult {
-	if res.Code == CodeInternal && res.internal != nil && store.TroubleOf(res.internal) == store.Unavailable {
+	if res.Code == CodeInternal && res.internal != nil && store.TroubleOf(res.internal).Retry() {
 		res.Code = CodeUnavailable
 		res.Err = store.Explain(res.internal, "")
 	}

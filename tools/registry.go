@@ -130,7 +130,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 	}
 	defer func() {
 		if res.Code != CodeOK && ctx.Err() != nil {
-			res = r.stopped(ctx, name, timeout)
+			res = r.stopped(ctx, name, timeout, res.internal)
 			if ch, ok := Result[Changed](call); ok && ch.Change != "" {
 				// The write was saved before the call ran out: saying
 				// "nothing was changed" would make a retry do it twice.
@@ -139,7 +139,7 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		}
 	}()
 	if ctx.Err() != nil {
-		return r.stopped(ctx, name, timeout), call
+		return r.stopped(ctx, name, timeout, nil), call
 	}
 	runCtx := ctx
 	session, _ := Get[*Session](call)
@@ -157,7 +157,9 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 		Insert(call, p)
 	}
 	res = r.run(runCtx, call, t, raw)
-	if session != nil && (check.Changed() || !check.Made()) {
+	// A call whose context ended is answered as stopped (above), whether
+	// or not its person was checked: nothing is read again for it.
+	if session != nil && ctx.Err() == nil && (check.Changed() || !check.Made()) {
 		ch, _ := Result[Changed](call)
 		if check.Changed() || ch.Change == "" {
 			kept, _ := Get[Person](call)
@@ -179,7 +181,12 @@ func (r *Registry) Call(ctx context.Context, tc *ToolContext, name string, raw [
 				res.Err = s
 			}
 		}
-		r.logger().Error("tool failed", "tool", name, "err", res.internal)
+		if store.TroubleOf(res.internal) != store.NoTrouble {
+			// The database's state, told in the result's sentence: no bug.
+			r.logger().Warn("tool failed on the database", "tool", name, "err", res.internal)
+		} else {
+			r.logger().Error("tool failed", "tool", name, "err", res.internal)
+		}
 	}
 	res = res.Bound()
 	return res, call
@@ -256,13 +263,19 @@ func withExample(s Schema, err error) error {
 // errCallTimeout is the cause of a call's context when CallTimeout ends it.
 var errCallTimeout = errors.New("the call ran past its deadline")
 
-// stopped is the answer of a call whose context is done: one sentence for
-// a deadline (the call's own CallTimeout or the caller's) and one for a
-// cancel. A handler stops at a context check, where the store rolls back
-// what it had begun.
-func (r *Registry) stopped(ctx context.Context, name string, timeout time.Duration) ExecResult {
+// stopped is the answer of a call whose context is done, cause being the
+// handler's failure (nil when it did not run): one sentence for a
+// deadline (the call's own CallTimeout or the caller's) and one for a
+// cancel, but for a deadline met while the call waited for another
+// writer of the database (store.Busy): CodeUnavailable with the store's
+// sentence, since it was not the call that asked too much and a retry
+// mends it. A handler stops at a context check, where the store rolls
+// back what it had begun.
+func (r *Registry) stopped(ctx context.Context, name string, timeout time.Duration, cause error) ExecResult {
 	res := ExecResult{Code: CodeInternal}
 	switch {
+	case ctx.Err() == context.DeadlineExceeded && store.TroubleOf(cause) == store.Busy:
+		res = ExecResult{Code: CodeUnavailable, Err: store.Explain(cause, ""), internal: cause}
 	case errors.Is(context.Cause(ctx), errCallTimeout):
 		res.Err = fmt.Sprintf("The call took longer than the %s a call may run, so it was stopped and nothing was changed; ask for less, such as a shorter window or a smaller limit.", timeout)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):

@@ -104,7 +104,7 @@ func (a *app) runAgenda(cmd *cobra.Command, from string, days int, asJSON bool) 
 		}
 	}
 	reg := newRegistry()
-	reg.Log = a.log
+	reg.Log = a.printedLog()
 	w, err := view.Load(cmd.Context(), reg, a.toolContext(st, p), first, first.AddDays(days-1))
 	var te *view.ToolError
 	var we *view.WindowError

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"unicode/utf8"
 
@@ -108,7 +110,7 @@ func (a *app) runCall(cmd *cobra.Command, name string, pairs []string, rawArgs s
 		return err
 	}
 	defer st.Close()
-	reg.Log = a.log
+	reg.Log = a.printedLog()
 	res, _ := reg.Call(cmd.Context(), a.toolContext(st, p), name, raw)
 	return a.printResult(res, asJSON)
 }
@@ -267,3 +269,26 @@ func isJSONNumber(s string) bool {
 	var n json.Number
 	return json.Unmarshal([]byte(s), &n) == nil
 }
+
+// printedLog is the log of a command that prints each tool result's
+// sentence itself (call, agenda, week): the registry's warnings (a call
+// stopped, a database busy or full) say what that sentence says, so only
+// its errors (a fault inside, with the cause a report needs) are written,
+// unless the log level is debug.
+func (a *app) printedLog() *slog.Logger {
+	if a.logLevel <= slog.LevelDebug {
+		return a.log
+	}
+	return slog.New(errorsOnly{a.log.Handler()})
+}
+
+// errorsOnly is a handler that passes on error records only.
+type errorsOnly struct{ slog.Handler }
+
+func (h errorsOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelError && h.Handler.Enabled(ctx, l)
+}
+func (h errorsOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	return errorsOnly{h.Handler.WithAttrs(as)}
+}
+func (h errorsOnly) WithGroup(name string) slog.Handler { return errorsOnly{h.Handler.WithGroup(name)} }

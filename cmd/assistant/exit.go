@@ -34,7 +34,8 @@ const (
 	exitInternal = tools.CodeInternal // 6: anything else that went wrong inside
 	// exitUnavailable: the database lost the call midway (PostgreSQL: the
 	// connection dropped, the server stopped, a collision with another
-	// transaction); nothing of it was kept, and running it again is safe.
+	// transaction), or another writer held it longer than the call could
+	// wait; nothing of it was kept, and running it again is safe.
 	exitUnavailable = tools.CodeUnavailable // 7
 	exitDatabase    = 8                     // the database could not be opened or migrated (a server refused, a wrong password, no such database, a server too old, a newer schema)
 	exitDelivery    = 9                     // remind: a delivery failed, or a reminder was given up
@@ -129,7 +130,7 @@ func troubleExit(t store.Trouble) int {
 		return exitReadOnly
 	case store.Corrupt:
 		return exitCorrupt
-	case store.Unavailable:
+	case store.Unavailable, store.Busy:
 		return exitUnavailable
 	}
 	return 0

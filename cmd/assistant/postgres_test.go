@@ -388,8 +388,11 @@ func TestPostgresLostMidCall(t *testing.T) {
 			if told := r.said(); len(told) != 1 || strings.Contains(told[0], "SQLSTATE") || strings.Contains(told[0], "57P01") {
 				t.Errorf("the answer is not one sentence free of PostgreSQL's words: %q", told)
 			}
-			if !strings.Contains(r.stderr, "level=ERROR") || !strings.Contains(r.stderr, "(SQLSTATE 57P01)") {
-				t.Errorf("the log does not keep PostgreSQL's words:\n%s", r.stderr)
+			// The log's line (PostgreSQL's words, at warning level) is
+			// left out: it says what the sentence says. --log-level
+			// debug shows it (TestCallWhileAnotherProgramWrites).
+			if strings.Contains(r.stderr, "level=") {
+				t.Errorf("call wrote a log line beside its sentence:\n%s", r.stderr)
 			}
 		}
 	}

@@ -85,7 +85,7 @@ func (a *app) runGrid(cmd *cobra.Command, f gridFlags, month bool) error {
 	}
 	defer st.Close()
 	reg := newRegistry()
-	reg.Log = a.log
+	reg.Log = a.printedLog()
 	tc := a.toolContext(st, p)
 	now := a.now()
 	day := p.Zone.Today(now)

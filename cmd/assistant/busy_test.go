@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCallWhileAnotherProgramWrites: `call` on a database file another
+// program holds the write lock of, until the call's context ends, exits 7
+// (run it again) with one sentence on standard error saying another
+// writer held the file, and no log line; with --log-level debug the log's
+// warning follows it.
+func TestCallWhileAnotherProgramWrites(t *testing.T) {
+	isolate(t)
+	db := filepath.Join(t.TempDir(), "a.db")
+	runArgs("--db", db, "person", "add", "ann", "--zone", "Europe/Paris").want(t, "person add", 0)
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	for _, level := range []string{"info", "debug"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		r := runIn(ctx, strings.NewReader(""), "--db", db, "--person", "ann", "--log-level", level, "call", "add_task", "title=Blocked")
+		cancel()
+		r.want(t, level, exitUnavailable, "waited for another writer of the database “"+db+"”", "nothing of this call was kept; try again")
+		lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+		if logged := strings.Contains(r.stderr, "level=WARN"); logged != (level == "debug") || level == "info" && len(lines) != 1 {
+			t.Errorf("--log-level %s: standard error %q", level, r.stderr)
+		}
+		if strings.Contains(r.stderr, "ask for less") {
+			t.Errorf("--log-level %s: a wait for another writer is told as a call asking too much: %q", level, r.stderr)
+		}
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	r := runArgs("--db", db, "--person", "ann", "call", "list_tasks")
+	r.want(t, "list after", 0, "No open tasks")
+}

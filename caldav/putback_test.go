@@ -43,7 +43,6 @@ func toolShapes(f *fixture) {
 	f.call("add_event", `{"title":"Other zone","start":"2026-12-08T09:00","duration":45,"time_zone":"America/New_York"}`)
 	f.call("add_event", `{"title":"Ex as day","start":"2026-12-06T10:00","duration":60,"rrule":"FREQ=WEEKLY","exdates":["2026-12-27"]}`)
 	f.call("add_event", `{"title":"Ex as time","start":"2026-12-06T11:00","duration":60,"rrule":"FREQ=WEEKLY;COUNT=8","exdates":["2026-12-13T11:00","2026-12-20T11:00"]}`)
-	f.call("add_event", `{"title":"Ex on no occurrence","start":"2026-12-06T12:00","duration":60,"rrule":"FREQ=WEEKLY","exdates":["2026-12-28","2026-12-29T12:00"]}`)
 	f.call("add_event", `{"title":"With rdates","start":"2026-12-06T13:00","duration":60,"rrule":"FREQ=WEEKLY;UNTIL=20270301T000000Z","rdates":["2026-12-10T15:00","2026-12-11"]}`)
 	f.call("add_event", `{"title":"Rdates only","start":"2026-12-06T14:00","duration":30,"rdates":["2026-12-09T14:00"]}`)
 	f.call("add_event", `{"title":"All-day weekly","start":"2026-12-05","rrule":"FREQ=WEEKLY;COUNT=10","exdates":["2026-12-12"],"rdates":["2026-12-16"]}`)

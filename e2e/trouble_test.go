@@ -194,8 +194,13 @@ func TestDatabaseDiskFull(t *testing.T) {
 		t.Fatalf("a write that fills the disk: want exit 11 and %q, got %s", want, r)
 	}
 	noSQLiteWords(t, "the write that filled the disk", r.stderr)
-	if !strings.Contains(r.stderr, "level=ERROR") || !strings.Contains(r.stderr, "database or disk is full (13)") {
-		t.Errorf("the log does not keep SQLite's words:\n%s", r.stderr)
+	if strings.Contains(r.stderr, "level=") {
+		t.Errorf("call wrote the log's line beside its sentence:\n%s", r.stderr)
+	}
+	// The log keeps SQLite's words for whoever asks for them.
+	r = h.runIn(fmt.Sprintf(`{"title":"Big again","notes":%q}`, notes), "--db", db, "--log-level", "debug", "call", "add_task", "--args", "-")
+	if r.code != 11 || !strings.Contains(r.stderr, "level=WARN") || !strings.Contains(r.stderr, "database or disk is full (13)") {
+		t.Errorf("--log-level debug: the log does not keep SQLite's words:\n%s", r)
 	}
 	if r := h.run("--db", db, "call", "list_tasks"); r.code != 0 || !strings.Contains(r.stdout, "Milk") {
 		t.Errorf("list_tasks after the disk filled: want exit 0 and the task, got %s", r)

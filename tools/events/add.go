@@ -46,6 +46,9 @@ func addEvent(c *tools.Env, aa addArgs) tools.ExecResult {
 	if err := e.Series(e.Zone).WithContext(c.Ctx).CheckOccurs(); err != nil {
 		return tools.Fail(err)
 	}
+	if err := checkExDatesOccur(c.Ctx, e, e.ExDates, nil); err != nil {
+		return tools.Fail(err)
+	}
 	once.Fingerprint = tools.Fingerprint(map[string]any{
 		"title": e.Title, "start": e.Start.String(), "end": e.End.String(), "zone": e.Zone.Name(),
 		"location": e.Location, "notes": e.Notes, "rrule": ruleText(e), "exdates": tz.MomentsJSON(e.ExDates),

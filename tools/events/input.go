@@ -1,6 +1,7 @@
 package events
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -218,6 +219,53 @@ func checkLists(e *event) error {
 	}
 	if err := e.Series(e.Zone).Check(); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkExDatesOccur refuses the first of given, EXDATEs a call wrote for
+// e (those of known, which e had before the call, are passed over), that
+// leaves out no occurrence of e: a start the series does not have (a day
+// off its rule, a time other than its occurrences'), or a day on which it
+// has none. Such an EXDATE would be kept and listed as left out while the
+// occurrence meant stays. The sentence names the first occurrence from
+// its day on, in the form “exdates” takes. Matching is the series' own (RFC 5545
+// §3.8.5.1: a time leaves out the occurrence starting then, a date every
+// occurrence starting that day), bounded by ctx.
+func checkExDatesOccur(ctx context.Context, e *event, given, known []tz.Moment) error {
+	if len(given) == 0 || !e.Repeats() {
+		return nil
+	}
+	s := e.Series(e.Zone).WithContext(ctx)
+	s.ExDates = nil
+	for _, x := range given {
+		if slices.Contains(known, x) {
+			continue
+		}
+		var lo, hi time.Time
+		if x.HasTime {
+			t, _ := e.Zone.Instant(x.DateTime)
+			lo, hi = t.Add(-26*time.Hour), t.Add(26*time.Hour)
+		} else {
+			lo, hi = e.Zone.StartOfDay(x.Date), e.Zone.StartOfDay(x.Date.AddDays(1))
+		}
+		without := s
+		without.ExDates = []tz.Moment{x}
+		if len(without.StartsBetween(lo, hi)) < len(s.StartsBetween(lo, hi)) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		what := "not the start of any occurrence of this event"
+		if !x.HasTime {
+			what = "a day on which this event has no occurrence"
+		}
+		next := "it has no occurrence from that day on"
+		if o, ok := s.After(e.Zone.StartOfDay(x.Date).Add(-time.Nanosecond)); ok {
+			next = "its first occurrence from that day on starts " + o.Original.String()
+		}
+		return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” %s is %s, so it would leave nothing out; %s: write the start of an occurrence to leave out (or its day alone), or drop %s.", x, what, next, x))
 	}
 	return nil
 }

@@ -356,6 +356,15 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 	if err := checkLists(n); err != nil {
 		return err
 	}
+	if in.HasExDates {
+		ctx := u.ctx
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		if err := checkExDatesOccur(ctx, n, in.ExDates, e.ExDates); err != nil {
+			return err
+		}
+	}
 	if in.HasStart || in.HasRule || in.HasZone {
 		s := n.Series(n.Zone)
 		if u.ctx != nil {

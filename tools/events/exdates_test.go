@@ -1,0 +1,62 @@
+package events
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/assistant-dev/assistant/tools"
+)
+
+// An EXDATE an add_event or update_event call writes must leave out an
+// occurrence (RFC 5545 §3.8.5.1: a time the occurrence starting then, a
+// day every occurrence starting that day): one off the rule's days or
+// times is refused naming the first occurrence from its day on, and
+// nothing is stored; one the event already had is passed over, so an
+// event's own list can be sent back with one more.
+func TestExDatesMustLeaveSomethingOut(t *testing.T) {
+	e := newEnv(t)
+	const weekly = `"title":"Standup","start":"2026-10-05T09:00","duration":15,"rrule":"FREQ=WEEKLY;BYDAY=MO"`
+	for _, c := range []struct{ exdates, want string }{
+		{`["2026-10-06T09:00"]`, "“exdates” 2026-10-06T09:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-12T09:00"},
+		{`["2026-10-12T10:00"]`, "“exdates” 2026-10-12T10:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-12T09:00"},
+		{`["2026-10-19","2026-10-07"]`, "“exdates” 2026-10-07 is a day on which this event has no occurrence"},
+		{`["2026-10-04T09:00"]`, "its first occurrence from that day on starts 2026-10-05T09:00"},
+	} {
+		e.fail(e.alice, "add_event", `{`+weekly+`,"exdates":`+c.exdates+`}`, tools.CodeInvalid, c.want)
+	}
+	e.fail(e.alice, "add_event", `{"title":"Course","start":"2026-10-05T09:00","rrule":"FREQ=WEEKLY;COUNT=2","exdates":["2026-10-19T09:00"]}`,
+		tools.CodeInvalid, "it has no occurrence from that day on")
+	if ids, _ := occurrences(t, e.ok(e.alice, "list_events", `{"from":"2026-10-01","to":"2026-12-01"}`)); len(ids) != 0 {
+		t.Fatalf("refused calls stored occurrences: %v", ids)
+	}
+
+	// A time, a day, and a time after the clocks went back (25 October):
+	// the series keeps 09:00 in Paris.
+	e.ok(e.alice, "add_event", `{`+weekly+`,"exdates":["2026-10-12T09:00","2026-10-19","2026-11-02T09:00"]}`)
+	_, starts := occurrences(t, e.ok(e.alice, "list_events", `{"from":"2026-10-01","to":"2026-11-10"}`))
+	if got := strings.Join(starts, " "); strings.Contains(got, "2026-10-12") || strings.Contains(got, "2026-10-19") ||
+		strings.Contains(got, "2026-11-02") || !strings.Contains(got, "2026-10-26") {
+		t.Errorf("starts after the EXDATEs: %s", got)
+	}
+
+	// The rule moves to Tuesdays: the Monday EXDATE it keeps leaves out
+	// nothing now, and may be sent back with a new one; a new one off the
+	// rule is refused.
+	e.ok(e.alice, "update_event", `{"id":"e1","rrule":"FREQ=WEEKLY;BYDAY=TU"}`)
+	var kept []string
+	for _, x := range e.seriesOf("e1")["exdates"].([]any) {
+		kept = append(kept, `"`+x.(string)+`"`)
+	}
+	if !strings.Contains(strings.Join(kept, ","), `"2026-10-12T09:00"`) {
+		t.Fatalf("the update dropped the Monday EXDATE (%v): nothing left to send back", kept)
+	}
+	list := func(more string) string {
+		return `{"id":"e1","exdates":[` + strings.Join(append(kept, `"`+more+`"`), ",") + `]}`
+	}
+	e.fail(e.alice, "update_event", list("2026-10-21T09:00"), tools.CodeInvalid,
+		"“exdates” 2026-10-21T09:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-27T09:00")
+	e.ok(e.alice, "update_event", list("2026-10-20T09:00"))
+	if got := e.seriesOf("e1")["exdates"].([]any); len(got) != len(kept)+1 {
+		t.Errorf("exdates after the update: %v, want %d", got, len(kept)+1)
+	}
+}

@@ -32,7 +32,7 @@ func TestWriteWaitsForAnotherWriter(t *testing.T) {
 			done <- err
 		}()
 		<-holding
-		ctx, cancel := context.WithTimeout(f.ctx, 200*time.Millisecond)
+		ctx, cancel := context.WithTimeout(f.ctx, time.Second)
 		_, err := f.s.Write(ctx, f.alice.ID, "add_note", func(tx *Tx) error {
 			_, err := tx.Insert("notes", Row{"title": "second", "due": t0.Unix()})
 			return err
@@ -81,7 +81,7 @@ func TestWriteWaitsForAnotherProgram(t *testing.T) {
 	}
 	f.s.putHot()
 
-	ctx, cancel := context.WithTimeout(f.ctx, 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(f.ctx, time.Second)
 	_, err = f.s.Write(ctx, f.alice.ID, "add_note", func(tx *Tx) error {
 		_, err := tx.Insert("notes", Row{"title": "cancelled", "due": t0.Unix()})
 		return err

@@ -45,7 +45,7 @@ func TestCallWaitingForAnotherWriter(t *testing.T) {
 			done <- err
 		}()
 		<-holding
-		e.Reg.CallTimeout = 300 * time.Millisecond
+		e.Reg.CallTimeout = time.Second
 		res, _ := e.Reg.Call(ctx, tc, "add_task", []byte(`{"title":"Blocked"}`))
 		close(release)
 		if err := <-done; err != nil {

@@ -32,7 +32,7 @@ func TestCallWhileAnotherProgramWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, level := range []string{"info", "debug"} {
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		r := runIn(ctx, strings.NewReader(""), "--db", db, "--person", "ann", "--log-level", level, "call", "add_task", "title=Blocked")
 		cancel()
 		r.want(t, level, exitUnavailable, "waited for another writer of the database “"+db+"”", "nothing of this call was kept; try again")

@@ -347,6 +347,7 @@ func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "5")
 		plain(w, http.StatusServiceUnavailable, "The database could not be reached, so nothing was done; try again in a moment.")
 	case store.TroubleOf(err) == store.Busy:
+		s.log.Warn("a CalDAV request waited too long for another writer", "method", r.Method, "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "5")
 		plain(w, http.StatusServiceUnavailable, "Another program was writing to the database for longer than this request could wait, so nothing was done; try again in a moment.")
 	default:

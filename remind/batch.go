@@ -69,7 +69,8 @@ const recordPart0 = 16
 // recordAll records what came due for people, in shared transactions
 // (recordMany), and returns those with a delivery to take now, in the
 // order of people. Results go into total under mu (which fail takes
-// too); the error is ctx's when the pass was stopped.
+// too); the error is ctx's when the pass was stopped, or a part's
+// store.Busy.
 func (e *Engine) recordAll(ctx context.Context, people []person, total *Result, mu *sync.Mutex,
 	fail func(person, error)) ([]person, error) {
 	workers := 1
@@ -100,14 +101,19 @@ func (e *Engine) recordAll(ctx context.Context, people []person, total *Result, 
 	}
 	wg.Wait()
 	if err := errors.Join(errOf...); err != nil {
-		return nil, ctx.Err()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
 	}
 	return slices.Concat(dues...), nil
 }
 
 // recordPart is recordAll's work on one part of the people, one shared
 // transaction after another; a batch whose transaction failed is done
-// again person by person, as a pass of one person does. mu guards total.
+// again person by person, as a pass of one person does, but for one that
+// waited too long for another writer (store.Busy), which ends the part
+// with that error. mu guards total.
 func (e *Engine) recordPart(ctx context.Context, people []person, total *Result, mu *sync.Mutex,
 	fail func(person, error)) ([]person, error) {
 	add := func(r Result) {
@@ -120,6 +126,12 @@ func (e *Engine) recordPart(ctx context.Context, people []person, total *Result,
 		n, dues, r, err := e.recordMany(ctx, people, e.now())
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if store.TroubleOf(err) == store.Busy {
+			// Another writer held the database past the wait: each
+			// person alone would wait as long again. The next pass
+			// takes them all.
+			return nil, err
 		}
 		batch := people[:n]
 		people = people[n:]

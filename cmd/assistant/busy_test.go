@@ -50,3 +50,47 @@ func TestCallWhileAnotherProgramWrites(t *testing.T) {
 	r := runArgs("--db", db, "--person", "ann", "call", "list_tasks")
 	r.want(t, "list after", 0, "No open tasks")
 }
+
+// TestRemindWhileAnotherProgramWrites: a reminders pass whose shared
+// write finds the file held by another program past the busy timeout
+// stops there, exit 7 with the one sentence, rather than trying each
+// person alone (which waited the timeout again for every person).
+func TestRemindWhileAnotherProgramWrites(t *testing.T) {
+	isolate(t)
+	db := filepath.Join(t.TempDir(), "a.db")
+	t.Setenv("ASSISTANT_NOW", "2026-10-05T09:00:00+02:00")
+	for _, p := range []string{"ann", "bob", "cy"} {
+		runArgs("--db", db, "person", "add", p, "--zone", "Europe/Paris").want(t, "person add", 0)
+	}
+	runArgs("--db", db, "remind", "--once").want(t, "a first pass", 0)
+	for _, p := range []string{"ann", "bob", "cy"} {
+		runArgs("--db", db, "--person", p, "call", "add_task", "title=Pay "+p, "due=2026-10-06T12:00", "remind_at=2026-10-05T09:05").want(t, "add_task", 0)
+	}
+	t.Setenv("ASSISTANT_NOW", "2026-10-05T09:06:00+02:00")
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	r := runArgs("--db", db, "remind", "--once")
+	r.want(t, "remind while held", exitUnavailable, "held it longer than the 10 seconds a write waits for it")
+	if n := strings.Count(r.stderr, "reminders pass failed for a person"); n != 0 || strings.Contains(r.stderr, "reminders pass done") {
+		t.Errorf("the pass went on person by person (%d failures logged), or said it was done:\n%s", n, r.stderr)
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	r = runArgs("--db", db, "remind", "--once")
+	r.want(t, "remind after", 0)
+	if n := strings.Count(r.out, `"kind":"reminder"`); n != 3 {
+		t.Errorf("the pass after the lock sent %d reminders, want 3:\n%s", n, r.out)
+	}
+}

@@ -174,8 +174,11 @@ func runRemind(cmd *cobra.Command, a *app, o remindOptions) error {
 		return nil
 	case o.Once:
 		res, err := eng.Pass(ctx)
-		a.log.Info("reminders pass done", "sent", res.Sent, "late", res.Late, "failed", res.Failed,
-			"gave_up", res.GaveUp, "skipped", res.Skipped, "dropped", res.Dropped)
+		if err == nil {
+			// A pass that failed says why below instead.
+			a.log.Info("reminders pass done", "sent", res.Sent, "late", res.Late, "failed", res.Failed,
+				"gave_up", res.GaveUp, "skipped", res.Skipped, "dropped", res.Dropped)
+		}
 		if ctx.Err() != nil {
 			return quietExit(exitCancelled)
 		}

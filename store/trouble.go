@@ -63,9 +63,10 @@ const (
 	// server on the same file) kept its write transaction open past the
 	// busy_timeout (10 s); and a write whose context ended while it waited
 	// for the lock, held by another program or by a longer call of this
-	// one (the error of [Store.Write] and its kin then also matches the
-	// context's error). On PostgreSQL, 55P03 (lock_not_available): a lock
-	// the call needed was held past the server's lock_timeout.
+	// one (its chain keeps the error the wait ended with). On PostgreSQL,
+	// a write whose context ended while another session held the
+	// person's advisory lock, and 55P03 (lock_not_available): a lock the
+	// call needed was held past the server's lock_timeout.
 	Busy
 )
 

@@ -17,10 +17,10 @@ func TestExDatesMustLeaveSomethingOut(t *testing.T) {
 	e := newEnv(t)
 	const weekly = `"title":"Standup","start":"2026-10-05T09:00","duration":15,"rrule":"FREQ=WEEKLY;BYDAY=MO"`
 	for _, c := range []struct{ exdates, want string }{
-		{`["2026-10-06T09:00"]`, "“exdates” 2026-10-06T09:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-12T09:00"},
-		{`["2026-10-12T10:00"]`, "“exdates” 2026-10-12T10:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-12T09:00"},
-		{`["2026-10-19","2026-10-07"]`, "“exdates” 2026-10-07 is a day on which this event has no occurrence"},
-		{`["2026-10-04T09:00"]`, "its first occurrence from that day on starts 2026-10-05T09:00"},
+		{`["2026-10-06T09:00"]`, "“exdates” 2026-10-06T09:00 is not the start of any occurrence of this event (read in Europe/Paris), so it would leave nothing out; its next occurrence starts 2026-10-12T09:00"},
+		{`["2026-10-12T10:00"]`, "“exdates” 2026-10-12T10:00 is not the start of any occurrence of this event (read in Europe/Paris), so it would leave nothing out; its nearest occurrence that day starts 2026-10-12T09:00"},
+		{`["2026-10-19","2026-10-07"]`, "“exdates” 2026-10-07 is a day on which no occurrence of this event starts"},
+		{`["2026-10-04T09:00"]`, "its next occurrence starts 2026-10-05T09:00"},
 	} {
 		e.fail(e.alice, "add_event", `{`+weekly+`,"exdates":`+c.exdates+`}`, tools.CodeInvalid, c.want)
 	}
@@ -54,9 +54,22 @@ func TestExDatesMustLeaveSomethingOut(t *testing.T) {
 		return `{"id":"e1","exdates":[` + strings.Join(append(kept, `"`+more+`"`), ",") + `]}`
 	}
 	e.fail(e.alice, "update_event", list("2026-10-21T09:00"), tools.CodeInvalid,
-		"“exdates” 2026-10-21T09:00 is not the start of any occurrence of this event, so it would leave nothing out; its first occurrence from that day on starts 2026-10-27T09:00")
+		"“exdates” 2026-10-21T09:00 is not the start of any occurrence of this event (read in Europe/Paris), so it would leave nothing out; its next occurrence starts 2026-10-27T09:00")
 	e.ok(e.alice, "update_event", list("2026-10-20T09:00"))
 	if got := e.seriesOf("e1")["exdates"].([]any); len(got) != len(kept)+1 {
 		t.Errorf("exdates after the update: %v, want %d", got, len(kept)+1)
 	}
+
+	// A move of the start reads every EXDATE sent anew: the old time of
+	// one the event had leaves nothing out at the new time.
+	e.ok(e.alice, "add_event", `{"title":"Mover","start":"2026-12-14T09:00","rrule":"FREQ=WEEKLY;BYDAY=MO","exdates":["2026-12-21T09:00"]}`)
+	e.fail(e.alice, "update_event", `{"id":"e2","start":"2026-12-14T10:00","exdates":["2026-12-21T09:00"]}`, tools.CodeInvalid,
+		"“exdates” 2026-12-21T09:00 is not the start of any occurrence of this event (read in Europe/Paris), so it would leave nothing out; its nearest occurrence that day starts 2026-12-21T10:00")
+	e.ok(e.alice, "update_event", `{"id":"e2","start":"2026-12-14T10:00","exdates":["2026-12-21T10:00"]}`)
+
+	// Every minute: a time is tried on minutes around it, the nearest
+	// occurrence named.
+	e.ok(e.alice, "add_event", `{"title":"Tick","start":"2026-12-14T09:00","duration":1,"rrule":"FREQ=MINUTELY;INTERVAL=7","exdates":["2026-12-14T09:07","2026-12-15"]}`)
+	e.fail(e.alice, "add_event", `{"title":"Tick","start":"2026-12-14T09:00","duration":1,"rrule":"FREQ=MINUTELY;INTERVAL=7","exdates":["2026-12-14T09:10"]}`,
+		tools.CodeInvalid, "its nearest occurrence that day starts 2026-12-14T09:07")
 }

@@ -224,14 +224,18 @@ func checkLists(e *event) error {
 }
 
 // checkExDatesOccur refuses the first of given, EXDATEs a call wrote for
-// e (those of known, which e had before the call, are passed over), that
-// leaves out no occurrence of e: a start the series does not have (a day
-// off its rule, a time other than its occurrences'), or a day on which it
-// has none. Such an EXDATE would be kept and listed as left out while the
-// occurrence meant stays. The sentence names the first occurrence from
-// its day on, in the form “exdates” takes. Matching is the series' own (RFC 5545
-// §3.8.5.1: a time leaves out the occurrence starting then, a date every
-// occurrence starting that day), bounded by ctx.
+// e (those of known, which the caller passes when e kept its times, are
+// passed over), that leaves out no occurrence of e: a start the series
+// does not have (a day off its rule, a time other than its
+// occurrences'), or a day on which it has none. Such an EXDATE would be
+// kept and listed as left out while the occurrence meant stays. The
+// sentence names the occurrence nearest to it that day, or the next one,
+// in the form “exdates” takes and in e's zone. Matching is the series'
+// own (RFC 5545 §3.8.5.1: a time leaves out the occurrence starting at
+// that instant, a date every occurrence starting that day), tried on a
+// window of a few minutes for a time and of the day for a date, so a
+// MINUTELY series costs no more than a daily one for a time; bounded by
+// ctx.
 func checkExDatesOccur(ctx context.Context, e *event, given, known []tz.Moment) error {
 	if len(given) == 0 || !e.Repeats() {
 		return nil
@@ -242,16 +246,22 @@ func checkExDatesOccur(ctx context.Context, e *event, given, known []tz.Moment) 
 		if slices.Contains(known, x) {
 			continue
 		}
-		var lo, hi time.Time
-		if x.HasTime {
-			t, _ := e.Zone.Instant(x.DateTime)
-			lo, hi = t.Add(-26*time.Hour), t.Add(26*time.Hour)
-		} else {
-			lo, hi = e.Zone.StartOfDay(x.Date), e.Zone.StartOfDay(x.Date.AddDays(1))
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		without := s
-		without.ExDates = []tz.Moment{x}
-		if len(without.StartsBetween(lo, hi)) < len(s.StartsBetween(lo, hi)) {
+		leaves := func(lo, hi time.Time) bool {
+			without := s
+			without.ExDates = []tz.Moment{x}
+			return len(without.StartsBetween(lo, hi)) < len(s.StartsBetween(lo, hi))
+		}
+		dayLo, dayHi := e.Zone.StartOfDay(x.Date), e.Zone.StartOfDay(x.Date.AddDays(1))
+		var t time.Time
+		if x.HasTime {
+			t, _ = e.Zone.Instant(x.DateTime)
+			if leaves(t.Add(-time.Minute), t.Add(time.Minute)) {
+				continue
+			}
+		} else if startsOn(s, x.Date, dayLo, dayHi) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -259,15 +269,50 @@ func checkExDatesOccur(ctx context.Context, e *event, given, known []tz.Moment) 
 		}
 		what := "not the start of any occurrence of this event"
 		if !x.HasTime {
-			what = "a day on which this event has no occurrence"
+			what = "a day on which no occurrence of this event starts"
 		}
-		next := "it has no occurrence from that day on"
-		if o, ok := s.After(e.Zone.StartOfDay(x.Date).Add(-time.Nanosecond)); ok {
-			next = "its first occurrence from that day on starts " + o.Original.String()
+		near := "it has no occurrence from that day on"
+		if x.HasTime {
+			if day := s.StartsBetween(dayLo, dayHi); len(day) > 0 {
+				best := day[0]
+				for _, o := range day[1:] {
+					if o.Start.Sub(t).Abs() < best.Start.Sub(t).Abs() {
+						best = o
+					}
+				}
+				near = "its nearest occurrence that day starts " + best.Original.String()
+			}
 		}
-		return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” %s is %s, so it would leave nothing out; %s: write the start of an occurrence to leave out (or its day alone), or drop %s.", x, what, next, x))
+		if !strings.HasPrefix(near, "its nearest") {
+			if o, ok := s.After(dayLo.Add(-time.Nanosecond)); ok {
+				near = "its next occurrence starts " + o.Original.String()
+			}
+		}
+		return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” %s is %s (read in %s), so it would leave nothing out; %s: write the start of an occurrence to leave out (or its day alone), or drop %s.", x, what, e.Zone.Name(), near, x))
 	}
 	return nil
+}
+
+// startsOn reports whether an occurrence of s starts (by its original
+// start) on day d, whose instants are [lo, hi): the day a date EXDATE
+// leaves out. It looks in the first ten minutes, then the first two
+// hours, then the whole day, so a series that occurs every minute reads
+// a few of its occurrences, not the day's 1,440.
+func startsOn(s recur.Series, d tz.Date, lo, hi time.Time) bool {
+	for _, end := range []time.Time{lo.Add(10 * time.Minute), lo.Add(2 * time.Hour), hi} {
+		if end.After(hi) {
+			end = hi
+		}
+		for _, o := range s.StartsBetween(lo, end) {
+			if o.Original.Date == d {
+				return true
+			}
+		}
+		if !end.Before(hi) {
+			break
+		}
+	}
+	return false
 }
 
 // inUTCOr names where the calendar's span is read: "in UTC", or "in UTC

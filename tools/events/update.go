@@ -361,7 +361,13 @@ func (u *updater) checkSeries(n *event, newRef tz.Moment) error {
 		if ctx == nil {
 			ctx = context.Background()
 		}
-		if err := checkExDatesOccur(ctx, n, in.ExDates, e.ExDates); err != nil {
+		// EXDATEs the event had are passed over only when its times stay:
+		// a new start, rule or zone reads every one of them anew.
+		known := e.ExDates
+		if in.HasStart || in.HasRule || in.HasZone {
+			known = nil
+		}
+		if err := checkExDatesOccur(ctx, n, in.ExDates, known); err != nil {
 			return err
 		}
 	}

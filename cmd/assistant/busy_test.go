@@ -18,19 +18,7 @@ func TestCallWhileAnotherProgramWrites(t *testing.T) {
 	isolate(t)
 	db := filepath.Join(t.TempDir(), "a.db")
 	runArgs("--db", db, "person", "add", "ann", "--zone", "Europe/Paris").want(t, "person add", 0)
-	other, err := sql.Open("sqlite", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := holdWriteLock(t, db)
 	for _, level := range []string{"info", "debug"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		r := runIn(ctx, strings.NewReader(""), "--db", db, "--person", "ann", "--log-level", level, "call", "add_task", "title=Blocked")
@@ -44,9 +32,7 @@ func TestCallWhileAnotherProgramWrites(t *testing.T) {
 			t.Errorf("--log-level %s: a wait for another writer is told as a call asking too much: %q", level, r.stderr)
 		}
 	}
-	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	r := runArgs("--db", db, "--person", "ann", "call", "list_tasks")
 	r.want(t, "list after", 0, "No open tasks")
 }
@@ -67,30 +53,42 @@ func TestRemindWhileAnotherProgramWrites(t *testing.T) {
 		runArgs("--db", db, "--person", p, "call", "add_task", "title=Pay "+p, "due=2026-10-06T12:00", "remind_at=2026-10-05T09:05").want(t, "add_task", 0)
 	}
 	t.Setenv("ASSISTANT_NOW", "2026-10-05T09:06:00+02:00")
-	other, err := sql.Open("sqlite", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
+	release := holdWriteLock(t, db)
 	r := runArgs("--db", db, "remind", "--once")
 	r.want(t, "remind while held", exitUnavailable, "held it longer than the 10 seconds a write waits for it")
 	if n := strings.Count(r.stderr, "reminders pass failed for a person"); n != 0 || strings.Contains(r.stderr, "reminders pass done") {
 		t.Errorf("the pass went on person by person (%d failures logged), or said it was done:\n%s", n, r.stderr)
 	}
-	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
-		t.Fatal(err)
-	}
+	release()
 	r = runArgs("--db", db, "remind", "--once")
 	r.want(t, "remind after", 0)
 	if n := strings.Count(r.out, `"kind":"reminder"`); n != 3 {
 		t.Errorf("the pass after the lock sent %d reminders, want 3:\n%s", n, r.out)
+	}
+}
+
+// holdWriteLock takes the write lock of the SQLite file db as another
+// program would (its own connection inside BEGIN IMMEDIATE) until release
+// is called, or the test ends.
+func holdWriteLock(t *testing.T, db string) (release func()) {
+	t.Helper()
+	other, err := sql.Open("sqlite", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		t.Helper()
+		if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

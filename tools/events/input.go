@@ -264,33 +264,35 @@ func checkExDatesOccur(ctx context.Context, e *event, given, known []tz.Moment) 
 		} else if startsOn(s, x.Date, dayLo, dayHi) {
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		what := "not the start of any occurrence of this event"
 		if !x.HasTime {
 			what = "a day on which no occurrence of this event starts"
 		}
-		near := "it has no occurrence from that day on"
-		if x.HasTime {
-			if day := s.StartsBetween(dayLo, dayHi); len(day) > 0 {
-				best := day[0]
-				for _, o := range day[1:] {
-					if o.Start.Sub(t).Abs() < best.Start.Sub(t).Abs() {
-						best = o
-					}
-				}
-				near = "its nearest occurrence that day starts " + best.Original.String()
-			}
-		}
-		if !strings.HasPrefix(near, "its nearest") {
-			if o, ok := s.After(dayLo.Add(-time.Nanosecond)); ok {
-				near = "its next occurrence starts " + o.Original.String()
-			}
-		}
+		near := nearestSentence(s, x, t, dayLo, dayHi)
 		return tools.RefuseArg("exdates", fmt.Sprintf("“exdates” %s is %s (read in %s), so it would leave nothing out; %s: write the start of an occurrence to leave out (or its day alone), or drop %s.", x, what, e.Zone.Name(), near, x))
 	}
 	return nil
+}
+
+// nearestSentence names the occurrence of s nearest to t on the day
+// [dayLo, dayHi) of x when x is a time and the day has one, else the
+// first from that day on, for the refusal of x.
+func nearestSentence(s recur.Series, x tz.Moment, t, dayLo, dayHi time.Time) string {
+	if x.HasTime {
+		if day := s.StartsBetween(dayLo, dayHi); len(day) > 0 {
+			best := day[0]
+			for _, o := range day[1:] {
+				if o.Start.Sub(t).Abs() < best.Start.Sub(t).Abs() {
+					best = o
+				}
+			}
+			return "its nearest occurrence that day starts " + best.Original.String()
+		}
+	}
+	if o, ok := s.After(dayLo.Add(-time.Nanosecond)); ok {
+		return "its next occurrence starts " + o.Original.String()
+	}
+	return "it has no occurrence from that day on"
 }
 
 // startsOn reports whether an occurrence of s starts (by its original
